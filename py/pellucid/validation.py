@@ -1,0 +1,199 @@
+"""Input checking: turn what a caller passes as X and y into clean columns, or raise a DataError that says
+which column or row is wrong, what was expected and what was found (after scikit-learn's validation.py).
+
+X may be a 2-D array or list of rows, or a pellucid Table (anything with `.columns` and `.column(name)`).
+Columns holding text are categorical (values kept as str); everything else is numeric (float64).
+"""
+
+import numbers
+
+import numpy as np
+
+from .errors import DataError
+
+NUMERIC, CATEGORICAL = "numeric", "categorical"
+_MISSING_TEXT = {"", "na", "n/a", "nan", "null", "none", "?"}
+
+
+def is_missing(value):
+    """True for None, NaN and the usual missing markers in text."""
+    if value is None:
+        return True
+    if isinstance(value, numbers.Real):
+        return value != value
+    return isinstance(value, str) and value.strip().lower() in _MISSING_TEXT
+
+
+class Columns:
+    """A validated feature matrix whose columns may be numeric (float64) or categorical (object of str)."""
+
+    def __init__(self, names, data, kinds):
+        self.names, self.data, self.kinds = list(names), list(data), list(kinds)
+        self.n_rows = len(data[0]) if data else 0
+
+    @property
+    def n_features(self):
+        return len(self.names)
+
+    def take(self, rows):
+        """The same columns restricted to `rows` (an index array or boolean mask)."""
+        return Columns(self.names, [col[rows] for col in self.data], self.kinds)
+
+    def numeric_matrix(self, model="This model"):
+        """An (n, d) float64 array; categorical columns are an error (encode them first)."""
+        for name, kind in zip(self.names, self.kinds):
+            if kind != NUMERIC:
+                raise DataError(f"{model} needs numeric features, but column {name!r} holds text; "
+                                "one-hot encode it or leave it out.")
+        if not self.data:
+            return np.empty((self.n_rows, 0))
+        return np.column_stack(self.data).astype(float, copy=False)  # (n, d)
+
+
+def _names_for(X, n_cols, feature_names):
+    if feature_names is not None:
+        names = [str(n) for n in feature_names]
+        if len(names) != n_cols:
+            raise DataError(f"feature_names has {len(names)} names but X has {n_cols} columns.")
+    else:
+        names = [f"x{j}" for j in range(n_cols)]
+    if len(set(names)) != len(names):
+        raise DataError(f"feature_names must be unique; got {names}.")
+    return names
+
+
+def _raw_columns(X, feature_names):
+    """Split X into (names, list of 1-D arrays) without judging the values yet."""
+    if hasattr(X, "columns") and hasattr(X, "column"):
+        names = list(feature_names) if feature_names is not None else list(X.columns)
+        return [str(n) for n in names], [np.asarray(X.column(n)) for n in names]
+    try:
+        arr = np.asarray(X)
+    except ValueError as exc:
+        raise DataError(f"X must be a table or a 2-D array with rows of equal length ({exc}).") from exc
+    if arr.ndim == 1 and arr.size and arr.dtype != object:
+        raise DataError(f"X must be 2-D (rows x features); got a 1-D array of {arr.size} values. "
+                        "Wrap a single feature as a column: X.reshape(-1, 1).")
+    if arr.ndim != 2:
+        raise DataError(f"X must be 2-D (rows x features); got an array of shape {arr.shape}.")
+    names = _names_for(X, arr.shape[1], feature_names)
+    return names, [arr[:, j] for j in range(arr.shape[1])]
+
+
+def _as_numeric(name, col):
+    """col as float64, or None if some value is text that is not a number."""
+    if col.dtype.kind in "fiub":
+        return col.astype(float)
+    out = np.empty(len(col))
+    for i, v in enumerate(col):
+        if is_missing(v):
+            out[i] = np.nan
+            continue
+        if isinstance(v, bool):
+            return None
+        try:
+            out[i] = float(v)
+        except (TypeError, ValueError):
+            return None
+    return out
+
+
+def _as_categorical(col):
+    out = np.empty(len(col), dtype=object)
+    for i, v in enumerate(col):
+        out[i] = None if is_missing(v) else str(v)
+    return out
+
+
+def _first_bad_rows(mask, limit=3):
+    rows = np.flatnonzero(mask)[:limit] + 1
+    return ", ".join(str(r) for r in rows)
+
+
+def check_X(X, feature_names=None, *, kinds=None, allow_missing=False):
+    """Validate X into `Columns`. `kinds` forces each column's kind (as fitted); missing values and
+    infinities are an error unless `allow_missing`."""
+    names, raw = _raw_columns(X, feature_names)
+    if not raw or len(raw[0]) == 0:
+        raise DataError(f"X is empty: it has {len(raw[0]) if raw else 0} rows and {len(raw)} columns; "
+                        "at least one row and one feature are needed.")
+    if kinds is not None and len(kinds) != len(raw):
+        raise DataError(f"X has {len(raw)} features, but the model was fitted on {len(kinds)}.")
+    data, found_kinds = [], []
+    for j, (name, col) in enumerate(zip(names, raw)):
+        wanted = kinds[j] if kinds is not None else None
+        numeric = None if wanted == CATEGORICAL else _as_numeric(name, col)
+        if wanted == NUMERIC and numeric is None:
+            raise DataError(f"Column {name!r} must be numeric, as when the model was fitted, but it holds text.")
+        if numeric is not None:
+            if not allow_missing:
+                _require_finite(name, numeric)
+            data.append(numeric)
+            found_kinds.append(NUMERIC)
+        else:
+            values = _as_categorical(col)
+            missing = np.array([v is None for v in values])
+            if missing.any() and not allow_missing:
+                raise DataError(f"Column {name!r} has {int(missing.sum())} missing values (rows "
+                                f"{_first_bad_rows(missing)}); drop those rows or fill them first.")
+            data.append(values)
+            found_kinds.append(CATEGORICAL)
+    return Columns(names, data, found_kinds)
+
+
+def _require_finite(name, values):
+    nan = np.isnan(values)
+    if nan.any():
+        raise DataError(f"Column {name!r} has {int(nan.sum())} missing values (rows "
+                        f"{_first_bad_rows(nan)}); drop those rows or fill them first.")
+    inf = np.isinf(values)
+    if inf.any():
+        raise DataError(f"Column {name!r} has infinite values (rows {_first_bad_rows(inf)}).")
+
+
+def check_target(y, n_rows, *, task):
+    """y as a 1-D array with one value per row; floats for regression, labels for classification."""
+    if y is None:
+        raise DataError("y is required: this model learns from labelled examples.")
+    if hasattr(y, "column") and hasattr(y, "columns") and len(y.columns) == 1:
+        y = y.column(y.columns[0])
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y[:, 0]
+    if y.ndim != 1:
+        raise DataError(f"y must be 1-D (one value per row); got shape {y.shape}.")
+    if len(y) != n_rows:
+        raise DataError(f"Found input variables with inconsistent numbers of samples: X has {n_rows} rows, "
+                        f"y has {len(y)}.")
+    missing = np.array([is_missing(v) for v in y.tolist()], dtype=bool)
+    if missing.any():
+        raise DataError(f"The target has {int(missing.sum())} missing values (rows "
+                        f"{_first_bad_rows(missing)}); drop those rows first.")
+    if task == "regression":
+        numeric = _as_numeric("target", y)
+        if numeric is None:
+            raise DataError("The target must be numeric for regression, but it holds text; "
+                            "choose a classifier for a categorical target.")
+        _require_finite("target", numeric)
+        return numeric
+    if y.dtype.kind == "f" and np.all(y == np.round(y)):
+        y = y.astype(np.int64)
+    if y.dtype.kind == "O":
+        y = np.array([str(v) for v in y.tolist()])
+    return y
+
+
+def check_X_y(X, y, feature_names=None, *, task):
+    """Validate features and target together."""
+    columns = check_X(X, feature_names)
+    return columns, check_target(y, columns.n_rows, task=task)
+
+
+def check_classes(y, minimum=2):
+    """The sorted distinct labels of y, with a clear error when there are too few to learn from."""
+    classes = np.unique(y)
+    if len(classes) < minimum:
+        found = ", ".join(repr(c.item() if hasattr(c, "item") else c) for c in classes)
+        raise DataError(f"The target has {len(classes)} class ({found}); at least {minimum} classes "
+                        "are needed to learn to tell them apart.")
+    return classes
