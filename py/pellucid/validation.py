@@ -35,6 +35,14 @@ class Columns:
     def n_features(self):
         return len(self.names)
 
+    @property
+    def columns(self):
+        """The column names (so Columns can be passed back wherever X is accepted)."""
+        return self.names
+
+    def column(self, name):
+        return self.data[self.names.index(name)]
+
     def take(self, rows):
         """The same columns restricted to `rows` (an index array or boolean mask)."""
         return Columns(self.names, [col[rows] for col in self.data], self.kinds)
