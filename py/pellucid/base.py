@@ -11,6 +11,7 @@ import numpy as np
 
 from . import serialize
 from .errors import DataError, NotFittedError
+from .metrics import accuracy_score, r2_score
 from .params import check_params
 
 _REGISTRY = {}
@@ -122,8 +123,7 @@ class ClassifierMixin:
 
     def score(self, X, y):
         """Fraction of rows of X whose predicted label equals y."""
-        y = np.asarray(y)
-        return float(np.mean(self.predict(X) == y))
+        return accuracy_score(np.asarray(y), self.predict(X))
 
 
 class RegressorMixin:
@@ -133,10 +133,7 @@ class RegressorMixin:
 
     def score(self, X, y):
         """Coefficient of determination R^2 of the predictions."""
-        y = np.asarray(y, dtype=float)
-        residual = np.sum((y - self.predict(X)) ** 2)
-        total = np.sum((y - y.mean()) ** 2)
-        return float(1.0 - residual / total) if total > 0 else 0.0
+        return r2_score(np.asarray(y, dtype=float), self.predict(X))
 
 
 class ClusterMixin:
