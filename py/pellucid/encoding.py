@@ -42,18 +42,21 @@ class FeatureEncoder:
         return names
 
     def transform(self, columns: Columns):
-        """(n, d_out) float64 matrix of the encoded columns."""
-        blocks = []
-        for name, col in zip(columns.names, columns.data):
+        """(n, d_out) float64 matrix of the encoded columns, read by position as in training."""
+        out = np.empty((columns.n_rows, len(self.output_names)))  # (n, d_out)
+        start = 0
+        for name, col in zip(self.input_names, columns.data):
             if name in self.categories:
                 cats = np.array(self.categories[name], dtype=object)
-                blocks.append((col[:, None] == cats[None, :]).astype(float))  # (n, n_categories)
+                out[:, start:start + len(cats)] = col[:, None] == cats[None, :]
+                start += len(cats)
             else:
-                values = col.astype(float)
+                out[:, start] = col
                 if name in self.means:
-                    values = (values - self.means[name]) / self.scales[name]
-                blocks.append(values[:, None])
-        return np.hstack(blocks) if blocks else np.empty((columns.n_rows, 0))
+                    out[:, start] -= self.means[name]
+                    out[:, start] /= self.scales[name]
+                start += 1
+        return out
 
     def to_dict(self):
         return {"standardize": self.standardize, "input_names": self.input_names,

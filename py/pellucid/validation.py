@@ -173,12 +173,15 @@ def check_target(y, n_rows, *, task):
     if len(y) != n_rows:
         raise DataError(f"Found input variables with inconsistent numbers of samples: X has {n_rows} rows, "
                         f"y has {len(y)}.")
-    missing = np.array([is_missing(v) for v in y.tolist()], dtype=bool)
+    if y.dtype.kind in "fiub":  # numeric: only NaN can be missing, decided in one pass
+        missing = np.isnan(y) if y.dtype.kind == "f" else np.zeros(len(y), dtype=bool)
+    else:
+        missing = np.array([is_missing(v) for v in y.tolist()], dtype=bool)
     if missing.any():
         raise DataError(f"The target has {int(missing.sum())} missing values (rows "
                         f"{_first_bad_rows(missing)}); drop those rows first.")
     if task == "regression":
-        numeric = _as_numeric("target", y)
+        numeric = y.astype(float) if y.dtype.kind in "fiub" else _as_numeric("target", y)
         if numeric is None:
             raise DataError("The target must be numeric for regression, but it holds text; "
                             "choose a classifier for a categorical target.")
