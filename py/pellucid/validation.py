@@ -122,6 +122,8 @@ def check_X(X, feature_names=None, *, kinds=None, allow_missing=False):
     """Validate X into `Columns`. `kinds` forces each column's kind (as fitted); missing values and
     infinities are an error unless `allow_missing`."""
     names, raw = _raw_columns(X, feature_names)
+    if kinds is None and isinstance(getattr(X, "kinds", None), dict):
+        kinds = [X.kinds[name] for name in names]  # a Table says how each column is to be read
     if not raw or len(raw[0]) == 0:
         raise DataError(f"X is empty: it has {len(raw[0]) if raw else 0} rows and {len(raw)} columns; "
                         "at least one row and one feature are needed.")
