@@ -1,0 +1,185 @@
+"""k-nearest neighbours: scikit-learn as an oracle, deterministic ties, both search paths, errors."""
+
+import json
+
+import numpy as np
+import pytest
+from sklearn import neighbors as sknn
+from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris, load_wine
+from sklearn.model_selection import StratifiedKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+
+from pellucid import from_dict
+from pellucid.errors import DataError, NotFittedError
+from pellucid.neighbors import KNeighborsClassifier, KNeighborsRegressor
+
+
+def _blobs(n_train, n_query, d, seed=0, offset=0.0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n_train, d)) + offset
+    y = (X[:, 0] - offset + 0.5 * rng.normal(size=n_train) > 0).astype(int) + (X[:, 1] - offset > 1)
+    return X, y, rng.normal(size=(n_query, d)) + offset
+
+
+def _reference(X, Q, k, metric):
+    """Exact k nearest by full sorting on (distance, training row)."""
+    if metric == "euclidean":
+        D = np.sqrt(((Q[:, None, :] - X[None, :, :]) ** 2).sum(axis=2))
+    else:
+        D = np.abs(Q[:, None, :] - X[None, :, :]).sum(axis=2)
+    order = np.argsort(D, axis=1, kind="stable")[:, :k]
+    return np.take_along_axis(D, order, axis=1), order
+
+
+# --- scikit-learn as an oracle ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "cosine"])
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+def test_matches_sklearn_without_ties(metric, weights):
+    X, y, Q = _blobs(400, 150, 4)
+    ours = KNeighborsClassifier(k=7, metric=metric, weights=weights).fit(X, y)
+    theirs = sknn.KNeighborsClassifier(7, metric=metric, weights=weights, algorithm="brute").fit(X, y)
+    d_ours, i_ours = ours.kneighbors(Q)
+    d_theirs, i_theirs = theirs.kneighbors(Q)
+    assert np.array_equal(i_ours, i_theirs)
+    assert np.allclose(d_ours, d_theirs, rtol=0, atol=1e-9)
+    assert np.array_equal(ours.predict(Q), theirs.predict(Q))
+    assert np.allclose(ours.predict_proba(Q), theirs.predict_proba(Q), atol=1e-12)
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e5])
+def test_large_training_set_path_is_exact(offset):
+    # From 2048 training rows on, candidates are screened in float32 and then measured exactly.
+    X, y, Q = _blobs(6000, 300, 6, seed=1, offset=offset)
+    ours = KNeighborsClassifier(k=5).fit(X, y)
+    d_ref, i_ref = _reference(X, Q, 5, "euclidean")
+    d_ours, i_ours = ours.kneighbors(Q)
+    assert np.array_equal(i_ours, i_ref)
+    assert np.allclose(d_ours, d_ref, rtol=1e-12, atol=0)
+    theirs = sknn.KNeighborsClassifier(5).fit(X, y)
+    assert np.array_equal(ours.predict(Q), theirs.predict(Q))
+
+
+def test_integer_data_with_many_ties_orders_by_training_row():
+    rng = np.random.default_rng(2)
+    for n in (300, 3000):  # the small-data and the screened path
+        X = rng.integers(0, 4, size=(n, 3)).astype(float)
+        Q = rng.integers(0, 4, size=(50, 3)).astype(float)
+        y = rng.integers(0, 3, size=n)
+        for metric in ("euclidean", "manhattan"):
+            d_ours, i_ours = KNeighborsClassifier(k=9, metric=metric).fit(X, y).kneighbors(Q)
+            d_ref, i_ref = _reference(X, Q, 9, metric)
+            assert np.array_equal(i_ours, i_ref)
+            assert np.allclose(d_ours, d_ref)
+
+
+def test_regressor_matches_sklearn():
+    X, y = load_diabetes(return_X_y=True)
+    for weights in ("uniform", "distance"):
+        ours = KNeighborsRegressor(k=6, weights=weights).fit(X[:350], y[:350])
+        theirs = sknn.KNeighborsRegressor(6, weights=weights, algorithm="brute").fit(X[:350], y[:350])
+        assert np.allclose(ours.predict(X[350:]), theirs.predict(X[350:]), rtol=1e-12)
+
+
+@pytest.mark.parametrize("loader", [load_iris, load_wine, load_breast_cancer])
+def test_cross_validated_accuracy_matches_sklearn_pipeline(loader):
+    X, y = loader(return_X_y=True)
+    ours, theirs = [], []
+    for train, test in StratifiedKFold(10, shuffle=True, random_state=0).split(X, y):
+        ours.append(KNeighborsClassifier(k=5, standardize=True).fit(X[train], y[train]).score(X[test], y[test]))
+        pipe = make_pipeline(StandardScaler(), sknn.KNeighborsClassifier(5)).fit(X[train], y[train])
+        theirs.append(pipe.score(X[test], y[test]))
+    assert abs(np.mean(ours) - np.mean(theirs)) <= 0.01
+
+
+# --- ties, votes, weights ---------------------------------------------------------------------------
+
+def test_equidistant_neighbours_come_in_training_order():
+    X = [[0, 1], [1, 0], [0, -1], [-1, 0], [3, 3]]
+    model = KNeighborsClassifier(k=2).fit(X, ["a", "b", "c", "d", "e"])
+    dist, idx = model.kneighbors([[0, 0]])
+    assert idx.tolist() == [[0, 1]] and np.allclose(dist, 1.0)
+
+
+def test_a_tied_vote_goes_to_the_smallest_label():
+    X = [[1.0], [-1.0], [5.0]]
+    model = KNeighborsClassifier(k=2).fit(X, ["b", "a", "b"])
+    assert model.predict([[0.0]])[0] == "a"
+    assert model.predict_proba([[0.0]]).tolist() == [[0.5, 0.5]]
+    # The nearer neighbour decides once the vote is weighted by 1 / distance.
+    weighted = KNeighborsClassifier(k=2, weights="distance").fit(X, ["b", "a", "b"])
+    assert weighted.predict([[0.4]])[0] == "b"
+
+
+def test_distance_weights_with_an_exact_match():
+    X = [[0.0], [1.0], [2.0]]
+    model = KNeighborsRegressor(k=3, weights="distance").fit(X, [10.0, 20.0, 30.0])
+    assert model.predict([[1.0]])[0] == 20.0  # only the point at distance 0 votes
+    assert np.isclose(model.predict([[0.5]])[0], (10 / 0.5 + 20 / 0.5 + 30 / 1.5) / (2 / 0.5 + 1 / 1.5))
+
+
+def test_k_one_gives_voronoi_cells():
+    # 1-NN labels every point with its nearest training point: the Voronoi cell it lies in (seed 004).
+    X = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]])
+    model = KNeighborsClassifier(k=1).fit(X, [0, 1, 2])
+    grid = np.stack(np.meshgrid(np.linspace(-2, 6, 41), np.linspace(-2, 6, 41)), axis=-1).reshape(-1, 2)
+    nearest = np.argmin(((grid[:, None, :] - X[None]) ** 2).sum(axis=2), axis=1)
+    assert np.array_equal(model.predict(grid), nearest)
+
+
+def test_categorical_features_are_one_hot_encoded():
+    X = [["red", 0.0], ["blue", 0.0], ["red", 3.0]]
+    model = KNeighborsClassifier(k=1).fit(X, ["r", "b", "far"], feature_names=["colour", "size"])
+    dist, idx = model.kneighbors([["blue", 0.5]])
+    assert idx.tolist() == [[1]] and np.isclose(dist[0, 0], 0.5)
+    dist, _ = model.kneighbors([["red", 0.0]], k=2)
+    assert np.allclose(dist[0], [0.0, np.sqrt(2.0)])  # a different colour is two one-hot coordinates away
+
+
+# --- explain, trace, round trip ---------------------------------------------------------------------
+
+def test_explain_lists_the_neighbours_and_the_vote():
+    X, y = load_iris(return_X_y=True)
+    model = KNeighborsClassifier(k=5).fit(X, y)
+    explained = model.explain(X[70])
+    json.dumps(explained, allow_nan=False)
+    dist, idx = model.kneighbors(X[70:71])
+    assert [n["row"] for n in explained["neighbors"]] == idx[0].tolist()
+    assert [n["label"] for n in explained["neighbors"]] == y[idx[0]].tolist()
+    assert sum(explained["votes"]) == 5
+    assert explained["prediction"] == model.predict(X[70:71])[0]
+
+
+def test_trace_and_round_trip():
+    X = [["red", 1.0], ["blue", 2.0], ["red", 3.0], ["blue", 5.0]]
+    y = ["a", "b", "a", "b"]
+    model = KNeighborsClassifier(k=3, standardize=True, weights="distance", trace=True).fit(X, y)
+    json.dumps(model.trace_, allow_nan=False)
+    assert model.trace_[0]["features"] == ["x0=blue", "x0=red", "x1"]
+    assert model.trace_[0]["class_count"] == [2, 2]
+    rebuilt = from_dict(json.loads(json.dumps(model.to_dict())))
+    Q = [["blue", 1.5], ["red", 4.0]]
+    assert np.array_equal(rebuilt.predict_proba(Q), model.predict_proba(Q))
+    regressor = KNeighborsRegressor(k=2, metric="manhattan").fit([[0.0], [1.0], [3.0]], [1.0, 2.0, 4.0])
+    again = from_dict(json.loads(json.dumps(regressor.to_dict())))
+    assert np.array_equal(again.predict([[0.2], [2.5]]), regressor.predict([[0.2], [2.5]]))
+
+
+# --- errors -----------------------------------------------------------------------------------------
+
+def test_k_larger_than_the_training_set():
+    with pytest.raises(DataError, match="larger than the training set, which has 3 rows"):
+        KNeighborsClassifier(k=5).fit([[0], [1], [2]], [0, 1, 0])
+
+
+def test_bad_input_and_unfitted_use():
+    with pytest.raises(DataError, match="'metric'"):
+        KNeighborsClassifier(metric="chebyshev").fit([[0], [1]], [0, 1])
+    with pytest.raises(NotFittedError):
+        KNeighborsClassifier().predict([[0]])
+    model = KNeighborsClassifier(k=1).fit([[0, 1], [1, 0]], [0, 1])
+    with pytest.raises(DataError, match="X has 3 features, but the model was fitted on 2"):
+        model.predict([[0, 1, 2]])
+    with pytest.raises(DataError, match="k must be an integer from 1 to the 2 training rows"):
+        model.kneighbors([[0, 1]], k=3)
