@@ -1,0 +1,85 @@
+"""The tree as nested JSON-able nodes (the "tree" of `to_dict`, what the page draws) and back.
+
+Every node: samples, impurity, and the estimator's payload (classification: counts, prediction;
+regression: value, prediction). An inner node adds feature, gain, candidates (attribute -> gain for
+every attribute considered there) and either branches (value -> child) or threshold, left (<=), right.
+A leaf adds the reason it is a leaf, and the candidates when they were scored but none gained enough.
+"""
+
+from collections import deque
+
+import numpy as np
+
+from .structure import LEAF, REASON, REASONS, Tree
+
+
+def _candidates(tree, i, names):
+    gains = tree.candidates[i]
+    return {names[j]: float(g) for j, g in enumerate(gains) if not np.isnan(g)}
+
+
+def to_nested(tree, names, categories, payload):
+    """Nested dict of the whole tree; payload(i) gives the estimator's fields for node i."""
+    samples = tree.samples
+    nodes = []
+    for i in range(tree.node_count):
+        node = {"samples": int(samples[i]), **payload(i), "impurity": float(tree.impurity[i])}
+        f = int(tree.feature[i])
+        if f != LEAF:
+            node["feature"] = names[f]
+            if categories[f] is None:
+                node["threshold"] = float(tree.threshold[i])
+            node["gain"] = float(tree.gain[i])
+            node["candidates"] = _candidates(tree, i, names)
+        else:
+            node["reason"] = REASONS[int(tree.reason[i])]
+            if not np.isnan(tree.candidates[i]).all():
+                node["candidates"] = _candidates(tree, i, names)
+        nodes.append(node)
+    for i in range(tree.node_count):
+        f = int(tree.feature[i])
+        if f == LEAF:
+            continue
+        kids = [nodes[c] for c in tree.children(i)]
+        if categories[f] is None:
+            nodes[i]["left"], nodes[i]["right"] = kids
+        else:
+            nodes[i]["branches"] = dict(zip(categories[f], kids))
+    return nodes[0]
+
+
+def from_nested(root, names, categories, read_payload):
+    """A Tree from `to_nested` output. read_payload(node) -> (stats column (s,), value) of a node.
+    Returns (tree, values) with values in node id order."""
+    index = {name: j for j, name in enumerate(names)}
+    records, values = [], []
+    queue = deque([(root, -1, 0, 0)])
+    while queue:
+        node, parent, branch, depth = queue.popleft()
+        i = len(records)
+        stats, value = read_payload(node)
+        gains = np.full(len(names), np.nan)
+        for name, g in node.get("candidates", {}).items():
+            gains[index[name]] = float(g)
+        rec = {"parent": parent, "branch": branch, "depth": depth, "stats": stats, "candidates": gains,
+               "impurity": float(node["impurity"]), "feature": LEAF, "threshold": np.nan,
+               "child_start": -1, "n_children": 0, "gain": np.nan, "reason": REASON.get(node.get("reason"), -1)}
+        if "feature" in node:
+            f = index[node["feature"]]
+            if categories[f] is None:
+                kids = [node["left"], node["right"]]
+                rec["threshold"] = float(node["threshold"])
+            else:
+                kids = [node["branches"][v] for v in categories[f]]
+            rec.update(feature=f, gain=float(node["gain"]), child_start=i + 1 + len(queue),
+                       n_children=len(kids), reason=-1)
+            queue.extend((kid, i, b, depth + 1) for b, kid in enumerate(kids))
+        records.append(rec)
+        values.append(value)
+    stats = np.array([r["stats"] for r in records]).T  # (s, N)
+    tree = Tree(*([r[k] for r in records] for k in ("feature", "threshold", "child_start", "n_children",
+                                                      "parent", "branch", "depth")),
+                stats, [r["gain"] for r in records], np.array([r["candidates"] for r in records]),
+                [r["reason"] for r in records])
+    tree.impurity = np.array([r["impurity"] for r in records])
+    return tree, values

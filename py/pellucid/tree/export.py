@@ -1,0 +1,40 @@
+"""The tree as indented text, in the layout of scikit-learn's export_text.
+
+    |--- Pat = Full
+    |   |--- Hun = No
+    |   |   |--- class: No
+    |--- x3 <= 2.45
+    |   |--- class: 0
+    |--- x3 >  2.45
+"""
+
+from .structure import LEAF
+
+
+def _condition(model, node, branch, decimals):
+    f = int(model.tree_.feature[node])
+    name = model.feature_names_in_[f]
+    values = model.categories_[f]
+    if values is not None:
+        return f"{name} = {values[branch]}"
+    threshold = model.tree_.threshold[node]
+    return f"{name} <= {threshold:.{decimals}f}" if branch == 0 else f"{name} >  {threshold:.{decimals}f}"
+
+
+def export_text(model, decimals=2):
+    """A text drawing of a fitted DecisionTreeClassifier or DecisionTreeRegressor."""
+    model._check_fitted()
+    tree = model.tree_
+    lines = []
+    stack = [(0, 0, None)]  # (node, depth, line to print before it)
+    while stack:
+        node, depth, line = stack.pop()
+        if line is not None:
+            lines.append(line)
+        indent = "|   " * depth
+        if tree.feature[node] == LEAF:
+            lines.append(f"{indent}|--- {model._leaf_text(node, decimals)}")
+            continue
+        for branch, child in reversed(list(enumerate(tree.children(node)))):
+            stack.append((child, depth + 1, f"{indent}|--- {_condition(model, node, branch, decimals)}"))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,125 @@
+"""Decision trees against scikit-learn on its bundled datasets: numeric thresholds, accuracy, regression
+trees, probabilities, export layout and prediction speed."""
+
+import time
+
+import numpy as np
+import pytest
+from sklearn import datasets
+from sklearn.model_selection import StratifiedKFold
+from sklearn.tree import DecisionTreeClassifier as SkTree
+from sklearn.tree import DecisionTreeRegressor as SkRegressor
+from sklearn.tree import export_text as sk_export_text
+
+from pellucid.tree import DecisionTreeClassifier, DecisionTreeRegressor, export_text
+
+NAMES = ("iris", "wine", "breast_cancer")
+
+
+def _load(name):
+    return getattr(datasets, f"load_{name}")(return_X_y=True)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_root_split_matches_sklearn(name):
+    X, y = _load(name)
+    ours = DecisionTreeClassifier(max_depth=1).fit(X, y).tree_
+    theirs = SkTree(criterion="entropy", max_depth=1, random_state=0).fit(X, y).tree_
+    # Both measure entropy in bits; sklearn picks among equally good columns at random, we the first.
+    theirs_gain = theirs.impurity[0] - (theirs.n_node_samples[1:] @ theirs.impurity[1:]) / len(y)
+    assert ours.gain[0] == pytest.approx(theirs_gain, rel=1e-12)
+    best = np.flatnonzero(ours.candidates[0] >= ours.gain[0] - 1e-12)
+    assert ours.feature[0] == best[0] and theirs.feature[0] in best
+    if len(best) == 1:  # sklearn stores float32 values, so its threshold is the float32 midpoint
+        assert ours.threshold[0] == pytest.approx(theirs.threshold[0], rel=1e-6)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_cross_validated_accuracy_close_to_sklearn(name):
+    X, y = _load(name)
+    ours, theirs = [], []
+    for train, test in StratifiedKFold(10, shuffle=True, random_state=0).split(X, y):
+        ours.append(DecisionTreeClassifier().fit(X[train], y[train]).score(X[test], y[test]))
+        sk = SkTree(criterion="entropy", random_state=0).fit(X[train], y[train])
+        theirs.append(sk.score(X[test], y[test]))
+    assert np.mean(ours) == pytest.approx(np.mean(theirs), abs=0.04)
+    assert np.mean(ours) > 0.88
+
+
+@pytest.mark.parametrize("name", ["wine", "breast_cancer"])
+def test_fully_grown_tree_fits_training_data(name):
+    X, y = _load(name)  # no two rows alike
+    ours = DecisionTreeClassifier().fit(X, y)
+    theirs = SkTree(criterion="entropy", random_state=0).fit(X, y)
+    assert ours.score(X, y) == theirs.score(X, y) == 1.0
+    assert ours.get_n_leaves() == pytest.approx(theirs.get_n_leaves(), abs=3)
+
+
+@pytest.mark.parametrize("criterion", ["entropy", "gini"])
+def test_shallow_trees_predict_like_sklearn(criterion):
+    X, y = _load("iris")
+    for depth in (2, 3):
+        ours = DecisionTreeClassifier(criterion=criterion, max_depth=depth).fit(X, y)
+        theirs = SkTree(criterion=criterion, max_depth=depth, random_state=0).fit(X, y)
+        np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+        np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-12)
+
+
+def test_export_text_has_sklearns_layout():
+    X, y = _load("wine")
+    X = X.astype(np.float32).astype(float)  # the values sklearn sees, so thresholds print alike
+    names = [f"x{j}" for j in range(X.shape[1])]
+    ours = DecisionTreeClassifier(max_depth=2).fit(X, y)
+    theirs = SkTree(criterion="entropy", max_depth=2, random_state=0).fit(X, y)
+    assert export_text(ours) == sk_export_text(theirs, feature_names=names)
+    X, y = datasets.load_diabetes(return_X_y=True)
+    X = X.astype(np.float32).astype(float)
+    names = [f"x{j}" for j in range(X.shape[1])]
+    ours = DecisionTreeRegressor(max_depth=2).fit(X, y)
+    theirs = SkRegressor(max_depth=2, random_state=0).fit(X, y)
+    assert ours.export_text(decimals=3) == sk_export_text(theirs, feature_names=names, decimals=3)
+
+
+@pytest.mark.parametrize("depth, scale", [(2, 1.0), (4, 1.0), (None, 1.0), (4, 1e-9)])
+def test_regression_tree_matches_sklearn_on_diabetes(depth, scale):
+    X, y = datasets.load_diabetes(return_X_y=True)
+    y = y * scale  # the tree must not depend on the target's units
+    ours = DecisionTreeRegressor(max_depth=depth).fit(X, y)
+    theirs = SkRegressor(max_depth=depth, random_state=0).fit(X, y)
+    np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-10, atol=1e-9 * scale)
+    assert ours.tree_.node_count == theirs.tree_.node_count
+    root = ours.to_dict()["tree"]
+    assert root["impurity"] == pytest.approx(np.var(y)) and root["value"] == pytest.approx(np.mean(y))
+    assert ours.score(X, y) == pytest.approx(theirs.score(X, y), abs=1e-10)
+
+
+def test_regression_tree_with_a_categorical_column():
+    X = np.array([["a", 1.0], ["a", 2.0], ["b", 1.0], ["b", 2.0], ["c", 5.0], ["c", 6.0]], dtype=object)
+    y = np.array([1.0, 1.0, 10.0, 10.0, 3.0, 6.0])
+    model = DecisionTreeRegressor(trace=True).fit(X, y, feature_names=["kind", "size"])
+    root = model.to_dict()["tree"]
+    assert root["feature"] == "kind"
+    assert {k: v["value"] for k, v in root["branches"].items()} == {"a": 1.0, "b": 10.0, "c": 4.5}
+    gain = np.var(y) - (4 / 6) * 0 - (2 / 6) * np.var([3.0, 6.0])
+    assert root["gain"] == pytest.approx(gain)
+    rows = np.array([["c", 5.5], ["c", 5.6], ["z", 0.0]], dtype=object)
+    assert model.predict(rows).tolist() == [3.0, 6.0, pytest.approx(np.mean(y))]
+    assert model.trace_[0]["value"] == pytest.approx(np.mean(y))
+
+
+def test_predicting_a_grid_is_fast():
+    X, y = datasets.make_classification(n_samples=4000, n_features=2, n_redundant=0, n_informative=2,
+                                        n_clusters_per_class=2, flip_y=0.2, random_state=0)
+    model = DecisionTreeClassifier(max_depth=10).fit(X, y)
+    assert model.get_depth() == 10
+    gx, gy = np.meshgrid(np.linspace(-4, 4, 200), np.linspace(-4, 4, 200))
+    grid = np.column_stack([gx.ravel(), gy.ravel()])  # (40000, 2)
+    best = np.inf
+    for _ in range(3):
+        start = time.perf_counter()
+        labels = model.predict(grid)
+        best = min(best, time.perf_counter() - start)
+    assert labels.shape == (40000,)
+    assert best < 0.1
+    sk = SkTree(criterion="entropy", max_depth=10, random_state=0).fit(X, y)
+    assert np.mean(labels == sk.predict(grid)) > 0.95
