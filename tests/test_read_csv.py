@@ -108,7 +108,7 @@ def test_cells_and_header_names_are_trimmed():
 
 # ---- missing values and kinds ------------------------------------------------------------------------
 
-MARKERS = ["", "NA", "na", "N/A", "n/a", "?", "null", "NULL", "NaN", "nan", "NAN", " NA ", "  ", "None", "nUlL",
+MARKERS = ["", "NA", "na", "N/A", "n/a", "?", "null", "NULL", "NaN", "nan", "NAN", " NA ", "  ", "nUlL",
            " ? "]
 
 
@@ -432,3 +432,11 @@ def test_to_csv_round_trips():
 def test_to_csv_of_one_column_keeps_missing_rows():
     back = read_csv(Table({"v": ["a", None, "b"]}).to_csv().encode())
     assert values(back, "v") == ["a", None, "b"]
+
+
+def test_none_is_a_value_not_a_missing_marker():
+    # The restaurant data's Patrons column has the category "None"; it must survive as a value.
+    table = read_csv(b"Pat,WillWait\nNone,No\nSome,Yes\nFull,No\n")
+    assert table.kinds["Pat"] == "categorical"
+    assert table.missing["Pat"] == 0
+    assert list(table.column("Pat")) == ["None", "Some", "Full"]

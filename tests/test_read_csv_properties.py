@@ -14,7 +14,7 @@ from pellucid.table import Table
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 DELIMITERS = [",", ";", "\t"]
-MARKERS = ["", "NA", "na", "N/A", "?", "null", "NULL", "NaN", "nan", " NA ", "None"]
+MARKERS = ["", "NA", "na", "N/A", "?", "null", "NULL", "NaN", "nan", " NA "]
 
 
 def characters(excluded):

@@ -16,8 +16,8 @@ from .errors import DataError
 NUMERIC, CATEGORICAL = "numeric", "categorical"
 KINDS = (NUMERIC, CATEGORICAL)
 # The usual ways a spreadsheet or a database export writes "no value" (compared stripped, lower-cased);
-# "none" is included so a Table agrees with pellucid.validation.is_missing about what is missing.
-MISSING_MARKERS = frozenset({"", "na", "n/a", "?", "null", "nan", "none"})
+# Must agree with pellucid.validation.is_missing; "None" is a real value (the restaurant data's Patrons).
+MISSING_MARKERS = frozenset({"", "na", "n/a", "?", "null", "nan"})
 
 
 def is_missing_text(text):

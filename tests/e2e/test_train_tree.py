@@ -35,7 +35,7 @@ def test_upload_train_and_draw(page, site_url, tmp_path, screenshots_dir):
     expect(page.get_by_label("Model")).to_have_value("DecisionTreeClassifier")
     page.get_by_role("button", name="Train").click()
 
-    expect(page.locator("#accuracy")).to_have_text("100.0%")
+    expect(page.locator("#accuracy")).to_have_text("100.0%", timeout=20_000)
     assert painted_pixels(page, "#tree-canvas") > 5000
     tree_text = page.locator("#tree-text")
     expect(tree_text).to_contain_text("split on Pat, gain 0.541")
@@ -54,7 +54,7 @@ def test_bad_csv_gives_a_message_and_keeps_the_page(page, site_url, tmp_path):
     expect(page.locator("#data-summary")).to_contain_text("12 rows")
 
     page.get_by_label("Upload CSV").set_input_files(str(ragged))
-    expect(page.get_by_role("alert")).to_contain_text("line 3")
+    expect(page.get_by_role("alert")).to_contain_text("Line 3")
     # The data that was loaded before is still there and still trains.
     expect(page.locator("#data-summary")).to_contain_text("12 rows")
     page.get_by_label("Target").select_option("WillWait")

@@ -103,8 +103,7 @@ async function train() {
 
 function showResult(result) {
   page.accuracyLabel.textContent = result.score_name;
-  page.accuracy.value = `${(result.train_score * 100).toFixed(1)}%`;
-  page.accuracy.textContent = page.accuracy.value;
+  page.accuracy.textContent = `${(result.train_score * 100).toFixed(1)}%`;
   page.accuracyNote.textContent = `on the ${result.n_train} training rows`;
   const model = result.model;
   if (model.tree) {

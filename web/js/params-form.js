@@ -3,13 +3,15 @@
 function controlFor(param) {
   if (param.kind === "choice") {
     const select = document.createElement("select");
-    for (const option of param.options) {
+    const options = param.none_ok ? [null, ...param.options] : param.options;
+    for (const option of options) {
       const item = document.createElement("option");
-      item.value = String(option);
-      item.textContent = String(option);
+      // None is offered as "none" and read back as null.
+      item.value = option === null ? "" : String(option);
+      item.textContent = option === null ? "none" : String(option);
       select.append(item);
     }
-    select.value = String(param.default);
+    select.value = param.default === null ? "" : String(param.default);
     return select;
   }
   if (param.kind === "bool") {
@@ -62,7 +64,7 @@ export function readParams(container) {
   for (const control of container.querySelectorAll("[data-param]")) {
     const { param, kind } = control.dataset;
     if (kind === "bool") values[param] = control.checked;
-    else if (kind === "choice") values[param] = control.value;
+    else if (kind === "choice") values[param] = control.value === "" ? null : control.value;
     else if (control.value.trim() === "") values[param] = null;
     else values[param] = kind === "int" ? parseInt(control.value, 10) : parseFloat(control.value);
   }
