@@ -21,8 +21,8 @@ from sklearn.neighbors import NearestCentroid
 
 from pellucid.base import ClassifierMixin, Estimator, RegressorMixin
 from pellucid.errors import DataError
-from pellucid.model_selection import (KFold, StratifiedKFold, clone, cross_validate, learning_curve,
-                                      train_test_split, train_val_test_split, validation_curve)
+from pellucid.curves import learning_curve, validation_curve
+from pellucid.model_selection import (KFold, StratifiedKFold, clone, cross_validate, train_test_split, train_val_test_split)
 from pellucid.params import Number
 from pellucid.validation import check_X, check_X_y
 

@@ -4,7 +4,7 @@ The classic algorithms of the course notes, in numpy, each faithful to the notes
 record its steps (`trace=True`), so a result seen in the browser can be reproduced in a script.
 """
 
-from . import cluster_metrics, datasets, estimation, metrics, model_selection
+from . import cluster_metrics, curves, datasets, estimation, metrics, model_selection
 from .agglomerative import AgglomerativeClustering
 from .base import all_estimators, from_dict
 from .csvio import read_csv
@@ -14,8 +14,8 @@ from .kernels import KernelPerceptron, KernelRegression, is_psd
 from .kmeans import KMeans
 from .linear import LinearRegression
 from .logistic import LogisticRegression
-from .model_selection import (KFold, StratifiedKFold, cross_validate, learning_curve, train_test_split,
-                              train_val_test_split, validation_curve)
+from .curves import learning_curve, validation_curve
+from .model_selection import KFold, StratifiedKFold, cross_validate, train_test_split, train_val_test_split
 from .naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
 from .neighbors import KNeighborsClassifier, KNeighborsRegressor
 from .pca import PCA
@@ -35,5 +35,5 @@ __all__ = [
     "mle", "map_estimate", "laplace", "log_likelihood_curve",
     "train_test_split", "train_val_test_split", "KFold", "StratifiedKFold", "cross_validate",
     "validation_curve", "learning_curve",
-    "cluster_metrics", "datasets", "estimation", "metrics", "model_selection",
+    "cluster_metrics", "curves", "datasets", "estimation", "metrics", "model_selection",
 ]

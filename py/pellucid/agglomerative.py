@@ -18,8 +18,9 @@ first then depends on rounding, and scipy and scikit-learn's own single link dif
 import numpy as np
 
 from .base import ClusterMixin, Estimator
-from .cluster_metrics import feature_matrix, fit_feature_matrix, squared_distances
+from .cluster_metrics import squared_distances
 from .errors import DataError
+from .features import fit_numeric, numeric
 from .params import Choice, Flag, Integer
 
 
@@ -56,7 +57,7 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
     def fit(self, X, y=None, feature_names=None):
         """Build the whole merge tree of the rows of X and cut it into k clusters."""
         self._check_params()
-        columns, encoder, M = fit_feature_matrix(X, feature_names)
+        M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
         n = len(M)
         if self.k > n:
             raise DataError(f"Parameter 'k' must be at most the number of rows ({n}); got {self.k}.")
@@ -72,10 +73,6 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         self.children_, self.sizes_ = label_merges(a[order], b[order], n)
         self.distances_ = dist[order]
         self.n_leaves_ = n
-        self.encoder_ = encoder
-        self.feature_names_in_ = list(columns.names)
-        self.feature_kinds_ = list(columns.kinds)
-        self.n_features_in_ = len(columns.names)
         self.X_fit_ = M + mean  # (n, d) the encoded rows, for predict
         self.labels_ = self.labels_for(self.k)
         if self.trace:
@@ -113,7 +110,7 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         """The cluster of the nearest fitted row, for every row of X (the fitted rows get `labels_`).
         Agglomerative clustering itself only labels the rows it was fitted on; this extends it."""
         self._check_fitted()
-        M = feature_matrix(self, X)
+        M = numeric(self, X)
         nearest = np.empty(len(M), dtype=np.intp)
         fit_sq = np.einsum("ij,ij->i", self.X_fit_, self.X_fit_)  # (n_fit,)
         for start in range(0, len(M), 1024):  # blocks keep memory at O(1024 * n_fit)

@@ -6,73 +6,16 @@ The notes (seed 004, "How to Choose the Right Number of Clusters?") judge a clus
 
 large when clusters are far apart and compact, and pick k by trying several ("Empirical Choice of K").
 `k_sweep` does that: for each k it fits k-means and reports the inertia, the Dunn index and the silhouette.
-This module also holds the two input helpers the clustering estimators and PCA share: every one of them
-reads X with `check_X` and one-hot encodes categorical columns (`FeatureEncoder(standardize=False)`), so
-distances are taken between the encoded rows.
+Every measure reads X as the clustering estimators do (`features.matrix`: categorical columns one-hot
+encoded, not standardised), so distances are taken between the encoded rows.
 """
 
 import numpy as np
 
-from .encoding import FeatureEncoder
 from .errors import DataError
-from .validation import CATEGORICAL, Columns, check_X
+from .features import matrix
 
 _BLOCK = 1024  # rows per block in the O(n^2) metrics: memory stays O(block * n)
-
-
-# --- input helpers shared by the clustering estimators and PCA ---------------------------------------
-
-def fit_feature_matrix(X, feature_names=None):
-    """Validate X, fit a one-hot encoder on it and return (columns, encoder, (n, d) float matrix).
-
-    The matrix may be X itself (a float64 array is not copied): callers never write to it."""
-    M = _numeric_array(X)
-    if M is not None:  # a plain numeric array: no column-by-column read
-        columns = check_X(X[:1], feature_names)  # names, and the messages about them
-        columns = Columns(columns.names, list(M.T), columns.kinds)
-        return columns, FeatureEncoder(standardize=False).fit(columns), M
-    columns = check_X(X, feature_names)
-    encoder = FeatureEncoder(standardize=False).fit(columns)
-    return columns, encoder, encoder.transform(columns)
-
-
-def feature_matrix(model, X):
-    """X read and encoded as when `model` was fitted (same columns, same kinds, same categories).
-    May be X itself: callers never write to it."""
-    M = _numeric_array(X)
-    fitted = len(model.feature_kinds_)
-    if M is not None and M.shape[1] == fitted and CATEGORICAL not in model.feature_kinds_:
-        return M
-    if _width(X, fitted) != fitted:
-        raise DataError(f"X has {_width(X, fitted)} features, but the model was fitted on {fitted}.")
-    columns = check_X(X, model.feature_names_in_, kinds=model.feature_kinds_)
-    return model.encoder_.transform(columns)  # (n, d)
-
-
-def _width(X, default):
-    """Number of columns of an array-like X (default for tables and anything check_X should judge)."""
-    if hasattr(X, "columns"):
-        return default
-    try:
-        shape = np.shape(X)
-    except ValueError:
-        return default
-    return shape[1] if len(shape) == 2 else default
-
-
-def _numeric_array(X):
-    """X as float64 (no copy if it is already) when it is a non-empty 2-D numeric array without NaN
-    or infinity, else None (then `check_X` reads it and explains what is wrong)."""
-    if not isinstance(X, np.ndarray) or X.ndim != 2 or X.size == 0 or X.dtype.kind not in "fiub":
-        return None
-    M = np.asarray(X, dtype=float)  # (n, d)
-    if not np.isfinite(np.sum(M)) and not np.isfinite(M).all():  # the sum is a cheap first check
-        return None
-    return M
-
-
-def _matrix(X):
-    return fit_feature_matrix(X)[2]
 
 
 def _labels(labels, n):
@@ -107,7 +50,7 @@ def inertia(X, labels, centres=None):
     """Sum over rows of the squared distance to the row's cluster centre (the k-means objective).
 
     `centres` is a (k, d) array indexed by label (labels 0..k-1); by default each cluster's mean."""
-    M = _matrix(X)
+    M = matrix(X)
     labels = np.asarray(labels)
     if labels.ndim != 1 or len(labels) != len(M):
         raise DataError(f"labels must be 1-D with one label per row of X ({len(M)}); "
@@ -135,7 +78,7 @@ def dunn_index(X, labels):
     points (Dunn's original definition, the one the notes' pictures draw). Needs at least 2 clusters;
     returns inf when every cluster has diameter 0 (e.g. all singletons). Blocked, O(n^2) time, O(n) memory
     per block row."""
-    M = _matrix(X)
+    M = matrix(X)
     codes = _labels(labels, len(M))
     if codes.max() < 1:
         raise DataError("The Dunn index needs at least 2 clusters; all rows have the same label.")
@@ -158,7 +101,7 @@ def silhouette_score(X, labels):
     a(i) is the mean distance from row i to the other rows of its cluster, b(i) the smallest mean distance
     to the rows of another cluster; s(i) = 0 for a row alone in its cluster (as scikit-learn). Needs
     2 <= number of clusters <= n - 1. Computed in row blocks: memory O(block * n)."""
-    M = _matrix(X)
+    M = matrix(X)
     codes = _labels(labels, len(M))
     n, k = len(M), int(codes.max()) + 1
     if not 2 <= k <= n - 1:
@@ -212,7 +155,7 @@ def k_sweep(X, ks, seed=0, n_init=10):
     index of infinity). A JSON-able list of dicts, in the order of `ks`."""
     from .kmeans import KMeans  # k-means uses this module's distances
 
-    columns, encoder, M = fit_feature_matrix(X)
+    M = matrix(X)  # (n, d)
     ks = [int(k) for k in ks]
     if not ks or min(ks) < 1 or max(ks) > len(M):
         raise DataError(f"ks must be a non-empty list of integers between 1 and the number of rows "

@@ -19,11 +19,11 @@ import warnings
 import numpy as np
 
 from .base import ClassifierMixin, Estimator, RegressorMixin
-from .encoding import FeatureEncoder
 from .errors import ConvergenceWarning, DataError
-from .neighbors import _numeric_input, _plain
+from .features import fit_numeric, numeric
+from .neighbors import _plain
 from .params import Choice, Flag, Integer, Number
-from .validation import check_classes, check_X_y
+from .validation import check_classes
 
 _BLOCK_BYTES = 16 * 2 ** 20  # prediction computes the kernel against the training rows in blocks this big
 _MAX_TRACE = 200
@@ -115,11 +115,8 @@ _KERNEL_RULES = {
 class _KernelModel(Estimator):
     """Encoding the features, evaluating the chosen kernel against the stored training rows."""
 
-    def _store(self, columns):
-        self.feature_names_in_ = list(columns.names)
-        self.feature_kinds_ = list(columns.kinds)
-        self.encoder_ = FeatureEncoder(False).fit(columns)
-        self.X_fit_ = self.encoder_.transform(columns)  # (n, p)
+    def _store(self, M):
+        self.X_fit_ = np.array(M, dtype=float)  # (n, p) a copy: M may be the caller's array
         self.gamma_ = float(1.0 / self.X_fit_.shape[1] if self.gamma is None else self.gamma)
 
     def _kernel(self, A, B):
@@ -132,8 +129,7 @@ class _KernelModel(Estimator):
     def _against_training(self, X, coef, rows=None):
         """(m,) or (m, C): sum_j coef_j K(x_j, x) for each row x of X, in bounded blocks."""
         self._check_fitted()
-        Q = _numeric_input(self, X)
-        Q = Q if isinstance(Q, np.ndarray) else self.encoder_.transform(Q)  # (m, p)
+        Q = numeric(self, X)  # (m, p)
         train = self.X_fit_ if rows is None else self.X_fit_[rows]
         block = max(1, _BLOCK_BYTES // (8 * max(len(train), 1)))
         return np.concatenate([self._kernel(Q[s:s + block], train) @ coef for s in range(0, len(Q), block)])
@@ -209,8 +205,8 @@ class KernelRegression(RegressorMixin, _KernelModel):
     def fit(self, X, y, feature_names=None):
         """Run beta := beta + alpha (y - K beta) from beta = 0."""
         self._check_params()
-        columns, y = check_X_y(X, y, feature_names, task="regression")
-        self._store(columns)
+        M, y = fit_numeric(self, X, y, feature_names, task="regression")
+        self._store(M)
         K = self._kernel(self.X_fit_, self.X_fit_)  # (n, n)
         self.lambda_max_ = _largest_eigenvalue(K) + self.l2
         default = 1.0 / self.lambda_max_ if self.lambda_max_ > 0 else 1.0
@@ -300,10 +296,10 @@ class KernelPerceptron(ClassifierMixin, _KernelModel):
     def fit(self, X, y, feature_names=None):
         """Cycle through the examples, updating the counts alpha on every mistake."""
         self._check_params()
-        columns, y = check_X_y(X, y, feature_names, task="classification")
+        M, y = fit_numeric(self, X, y, feature_names, task="classification")
         self.classes_ = check_classes(y)
         self.y_fit_ = np.searchsorted(self.classes_, y)  # (n,)
-        self._store(columns)
+        self._store(M)
         K = self._kernel(self.X_fit_, self.X_fit_) + 1.0  # (n, n); + 1 is the bias feature
         binary = len(self.classes_) == 2
         self.alpha_ = np.zeros(len(y) if binary else (len(self.classes_), len(y)), dtype=np.int64)

@@ -15,8 +15,9 @@ centre chosen so far; repeat until k centres are chosen.
 import numpy as np
 
 from .base import ClusterMixin, Estimator
-from .cluster_metrics import feature_matrix, fit_feature_matrix, squared_distances
+from .cluster_metrics import squared_distances
 from .errors import DataError
+from .features import fit_numeric, numeric
 from .params import Choice, Flag, Integer, Number
 
 _FULL_PROBABILITIES = 500  # up to this many rows the trace keeps every seeding probability
@@ -78,7 +79,7 @@ class KMeans(ClusterMixin, Estimator):
     def fit(self, X, y=None, feature_names=None):
         """Cluster the rows of X into k clusters."""
         self._check_params()
-        columns, encoder, M = fit_feature_matrix(X, feature_names)
+        M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
         n = len(M)
         if self.k > n:
             raise DataError(f"Parameter 'k' must be at most the number of rows ({n}); got {self.k}.")
@@ -100,10 +101,6 @@ class KMeans(ClusterMixin, Estimator):
         self.cluster_centers_ = best["centres"] + origin
         self.inertia_ = best["inertia"]
         self.n_iter_ = best["n_iter"]
-        self.encoder_ = encoder
-        self.feature_names_in_ = list(columns.names)
-        self.feature_kinds_ = list(columns.kinds)
-        self.n_features_in_ = len(columns.names)
         if self.trace:
             self.trace_ = best_seeding + best["trace"]
         return self
@@ -121,13 +118,13 @@ class KMeans(ClusterMixin, Estimator):
     def predict(self, X):
         """The index of the closest centre for every row of X."""
         self._check_fitted()
-        M = feature_matrix(self, X)
+        M = numeric(self, X)
         return _assign(M, self.cluster_centers_)[0]
 
     def transform(self, X):
         """(n, k) Euclidean distances from every row of X to every centre."""
         self._check_fitted()
-        M = feature_matrix(self, X)
+        M = numeric(self, X)
         return np.sqrt(squared_distances(M, self.cluster_centers_))  # (n, k)
 
     def fit_transform(self, X, y=None, feature_names=None):
@@ -136,7 +133,7 @@ class KMeans(ClusterMixin, Estimator):
     def score(self, X, y=None):
         """Minus the inertia of X with respect to the fitted centres (higher is better, as scikit-learn)."""
         self._check_fitted()
-        M = feature_matrix(self, X)
+        M = numeric(self, X)
         labels = _assign(M, self.cluster_centers_)[0]
         diff = M - self.cluster_centers_[labels]  # (n, d)
         return -float(np.einsum("ij,ij->", diff, diff))

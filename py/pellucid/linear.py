@@ -6,8 +6,8 @@ import numpy as np
 
 from .base import Estimator, RegressorMixin
 from .errors import ConvergenceWarning
-from .optim import (as_list, encode_fit, encode_predict, gradient_descent, iteration_trace,
-                    with_bias)
+from .features import fit_numeric, numeric
+from .optim import as_list, gradient_descent, iteration_trace, with_bias
 from .params import Choice, Flag, Integer, Number
 
 
@@ -64,7 +64,8 @@ class LinearRegression(RegressorMixin, Estimator):
     def fit(self, X, y, feature_names=None):
         """Fit the weights to the encoded X and numeric target y; returns self."""
         self._check_params()
-        X, y = encode_fit(self, X, y, feature_names, task="regression")  # (n, d), (n,)
+        X, y = fit_numeric(self, X, y, feature_names, task="regression",
+                           standardize=self.standardize)  # (n, d), (n,)
         self.warnings_ = []
         if self.solver == "normal":
             w = normal_equation(X, y, self.l2)
@@ -95,7 +96,7 @@ class LinearRegression(RegressorMixin, Estimator):
 
     def predict(self, X):
         """h_w(x) for every row of X."""
-        X = encode_predict(self, X)  # (n, d)
+        X = numeric(self, X)  # (n, d)
         return X @ self.coef_ + self.intercept_  # (n,)
 
 

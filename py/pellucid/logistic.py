@@ -6,7 +6,8 @@ import numpy as np
 
 from .base import ClassifierMixin, Estimator
 from .errors import ConvergenceWarning
-from .optim import (as_list, encode_fit, encode_predict, gradient_descent, iteration_trace, lbfgs,
+from .features import fit_numeric, numeric
+from .optim import (as_list, gradient_descent, iteration_trace, lbfgs,
                     newton, with_bias)
 from .params import Choice, Flag, Integer, Number
 from .validation import check_classes
@@ -81,7 +82,8 @@ class LogisticRegression(ClassifierMixin, Estimator):
     def fit(self, X, y, feature_names=None):
         """Fit the weights by maximum likelihood; returns self."""
         self._check_params()
-        X, y = encode_fit(self, X, y, feature_names, task="classification")  # (n, d), (n,)
+        X, y = fit_numeric(self, X, y, feature_names, task="classification",
+                           standardize=self.standardize)  # (n, d), (n,)
         self.classes_ = check_classes(y)
         y_index = np.searchsorted(self.classes_, y)  # (n,) class numbers 0..K-1
         Xb = with_bias(X)  # (n, d + 1)
@@ -137,7 +139,7 @@ class LogisticRegression(ClassifierMixin, Estimator):
 
     def decision_function(self, X):
         """theta^T x: (n,) for two classes (positive means classes_[1]), (n, K) for more."""
-        X = encode_predict(self, X)  # (n, d)
+        X = numeric(self, X)  # (n, d)
         scores = X @ self.coef_.T + self.intercept_  # (n, 1 or K)
         return scores[:, 0] if len(self.classes_) == 2 else scores
 

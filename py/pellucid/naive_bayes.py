@@ -29,7 +29,9 @@ import numpy as np
 
 from .base import ClassifierMixin, Estimator
 from .errors import DataError
-from .neighbors import _fit_input, _numeric_input, _row_columns
+from .features import one_row, read, read_fit
+from .naive_bayes_math import (category_positions, class_sums, finite_and_zero, jsonable, normalise, safe_log,
+                               laplace_estimate)
 from .params import Flag, Number
 from .validation import check_classes
 
@@ -38,69 +40,9 @@ _K_RULE = Number(0, help="Laplace smoothing strength k: act as if every outcome 
 _TRACE_RULE = Flag(help="Record the count tables and the smoothed estimates for the chosen k.")
 
 
-def laplace_estimate(counts, total, k, n_values):
-    """Seed 000's P_LAP,k(x|y) = (count(x,y) + k) / (count(y) + k|X|); k = 0 gives the MLE.
-
-    A 0/0 (no examples and k = 0) is taken as 0 rather than NaN."""
-    counts = np.asarray(counts, dtype=float)
-    denominator = np.asarray(total, dtype=float) + k * n_values
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = (counts + k) / denominator
-    return np.where(denominator > 0, p, 0.0)
-
-
-def _log(p):
-    """log with log 0 = -inf and no warning (seed 000's zero-probability case)."""
-    with np.errstate(divide="ignore"):
-        return np.log(p)
-
-
-def _finite_and_zero(log_p):
-    """Split a log table into its finite part (with -inf read as 0) and a 0/1 table of where it was -inf."""
-    zero = np.isneginf(log_p)
-    return np.where(zero, 0.0, log_p), zero.astype(float)
-
-
 def _matrix(model, data):
     """(n, d) float matrix from an already numeric array or from Columns (text columns are an error)."""
     return data if isinstance(data, np.ndarray) else data.numeric_matrix(type(model).__name__)
-
-
-def _class_sums(values, codes, n_classes):
-    """(C, d) per-class column sums, as one matrix product with the one-hot class indicator."""
-    onehot = (codes[:, None] == np.arange(n_classes)).astype(float)  # (n, C)
-    return onehot.T @ values
-
-
-def _category_positions(cats, col):
-    """(n,) an index into the sorted categories for each value, right wherever the value is a category
-    (callers check cats[pos] == col). Small whole-number categories use a lookup table, others a search."""
-    if cats.dtype.kind == "f" and cats[-1] - cats[0] < 4 * len(cats) + 64 and np.all(cats == np.round(cats)):
-        lookup = np.zeros(int(cats[-1] - cats[0]) + 1, dtype=np.intp)
-        lookup[(cats - cats[0]).astype(np.intp)] = np.arange(len(cats))
-        return lookup[np.clip(col - cats[0], 0, len(lookup) - 1).astype(np.intp)]
-    return np.minimum(np.searchsorted(cats, col), len(cats) - 1)
-
-
-def _normalise(jll):
-    """log P(y | x) = jll - log sum_y exp(jll) (log-sum-exp; each row has a finite entry)."""
-    top = jll.max(axis=1, keepdims=True)  # (n, 1)
-    return jll - (top + np.log(np.exp(jll - top).sum(axis=1, keepdims=True)))
-
-
-def _json(value):
-    """Plain JSON-able copy: numpy to Python, and -inf (log 0) to the string "-inf" as the model codec does."""
-    if isinstance(value, np.ndarray):
-        return _json(value.tolist())
-    if isinstance(value, dict):
-        return {str(k): _json(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json(v) for v in value]
-    if isinstance(value, np.generic):
-        return _json(value.item())
-    if isinstance(value, float) and not np.isfinite(value):
-        return "nan" if np.isnan(value) else ("inf" if value > 0 else "-inf")
-    return value
 
 
 class _BaseNB(ClassifierMixin, Estimator):
@@ -109,12 +51,11 @@ class _BaseNB(ClassifierMixin, Estimator):
     def fit(self, X, y, feature_names=None):
         """Count the training data into the prior and the per-feature tables."""
         self._check_params()
-        data, y, names, kinds = _fit_input(X, y, feature_names, "classification")
+        data, y = read_fit(self, X, y, feature_names, task="classification")
         self.classes_ = check_classes(y)
         codes = np.searchsorted(self.classes_, y)  # (n,) class index of each row
         self.class_count_ = np.bincount(codes, minlength=len(self.classes_)).astype(float)  # (C,)
         self.class_log_prior_ = np.log(self.class_count_ / self.class_count_.sum())  # (C,)
-        self.feature_names_in_, self.feature_kinds_ = names, kinds
         self._fit_tables(self._prepare(data), codes)
         if self.trace:
             self.trace_ = [self._prior_step()] + self._table_steps()
@@ -125,7 +66,7 @@ class _BaseNB(ClassifierMixin, Estimator):
     def _joint_log_likelihood(self, X):
         """(n, C) log P(y) + sum_j log P(x_j | y), with the all-zero fallback described in the module."""
         self._check_fitted()
-        finite, n_zero = self._log_likelihood(self._prepare(_numeric_input(self, X)))
+        finite, n_zero = self._log_likelihood(self._prepare(read(self, X)))
         jll = self.class_log_prior_ + finite  # (n, C)
         if n_zero is not None and n_zero.any():
             fewest = n_zero.min(axis=1, keepdims=True)  # (n, 1)
@@ -134,7 +75,7 @@ class _BaseNB(ClassifierMixin, Estimator):
 
     def predict_log_proba(self, X):
         """(n, C) log P(y | x), normalised in log space (log-sum-exp)."""
-        return _normalise(self._joint_log_likelihood(X))
+        return normalise(self._joint_log_likelihood(X))
 
     def predict_proba(self, X):
         """(n, C) P(y | x); columns follow `classes_`."""
@@ -154,7 +95,7 @@ class _BaseNB(ClassifierMixin, Estimator):
         "log_proba", "proba", "prediction", "all_classes_impossible"} (true when every total is -inf and
         the module's fallback decided); -inf appears as the string "-inf"."""
         self._check_fitted()
-        columns = _row_columns(self, x_row)
+        columns = one_row(self, x_row)
         terms = [{"term": "prior", "feature": None, "value": None, "log_prob": self.class_log_prior_}]
         for j, (name, log_p) in enumerate(zip(self.feature_names_in_, self._row_terms(columns))):
             value = columns.data[j][0]
@@ -164,21 +105,21 @@ class _BaseNB(ClassifierMixin, Estimator):
             terms.append(entry)
         total = np.sum([t["log_prob"] for t in terms], axis=0)  # (C,)
         jll = self._joint_log_likelihood(columns)  # (1, C)
-        log_proba = _normalise(jll)[0]
-        return _json({"classes": self.classes_, "terms": terms, "total": total, "log_proba": log_proba,
+        log_proba = normalise(jll)[0]
+        return jsonable({"classes": self.classes_, "terms": terms, "total": total, "log_proba": log_proba,
                       "proba": np.exp(log_proba), "prediction": self.classes_[int(np.argmax(jll[0]))],
                       "all_classes_impossible": bool(np.all(np.isneginf(total)))})
 
     def _prior_step(self):
-        return _json({"step": "prior", "classes": self.classes_, "class_count": self.class_count_,
+        return jsonable({"step": "prior", "classes": self.classes_, "class_count": self.class_count_,
                       "prior": np.exp(self.class_log_prior_), "log_prior": self.class_log_prior_})
 
     def _table_step(self, j, values, counts, totals, n_values):
         """One feature's count table (C, V) and its Laplace estimates, as the trace shows them."""
         estimates = laplace_estimate(counts, np.asarray(totals)[:, None], self.k, n_values)  # (C, V)
-        return _json({"step": "likelihood", "feature": self.feature_names_in_[j], "values": values,
+        return jsonable({"step": "likelihood", "feature": self.feature_names_in_[j], "values": values,
                       "counts": counts, "totals": totals, "k": float(self.k), "n_values": int(n_values),
-                      "estimates": estimates, "log_estimates": _log(estimates)})
+                      "estimates": estimates, "log_estimates": safe_log(estimates)})
 
 
 class BernoulliNB(_BaseNB):
@@ -222,9 +163,9 @@ class BernoulliNB(_BaseNB):
         return X
 
     def _fit_tables(self, X, codes):
-        ones = _class_sums(X, codes, len(self.classes_))  # (C, d)
+        ones = class_sums(X, codes, len(self.classes_))  # (C, d)
         self.counts_ = np.stack([self.class_count_[:, None] - ones, ones], axis=2)  # (C, d, 2)
-        self.log_prob_ = _log(laplace_estimate(self.counts_, self.class_count_[:, None, None], self.k, 2))
+        self.log_prob_ = safe_log(laplace_estimate(self.counts_, self.class_count_[:, None, None], self.k, 2))
 
     @property
     def feature_log_prob_(self):
@@ -236,8 +177,8 @@ class BernoulliNB(_BaseNB):
 
     def _log_likelihood(self, X):
         # -inf entries are kept apart (counted in n_zero) so that 0 * -inf never makes NaN.
-        absent_fin, absent_zero = _finite_and_zero(self.log_prob_[:, :, 0])  # (C, d)
-        present_fin, present_zero = _finite_and_zero(self.log_prob_[:, :, 1])  # (C, d)
+        absent_fin, absent_zero = finite_and_zero(self.log_prob_[:, :, 0])  # (C, d)
+        present_fin, present_zero = finite_and_zero(self.log_prob_[:, :, 1])  # (C, d)
         # sum_j [x_j log p_j + (1 - x_j) log(1 - p_j)] = x . (log p - log(1 - p)) + sum_j log(1 - p_j)
         finite = X @ (present_fin - absent_fin).T + absent_fin.sum(axis=1)  # (n, C)
         if not (present_zero.any() or absent_zero.any()):
@@ -281,9 +222,9 @@ class MultinomialNB(_BaseNB):
         return X
 
     def _fit_tables(self, X, codes):
-        self.counts_ = _class_sums(X, codes, len(self.classes_))  # (C, d)
+        self.counts_ = class_sums(X, codes, len(self.classes_))  # (C, d)
         self.totals_ = self.counts_.sum(axis=1)  # (C,)
-        self.feature_log_prob_ = _log(laplace_estimate(self.counts_, self.totals_[:, None], self.k,
+        self.feature_log_prob_ = safe_log(laplace_estimate(self.counts_, self.totals_[:, None], self.k,
                                                        self.counts_.shape[1]))  # (C, d)
 
     @property
@@ -291,7 +232,7 @@ class MultinomialNB(_BaseNB):
         return self.counts_
 
     def _log_likelihood(self, X):
-        finite, zero = _finite_and_zero(self.feature_log_prob_)  # (C, d)
+        finite, zero = finite_and_zero(self.feature_log_prob_)  # (C, d)
         return X @ finite.T, ((X > 0) @ zero.T if zero.any() else None)  # (n, C), (n, C)
 
     def _row_terms(self, columns):
@@ -344,7 +285,7 @@ class CategoricalNB(_BaseNB):
             cats = cats.astype(object) if cats.dtype.kind == "U" else cats
             self.categories_.append(cats)
             self.counts_.append(table)
-            self.log_prob_.append(_log(laplace_estimate(table, self.class_count_[:, None], self.k, len(cats))))
+            self.log_prob_.append(safe_log(laplace_estimate(table, self.class_count_[:, None], self.k, len(cats))))
 
     @property
     def feature_log_prob_(self):
@@ -359,12 +300,12 @@ class CategoricalNB(_BaseNB):
         unseen category gets log k/(N_y + k n_j), or 0 (left out) when k = 0."""
         cats = self.categories_[j]
         cats = cats.astype(str) if cats.dtype == object else cats
-        pos = _category_positions(cats, col)  # (n,)
+        pos = category_positions(cats, col)  # (n,)
         seen = cats[pos] == col  # (n,)
         terms = self.log_prob_[j].T[pos]  # (n, C)
         if not seen.all():
             unseen = self.k / (self.class_count_ + self.k * len(cats)) if self.k > 0 else 1.0
-            terms[~seen] = _log(unseen)
+            terms[~seen] = safe_log(unseen)
         return terms, seen
 
     def _log_likelihood(self, data):
@@ -375,7 +316,7 @@ class CategoricalNB(_BaseNB):
             if n_zero is None:
                 finite += log_p
             else:
-                fin, zero = _finite_and_zero(log_p)
+                fin, zero = finite_and_zero(log_p)
                 finite += fin
                 n_zero += zero
         return finite, n_zero
@@ -423,9 +364,9 @@ class GaussianNB(_BaseNB):
     def _fit_tables(self, X, codes):
         self.epsilon_ = float(self.var_smoothing * X.var(axis=0).max())
         n_c = self.class_count_[:, None]  # (C, 1)
-        self.theta_ = _class_sums(X, codes, len(self.classes_)) / n_c  # (C, d)
+        self.theta_ = class_sums(X, codes, len(self.classes_)) / n_c  # (C, d)
         residual = X - self.theta_[codes]  # (n, d); two passes, as np.var does, for accuracy
-        self.var_ = _class_sums(residual ** 2, codes, len(self.classes_)) / n_c + self.epsilon_  # (C, d)
+        self.var_ = class_sums(residual ** 2, codes, len(self.classes_)) / n_c + self.epsilon_  # (C, d)
         if (self.var_ <= 0).any():
             c, j = np.argwhere(self.var_ <= 0)[0]
             raise DataError(f"Column {self.feature_names_in_[j]!r} is constant within class "
@@ -445,5 +386,5 @@ class GaussianNB(_BaseNB):
         return list(log_p.T)
 
     def _table_steps(self):
-        return [_json({"step": "gaussian", "feature": name, "mean": self.theta_[:, j], "var": self.var_[:, j],
+        return [jsonable({"step": "gaussian", "feature": name, "mean": self.theta_[:, j], "var": self.var_[:, j],
                        "epsilon": self.epsilon_}) for j, name in enumerate(self.feature_names_in_)]

@@ -23,65 +23,13 @@ neighbour votes 1/distance; if some neighbours are at distance 0, they alone vot
 import numpy as np
 
 from .base import ClassifierMixin, Estimator, RegressorMixin
-from .encoding import FeatureEncoder
 from .errors import DataError
+from .features import fit_numeric, numeric, one_row
 from .params import Choice, Flag, Integer
-from .validation import Columns, check_classes, check_target, check_X, check_X_y
+from .validation import check_classes
 
 _BLOCK_BYTES = 2 * 2 ** 20  # a block of distances sized for the cache ...
 _MAX_BLOCK_BYTES = 16 * 2 ** 20  # ... and never above this (so a search stays well under 64 MB)
-
-
-# --- input helpers shared with naive_bayes and kernels ------------------------------------------------
-
-def _predict_columns(model, X):
-    """X read the way the model's training data was: the same feature names, kinds and order (a table's
-    columns are picked by name; an array's are taken in order and given the fitted names)."""
-    if hasattr(X, "columns") and hasattr(X, "column"):
-        return check_X(X, model.feature_names_in_, kinds=model.feature_kinds_)
-    columns = check_X(X, kinds=model.feature_kinds_)
-    return Columns(model.feature_names_in_, columns.data, columns.kinds)
-
-
-def _fit_input(X, y, feature_names, task):
-    """(data, y, names, kinds) for fit: data is X itself as a float matrix when it is a finite numeric
-    array (no need to split it into columns), otherwise the checked Columns."""
-    if isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "fiu" and min(X.shape) > 0:
-        M = X.astype(float, copy=False)  # (n, d); only read, never written
-        if np.isfinite(M).all():
-            head = check_X(M[:1], feature_names)  # names and kinds, checked as usual
-            return M, check_target(y, len(M), task=task), list(head.names), list(head.kinds)
-    columns, y = check_X_y(X, y, feature_names, task=task)
-    return columns, y, list(columns.names), list(columns.kinds)
-
-
-def _numeric_input(model, X):
-    """X itself as an (n, d) float matrix when it is a finite numeric array shaped like the training data
-    and every fitted column is numeric (the common case, checked without splitting into columns);
-    otherwise the fully checked Columns."""
-    if (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "fiu" and X.shape[0] > 0
-            and X.shape[1] == len(model.feature_kinds_) and "categorical" not in model.feature_kinds_):
-        M = X.astype(float, copy=False)  # (n, d); only read, never written
-        if np.isfinite(M).all():
-            return M
-    return _predict_columns(model, X)
-
-
-def _row_columns(model, x_row):
-    """One row (a dict by feature name, a flat list, or a one-row table) as Columns."""
-    if isinstance(x_row, dict):
-        missing = [n for n in model.feature_names_in_ if n not in x_row]
-        if missing:
-            raise DataError(f"The row has no value for feature(s) {', '.join(missing)}.")
-        x_row = [x_row[n] for n in model.feature_names_in_]
-    if not hasattr(x_row, "column") and np.ndim(x_row) == 1:
-        row = np.empty((1, len(x_row)), dtype=object)
-        row[0, :] = list(x_row)
-        x_row = row
-    columns = _predict_columns(model, x_row)
-    if columns.n_rows != 1:
-        raise DataError(f"explain takes one row; got {columns.n_rows}.")
-    return columns
 
 
 def _plain(value):
@@ -205,14 +153,11 @@ class _NeighborsBase(Estimator):
         self.standardize = standardize
         self.trace = trace
 
-    def _store(self, columns):
-        if self.k > columns.n_rows:
-            raise DataError(f"k = {self.k} is larger than the training set, which has {columns.n_rows} "
-                            f"rows; choose k <= {columns.n_rows}.")
-        self.feature_names_in_ = list(columns.names)
-        self.feature_kinds_ = list(columns.kinds)
-        self.encoder_ = FeatureEncoder(self.standardize).fit(columns)
-        self.X_fit_ = self.encoder_.transform(columns)  # (n, p)
+    def _store(self, M):
+        if self.k > len(M):
+            raise DataError(f"k = {self.k} is larger than the training set, which has {len(M)} "
+                            f"rows; choose k <= {len(M)}.")
+        self.X_fit_ = np.array(M, dtype=float)  # (n, p) a copy: M may be the caller's array
         self._cache = None
 
     def _prepared(self):
@@ -222,16 +167,6 @@ class _NeighborsBase(Estimator):
             self._cache = (key, _prepare_metric(self.X_fit_, self.metric))
         return self._cache[1]
 
-    def _encode(self, X):
-        X = _numeric_input(self, X)
-        if isinstance(X, np.ndarray):  # all numeric: standardise (if asked) without splitting columns
-            enc = self.encoder_
-            if not enc.means:
-                return X
-            means = np.array([enc.means[n] for n in enc.input_names])  # (p,)
-            return (X - means) / np.array([enc.scales[n] for n in enc.input_names])
-        return self.encoder_.transform(X)  # (m, p)
-
     def kneighbors(self, X, k=None):
         """(distances, indices), each (m, k): the k nearest training rows of each row of X, nearest
         first, equal distances by training row."""
@@ -239,7 +174,7 @@ class _NeighborsBase(Estimator):
         k = self.k if k is None else k
         if not isinstance(k, (int, np.integer)) or not 1 <= k <= len(self.X_fit_):
             raise DataError(f"k must be an integer from 1 to the {len(self.X_fit_)} training rows; got {k!r}.")
-        return nearest_neighbors(self._encode(X), self._prepared(), self.metric, int(k), len(self.X_fit_))
+        return nearest_neighbors(numeric(self, X), self._prepared(), self.metric, int(k), len(self.X_fit_))
 
     def _vote_weights(self, distances):
         """(m, k) weight of each neighbour: 1, or 1/distance (only the exact matches when some are at 0)."""
@@ -258,7 +193,7 @@ class _NeighborsBase(Estimator):
                         "standardize": {"means": dict(enc.means), "scales": dict(enc.scales)}, **extra}]
 
     def _explain_neighbors(self, x_row, targets):
-        columns = _row_columns(self, x_row)
+        columns = one_row(self, x_row)
         dist, idx = self.kneighbors(columns)
         w = self._vote_weights(dist)[0]
         return columns, [{"row": int(i), "distance": float(d), "target": _plain(t), "weight": float(wi)}
@@ -278,10 +213,10 @@ class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
     def fit(self, X, y, feature_names=None):
         """Store the training rows and their labels."""
         self._check_params()
-        columns, y = check_X_y(X, y, feature_names, task="classification")
+        M, y = fit_numeric(self, X, y, feature_names, task="classification", standardize=self.standardize)
         self.classes_ = check_classes(y, minimum=1)
         self.y_fit_ = np.searchsorted(self.classes_, y)  # (n,)
-        self._store(columns)
+        self._store(M)
         if self.trace:
             counts = np.bincount(self.y_fit_, minlength=len(self.classes_))
             self._fit_trace({"classes": [_plain(c) for c in self.classes_], "class_count": counts.tolist()})
@@ -327,9 +262,9 @@ class KNeighborsRegressor(RegressorMixin, _NeighborsBase):
     def fit(self, X, y, feature_names=None):
         """Store the training rows and their targets."""
         self._check_params()
-        columns, y = check_X_y(X, y, feature_names, task="regression")
+        M, y = fit_numeric(self, X, y, feature_names, task="regression", standardize=self.standardize)
         self.y_fit_ = y  # (n,)
-        self._store(columns)
+        self._store(M)
         if self.trace:
             self._fit_trace({"target_mean": float(y.mean())})
         return self

@@ -1,4 +1,4 @@
-"""What the linear models share: the encoded design matrix with its bias column, the iterative solvers
+"""What the linear models share: the bias column of the design matrix, the iterative solvers
 (gradient descent, Newton's method, L-BFGS) and the thinning of their traces for the page.
 
 Every solver minimises a smooth objective `f(w)` over a flat weight vector `w` and returns a `Solution`:
@@ -10,9 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .encoding import FeatureEncoder
 from .errors import DataError
-from .validation import Columns, check_X, check_target
 
 MAX_TRACE_ROWS = 200
 _ARMIJO = 1e-4            # sufficient-decrease constant of the backtracking line search
@@ -20,51 +18,7 @@ _MAX_HALVINGS = 40
 _DIVERGENCE_FACTOR = 100  # "grows by orders of magnitude": loss above 100x its starting value
 
 
-# --- encoded design matrix --------------------------------------------------------------------------
-
-def encode_fit(model, X, y, feature_names, *, task):
-    """Validate X and y, fit the model's FeatureEncoder and return (encoded X, y).
-
-    Sets `feature_names_in_`, `feature_kinds_`, `n_features_in_`, `encoder_` and `feature_names_out_`.
-    """
-    columns = check_X(X, feature_names)
-    y = _check_target(y, columns.n_rows, task)
-    model.feature_names_in_ = list(columns.names)
-    model.feature_kinds_ = list(columns.kinds)
-    model.n_features_in_ = columns.n_features
-    model.encoder_ = FeatureEncoder(standardize=model.standardize).fit(columns)
-    model.feature_names_out_ = list(model.encoder_.output_names)
-    return model.encoder_.transform(columns), y  # (n, d)
-
-
-def _check_target(y, n_rows, task):
-    """`check_target`, with a vectorised path for the common case of a clean numeric array.
-
-    For a numeric array "missing" can only mean NaN, so one isnan over the array decides what
-    check_target's per-value test would; anything else (text, NaN, inf, wrong shape) goes to
-    check_target for its usual checks and messages."""
-    arr = np.asarray(y) if isinstance(y, (np.ndarray, list, tuple)) else None
-    if arr is not None and arr.dtype.kind in "fiub" and arr.shape == (n_rows,):
-        values = arr.astype(float)
-        if np.all(np.isfinite(values)):
-            if task == "regression":
-                return values
-            if arr.dtype.kind == "f" and np.all(values == np.round(values)):
-                return arr.astype(np.int64)
-            return arr.copy()
-    return check_target(y, n_rows, task=task)
-
-
-def encode_predict(model, X):
-    """X read and encoded exactly as the training rows were: an (n, d) float matrix."""
-    model._check_fitted()
-    if hasattr(X, "columns") and hasattr(X, "column"):  # a table: pick the training columns by name
-        columns = check_X(X, model.feature_names_in_, kinds=model.feature_kinds_)
-    else:  # an array: columns by position, named as in training so the encoder finds them
-        columns = check_X(X, kinds=model.feature_kinds_)
-        columns = Columns(model.feature_names_in_, columns.data, columns.kinds)
-    return model.encoder_.transform(columns)  # (n, d)
-
+# --- design matrix ------------------------------------------------------------------------------------
 
 def with_bias(X):
     """Prepend the constant feature 1, so w[0] is the bias (intercept) as in the notes."""

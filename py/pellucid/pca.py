@@ -14,8 +14,8 @@ sum_{j<=K} lambda_j / sum_i lambda_i >= 0.9 (the trace of the covariance is the 
 import numpy as np
 
 from .base import Estimator, TransformerMixin
-from .cluster_metrics import feature_matrix, fit_feature_matrix
 from .errors import DataError
+from .features import fit_numeric, numeric
 from .params import Flag, Integer, Number
 
 
@@ -64,7 +64,7 @@ class PCA(TransformerMixin, Estimator):
         if self.n_components is not None and self.variance is not None:
             raise DataError("Set either 'n_components' or 'variance', not both; got n_components="
                             f"{self.n_components!r} and variance={self.variance!r}.")
-        columns, encoder, M = fit_feature_matrix(X, feature_names)
+        M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
         n, d = M.shape
         if n < 2:
             raise DataError(f"PCA needs at least 2 rows to estimate a variance; X has {n}.")
@@ -91,10 +91,6 @@ class PCA(TransformerMixin, Estimator):
         self.singular_values_ = np.sqrt(eigenvalues[:k])
         self.n_components_ = k
         self.n_samples_ = n
-        self.encoder_ = encoder
-        self.feature_names_in_ = list(columns.names)
-        self.feature_kinds_ = list(columns.kinds)
-        self.n_features_in_ = len(columns.names)
         return self
 
     def _choose(self, ratios, most):
@@ -110,7 +106,7 @@ class PCA(TransformerMixin, Estimator):
     def transform(self, X):
         """Coordinates of the rows of X on the components: (X - mean) U, shape (n, K)."""
         self._check_fitted()
-        M = feature_matrix(self, X)
+        M = numeric(self, X)
         return (M - self.mean_) @ self.components_.T  # (n, K)
 
     def inverse_transform(self, Z):
@@ -125,7 +121,7 @@ class PCA(TransformerMixin, Estimator):
     def score(self, X, y=None):
         """Fraction of the variance of X kept by the projection: 1 - reconstruction error / total."""
         self._check_fitted()
-        M = feature_matrix(self, X)
+        M = numeric(self, X)
         centred = M - self.mean_  # (n, d)
         residual = centred - (centred @ self.components_.T) @ self.components_
         total = float(np.sum(centred ** 2))

@@ -6,7 +6,8 @@ import numpy as np
 
 from .base import ClassifierMixin, Estimator
 from .errors import ConvergenceWarning, DataError
-from .optim import as_list, encode_fit, encode_predict, with_bias
+from .features import fit_numeric, numeric
+from .optim import as_list, with_bias
 from .params import Flag, Integer, Vector
 from .validation import check_classes
 
@@ -102,7 +103,8 @@ class Perceptron(ClassifierMixin, Estimator):
     def fit(self, X, y, feature_names=None):
         """Run perceptron passes over the data until one makes no mistake; returns self."""
         self._check_params()
-        X, y = encode_fit(self, X, y, feature_names, task="classification")  # (n, d), (n,)
+        X, y = fit_numeric(self, X, y, feature_names, task="classification",
+                           standardize=self.standardize)  # (n, d), (n,)
         self.classes_ = check_classes(y)
         y_index = np.searchsorted(self.classes_, y)  # (n,)
         F = with_bias(X)  # (n, d + 1) feature vectors f(x) = [1, x]
@@ -150,7 +152,7 @@ class Perceptron(ClassifierMixin, Estimator):
 
     def decision_function(self, X):
         """w . f(x): (n,) for two classes (>= 0 means classes_[1]), (n, K) for more."""
-        X = encode_predict(self, X)  # (n, d)
+        X = numeric(self, X)  # (n, d)
         scores = X @ self.coef_.T + self.intercept_  # (n, 1 or K)
         return scores[:, 0] if len(self.classes_) == 2 else scores
 

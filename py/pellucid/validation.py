@@ -12,7 +12,8 @@ import numpy as np
 from .errors import DataError
 
 NUMERIC, CATEGORICAL = "numeric", "categorical"
-_MISSING_TEXT = {"", "na", "n/a", "nan", "null", "none", "?"}
+# The usual missing markers; "None" is not one of them: it is a real value (the restaurant data's Patrons).
+_MISSING_TEXT = {"", "na", "n/a", "nan", "null", "?"}
 
 
 def is_missing(value):
@@ -106,11 +107,39 @@ def _as_numeric(name, col):
     return out
 
 
+_TO_STR = np.frompyfunc(str, 1, 1)
+
+
+def _missing_mask(col, text=None):
+    """(n,) is_missing of every value, with the text test run once per distinct str(value).
+
+    A missing value's str is a missing marker or "None", so only the rows with such text can be missing;
+    for text columns that decides, otherwise is_missing decides those few rows (b"NA" is not missing)."""
+    is_text = col.dtype.kind == "U"
+    markers = _MISSING_TEXT if is_text else _MISSING_TEXT | {"none"}
+    if text is None:
+        text = col if col.dtype.kind == "U" else _TO_STR(col)  # (n,) str(v)
+    text = np.asarray(text, dtype=str)  # fixed-width text sorts fast
+    distinct, inverse = np.unique(text, return_inverse=True)
+    marker = np.array([v.strip().lower() in markers for v in distinct.tolist()], dtype=bool)
+    candidates = np.flatnonzero(marker[inverse.ravel()])
+    missing = np.zeros(len(col), dtype=bool)
+    if is_text:
+        missing[candidates] = True
+    else:
+        missing[candidates] = [is_missing(v) for v in col[candidates].tolist()]
+    return missing
+
+
 def _as_categorical(col):
-    out = np.empty(len(col), dtype=object)
-    for i, v in enumerate(col):
-        out[i] = None if is_missing(v) else str(v)
-    return out
+    """(values, missing): the values as an object array of str (None where missing), and the mask."""
+    if col.dtype.kind == "U":
+        out = col.astype(object)  # (n,) Python str
+    else:
+        out = _TO_STR(col).astype(object, copy=False)  # (n,) str(v), as a caller would write it
+    missing = _missing_mask(col, out)
+    out[missing] = None
+    return out, missing
 
 
 def _first_bad_rows(mask, limit=3):
@@ -141,8 +170,7 @@ def check_X(X, feature_names=None, *, kinds=None, allow_missing=False):
             data.append(numeric)
             found_kinds.append(NUMERIC)
         else:
-            values = _as_categorical(col)
-            missing = np.array([v is None for v in values])
+            values, missing = _as_categorical(col)
             if missing.any() and not allow_missing:
                 raise DataError(f"Column {name!r} has {int(missing.sum())} missing values (rows "
                                 f"{_first_bad_rows(missing)}); drop those rows or fill them first.")
@@ -178,7 +206,7 @@ def check_target(y, n_rows, *, task):
     if y.dtype.kind in "fiub":  # numeric: only NaN can be missing, decided in one pass
         missing = np.isnan(y) if y.dtype.kind == "f" else np.zeros(len(y), dtype=bool)
     else:
-        missing = np.array([is_missing(v) for v in y.tolist()], dtype=bool)
+        missing = _missing_mask(y)
     if missing.any():
         raise DataError(f"The target has {int(missing.sum())} missing values (rows "
                         f"{_first_bad_rows(missing)}); drop those rows first.")
@@ -192,7 +220,7 @@ def check_target(y, n_rows, *, task):
     if y.dtype.kind == "f" and np.all(y == np.round(y)):
         y = y.astype(np.int64)
     if y.dtype.kind == "O":
-        y = np.array([str(v) for v in y.tolist()])
+        y = np.asarray(_TO_STR(y), dtype=str)
     return y
 
 
