@@ -12,14 +12,31 @@ import traceback
 import numpy as np
 
 from . import base
+from .cluster_metrics import silhouette_score
 from .csvio import read_csv
 from .errors import DataError
 from .validation import check_target
 
-# What the page offers in its "Model" select: class name -> (label, group).
+# What the page offers in its "Model" select, in this order: class name -> (label, group).
 MODEL_MENU = {
     "DecisionTreeClassifier": ("Decision tree", "Trees"),
+    "DecisionTreeRegressor": ("Regression tree", "Trees"),
+    "LinearRegression": ("Linear regression", "Linear models"),
+    "LogisticRegression": ("Logistic regression", "Linear models"),
+    "Perceptron": ("Perceptron", "Linear models"),
+    "GaussianNB": ("Gaussian naive Bayes", "Probabilistic"),
+    "CategoricalNB": ("Categorical naive Bayes", "Probabilistic"),
+    "BernoulliNB": ("Bernoulli naive Bayes", "Probabilistic"),
+    "MultinomialNB": ("Multinomial naive Bayes", "Probabilistic"),
+    "KNeighborsClassifier": ("k-nearest neighbours", "Neighbours"),
+    "KNeighborsRegressor": ("k-nearest neighbours regression", "Neighbours"),
+    "KernelPerceptron": ("Kernel perceptron", "Kernels"),
+    "KernelRegression": ("Kernel regression", "Kernels"),
+    "KMeans": ("k-means", "Clustering"),
+    "AgglomerativeClustering": ("Agglomerative clustering", "Clustering"),
+    "PCA": ("Principal component analysis", "Dimensionality reduction"),
 }
+SUPERVISED = ("classifier", "regressor")
 
 _tables = {}
 _models = {}
@@ -73,29 +90,50 @@ def models():
 
 
 def fit(table_id, target, features, model, params=None):
-    """Train `model` on the chosen columns of a loaded table; report the fitted model and its training score."""
+    """Train `model` on the chosen columns of a loaded table; report the fitted model and its training score.
+
+    Classifiers and regressors learn the target from the features; clustering and PCA use the features
+    only (the target column, if one is chosen, is left out of them)."""
     table = _table(table_id)
     if model not in MODEL_MENU:
         raise DataError(f"Unknown model {model!r}; choose one of: {', '.join(MODEL_MENU)}.")
-    if target not in table.columns:
+    estimator = base.all_estimators()[model](**(params or {}))
+    supervised = estimator.task in SUPERVISED
+    if target is not None and target not in table.columns:
         raise DataError(f"The target column {target!r} is not in the data.")
+    if supervised and target is None:
+        raise DataError(f"{MODEL_MENU[model][0]} learns to predict a target: choose the Target column.")
     features = [f for f in (features or table.columns) if f != target]
     if not features:
         raise DataError("Choose at least one feature column besides the target.")
-    estimator = base.all_estimators()[model](**(params or {}))
     X = table.select(features)
-    y = check_target(table.column(target), table.n_rows, task="regression" if estimator.task == "regressor"
-                     else "classification")
+    y = None
+    if supervised:
+        task = "regression" if estimator.task == "regressor" else "classification"
+        y = check_target(table.column(target), table.n_rows, task=task)
     estimator.fit(X, y)
     model_id = _new_id("m")
     _models[model_id] = estimator
-    return {"model_id": model_id, "model": estimator.to_dict(), "features": features, "target": target,
-            "train_score": estimator.score(X, y), "score_name": _score_name(estimator),
-            "n_train": int(table.n_rows)}
+    return {"model_id": model_id, "model": estimator.to_dict(), "label": MODEL_MENU[model][0],
+            "features": features, "target": target if supervised else None,
+            "n_train": int(table.n_rows), **_training_score(estimator, X, y)}
 
 
-def _score_name(estimator):
-    return {"classifier": "Accuracy", "regressor": "R²"}.get(estimator.task, "Score")
+def _training_score(estimator, X, y):
+    """The one number the page shows for a fitted model, named, with how to format it."""
+    if estimator.task == "classifier":
+        return {"score_name": "Accuracy", "train_score": estimator.score(X, y), "score_format": "percent"}
+    if estimator.task == "regressor":
+        return {"score_name": "R²", "train_score": estimator.score(X, y), "score_format": "number"}
+    if estimator.task == "transformer":
+        return {"score_name": "Variance explained", "score_format": "percent",
+                "train_score": float(np.sum(estimator.explained_variance_ratio_))}
+    labels = estimator.labels_
+    if len(np.unique(labels)) < 2:
+        return {"score_name": "Clusters", "train_score": 1, "score_format": "number"}
+    matrix = X.select([n for n in X.columns if X.kinds[n] == "numeric"]) if hasattr(X, "kinds") else X
+    return {"score_name": "Silhouette", "score_format": "number",
+            "train_score": silhouette_score(matrix, labels)}
 
 
 COMMANDS = {"load_csv": load_csv, "load_example": load_example, "models": models, "fit": fit}
