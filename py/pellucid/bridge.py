@@ -15,6 +15,7 @@ from . import base
 from .cluster_metrics import silhouette_score
 from .csvio import read_csv
 from .errors import DataError
+from .summaries import summary
 from .validation import check_target
 
 # What the page offers in its "Model" select, in this order: class name -> (label, group).
@@ -116,7 +117,7 @@ def fit(table_id, target, features, model, params=None):
     _models[model_id] = estimator
     return {"model_id": model_id, "model": estimator.to_dict(), "label": MODEL_MENU[model][0],
             "features": features, "target": target if supervised else None,
-            "n_train": int(table.n_rows), **_training_score(estimator, X, y)}
+            "n_train": int(table.n_rows), "summary": summary(estimator), **_training_score(estimator, X, y)}
 
 
 def _training_score(estimator, X, y):

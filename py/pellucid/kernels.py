@@ -302,7 +302,7 @@ class KernelPerceptron(ClassifierMixin, _KernelModel):
         self._store(M)
         K = self._kernel(self.X_fit_, self.X_fit_) + 1.0  # (n, n); + 1 is the bias feature
         binary = len(self.classes_) == 2
-        self.alpha_ = np.zeros(len(y) if binary else (len(self.classes_), len(y)), dtype=np.int64)
+        self.alpha_ = np.zeros(len(y) if binary else (len(self.classes_), len(y)), dtype=np.intp)
         epochs, self._n_listed = [], 0
         for epoch in range(1, self.max_epochs + 1):
             updates = (self._binary_epoch if binary else self._multiclass_epoch)(K)

@@ -119,7 +119,7 @@ def nearest_neighbors(Q, prepared, metric, k, n_train):
     """(distances, indices), each (m, k): the k nearest training rows of every query row of Q (m, p),
     nearest first, equal distances by training row."""
     m = len(Q)
-    distances, indices = np.empty((m, k)), np.empty((m, k), dtype=np.int64)
+    distances, indices = np.empty((m, k)), np.empty((m, k), dtype=np.intp)
     row_bytes = 8 * max(n_train, 1)
     block = max(1, _BLOCK_BYTES // row_bytes, min(32, _MAX_BLOCK_BYTES // row_bytes))  # rows per block
     for start in range(0, m, block):

@@ -11,10 +11,12 @@ const page = {
   target: $("target"), model: $("model"), params: $("params"), train: $("train"), message: $("message"),
   accuracy: $("accuracy"), accuracyLabel: $("accuracy-label"), accuracyNote: $("accuracy-note"),
   empty: $("empty-state"), treeScroll: $("tree-scroll"), canvas: $("tree-canvas"),
-  treeTextBox: $("tree-text-box"), treeText: $("tree-text"), previewBox: $("preview-box"), preview: $("preview"),
+  modelSummaryBox: $("summary-box"), modelSummary: $("model-summary"), treeTextBox: $("tree-text-box"),
+  treeText: $("tree-text"), previewBox: $("preview-box"), preview: $("preview"),
 };
 
 const state = { ready: false, busy: false, data: null, models: [] };
+page.noTarget = new Option("none", "");
 
 const python = new PyClient(new URL("./worker.js", import.meta.url), { onStatus: showStatus });
 
@@ -30,7 +32,9 @@ function showStatus({ state: phase, text, seconds }) {
 }
 
 function updateButtons() {
-  page.train.disabled = !(state.ready && state.data && page.target.value) || state.busy;
+  const chosen = chosenModel();
+  const needsTarget = !chosen || chosen.task === "classifier" || chosen.task === "regressor";
+  page.train.disabled = !(state.ready && state.data && (page.target.value || !needsTarget)) || state.busy;
   page.file.disabled = state.busy;
   page.example.disabled = !state.ready || state.busy;
 }
@@ -62,9 +66,38 @@ async function busy(label, work) {
 async function loadModelMenu() {
   state.models = await python.call("models");
   const chosen = state.models.find((m) => m.name === page.model.value) || state.models[0];
-  page.model.replaceChildren(...state.models.map((m) => new Option(m.label, m.name)));
+  const groups = new Map();
+  for (const m of state.models) {
+    if (!groups.has(m.group)) {
+      const group = document.createElement("optgroup");
+      group.label = m.group;
+      groups.set(m.group, group);
+    }
+    groups.get(m.group).append(new Option(m.label, m.name));
+  }
+  page.model.replaceChildren(...groups.values());
   page.model.value = chosen.name;
+  showModelControls();
+}
+
+function chosenModel() {
+  return state.models.find((m) => m.name === page.model.value);
+}
+
+// Clustering and PCA learn from the features alone: the target select then offers "none".
+function showModelControls() {
+  const chosen = chosenModel();
+  if (!chosen) return;
   renderParams(page.params, chosen.params);
+  const supervised = chosen.task === "classifier" || chosen.task === "regressor";
+  page.noTarget.disabled = supervised;
+  if (supervised && page.target.value === "") page.target.value = defaultTarget();
+  updateButtons();
+}
+
+function defaultTarget() {
+  const columns = state.data ? state.data.columns : [];
+  return columns.length ? columns[columns.length - 1] : "";
 }
 
 function showData(data) {
@@ -73,8 +106,10 @@ function showData(data) {
   page.summary.hidden = false;
   page.summary.textContent = `${data.name}: ${data.n_rows} rows × ${data.columns.length} columns`;
   const previous = page.target.value;
-  page.target.replaceChildren(...data.columns.map((c) => new Option(c, c)));
-  page.target.value = data.columns.includes(previous) ? previous : data.columns[data.columns.length - 1];
+  page.noTarget = new Option("none (clustering, PCA)", "");
+  page.target.replaceChildren(...data.columns.map((c) => new Option(c, c)), page.noTarget);
+  page.target.value = data.columns.includes(previous) ? previous : defaultTarget();
+  showModelControls();
   page.target.disabled = false;
   renderPreview(page.preview, data);
   page.previewBox.hidden = false;
@@ -94,24 +129,46 @@ async function loadExample(name) {
 async function train() {
   showMessage("");
   const args = {
-    table_id: state.data.table_id, target: page.target.value, features: null,
+    table_id: state.data.table_id, target: page.target.value || null, features: null,
     model: page.model.value, params: readParams(page.params),
   };
   const result = await busy("Training…", () => python.call("fit", args));
   if (result) showResult(result);
 }
 
+function renderSummary(rows) {
+  const body = document.createElement("tbody");
+  for (const [label, value] of rows) {
+    const tr = document.createElement("tr");
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = label;
+    const td = document.createElement("td");
+    td.textContent = value;
+    tr.append(th, td);
+    body.append(tr);
+  }
+  page.modelSummary.replaceChildren(body);
+  page.modelSummaryBox.hidden = rows.length === 0;
+}
+
+function formatScore(value, format) {
+  return format === "percent" ? `${(value * 100).toFixed(1)}%` : value.toFixed(3);
+}
+
 function showResult(result) {
   page.accuracyLabel.textContent = result.score_name;
-  page.accuracy.textContent = `${(result.train_score * 100).toFixed(1)}%`;
-  page.accuracyNote.textContent = `on the ${result.n_train} training rows`;
+  page.accuracy.textContent = formatScore(result.train_score, result.score_format);
+  page.accuracyNote.textContent = `${result.label}, on the ${result.n_train} training rows`;
   const model = result.model;
-  if (model.tree) {
-    page.empty.hidden = true;
-    page.treeScroll.hidden = false;
+  const hasTree = Boolean(model.tree);
+  page.empty.hidden = true;
+  page.treeScroll.hidden = !hasTree;
+  page.treeTextBox.hidden = !hasTree;
+  renderSummary(result.summary);
+  if (hasTree) {
     drawTree(page.canvas, model.tree, (model.classes || []).map(String));
     page.treeText.replaceChildren(treeAsList(model.tree));
-    page.treeTextBox.hidden = false;
   }
 }
 
@@ -121,9 +178,6 @@ page.file.addEventListener("change", () => {
 });
 page.example.addEventListener("click", () => loadExample("restaurant"));
 page.target.addEventListener("change", updateButtons);
-page.model.addEventListener("change", () => {
-  const chosen = state.models.find((m) => m.name === page.model.value);
-  if (chosen) renderParams(page.params, chosen.params);
-});
+page.model.addEventListener("change", showModelControls);
 page.train.addEventListener("click", train);
 updateButtons();

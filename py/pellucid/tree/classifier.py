@@ -112,7 +112,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
             else:
                 X_v, labels = check_validation(self, X_val, y_val)
                 index = {c: i for i, c in enumerate(self.classes_.tolist())}
-                y_v = np.array([index.get(v, -1) for v in labels.tolist()], dtype=np.int64)
+                y_v = np.array([index.get(v, -1) for v in labels.tolist()], dtype=np.intp)
         criterion = ClassCriterion(codes[grow_rows], len(self.classes_), self.criterion)
         tree = self._grow(X_encoded[grow_rows], criterion)
         steps, paths = self._start_trace(tree) if self.trace else ([], None)
@@ -168,4 +168,4 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
 
     def _read_node_payload(self, node):
         counts = node["counts"]
-        return np.array([int(counts[str(c)]) for c in self.classes_.tolist()], dtype=np.int64), None
+        return np.array([int(counts[str(c)]) for c in self.classes_.tolist()], dtype=np.intp), None

@@ -28,7 +28,7 @@ from .structure import LEAF, REASON, Tree
 
 
 def _starts(sizes):
-    return np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)  # (A,)
+    return np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.intp)  # (A,)
 
 
 def _best_thresholds(criterion, XT, O, sizes, totals):
@@ -105,8 +105,8 @@ class _Grower:
     def __init__(self, X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain):
         self.X, self.criterion = X, criterion
         self.is_cat = np.asarray(is_categorical, dtype=bool)
-        self.n_values = np.asarray(n_values, dtype=np.int64)
-        self.codes = {j: X[:, j].astype(np.int64) for j in np.flatnonzero(self.is_cat)}
+        self.n_values = np.asarray(n_values, dtype=np.intp)
+        self.codes = {j: X[:, j].astype(np.intp) for j in np.flatnonzero(self.is_cat)}
         self.numeric = np.flatnonzero(~self.is_cat)
         self.XT = np.ascontiguousarray(X[:, self.numeric].T)  # (F, n)
         self.max_depth = max_depth
@@ -140,7 +140,7 @@ class _Grower:
     def grow(self):
         n = self.X.shape[0]
         rows = np.arange(n)
-        stats = self.criterion.group_stats(rows, np.zeros(n, np.int64), 1)  # (s, 1)
+        stats = self.criterion.group_stats(rows, np.zeros(n, np.intp), 1)  # (s, 1)
         used = np.zeros((1, self.X.shape[1]), dtype=bool)
         ids, open_ = self.new_nodes(np.array([-1]), np.array([0]), np.array([0]), stats, used)
         # Orders: one per numeric column, or just the rows when there is none.
@@ -171,7 +171,7 @@ class _Grower:
     def expand_level(self, ids, stats, used, O, depth):
         """Score every open node of this depth, split those with gain > min_gain, create their children.
         Returns the children still to expand, with their orders."""
-        sizes = self.criterion.samples(stats).astype(np.int64)  # (A,)
+        sizes = self.criterion.samples(stats).astype(np.intp)  # (A,)
         gains, thresholds = self.score(stats, used, O, sizes)
         self.evaluated.append((ids, gains))
         best = np.nanmax(gains, axis=1)  # (A,)
@@ -194,7 +194,7 @@ class _Grower:
         # Route the rows of the split nodes to their child.
         node = np.repeat(np.arange(len(ids)), sizes)  # (m,)
         value = self.X[rows, feature[node]]
-        step = np.where(categorical[node], value, value > threshold[node]).astype(np.int64)  # (m,)
+        step = np.where(categorical[node], value, value > threshold[node]).astype(np.intp)  # (m,)
         total = int(n_children.sum())
         child_stats = self.criterion.group_stats(rows, first_child[node] + step, total)  # (s, C)
         parent = np.repeat(np.arange(len(ids)), n_children)  # (C,)
@@ -222,7 +222,7 @@ class _Grower:
         feature = np.full(N, LEAF)
         threshold = np.full(N, np.nan)
         child_start = np.full(N, -1)
-        n_children = np.zeros(N, dtype=np.int64)
+        n_children = np.zeros(N, dtype=np.intp)
         gain = np.full(N, np.nan)
         for ids, f, t, c, k, g in self.inner:
             feature[ids], threshold[ids], child_start[ids], n_children[ids], gain[ids] = f, t, c, k, g

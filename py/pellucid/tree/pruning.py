@@ -34,7 +34,7 @@ def chi2_prune(tree, alpha):
 def _visits(tree, X_encoded, is_categorical):
     """(rows, nodes): every node each row passes through on its way down, root included."""
     n = X_encoded.shape[0]
-    node = np.zeros(n, dtype=np.int64)
+    node = np.zeros(n, dtype=np.intp)
     active = np.arange(n)
     rows, nodes = [active], [node.copy()]
     while active.size:
@@ -47,7 +47,7 @@ def _visits(tree, X_encoded, is_categorical):
         moves = ~(categorical & (value < 0))
         active, at = active[moves], at[moves]
         value, categorical = value[moves], categorical[moves]
-        step = np.where(categorical, value, value > tree.threshold[at]).astype(np.int64)
+        step = np.where(categorical, value, value > tree.threshold[at]).astype(np.intp)
         node[active] = tree.child_start[at] + step
         rows.append(active)
         nodes.append(node[active])

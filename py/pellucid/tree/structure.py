@@ -25,17 +25,17 @@ class Tree:
 
     def __init__(self, feature, threshold, child_start, n_children, parent, branch, depth, stats,
                  gain, candidates, reason):
-        self.feature = np.asarray(feature, dtype=np.int64)  # (N,) -1 for leaves
+        self.feature = np.asarray(feature, dtype=np.intp)  # (N,) -1 for leaves
         self.threshold = np.asarray(threshold, dtype=float)  # (N,) NaN unless a numeric test
-        self.child_start = np.asarray(child_start, dtype=np.int64)  # (N,)
-        self.n_children = np.asarray(n_children, dtype=np.int64)  # (N,)
-        self.parent = np.asarray(parent, dtype=np.int64)  # (N,) -1 for the root
-        self.branch = np.asarray(branch, dtype=np.int64)  # (N,) which child of its parent
-        self.depth = np.asarray(depth, dtype=np.int64)  # (N,)
+        self.child_start = np.asarray(child_start, dtype=np.intp)  # (N,)
+        self.n_children = np.asarray(n_children, dtype=np.intp)  # (N,)
+        self.parent = np.asarray(parent, dtype=np.intp)  # (N,) -1 for the root
+        self.branch = np.asarray(branch, dtype=np.intp)  # (N,) which child of its parent
+        self.depth = np.asarray(depth, dtype=np.intp)  # (N,)
         self.stats = np.asarray(stats)  # (s, N) class counts or count/sum/sum of squares
         self.gain = np.asarray(gain, dtype=float)  # (N,) NaN for leaves
         self.candidates = np.asarray(candidates, dtype=float)  # (N, d) NaN where not considered
-        self.reason = np.asarray(reason, dtype=np.int64)  # (N,) -1 for inner nodes
+        self.reason = np.asarray(reason, dtype=np.intp)  # (N,) -1 for inner nodes
         self.impurity = None  # (N,) set by the estimator once the tree is final
 
     @property
@@ -60,7 +60,7 @@ class Tree:
         """The node where each row ends: a leaf, or an inner node whose categorical value is unseen.
         Rows move down one level per pass, all at once."""
         n = X_encoded.shape[0]
-        node = np.zeros(n, dtype=np.int64)  # (n,)
+        node = np.zeros(n, dtype=np.intp)  # (n,)
         active = np.arange(n)
         is_categorical = np.asarray(is_categorical, dtype=bool)
         while active.size:
@@ -75,7 +75,7 @@ class Tree:
             step = np.where(categorical, value, value > self.threshold[at])
             moves = ~(categorical & (value < 0))
             active, at, step = active[moves], at[moves], step[moves]
-            node[active] = self.child_start[at] + step.astype(np.int64)
+            node[active] = self.child_start[at] + step.astype(np.intp)
         return node
 
     def prune_to_leaf(self, node):
