@@ -92,3 +92,10 @@ def test_unknown_target_is_named(restaurant_path):
     table_id = ok("load_csv", path=restaurant_path)["table_id"]
     reply = call("fit", table_id=table_id, target="Nope", features=None, model="DecisionTreeClassifier")
     assert reply["ok"] is False and "'Nope'" in reply["error"]["message"]
+
+
+def test_handle_json_speaks_strict_json(restaurant_path):
+    reply = json.loads(bridge.handle_json("load_csv", json.dumps({"path": restaurant_path})))
+    assert reply["ok"] and reply["result"]["n_rows"] == 12
+    broken = json.loads(bridge.handle_json("load_csv", json.dumps({"path": None})))
+    assert broken["ok"] is False

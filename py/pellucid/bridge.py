@@ -7,6 +7,8 @@ a message the page can show instead of an exception in the worker.
 """
 
 import itertools
+import json
+import math
 import traceback
 
 import numpy as np
@@ -153,8 +155,13 @@ def handle(cmd, args=None):
                                        "traceback": traceback.format_exc()}}
 
 
+def handle_json(cmd, args_json):
+    """`handle` for the page's worker: JSON text in, strict JSON text out."""
+    return json.dumps(handle(cmd, json.loads(args_json)), allow_nan=False)
+
+
 def _plain(value):
-    """numpy scalars and arrays to Python values, so the page receives plain JSON-able data."""
+    """numpy scalars and arrays to Python values, so the page receives plain JSON data."""
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -162,5 +169,7 @@ def _plain(value):
     if isinstance(value, np.ndarray):
         return _plain(value.tolist())
     if isinstance(value, np.generic):
-        return value.item()
+        return _plain(value.item())
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # JSON has no NaN or infinity; the page shows None as "—"
     return value

@@ -167,7 +167,9 @@ function showResult(result) {
   page.treeTextBox.hidden = !hasTree;
   renderSummary(result.summary);
   if (hasTree) {
-    drawTree(page.canvas, model.tree, (model.classes || []).map(String));
+    const layout = drawTree(page.canvas, model.tree, (model.classes || []).map(String));
+    // Start with the root in view: a wide tree scrolls sideways from there.
+    page.treeScroll.scrollLeft = Math.max(0, layout.rootX - page.treeScroll.clientWidth / 2);
     page.treeText.replaceChildren(treeAsList(model.tree));
   }
 }

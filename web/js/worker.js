@@ -50,19 +50,10 @@ function filesToPaths(args) {
   return out;
 }
 
+// Arguments and replies cross as JSON text: plain data both ways, None arrives as null (not undefined),
+// and no Python object is left behind as a proxy.
 function callBridge(cmd, args) {
-  const pyArgs = pyodide.toPy(filesToPaths(args));
-  let reply;
-  try {
-    reply = bridge.handle(cmd, pyArgs);
-  } finally {
-    pyArgs.destroy();
-  }
-  try {
-    return reply.toJs({ dict_converter: Object.fromEntries, create_pyproxies: false });
-  } finally {
-    reply.destroy();
-  }
+  return JSON.parse(bridge.handle_json(cmd, JSON.stringify(filesToPaths(args))));
 }
 
 // Resolves to null once Python is ready, or to the error that stopped it (shown in the status line).

@@ -11,8 +11,8 @@ const MARGIN = 24;
 
 function nodeLines(node) {
   const counts = Object.entries(node.counts || {}).map(([label, n]) => `${label} ${n}`).join(" · ");
-  if (isLeaf(node)) return { title: `→ ${node.prediction}`, lines: [`${node.samples} rows`, counts] };
-  const gain = node.gain === undefined ? "" : `gain ${formatNumber(node.gain, 3)}`;
+  if (isLeaf(node)) return { title: `→ ${node.prediction}`, lines: [`${node.samples} ${node.samples === 1 ? "row" : "rows"}`, counts] };
+  const gain = node.gain === undefined ? "" : `gain ${node.gain.toFixed(3)}`;
   return { title: node.feature, lines: [gain, counts] };
 }
 
@@ -38,7 +38,7 @@ export function drawTree(canvas, tree, classes) {
   const centre = (entry) => ({ x: MARGIN + entry.x * COLUMN + BOX_W / 2, y: MARGIN + entry.depth * ROW });
   drawEdges(ctx, layout.nodes, centre);
   for (const entry of layout.nodes) drawNode(ctx, entry.node, centre(entry), classes);
-  return layout;
+  return { ...layout, rootX: centre(layout.nodes[0]).x };
 }
 
 function drawEdges(ctx, nodes, centre) {
@@ -114,7 +114,7 @@ function treeItem(node, edge) {
     item.textContent = `${prefix}predict ${node.prediction} (${counts})`;
     return item;
   }
-  item.textContent = `${prefix}split on ${node.feature}, gain ${formatNumber(node.gain, 3)} (${counts})`;
+  item.textContent = `${prefix}split on ${node.feature}, gain ${node.gain.toFixed(3)} (${counts})`;
   const sub = document.createElement("ul");
   if (node.branches) {
     for (const [value, child] of Object.entries(node.branches)) sub.append(treeItem(child, `${node.feature} = ${value}`));
