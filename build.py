@@ -225,10 +225,29 @@ def build(pyodide_dir=None, out=DIST):
     info = {"version": version, "wheel": wheel_name, "wheel_sha256": hashlib.sha256(wheel).hexdigest(),
             "pyodide": PYODIDE_VERSION, "packages": START_PACKAGES, "on_demand_packages": ON_DEMAND_PACKAGES}
     (out / "build-info.json").write_text(json.dumps(info, indent=2))
+    write_service_worker(out, on_demand_files={lock["packages"][name]["file_name"]
+                                               for name in wheel_closure(lock, ON_DEMAND_PACKAGES)
+                                               if name not in wheel_closure(lock, START_PACKAGES)})
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(f"Built {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} "
           f"({size / 1e6:.1f} MB, pellucid {version}, Pyodide {PYODIDE_VERSION}).")
     return out
+
+
+def write_service_worker(out, on_demand_files):
+    """Fill in sw.js: the build's version (a hash of every file) and the files to precache.
+
+    The on-demand wheels are left out of the precache (they are large and most visits never load
+    them); the worker caches them the first time they are fetched."""
+    files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != "sw.js" and p.name not in on_demand_files)
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(out).as_posix().encode())
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    precache = ["./"] + [p.relative_to(out).as_posix() for p in files]
+    template = (out / "sw.js").read_text()
+    (out / "sw.js").write_text(template.replace("__BUILD_VERSION__", digest.hexdigest()[:16])
+                               .replace("__PRECACHE_FILES__", json.dumps(precache)))
 
 
 # --- Serving -------------------------------------------------------------------------------------------
