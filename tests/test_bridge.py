@@ -99,3 +99,125 @@ def test_handle_json_speaks_strict_json(restaurant_path):
     assert reply["ok"] and reply["result"]["n_rows"] == 12
     broken = json.loads(bridge.handle_json("load_csv", json.dumps({"path": None})))
     assert broken["ok"] is False
+
+
+# --- the data commands --------------------------------------------------------------------------------
+
+def test_datasets_lists_examples_and_generators():
+    menu = ok("datasets")
+    names = [d["name"] for d in menu]
+    assert names[:5] == ["restaurant", "play_tennis", "iris", "wine", "breast_cancer"]
+    assert {"blobs", "moons", "circles", "xor", "spiral", "line"} <= set(names)
+    for entry in menu:
+        assert set(entry) == {"name", "label", "group", "description", "target", "generator_params"}
+        assert entry["group"] in ("Examples", "Generators")
+        assert (entry["generator_params"] == []) == (entry["group"] == "Examples")
+    moons = next(d for d in menu if d["name"] == "moons")
+    assert [p["name"] for p in moons["generator_params"]] == ["n", "noise", "seed"]
+    assert set(moons["generator_params"][0]) == {"name", "label", "default", "low", "high", "step"}
+
+
+def test_examples_suggest_their_target():
+    data = ok("load_example", name="breast_cancer")
+    assert data["n_rows"] == 569 and data["suggested_target"] == "diagnosis"
+    assert data["name"] == "breast_cancer.csv"
+
+
+def test_generators_load_like_examples():
+    data = ok("load_example", name="spiral", n=90, noise=0.1, seed=3, arms=3)
+    assert data["n_rows"] == 90 and data["columns"] == ["x1", "x2", "class"]
+    assert data["suggested_target"] == "class"
+    again = ok("load_example", name="spiral", n=90, noise=0.1, seed=3, arms=3)
+    assert again["preview"] == data["preview"] and again["table_id"] != data["table_id"]
+    reply = call("load_example", name="moons", n=6000)
+    assert reply["ok"] is False and "n must be" in reply["error"]["message"]
+    reply = call("load_example", name="penguins")
+    assert reply["ok"] is False and "Unknown example 'penguins'" in reply["error"]["message"]
+
+
+def test_csv_suggests_its_last_column(restaurant_path):
+    assert ok("load_csv", path=restaurant_path, name="r.csv")["suggested_target"] == "WillWait"
+
+
+def test_load_csv_refuses_files_over_max_bytes(restaurant_path):
+    reply = call("load_csv", path=restaurant_path, name="r.csv", max_bytes=100)
+    assert reply["ok"] is False and reply["error"]["type"] == "DataError"
+    assert "100" in reply["error"]["message"] or "limit" in reply["error"]["message"].lower()
+
+
+def test_load_csv_reports_progress_to_the_host(restaurant_path, monkeypatch):
+    from pellucid.workbench import host
+    seen = []
+    monkeypatch.setattr(host, "_host_progress", lambda fraction, label: seen.append((fraction, label)))
+    ok("load_csv", path=restaurant_path, name="r.csv")
+    assert seen and seen[-1][0] == 1.0 and "r.csv" in seen[-1][1]
+    fractions = [f for f, _ in seen]
+    assert fractions == sorted(fractions)
+
+
+def test_set_kind_keeps_the_id(restaurant_path, tmp_path):
+    path = tmp_path / "codes.csv"
+    path.write_text("code,y\n1,a\n2,b\n3,a\n")
+    table_id = ok("load_csv", path=str(path))["table_id"]
+    data = ok("set_kind", table_id=table_id, column="code", kind="categorical")
+    assert data["table_id"] == table_id and data["kinds"]["code"] == "categorical"
+    assert data["preview"][0][0] == "1"
+    reply = call("set_kind", table_id=table_id, column="y", kind="numeric")
+    assert reply["ok"] is False and "'y' cannot be read as numeric" in reply["error"]["message"]
+
+
+def test_handle_missing_drops_or_fills(tmp_path):
+    path = tmp_path / "gaps.csv"
+    path.write_text("a,b,c\n1,,x\n2,4,\n,6,z\n8,8,z\n")
+    table_id = ok("load_csv", path=str(path))["table_id"]
+    assert ok("load_csv", path=str(path))["missing"] == {"a": 1, "b": 1, "c": 1}
+    dropped = ok("handle_missing", table_id=table_id, strategy="drop", columns=["a"])
+    assert dropped["table_id"] == table_id and dropped["n_rows"] == 3 and dropped["missing"]["a"] == 0
+    filled = ok("handle_missing", table_id=table_id, strategy="fill", columns=None)
+    assert filled["missing"] == {"a": 0, "b": 0, "c": 0}
+    assert filled["preview"][0][1] == 6.0 and filled["preview"][1][2] == "x"  # mean of 4, 8; x, z tie: the first
+    reply = call("handle_missing", table_id=table_id, strategy="guess", columns=None)
+    assert reply["ok"] is False and "'drop' or 'fill'" in reply["error"]["message"]
+
+
+@pytest.mark.parametrize("cmd, args", [
+    ("set_kind", {"table_id": "t0", "column": "a", "kind": "numeric"}),
+    ("handle_missing", {"table_id": "t0", "strategy": "drop"}),
+    ("train", {"table_id": "t0", "target": None, "features": None, "model": "KMeans"}),
+    ("boundary", {"model_id": "m0", "x": "a", "y": "b"}),
+    ("export_predictions", {"model_id": "m0"}),
+    ("export_model", {"model_id": "m0"}),
+    ("export_python", {"model_id": "m0"}),
+])
+def test_unknown_ids_are_data_errors(cmd, args):
+    reply = call(cmd, **args)
+    assert reply["ok"] is False and reply["error"]["type"] == "DataError"
+    assert "'t0'" in reply["error"]["message"] or "'m0'" in reply["error"]["message"]
+
+
+def test_every_model_trains_and_draws_through_the_bridge():
+    """Each menu model: train with a split, then its boundary (or PCA view), as plain strict JSON."""
+    blobs = ok("load_example", name="blobs", n=150, noise=0.3, seed=0)["table_id"]
+    evaluation = {"method": "split", "train": 60, "validation": 20, "test": 20, "seed": 0}
+    for entry in ok("models"):
+        task = entry["task"]
+        if entry["name"] in ("MultinomialNB", "BernoulliNB", "CategoricalNB"):
+            continue  # count / binary / categorical features: not for x1, x2 drawn from Gaussians
+        # regressors learn x2 from x1 and the class; the others use x1, x2 (and the class as target)
+        target, features = ("x2", ["x1", "class"]) if task == "regressor" else ("class", ["x1", "x2"])
+        result = ok("train", table_id=blobs, target=target, features=features, model=entry["name"],
+                    params={}, evaluation=evaluation)
+        assert result["task"] == task and set(result["metrics"]) == {"train", "validation", "test"}
+        if task in ("classifier", "clusterer"):
+            b = ok("boundary", model_id=result["model_id"], x="x1", y="x2", resolution=20)
+            assert len(b["predicted"]) == 400
+        if task == "regressor":
+            assert len(result["fit_curve"]["predicted"]) == 200
+        export = ok("export_predictions", model_id=result["model_id"])
+        assert export["csv"].count("\n") == 151
+
+
+def test_wrong_arguments_are_named():
+    reply = call("boundary", model="m1")
+    assert reply["ok"] is False and reply["error"]["type"] == "DataError"
+    assert "'boundary'" in reply["error"]["message"] and "model" in reply["error"]["message"]

@@ -6,6 +6,7 @@ ids; what crosses to JavaScript is scalars, lists and dicts, never Python object
 a message the page can show instead of an exception in the worker.
 """
 
+import inspect
 import itertools
 import json
 import math
@@ -13,37 +14,21 @@ import traceback
 
 import numpy as np
 
-from . import base
+from . import base, datasets as _datasets, generators
 from .cluster_metrics import silhouette_score
 from .csvio import read_csv
 from .errors import DataError
 from .summaries import summary
 from .validation import check_target
-
-# What the page offers in its "Model" select, in this order: class name -> (label, group).
-MODEL_MENU = {
-    "DecisionTreeClassifier": ("Decision tree", "Trees"),
-    "DecisionTreeRegressor": ("Regression tree", "Trees"),
-    "LinearRegression": ("Linear regression", "Linear models"),
-    "LogisticRegression": ("Logistic regression", "Linear models"),
-    "Perceptron": ("Perceptron", "Linear models"),
-    "GaussianNB": ("Gaussian naive Bayes", "Probabilistic"),
-    "CategoricalNB": ("Categorical naive Bayes", "Probabilistic"),
-    "BernoulliNB": ("Bernoulli naive Bayes", "Probabilistic"),
-    "MultinomialNB": ("Multinomial naive Bayes", "Probabilistic"),
-    "KNeighborsClassifier": ("k-nearest neighbours", "Neighbours"),
-    "KNeighborsRegressor": ("k-nearest neighbours regression", "Neighbours"),
-    "KernelPerceptron": ("Kernel perceptron", "Kernels"),
-    "KernelRegression": ("Kernel regression", "Kernels"),
-    "KMeans": ("k-means", "Clustering"),
-    "AgglomerativeClustering": ("Agglomerative clustering", "Clustering"),
-    "PCA": ("Principal component analysis", "Dimensionality reduction"),
-}
-SUPERVISED = ("classifier", "regressor")
+from .workbench import boundary as _boundary, evaluation as _evaluation, exports, readouts, script
+from .workbench.host import reporter
+from .workbench.runs import MODEL_MENU, SUPERVISED, Run
 
 _tables = {}
-_models = {}
+_table_meta = {}  # table id -> {"name", "suggested_target", "steps": the kind and missing-value changes}
+_models = {}  # model id -> workbench.runs.Run
 _ids = itertools.count(1)
+DEFAULT_MAX_BYTES = 50 * 1024 * 1024
 
 
 def _new_id(prefix):
@@ -57,26 +42,88 @@ def _table(table_id):
         raise DataError(f"No data set is loaded under id {table_id!r}; load a CSV first.") from None
 
 
-def _keep_table(table, name):
+def _run(model_id):
+    try:
+        return _models[model_id]
+    except KeyError:
+        raise DataError(f"No model is kept under id {model_id!r}; train one first.") from None
+
+
+def _table_info(table_id):
+    table, meta = _tables[table_id], _table_meta[table_id]
+    return {"table_id": table_id, "name": meta["name"], **table.summary(), "preview": table.head(10),
+            "suggested_target": meta["suggested_target"]}
+
+
+def _keep_table(table, name, suggested_target=None):
     table_id = _new_id("t")
     _tables[table_id] = table
-    return {"table_id": table_id, "name": name, **table.summary(), "preview": table.head(10)}
+    if suggested_target not in table.columns:
+        suggested_target = table.columns[-1] if table.columns else None  # a CSV: the last column
+    _table_meta[table_id] = {"name": name, "suggested_target": suggested_target, "steps": {"kinds": {},
+                                                                                          "missing": []}}
+    return _table_info(table_id)
 
 
 # --- commands ----------------------------------------------------------------------------------------
 
-def load_csv(path, name="data.csv"):
-    """Read a CSV the page wrote into the worker's file system; keep it and describe it."""
-    return _keep_table(read_csv(path), name)
+def datasets():
+    """The data menu: the built-in examples, then the generators with their parameters."""
+    menu = [{"name": e.name, "label": e.label, "group": "Examples", "description": e.description,
+             "target": e.target, "generator_params": []} for e in _datasets.EXAMPLES.values()]
+    for name, (_, label, description, target, params) in generators.GENERATORS.items():
+        menu.append({"name": name, "label": label, "group": "Generators", "description": description,
+                     "target": target, "generator_params": params})
+    return menu
 
 
-def load_example(name):
-    """Load one of the built-in data sets as if it had been uploaded."""
-    from . import datasets
-    loaders = {"restaurant": datasets.load_restaurant, "play_tennis": datasets.load_play_tennis}
-    if name not in loaders:
-        raise DataError(f"Unknown example {name!r}; choose one of: {', '.join(loaders)}.")
-    return _keep_table(read_csv(loaders[name]().csv_text.encode("utf-8")), f"{name}.csv")
+def load_csv(path, name="data.csv", max_bytes=DEFAULT_MAX_BYTES):
+    """Read a CSV the page wrote into the worker's file system (at most `max_bytes`); keep it and
+    describe it. Progress goes to the page while it is read."""
+    if not isinstance(path, str):
+        raise DataError("load_csv needs the path of the uploaded file.")
+    return _keep_table(read_csv(path, progress=reporter("Reading " + str(name)), max_bytes=max_bytes), name)
+
+
+def load_example(name, **params):
+    """Load a built-in data set (as if it had been uploaded), or draw a generated one: `params` are the
+    generator's (n, noise, seed; arms for the spiral)."""
+    if name in _datasets.EXAMPLES:
+        # generator parameters the page may send along are ignored: an example is fixed data
+        example = _datasets.EXAMPLES[name]
+        table = read_csv(example.loader().csv_text.encode("utf-8"))
+        return _keep_table(table, f"{name}.csv", example.target)
+    if name in generators.GENERATORS:
+        return _keep_table(generators.generate(name, **params), f"{name}.csv", generators.GENERATORS[name][3])
+    known = list(_datasets.EXAMPLES) + list(generators.GENERATORS)
+    raise DataError(f"Unknown example {name!r}; choose one of: {', '.join(known)}.")
+
+
+def set_kind(table_id, column, kind):
+    """Re-read one column as "numeric" or "categorical"; the table keeps its id."""
+    _tables[table_id] = _table(table_id).with_kind(column, kind)
+    _table_meta[table_id]["steps"]["kinds"][column] = kind
+    return _table_info(table_id)
+
+
+def handle_missing(table_id, strategy, columns=None):
+    """"drop": remove rows missing a value in `columns` (null: any column); "fill": fill numeric columns
+    with their mean and categorical ones with their mode. The table keeps its id."""
+    table = _table(table_id)
+    if columns is not None and (isinstance(columns, str) or not isinstance(columns, list)):
+        raise DataError("columns must be a list of column names, or null for all columns.")
+    if strategy == "drop":
+        changed = table.drop_missing(columns)
+        if changed.n_rows == 0:
+            raise DataError("Dropping the rows with missing values would leave no rows; fill them instead, "
+                            "or choose fewer columns.")
+    elif strategy == "fill":
+        changed = table.fill_missing(columns)
+    else:
+        raise DataError(f"strategy must be 'drop' or 'fill'; got {strategy!r}.")
+    _tables[table_id] = changed
+    _table_meta[table_id]["steps"]["missing"].append({"strategy": strategy, "columns": columns})
+    return _table_info(table_id)
 
 
 def models():
@@ -116,7 +163,11 @@ def fit(table_id, target, features, model, params=None):
         y = check_target(table.column(target), table.n_rows, task=task)
     estimator.fit(X, y)
     model_id = _new_id("m")
-    _models[model_id] = estimator
+    _models[model_id] = Run(estimator=estimator, model=model, features=features,
+                            target=target if supervised else None, table=table,
+                            splits={"train": np.arange(table.n_rows)},
+                            setup={"table_id": table_id, "params": dict(params or {}),
+                                   "evaluation": {"method": "none"}})
     return {"model_id": model_id, "model": estimator.to_dict(), "label": MODEL_MENU[model][0],
             "features": features, "target": target if supervised else None,
             "n_train": int(table.n_rows), "summary": summary(estimator), **_training_score(estimator, X, y)}
@@ -139,7 +190,63 @@ def _training_score(estimator, X, y):
             "train_score": silhouette_score(matrix, labels)}
 
 
-COMMANDS = {"load_csv": load_csv, "load_example": load_example, "models": models, "fit": fit}
+def train(table_id, target, features, model, params=None, evaluation=None, include_trace=False):
+    """Fit with an honest evaluation (split, k-fold or none) and return the TrainResult (docs/bridge.md)."""
+    table = _table(table_id)
+    run, result = _evaluation.train(table, target, features, model, params, evaluation, include_trace)
+    run.setup["table_id"] = table_id
+    model_id = _new_id("m")
+    _models[model_id] = run
+    return {"model_id": model_id, **result}
+
+
+def boundary(model_id, x=None, y=None, resolution=200, projection=None):
+    """The model's predictions on a grid over two features (or the first two principal components)."""
+    return _boundary.boundary(_run(model_id), x, y, resolution, projection)
+
+
+def export_predictions(model_id):
+    run = _run(model_id)
+    name = _table_meta.get(run.setup.get("table_id"), {}).get("name", "data.csv")
+    return exports.predictions_csv(run, name)
+
+
+def export_model(model_id):
+    return exports.model_json(_run(model_id))
+
+
+def import_model(json):
+    """Keep a model from exported JSON text; nothing changes when it is malformed."""
+    run = exports.import_model(json)
+    model_id = _new_id("m")
+    _models[model_id] = run
+    return {"model_id": model_id, "label": run.label, "task": run.task,
+            "model": readouts.compact_model(run.estimator), "features": run.features, "target": run.target}
+
+
+def export_python(setup=None, model_id=None):
+    """A script reproducing a run: from the page's `setup`, or from a kept model (`model_id`), whose
+    table's kind changes and missing-value steps are replayed too."""
+    if model_id is not None:
+        setup = _setup_of(_run(model_id), setup or {})
+    return script.python_script(setup)
+
+
+def _setup_of(run, overrides):
+    if run.table is None:
+        raise DataError("This model was imported without its data, so there is no run to reproduce.")
+    meta = _table_meta.get(run.setup.get("table_id"), {"name": "data.csv", "steps": {}})
+    setup = {"file": meta["name"], "target": run.target, "features": run.features, "model": run.model,
+             "params": run.setup.get("params", {}), "evaluation": run.setup.get("evaluation"),
+             "kinds": meta["steps"].get("kinds"), "missing": meta["steps"].get("missing")}
+    setup.update(overrides)
+    return setup
+
+
+COMMANDS = {"datasets": datasets, "load_csv": load_csv, "load_example": load_example, "set_kind": set_kind,
+            "handle_missing": handle_missing, "models": models, "fit": fit, "train": train,
+            "boundary": boundary, "export_predictions": export_predictions, "export_model": export_model,
+            "import_model": import_model, "export_python": export_python}
 
 
 def handle(cmd, args=None):
@@ -147,12 +254,21 @@ def handle(cmd, args=None):
     try:
         if cmd not in COMMANDS:
             raise DataError(f"Unknown command {cmd!r}.")
+        _check_args(cmd, args or {})
         return {"ok": True, "result": _plain(COMMANDS[cmd](**(args or {})))}
     except DataError as exc:
         return {"ok": False, "error": {"type": "DataError", "message": str(exc)}}
     except Exception as exc:  # a bug: report it whole so it can be fixed, and keep the worker alive
         return {"ok": False, "error": {"type": type(exc).__name__, "message": str(exc),
                                        "traceback": traceback.format_exc()}}
+
+
+def _check_args(cmd, args):
+    """A DataError naming unknown or missing arguments (rather than a TypeError from the call)."""
+    try:
+        inspect.signature(COMMANDS[cmd]).bind(**args)
+    except TypeError as exc:
+        raise DataError(f"Command {cmd!r}: {exc}.") from None
 
 
 def handle_json(cmd, args_json):

@@ -1,0 +1,158 @@
+"""The decision boundary: a model's predictions on a grid over two numeric features (or over the first two
+principal components), the other features held at their training mean (numeric) or mode (categorical).
+"""
+
+import numpy as np
+
+from ..errors import DataError
+from ..pca import PCA
+from ..table import Table
+from ..validation import check_target
+from .readouts import sample_rows
+
+MAX_RESOLUTION = 300
+MARGIN = 0.05  # the grid reaches 5% beyond the data on each side
+# Models whose predict is the first class of highest predict_proba (ties to the smallest label), so
+# the grid needs only predict_proba.
+PREDICT_IS_ARGMAX_PROBA = {"KNeighborsClassifier"}
+
+
+def held_values(run, exclude=()):
+    """{feature: value} for the features not drawn: mean (numeric) or mode (categorical) over the
+    training rows."""
+    train = run.table.take(run.train_rows())
+    held = {}
+    for name in run.features:
+        if name in exclude:
+            continue
+        values = train.column(name)
+        if train.kinds[name] == "numeric":
+            held[name] = float(np.nanmean(values))
+        else:
+            present = values[np.not_equal(values, None)]
+            distinct, first, counts = np.unique(present, return_index=True, return_counts=True)
+            best = counts == counts.max()
+            held[name] = str(distinct[best][np.argmin(first[best])])  # ties: the value seen first
+    return held
+
+
+def predict_grid(estimator, features, varying, held, kinds, proba=False):
+    """Predictions for rows whose `varying` columns take the given arrays and the others their held value;
+    with proba=True, (predict, predict_proba or None)."""
+    m = len(next(iter(varying.values())))
+    if all(kinds[f] == "numeric" for f in features):  # a plain matrix: no per-column conversion
+        X = np.empty((m, len(features)))  # (m, d)
+        for j, f in enumerate(features):
+            X[:, j] = varying[f] if f in varying else held[f]
+    else:
+        columns = {f: varying[f] if f in varying else np.full(m, held[f], dtype=object if
+                                                               kinds[f] != "numeric" else float)
+                   for f in features}
+        X = Table(columns, kinds={f: kinds[f] for f in features})
+    if proba and type(estimator).__name__ in PREDICT_IS_ARGMAX_PROBA:  # one neighbour search, not two
+        p = estimator.predict_proba(X)  # (m, C)
+        return np.asarray(estimator.classes_)[np.argmax(p, axis=1)], p
+    predicted = estimator.predict(X)
+    if not proba:
+        return predicted
+    return predicted, (estimator.predict_proba(X) if hasattr(estimator, "predict_proba") else None)
+
+
+def _axis(values, resolution):
+    low, high = float(np.nanmin(values)), float(np.nanmax(values))
+    pad = (high - low) * MARGIN or 0.5  # a constant column still gets a visible range
+    return np.linspace(low - pad, high + pad, resolution)  # (resolution,)
+
+
+def _check(run, x, y, resolution, projection):
+    if run.table is None:
+        raise DataError("This model was imported without its data; train it on a loaded table to draw "
+                        "its decision boundary.")
+    if run.task == "transformer":
+        raise DataError("PCA does not predict a class or a value, so it has no decision boundary; its "
+                        "projection is drawn from the training result.")
+    if isinstance(resolution, bool) or not isinstance(resolution, int) or not 2 <= resolution <= MAX_RESOLUTION:
+        raise DataError(f"resolution must be a whole number from 2 to {MAX_RESOLUTION}; got {resolution!r}.")
+    if projection not in (None, "pca"):
+        raise DataError(f"projection must be null or 'pca'; got {projection!r}.")
+    if projection == "pca":
+        return
+    for axis, name in (("x", x), ("y", y)):
+        if name not in run.features:
+            raise DataError(f"The {axis} feature {name!r} is not one of the model's features "
+                            f"({', '.join(run.features)}).")
+        if run.table.kinds[name] != "numeric":
+            raise DataError(f"The {axis} feature {name!r} is categorical; a boundary is drawn over two "
+                            "numeric features (or use the PCA projection).")
+    if x == y:
+        raise DataError(f"Choose two different features for x and y; both are {x!r}.")
+
+
+def boundary(run, x=None, y=None, resolution=200, projection=None):
+    """The Boundary reply of docs/bridge.md for a classifier, regressor or clusterer."""
+    _check(run, x, y, resolution, projection)
+    table, estimator = run.table, run.estimator
+    kinds = table.kinds
+    if projection == "pca":
+        grid_x, grid_y, points_xy, varying, held, names = _pca_grid(run, resolution)
+    else:
+        held = held_values(run, exclude=[x, y])
+        grid_x, grid_y = _axis(table.column(x), resolution), _axis(table.column(y), resolution)
+        gx, gy = np.meshgrid(grid_x, grid_y)  # (res, res) each, row-major: y varies down the rows
+        varying = {x: gx.ravel(), y: gy.ravel()}
+        points_xy, names = (table.column(x), table.column(y)), (x, y)
+    predicted, proba = predict_grid(estimator, run.features, varying, held, kinds, proba=True)
+    out = {"x_name": names[0], "y_name": names[1], "x_values": grid_x.tolist(), "y_values": grid_y.tolist(),
+           "width": len(grid_x), "height": len(grid_y), "held": held, "projection": projection,
+           "classes": None, "probability": None}
+    if run.task == "classifier":
+        classes = np.asarray(estimator.classes_)
+        out["classes"] = classes.tolist()
+        out["predicted"] = np.searchsorted(classes, predicted).tolist()
+        if proba is not None:
+            out["probability"] = np.asarray(proba).max(axis=1).tolist()
+    elif run.task == "clusterer":
+        out["classes"] = list(range(int(np.max(predicted)) + 1 if len(predicted) else 0))
+        out["predicted"] = np.asarray(predicted).tolist()
+    else:
+        out["predicted"] = np.asarray(predicted, dtype=float).tolist()
+    out["points"] = _points(run, points_xy)
+    return out
+
+
+def _pca_grid(run, resolution):
+    """The grid in the plane of the first two principal components of the numeric features (fitted on
+    the training rows), mapped back to feature values with inverse_transform."""
+    table = run.table
+    numeric = [f for f in run.features if table.kinds[f] == "numeric"]
+    if len(numeric) < 2:
+        raise DataError("The PCA projection needs at least two numeric features; "
+                        f"the model has {len(numeric)}.")
+    pca = PCA(n_components=2).fit(table.take(run.train_rows()).select(numeric))
+    Z = pca.transform(table.select(numeric))  # (n, 2)
+    grid_x, grid_y = _axis(Z[:, 0], resolution), _axis(Z[:, 1], resolution)
+    gx, gy = np.meshgrid(grid_x, grid_y)  # (res, res)
+    back = pca.inverse_transform(np.column_stack([gx.ravel(), gy.ravel()]))  # (res*res, d)
+    varying = {f: back[:, j] for j, f in enumerate(numeric)}
+    held = held_values(run, exclude=numeric)
+    return grid_x, grid_y, (Z[:, 0], Z[:, 1]), varying, held, ("PC1", "PC2")
+
+
+def _points(run, points_xy):
+    """The rows (up to 5000, sampled with a fixed seed) to draw over the grid, with their label (class
+    index of the actual class, cluster, or target value) and split."""
+    table, estimator = run.table, run.estimator
+    rows = sample_rows(table.n_rows)
+    if run.task == "classifier":
+        actual = check_target(table.column(run.target)[rows], len(rows), task="classification")
+        classes = np.asarray(estimator.classes_)
+        index = np.minimum(np.searchsorted(classes, actual), len(classes) - 1)
+        known = classes[index] == actual
+        label = np.where(known, index, -1)  # -1: a class the model never saw in training
+    elif run.task == "clusterer":
+        label = estimator.predict(table.select(run.features).take(rows))
+    else:
+        label = table.column(run.target)[rows]
+    return {"x": np.asarray(points_xy[0])[rows].tolist(), "y": np.asarray(points_xy[1])[rows].tolist(),
+            "label": np.asarray(label).tolist(), "split": run.split_of_rows()[rows].tolist(),
+            "rows": (rows + 1).tolist()}

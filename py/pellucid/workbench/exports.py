@@ -1,0 +1,95 @@
+"""Exports of a run: its predictions as CSV, the model as JSON (and importing such a JSON back)."""
+
+import json
+import pathlib
+
+import numpy as np
+
+from .. import base
+from ..errors import DataError
+from ..table import Table
+from .readouts import cluster_labels
+from .runs import MODEL_MENU, Run
+
+
+def _stem(name):
+    return pathlib.PurePath(name or "data").stem or "data"
+
+
+def _free_name(name, taken):
+    """`name`, or "name (2)", "name (3)"... if the table already has a column of that name."""
+    candidate, i = name, 2
+    while candidate in taken:
+        candidate, i = f"{name} ({i})", i + 1
+    taken.add(candidate)
+    return candidate
+
+
+def predictions_csv(run, table_name):
+    """{filename, csv}: every row of the loaded table, its split, and the model's output for it:
+    "prediction" (and "P(<class>)" where the model gives probabilities), "cluster", or "PC1", "PC2"..."""
+    if run.table is None:
+        raise DataError("This model was imported without its data; train it on a loaded table to export "
+                        "its predictions.")
+    table, estimator = run.table, run.estimator
+    X = table.select(run.features)
+    columns = {name: table.column(name) for name in table.columns}
+    kinds = table.kinds
+    taken = set(columns)
+    split = _free_name("split", taken)
+    columns[split], kinds[split] = run.split_of_rows(), "categorical"
+    if run.task in ("classifier", "regressor"):
+        name = _free_name("prediction", taken)
+        columns[name] = estimator.predict(X)
+        kinds[name] = "categorical" if run.task == "classifier" else "numeric"
+        if run.task == "classifier" and hasattr(estimator, "predict_proba"):
+            proba = estimator.predict_proba(X)  # (n, k)
+            for j, label in enumerate(np.asarray(estimator.classes_).tolist()):
+                name = _free_name(f"P({label})", taken)
+                columns[name], kinds[name] = proba[:, j], "numeric"
+    elif run.task == "clusterer":
+        name = _free_name("cluster", taken)
+        columns[name] = cluster_labels(estimator, X, run.train_rows())
+        kinds[name] = "numeric"
+    else:
+        Z = estimator.transform(X)  # (n, K)
+        for j in range(Z.shape[1]):
+            name = _free_name(f"PC{j + 1}", taken)
+            columns[name], kinds[name] = Z[:, j], "numeric"
+    text = Table(columns, kinds=kinds).to_csv()
+    return {"filename": f"{_stem(table_name)}_{run.model}_predictions.csv", "csv": text}
+
+
+def model_json(run):
+    """{filename, json}: the full to_dict (training rows included), pretty-printed, with the columns it
+    was trained on under "workbench" (from_dict ignores that key)."""
+    d = run.estimator.to_dict()
+    d["workbench"] = {"features": list(run.features), "target": run.target}
+    return {"filename": f"{run.model}.json", "json": json.dumps(d, indent=2, allow_nan=False)}
+
+
+def import_model(text):
+    """A Run (without data) from exported JSON text; anything malformed is a DataError."""
+    if not isinstance(text, str):
+        raise DataError("Give the model as JSON text (the contents of an exported model file).")
+    try:
+        d = json.loads(text)
+    except ValueError as exc:
+        raise DataError(f"This is not JSON: {exc}.") from None
+    if not isinstance(d, dict):
+        raise DataError("This is not a pellucid model: expected a JSON object.")
+    try:
+        estimator = base.from_dict(d)
+        estimator._check_fitted()
+        features = list(estimator.feature_names_in_)
+    except DataError:
+        raise
+    except Exception as exc:  # damaged state surfaces as any error: report it as bad input
+        raise DataError(f"The model description is incomplete or damaged ({type(exc).__name__}: {exc}).") \
+            from None
+    extra = d.get("workbench") if isinstance(d.get("workbench"), dict) else {}
+    target = extra.get("target") if isinstance(extra.get("target"), str) else None
+    model = type(estimator).__name__
+    if model not in MODEL_MENU:
+        raise DataError(f"{model} models cannot be used on this page; it offers: {', '.join(MODEL_MENU)}.")
+    return Run(estimator=estimator, model=model, features=features, target=target)

@@ -1,0 +1,176 @@
+"""What the page shows of a fitted run: metrics per split, predictions, clusters, PCA, the dendrogram, and
+a compact description of the model. Row references sent to the page are 1-based rows of the loaded table.
+"""
+
+import numpy as np
+
+from .. import cluster_metrics, metrics
+from ..features import numeric
+
+MAX_POINTS = 5000  # rows drawn in a scatter (sampled with a fixed seed beyond)
+MAX_PAIRWISE = 5000  # rows above which O(n^2) measures (silhouette, Dunn) are skipped
+DENDROGRAM_FULL = 2000  # leaves up to which the whole merge list is sent
+DENDROGRAM_TAIL = 200  # merges sent beyond that (the last ones: the top of the tree)
+LARGE_STATE = 1000  # fitted arrays with more values are left out of the compact model
+STORED_ROWS = ("X_fit_", "y_fit_")  # a model's copy of its training rows, always left out
+
+
+def sample_rows(n, limit=MAX_POINTS, seed=0):
+    """All row indices if n <= limit, else `limit` of them drawn without replacement (sorted)."""
+    if n <= limit:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(seed).choice(n, size=limit, replace=False))
+
+
+def compact_model(estimator):
+    """to_dict() without the large fitted arrays (stored training rows, per-row labels), which the page
+    does not draw from; "omitted_state" names what was left out and `export_model` gives it all."""
+    d = estimator.to_dict()
+    state = d.get("state")
+    if hasattr(estimator, "X_fit_"):
+        d["stores_training_rows"] = True
+    if isinstance(state, dict):
+        big = [k for k, v in state.items() if k in STORED_ROWS or
+               isinstance(v, dict) and len(v.get("__ndarray__", ())) > LARGE_STATE]
+        if big:
+            d["state"] = {k: v for k, v in state.items() if k not in big}
+            d["omitted_state"] = big
+    return d
+
+
+# --- supervised ---------------------------------------------------------------------------------------
+
+def class_labels(y, predicted):
+    """The sorted labels seen in the target or the predictions (one label list for every split)."""
+    return np.unique(np.concatenate([np.asarray(y), np.asarray(predicted)]))
+
+
+def classifier_metrics(y, predicted, rows, labels):
+    """classification_report_dict on the given rows, with confusion rows as 1-based table rows."""
+    report = metrics.classification_report_dict(y[rows], predicted[rows], labels=labels)
+    table_rows = np.asarray(rows) + 1  # split position -> 1-based table row
+    confusion = report["confusion"]
+    confusion["rows"] = [[table_rows[cell].tolist() for cell in line] for line in confusion["rows"]]
+    return report
+
+
+def regressor_metrics(y, predicted, rows):
+    return metrics.regression_report_dict(y[rows], predicted[rows])
+
+
+def supervised_metrics(task, y, predicted, splits):
+    """{split: report} for every split with rows."""
+    labels = class_labels(y, predicted) if task == "classifier" else None
+    out = {}
+    for name, rows in splits.items():
+        if len(rows):
+            out[name] = (classifier_metrics(y, predicted, rows, labels) if task == "classifier"
+                         else regressor_metrics(y, predicted, rows))
+    return out
+
+
+def predictions(run, y, predicted):
+    """Per row, for drawing: {rows (1-based), split, predicted, actual}."""
+    return {"rows": (np.arange(len(predicted)) + 1).tolist(), "split": run.split_of_rows().tolist(),
+            "predicted": np.asarray(predicted).tolist(), "actual": np.asarray(y).tolist()}
+
+
+def fit_curve(run, resolution=200):
+    """For a regressor with a numeric feature: predictions along the first numeric feature's range,
+    the other features held at their training mean or mode (the fitted line or curve)."""
+    from .boundary import held_values, predict_grid  # the same held values as the boundary
+    table = run.table
+    name = next((f for f in run.features if table.kinds[f] == "numeric"), None)
+    if name is None:
+        return None
+    values = table.column(name)
+    grid = np.linspace(np.nanmin(values), np.nanmax(values), resolution)  # (resolution,)
+    held = held_values(run, exclude=[name])
+    predicted = predict_grid(run.estimator, run.features, {name: grid}, held, table.kinds)
+    return {"feature": name, "x": grid.tolist(), "predicted": np.asarray(predicted, dtype=float).tolist(),
+            "points_x": values.tolist()}
+
+
+# --- clustering -----------------------------------------------------------------------------------
+
+def cluster_labels(estimator, X, train_rows):
+    """A cluster for every table row: the fitted labels for training rows, predict for the others."""
+    labels = np.empty(X.n_rows, dtype=np.intp)
+    labels[train_rows] = estimator.labels_
+    others = np.setdiff1d(np.arange(X.n_rows), train_rows)
+    if len(others):
+        labels[others] = estimator.predict(X.take(others))
+    return labels
+
+
+def cluster_readout(estimator, M, labels, warnings, split):
+    """Inertia (k-means: to its centres; otherwise to the cluster means), silhouette and Dunn index of
+    one split's rows; the O(n^2) ones are skipped (None) above MAX_PAIRWISE rows."""
+    k = len(np.unique(labels))
+    if hasattr(estimator, "cluster_centers_"):
+        inertia = cluster_metrics.inertia(M, labels, estimator.cluster_centers_)
+    else:
+        inertia = cluster_metrics.inertia(M, labels)
+    out = {"n": int(len(labels)), "n_clusters": int(k), "inertia": inertia, "silhouette": None, "dunn": None}
+    if len(labels) > MAX_PAIRWISE:
+        warnings.append(f"The silhouette and the Dunn index of the {split} rows were skipped: they compare "
+                        f"every pair of rows, too slow for {len(labels)} rows (the limit is {MAX_PAIRWISE}).")
+    elif 2 <= k <= len(labels) - 1:
+        out["silhouette"] = cluster_metrics.silhouette_score(M, labels)
+        out["dunn"] = cluster_metrics.dunn_index(M, labels)
+    return out
+
+
+def clusters(estimator, M, labels):
+    """{labels (per table row), centres (encoded feature space), feature_names, sizes}."""
+    k = int(labels.max()) + 1 if len(labels) else 0
+    if hasattr(estimator, "cluster_centers_"):
+        centres = estimator.cluster_centers_
+    else:
+        counts = np.maximum(np.bincount(labels, minlength=k), 1)  # (k,)
+        centres = np.stack([np.bincount(labels, weights=M[:, j], minlength=k) for j in range(M.shape[1])],
+                           axis=1) / counts[:, None]  # (k, d)
+    return {"labels": labels.tolist(), "centres": np.asarray(centres).tolist(),
+            "feature_names": list(estimator.feature_names_out_),
+            "sizes": np.bincount(labels, minlength=k).tolist()}
+
+
+def dendrogram(estimator):
+    """The merge list {a, b, distance, size}; for more than DENDROGRAM_FULL rows only the last
+    DENDROGRAM_TAIL merges (ids below n are rows, n + j the cluster of merge j, as in `children_`)."""
+    merges = estimator.merges_
+    n = int(estimator.n_leaves_)
+    truncated = n > DENDROGRAM_FULL
+    first = max(0, len(merges) - DENDROGRAM_TAIL) if truncated else 0
+    return {"merges": merges[first:], "n_leaves": n, "first_merge": first, "truncated": truncated}
+
+
+# --- PCA ------------------------------------------------------------------------------------------
+
+def pca_readout(estimator, X, table, target):
+    """Ratios, cumulative ratios, components, and the rows (up to MAX_POINTS) projected on PC1, PC2
+    (PC2 = 0 when only one component is kept), with their target values for colouring."""
+    ratios = np.asarray(estimator.explained_variance_ratio_)
+    rows = sample_rows(X.n_rows)
+    Z = estimator.transform(X.take(rows))  # (m, K)
+    if Z.shape[1] == 1:
+        Z = np.column_stack([Z[:, 0], np.zeros(len(Z))])  # (m, 2)
+    out = {"ratios": ratios.tolist(), "cumulative": np.cumsum(ratios).tolist(),
+           "components": np.asarray(estimator.components_).tolist(),
+           "feature_names": list(estimator.feature_names_out_),
+           "projection": Z[:, :2].tolist(), "rows": (rows + 1).tolist(), "target_values": None}
+    if target is not None:
+        out["target_values"] = table.column(target)[rows].tolist()
+    return out
+
+
+def pca_metrics(estimator, X, splits):
+    """Per split: the share of its variance the kept components explain."""
+    return {name: {"n": int(len(rows)), "explained_variance_ratio": np.asarray(
+                estimator.explained_variance_ratio_).tolist(), "variance_kept": estimator.score(X.take(rows))}
+            for name, rows in splits.items() if len(rows)}
+
+
+def encoded(estimator, X):
+    """X encoded as the model reads it (for distances between rows)."""
+    return numeric(estimator, X)

@@ -1,0 +1,101 @@
+"""A run: a fitted model with the table, columns and row split it was trained on, kept under an id."""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import base
+from ..errors import DataError
+
+# What the page offers in its "Model" select, in this order: class name -> (label, group).
+MODEL_MENU = {
+    "DecisionTreeClassifier": ("Decision tree", "Trees"),
+    "DecisionTreeRegressor": ("Regression tree", "Trees"),
+    "LinearRegression": ("Linear regression", "Linear models"),
+    "LogisticRegression": ("Logistic regression", "Linear models"),
+    "Perceptron": ("Perceptron", "Linear models"),
+    "GaussianNB": ("Gaussian naive Bayes", "Probabilistic"),
+    "CategoricalNB": ("Categorical naive Bayes", "Probabilistic"),
+    "BernoulliNB": ("Bernoulli naive Bayes", "Probabilistic"),
+    "MultinomialNB": ("Multinomial naive Bayes", "Probabilistic"),
+    "KNeighborsClassifier": ("k-nearest neighbours", "Neighbours"),
+    "KNeighborsRegressor": ("k-nearest neighbours regression", "Neighbours"),
+    "KernelPerceptron": ("Kernel perceptron", "Kernels"),
+    "KernelRegression": ("Kernel regression", "Kernels"),
+    "KMeans": ("k-means", "Clustering"),
+    "AgglomerativeClustering": ("Agglomerative clustering", "Clustering"),
+    "PCA": ("Principal component analysis", "Dimensionality reduction"),
+}
+SUPERVISED = ("classifier", "regressor")
+SPLITS = ("train", "validation", "test")
+
+
+@dataclass
+class Run:
+    """estimator: fitted; table: the loaded table (None for an imported model); splits: split name ->
+    0-based row indices of the table (k-fold: every row is "train" for the final model)."""
+
+    estimator: object
+    model: str
+    features: list
+    target: object
+    table: object = None
+    splits: dict = field(default_factory=dict)
+    setup: dict = field(default_factory=dict)
+
+    @property
+    def label(self):
+        return MODEL_MENU.get(self.model, (self.model, ""))[0]
+
+    @property
+    def task(self):
+        return self.estimator.task
+
+    def split_of_rows(self):
+        """(n_rows,) array of split names for every table row ("" for rows in no split)."""
+        names = np.full(self.table.n_rows, "", dtype=object)
+        for name in SPLITS:
+            names[self.splits.get(name, [])] = name
+        return names
+
+    def train_rows(self):
+        return np.asarray(self.splits.get("train", np.arange(self.table.n_rows)), dtype=np.intp)
+
+
+def make_estimator(model, params, trace=False):
+    """A new estimator of menu class `model` with the page's params (unknown names: a DataError)."""
+    if model not in MODEL_MENU:
+        raise DataError(f"Unknown model {model!r}; choose one of: {', '.join(MODEL_MENU)}.")
+    cls = base.all_estimators()[model]
+    params = dict(params or {})
+    unknown = sorted(set(params) - set(cls._param_rules))
+    if unknown:
+        raise DataError(f"{MODEL_MENU[model][0]} has no parameter {', '.join(map(repr, unknown))}.")
+    params["trace"] = bool(trace)
+    return cls(**params)
+
+
+def choose_columns(table, estimator, model, target, features):
+    """(features, target) checked against the table: the target must be a column (and is required for
+    classifiers and regressors), features default to every other column."""
+    supervised = estimator.task in SUPERVISED
+    if target is not None and target not in table.columns:
+        raise DataError(f"The target column {target!r} is not in the data.")
+    if supervised and target is None:
+        raise DataError(f"{MODEL_MENU[model][0]} learns to predict a target: choose the Target column.")
+    unknown = [f for f in (features or []) if f not in table.columns]
+    if unknown:
+        raise DataError(f"Feature column {', '.join(map(repr, unknown))} is not in the data.")
+    features = [f for f in (features or table.columns) if f != target]
+    if not features:
+        raise DataError("Choose at least one feature column besides the target.")
+    return features, target
+
+
+def check_no_missing(table, columns):
+    """A DataError naming every chosen column with missing cells, and what to do about it."""
+    counts = {name: n for name, n in table.missing.items() if name in columns and n}
+    if counts:
+        listed = ", ".join(f"{name!r} ({n} missing)" for name, n in counts.items())
+        raise DataError(f"Some chosen columns have missing values: {listed}. Use \"Drop rows\" or \"Fill\" "
+                        "under Missing values first, or leave those columns out.")

@@ -1,0 +1,98 @@
+"""A short Python script that reproduces a workbench run natively with the pellucid package: read the
+CSV, apply the same column kinds and missing-value steps, take the same columns, make the same split with
+the same seed (or the same k folds), fit the model with its parameters, and print the metrics."""
+
+import pathlib
+
+from .. import base
+from ..errors import DataError
+from .evaluation import check_evaluation
+from .runs import MODEL_MENU, SUPERVISED
+
+
+def _kind_lines(kinds):
+    return [f"table = table.with_kind({name!r}, {kind!r})" for name, kind in (kinds or {}).items()]
+
+
+def _missing_lines(steps):
+    lines = []
+    for step in steps or []:
+        columns = step.get("columns")
+        if step.get("strategy") == "drop":
+            lines.append(f"table = table.drop_missing({columns!r})")
+        elif step.get("strategy") == "fill":
+            lines.append(f"table = table.fill_missing({columns!r})  # numeric: mean, categorical: mode")
+    return lines
+
+
+def _split_lines(evaluation, classifier):
+    stratify = "y" if evaluation["stratify"] and classifier else "None"
+    seed, val, test = evaluation["seed"], evaluation["validation"], evaluation["test"]
+    if val and test:
+        return [f"train, validation, test = train_val_test_split(rows, val_size={val / 100!r}, "
+                f"test_size={test / 100!r}, stratify={stratify}, seed={seed})"]
+    if val or test:
+        held = "validation" if val else "test"
+        other = "test" if val else "validation"
+        return [f"train, {held} = train_test_split(rows, test_size={(val or test) / 100!r}, "
+                f"stratify={stratify}, seed={seed})", f"{other} = rows[:0]"]
+    return ["train, validation, test = rows, rows[:0], rows[:0]"]
+
+
+def _report_lines(task, fitted_on):
+    if task == "classifier":
+        what, call = "accuracy", "model.score(X.take(part), y[part])"
+    elif task == "regressor":
+        what, call = "R^2", "model.score(X.take(part), y[part])"
+    elif task == "clusterer":
+        return ["labels = model.predict(X)",
+                "print('rows per cluster:', np.bincount(labels).tolist())"]
+    else:
+        return ["print('variance explained per component:', model.explained_variance_ratio_.tolist())"]
+    return [f"for name, part in {fitted_on}:",
+            "    if len(part):",
+            f"        print(f\"{{name}} {what}: {{{call}!r}}\")"]
+
+
+def python_script(setup):
+    """{filename, script} for `setup`: {file, target, features, model, params, evaluation, kinds?,
+    missing?} (kinds: {column: kind} re-read before use; missing: [{strategy, columns}] in order)."""
+    if not isinstance(setup, dict):
+        raise DataError("export_python needs the run's setup: file, target, features, model, params, "
+                        "evaluation.")
+    model = setup.get("model")
+    if model not in MODEL_MENU:
+        raise DataError(f"Unknown model {model!r}; choose one of: {', '.join(MODEL_MENU)}.")
+    cls = base.all_estimators()[model]
+    params = {k: v for k, v in (setup.get("params") or {}).items() if k != "trace"}
+    cls(**params)._check_params()
+    evaluation = check_evaluation(setup.get("evaluation"))
+    target, features, file = setup.get("target"), setup.get("features"), setup.get("file") or "data.csv"
+    supervised = cls.task in SUPERVISED
+    if supervised and not target:
+        raise DataError(f"{MODEL_MENU[model][0]} needs a target column in the setup.")
+    args = ", ".join(f"{k}={v!r}" for k, v in params.items())
+    lines = [f'"""{MODEL_MENU[model][0]} on {file}, as trained in the pellucid workbench."""', "",
+             "import numpy as np", "",
+             f"from pellucid import {model}, read_csv, train_test_split, train_val_test_split, cross_validate",
+             "", f"table = read_csv({file!r})", *_kind_lines(setup.get("kinds")),
+             *_missing_lines(setup.get("missing")),
+             f"target = {target if supervised else None!r}",
+             f"features = {features!r}" if features else "features = [c for c in table.columns if c != target]",
+             "X = table.select(features)", "y = table.column(target) if target else None",
+             "rows = np.arange(table.n_rows)", f"model = {model}({args})"]
+    if evaluation["method"] == "kfold" and supervised:
+        stratified = evaluation["stratify"] and cls.task == "classifier"
+        lines += [f"cv = cross_validate(model, X, y, k={evaluation['k']}, stratified={stratified}, "
+                  f"shuffle=True, seed={evaluation['seed']})",
+                  "print('fold scores:', cv['test_scores'])",
+                  "print(f\"mean {cv['mean']!r}, std {cv['std']!r}\")",
+                  "model.fit(X, y)  # the final model: trained on all rows"]
+        lines += _report_lines(cls.task, '[("all rows", rows)]')
+    else:
+        lines += (_split_lines(evaluation, cls.task == "classifier") if evaluation["method"] == "split"
+                  else ["train, validation, test = rows, rows[:0], rows[:0]"])
+        lines += ["model.fit(X.take(train), None if y is None else y[train])"]
+        lines += _report_lines(cls.task, '[("train", train), ("validation", validation), ("test", test)]')
+    name = pathlib.PurePath(file).stem or "data"
+    return {"filename": f"{name}_{model}.py", "script": "\n".join(lines) + "\n"}

@@ -1,0 +1,170 @@
+"""`boundary`: the grid's shape and range, the held values, predictions equal to the model's, errors."""
+
+import json
+import time
+
+import numpy as np
+import pytest
+
+from pellucid import bridge
+from pellucid.datasets import load_iris
+from pellucid.pca import PCA
+from pellucid.table import Table
+
+SPLIT = {"method": "split", "train": 60, "validation": 20, "test": 20, "stratify": True, "seed": 0}
+
+
+def call(cmd, **args):
+    return json.loads(bridge.handle_json(cmd, json.dumps(args)))
+
+
+def ok(cmd, **args):
+    reply = call(cmd, **args)
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def error(cmd, **args):
+    reply = call(cmd, **args)
+    assert reply["ok"] is False and reply["error"]["type"] == "DataError", reply
+    return reply["error"]["message"]
+
+
+def trained(model="LogisticRegression", example="iris", target="species", features=None, **params):
+    table_id = ok("load_example", name=example)["table_id"]
+    result = ok("train", table_id=table_id, target=target, features=features, model=model, params=params,
+                evaluation=SPLIT)
+    return result, bridge._models[result["model_id"]]
+
+
+X_NAME, Y_NAME = "petal length (cm)", "petal width (cm)"
+
+
+def test_grid_shape_range_and_held_training_means():
+    result, run = trained()
+    b = ok("boundary", model_id=result["model_id"], x=X_NAME, y=Y_NAME, resolution=40)
+    assert (b["width"], b["height"]) == (40, 40) and len(b["predicted"]) == len(b["probability"]) == 1600
+    data = load_iris()
+    x = data.X[:, 2].astype(float)
+    margin = 0.05 * (x.max() - x.min())
+    assert b["x_values"][0] == pytest.approx(x.min() - margin)
+    assert b["x_values"][-1] == pytest.approx(x.max() + margin)
+    train_rows = np.array(result["splits"]["train"]) - 1
+    assert set(b["held"]) == {"sepal length (cm)", "sepal width (cm)"}
+    assert b["held"]["sepal length (cm)"] == pytest.approx(data.X[train_rows, 0].astype(float).mean())
+    assert b["classes"] == ["setosa", "versicolor", "virginica"]
+
+
+def test_grid_predictions_are_the_models():
+    result, run = trained()
+    b = ok("boundary", model_id=result["model_id"], x=X_NAME, y=Y_NAME, resolution=30)
+    gx, gy = np.meshgrid(b["x_values"], b["y_values"])  # row-major: height rows of width cells
+    grid = Table({"sepal length (cm)": np.full(900, b["held"]["sepal length (cm)"]),
+                  "sepal width (cm)": np.full(900, b["held"]["sepal width (cm)"]),
+                  X_NAME: gx.ravel(), Y_NAME: gy.ravel()})
+    expected = run.estimator.predict(grid)
+    assert np.array(b["classes"])[b["predicted"]].tolist() == expected.tolist()
+    np.testing.assert_allclose(b["probability"], run.estimator.predict_proba(grid).max(axis=1))
+    assert len(set(b["predicted"])) == 3
+
+
+def test_points_carry_label_and_split():
+    result, _ = trained()
+    b = ok("boundary", model_id=result["model_id"], x=X_NAME, y=Y_NAME, resolution=10)
+    points = b["points"]
+    assert len(points["x"]) == 150 and points["x"] == load_iris().X[:, 2].astype(float).tolist()
+    assert sorted(set(points["label"])) == [0, 1, 2]
+    test_rows = result["splits"]["test"]
+    assert [points["split"][r - 1] for r in test_rows] == ["test"] * len(test_rows)
+
+
+def test_categorical_axes_are_refused():
+    result, run = trained("DecisionTreeClassifier", "restaurant", "WillWait")
+    message = error("boundary", model_id=result["model_id"], x="Pat", y="Hun", resolution=10)
+    assert "'Pat' is categorical" in message
+
+
+def test_mixed_features_hold_the_mode(tmp_path):
+    rng = np.random.default_rng(0)
+    n = 60
+    colour = np.where(rng.random(n) < 0.7, "red", "blue").astype(object)
+    x1, x2 = rng.normal(size=n), rng.normal(size=n)
+    label = np.where(x1 + (colour == "red") > 0.5, "yes", "no").astype(object)
+    path = tmp_path / "mixed.csv"
+    path.write_text(Table({"x1": x1, "x2": x2, "colour": colour, "label": label}).to_csv())
+    table_id = ok("load_csv", path=str(path))["table_id"]
+    result = ok("train", table_id=table_id, target="label", features=None, model="LogisticRegression", params={},
+                evaluation={"method": "none"})
+    b = ok("boundary", model_id=result["model_id"], x="x1", y="x2", resolution=20)
+    assert b["held"] == {"colour": "red"} and (colour == "red").sum() > n / 2
+    gx, gy = np.meshgrid(b["x_values"], b["y_values"])
+    grid = Table({"x1": gx.ravel(), "x2": gy.ravel(), "colour": np.full(400, "red", dtype=object)})
+    expected = bridge._models[result["model_id"]].estimator.predict(grid)
+    assert np.array(b["classes"])[b["predicted"]].tolist() == expected.tolist()
+
+
+def test_pca_projection_grid_maps_back_through_inverse_transform():
+    result, run = trained("GaussianNB")
+    b = ok("boundary", model_id=result["model_id"], x=None, y=None, projection="pca", resolution=25)
+    assert (b["x_name"], b["y_name"]) == ("PC1", "PC2") and b["held"] == {}
+    data = load_iris()
+    train_rows = np.array(result["splits"]["train"]) - 1
+    pca = PCA(n_components=2).fit(data.X[train_rows].astype(float))
+    Z = pca.transform(data.X.astype(float))
+    np.testing.assert_allclose(b["points"]["x"], Z[:, 0])
+    gx, gy = np.meshgrid(b["x_values"], b["y_values"])
+    back = pca.inverse_transform(np.column_stack([gx.ravel(), gy.ravel()]))
+    expected = run.estimator.predict(back)
+    assert np.array(b["classes"])[b["predicted"]].tolist() == expected.tolist()
+
+
+def test_regressor_and_clusterer_grids():
+    table_id = ok("load_example", name="moons", n=200, noise=0.1, seed=0)["table_id"]
+    reg = ok("train", table_id=table_id, target="x2", features=["x1"], model="LinearRegression", params={},
+             evaluation={"method": "none"})
+    assert "one of the model's features" in error("boundary", model_id=reg["model_id"], x="x1", y="x2")
+    km = ok("train", table_id=table_id, target="class", features=["x1", "x2"], model="KMeans",
+            params={"k": 4}, evaluation={"method": "none"})
+    b = ok("boundary", model_id=km["model_id"], x="x1", y="x2", resolution=20)
+    assert b["classes"] == [0, 1, 2, 3] and b["probability"] is None
+    assert b["points"]["label"] == km["clusters"]["labels"]
+    line = ok("load_example", name="blobs", n=200, noise=0.1, seed=0)["table_id"]
+    tree = ok("train", table_id=line, target="x2", features=["x1", "class"], model="DecisionTreeRegressor",
+              params={"max_depth": 3}, evaluation={"method": "none"})
+    assert "'class' is categorical" in error("boundary", model_id=tree["model_id"], x="x1", y="class")
+
+
+@pytest.mark.parametrize("args, fragment", [
+    ({"x": X_NAME, "y": Y_NAME, "resolution": 301}, "resolution must be"),
+    ({"x": X_NAME, "y": X_NAME}, "two different features"),
+    ({"x": "petal", "y": Y_NAME}, "'petal' is not one of"),
+    ({"projection": "tsne"}, "projection must be"),
+])
+def test_bad_boundary_requests_are_named(args, fragment):
+    result, _ = trained()
+    assert fragment in error("boundary", model_id=result["model_id"], **args)
+
+
+def test_pca_models_and_unknown_ids_have_no_boundary():
+    result, _ = trained("PCA")
+    assert "no decision boundary" in error("boundary", model_id=result["model_id"], x=X_NAME, y=Y_NAME)
+    assert "No model is kept under id 'm0'" in error("boundary", model_id="m0", x=X_NAME, y=Y_NAME)
+
+
+# Targets: 0.1 s for the first three, 0.3 s for k-NN (measured single-threaded: about 30 ms and 0.25 s).
+# The bound is 3x the target for the fast ones and 10x for k-NN, whose time depends most on the BLAS
+# threads and the machine's load.
+@pytest.mark.parametrize("model, limit", [("DecisionTreeClassifier", 0.3), ("LogisticRegression", 0.3),
+                                          ("GaussianNB", 0.3), ("KNeighborsClassifier", 3.0)])
+def test_a_200_by_200_grid_is_quick(model, limit):
+    table_id = ok("load_example", name="moons", n=500, noise=0.2, seed=0)["table_id"]
+    result = ok("train", table_id=table_id, target="class", features=None, model=model, params={},
+                evaluation=SPLIT)
+    best = min(_timed(result["model_id"]) for _ in range(3))
+    assert best < limit, f"{model}: {best:.3f} s"
+
+
+def _timed(model_id):
+    start = time.perf_counter()
+    ok("boundary", model_id=model_id, x="x1", y="x2", resolution=200)
+    return time.perf_counter() - start
