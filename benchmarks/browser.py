@@ -1,0 +1,341 @@
+"""Run the benchmark suite inside Pyodide in headless Chromium, and time how fast the site starts.
+
+Usage: python3 -m benchmarks.browser [--repeats 5] [--only SUBSTRING ...] [--startup-runs 5]
+                                     [--skip-startup] [--skip-suite]
+
+What it does:
+  1. Builds the site into a temporary folder (build.build), adds a benchmark page, its own Web Worker, a
+     bare Pyodide + numpy page and suite.py under <site>/bench/, and serves it all with build.make_server.
+  2. Startup: opens the real site (index.html) and the bare page, alternately, and records the time from
+     navigation to the status line reading "Ready" (a MutationObserver notes performance.now() when it
+     changes) and to DOMContentLoaded; cold = a new browser context each run (empty cache), warm = a reload
+     in the same context; the medians of --startup-runs runs each are reported, with real / bare.
+  3. Suite: the benchmark page starts a module Worker that loads Pyodide from the built site, loads numpy
+     and scikit-learn, unpacks the pellucid wheel named in build-info.json into site-packages, writes
+     suite.py into Pyodide's file system, imports it and measures every workload (the same definitions and
+     timing as the native run), posting each result and finally the Markdown tables back to the page.
+Every request that does not go to the local server is refused (and reported).
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_FLAGS  # noqa: E402
+
+SUB_PATH = "pellucid"
+HERE = pathlib.Path(__file__).resolve().parent
+STARTUP_TARGET = 1.3  # real site's time to Ready / bare Pyodide + numpy's, at most
+CONTROLS_TARGET_MS = 1000  # DOMContentLoaded of index.html, under
+
+# --- the files written next to the built site ----------------------------------------------------------
+
+BENCH_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>pellucid benchmark</title></head>
+<body><h1>pellucid vs scikit-learn in Pyodide</h1><pre id="log"></pre>
+<script type="module">
+const params = new URLSearchParams(location.search);
+const log = document.getElementById("log");
+window.bench = { done: false, results: [], tables: null, meta: null, error: null };
+const worker = new Worker("worker.mjs", { type: "module" });
+worker.onmessage = ({ data }) => {
+  if (data.type === "meta") {
+    window.bench.meta = data.meta;
+    console.log(`bench: ready ${JSON.stringify(data.meta)}`);
+  } else if (data.type === "result") {
+    const r = data.result;
+    window.bench.results.push(r);
+    const line = `${r.name}: pellucid ${r.pellucid_ms.toFixed(2)} ms, scikit-learn ${r.sklearn_ms.toFixed(2)} ms, ` +
+                 `ratio ${r.ratio.toFixed(2)} (${r.repeats} runs)`;
+    log.textContent += line + "\\n";
+    console.log(`bench: ${line}`);
+  } else if (data.type === "done") {
+    window.bench.tables = data.tables;
+    window.bench.done = true;
+  } else if (data.type === "error") {
+    window.bench.error = data.message;
+    window.bench.done = true;
+  }
+};
+worker.onerror = (event) => { window.bench.error = String(event.message || event); window.bench.done = true; };
+worker.postMessage({ repeats: Number(params.get("repeats") || 5), only: params.getAll("only") });
+</script></body></html>
+"""
+
+# The benchmark's own worker (not the site's): Pyodide + numpy + scikit-learn + the pellucid wheel + suite.py.
+BENCH_WORKER = """import { loadPyodide } from "../pyodide/pyodide.mjs";
+
+const siteRoot = new URL("../", import.meta.url);
+
+async function text(url) {
+  const response = await fetch(url, { cache: "no-cache" });
+  if (!response.ok) throw new Error(`Could not load ${url} (HTTP ${response.status}).`);
+  return response;
+}
+
+self.onmessage = async ({ data }) => {
+  try {
+    const started = performance.now();
+    const info = await (await text(new URL("build-info.json", siteRoot))).json();
+    const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", siteRoot).href });
+    await pyodide.loadPackage(["numpy", "scikit-learn"]);
+    const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+    const wheel = await (await text(new URL(info.wheel, siteRoot))).arrayBuffer();
+    pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
+    const suiteSource = await (await text(new URL("suite.py", import.meta.url))).text();
+    pyodide.FS.mkdirTree("/bench");
+    pyodide.FS.writeFile("/bench/suite.py", suiteSource);
+    pyodide.runPython("import sys; sys.path.insert(0, '/bench'); import suite");
+    const meta = JSON.parse(pyodide.runPython(`
+import json, platform, numpy, sklearn, pellucid, pyodide
+json.dumps({"python": platform.python_version(), "numpy": numpy.__version__, "sklearn": sklearn.__version__,
+            "pellucid": pellucid.__version__, "pyodide": pyodide.__version__})`));
+    meta.load_seconds = (performance.now() - started) / 1000;
+    self.postMessage({ type: "meta", meta });
+    const suite = pyodide.pyimport("suite");
+    const names = suite.names().toJs();
+    const only = data.only || [];
+    const results = [];
+    for (const name of names) {
+      if (only.length && !only.some((part) => name.includes(part))) continue;
+      const result = JSON.parse(pyodide.runPython(
+        `import json, suite; json.dumps(suite.run_one(${JSON.stringify(name)}, ${data.repeats}))`));
+      results.push(result);
+      self.postMessage({ type: "result", result });
+    }
+    pyodide.globals.set("results_json", JSON.stringify(results));
+    const tables = JSON.parse(pyodide.runPython(`
+import json, suite
+_results = json.loads(results_json)
+json.dumps({"table": suite.table(_results), "checks": suite.checks_table(_results),
+            "scaling": suite.scaling_table(_results)})`));
+    self.postMessage({ type: "done", tables });
+  } catch (error) {
+    self.postMessage({ type: "error", message: String(error && error.message || error) });
+  }
+};
+"""
+
+# A bare page: Pyodide and numpy only, nothing else, showing "Ready" in a #status line as the site does.
+BARE_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>bare Pyodide + numpy</title></head>
+<body><p id="status" role="status">Loading Python…</p>
+<script type="module">
+const worker = new Worker("bare-worker.mjs", { type: "module" });
+worker.onmessage = ({ data }) => { document.getElementById("status").textContent = data; };
+</script></body></html>
+"""
+
+BARE_WORKER = """import { loadPyodide } from "../pyodide/pyodide.mjs";
+const pyodide = await loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href, packages: ["numpy"] });
+self.postMessage("Ready");
+"""
+
+# Notes when #status first reads "Ready" (performance.now(): ms since navigation started).
+READY_OBSERVER = """(() => {
+  document.addEventListener("DOMContentLoaded", () => {
+    const el = document.getElementById("status");
+    if (!el) return;
+    const check = () => {
+      if (window.__readyAt === undefined && el.textContent.trim() === "Ready") window.__readyAt = performance.now();
+    };
+    check();
+    new MutationObserver(check).observe(el, { childList: true, characterData: true, subtree: true });
+  });
+})();
+"""
+
+
+def write_bench_files(site):
+    bench = site / "bench"
+    bench.mkdir()
+    (bench / "index.html").write_text(BENCH_HTML)
+    (bench / "worker.mjs").write_text(BENCH_WORKER)
+    (bench / "bare.html").write_text(BARE_HTML)
+    (bench / "bare-worker.mjs").write_text(BARE_WORKER)
+    (bench / "suite.py").write_text((HERE / "suite.py").read_text())
+
+
+# --- the browser -------------------------------------------------------------------------------------
+
+class Guard:
+    """Refuses (and remembers) every request that leaves the local server; collects page errors."""
+
+    def __init__(self, origin):
+        self.origin, self.foreign, self.errors = origin, [], []
+
+    def attach(self, context):
+        context.route("**/*", self.on_route)
+
+    def on_route(self, route):
+        url = route.request.url
+        if url.startswith(self.origin) or url.startswith(("data:", "blob:")):
+            route.continue_()
+        else:
+            self.foreign.append(url)
+            route.abort()
+
+    def watch(self, page, echo=False):
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        if echo:
+            page.on("console", lambda m: m.text.startswith("bench: ") and print("  " + m.text[7:], flush=True))
+
+
+def new_context(browser, guard):
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    guard.attach(context)
+    context.add_init_script(READY_OBSERVER)
+    return context
+
+
+def _timings(page):
+    page.wait_for_function("() => window.__readyAt !== undefined", timeout=120_000)
+    return page.evaluate("""() => ({ ready: window.__readyAt,
+        dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd })""")
+
+
+def startup(browser, guard, base, runs):
+    """{page: {"cold": [...], "warm": [...]}} of {"ready", "dcl"} ms, real site and bare page alternating."""
+    pages = {"real": base + "index.html", "bare": base + "bench/bare.html"}
+    out = {key: {"cold": [], "warm": []} for key in pages}
+    for _ in range(runs):
+        for key, url in pages.items():
+            context = new_context(browser, guard)
+            page = context.new_page()
+            guard.watch(page)
+            page.goto(url)
+            out[key]["cold"].append(_timings(page))
+            context.close()
+    contexts = {}
+    for key, url in pages.items():
+        contexts[key] = new_context(browser, guard)
+        page = contexts[key].new_page()
+        guard.watch(page)
+        page.goto(url)
+        _timings(page)  # the first load fills the cache; reloads are what is measured
+    for _ in range(runs):
+        for key in pages:
+            page = contexts[key].pages[0]
+            page.reload()
+            out[key]["warm"].append(_timings(page))
+    for context in contexts.values():
+        context.close()
+    return out
+
+
+def startup_table(data):
+    med = {key: {kind: {field: statistics.median(run[field] for run in runs) for field in ("ready", "dcl")}
+                 for kind, runs in kinds.items()} for key, kinds in data.items()}
+    lines = ["| measure | cold (ms, median) | warm (ms, median) | target | met |", "|---|---:|---:|---|:---:|"]
+    real, bare = med["real"], med["bare"]
+    lines.append(f"| real site (index.html): navigation -> \"Ready\" | {real['cold']['ready']:.0f} | "
+                 f"{real['warm']['ready']:.0f} | | |")
+    lines.append(f"| bare Pyodide + numpy page: navigation -> \"Ready\" | {bare['cold']['ready']:.0f} | "
+                 f"{bare['warm']['ready']:.0f} | | |")
+    ratios = {kind: real[kind]["ready"] / bare[kind]["ready"] for kind in ("cold", "warm")}
+    met = all(r <= STARTUP_TARGET for r in ratios.values())
+    lines.append(f"| ratio real / bare | {ratios['cold']:.2f} | {ratios['warm']:.2f} | <= {STARTUP_TARGET} | "
+                 f"{'yes' if met else 'NO'} |")
+    dcl_met = all(real[kind]["dcl"] < CONTROLS_TARGET_MS for kind in ("cold", "warm"))
+    lines.append(f"| controls usable: index.html DOMContentLoaded | {real['cold']['dcl']:.0f} | "
+                 f"{real['warm']['dcl']:.0f} | < {CONTROLS_TARGET_MS} | {'yes' if dcl_met else 'NO'} |")
+    return "\n".join(lines)
+
+
+def run_suite(browser, guard, base, repeats, only, limit_s=900):
+    context = new_context(browser, guard)
+    page = context.new_page()
+    guard.watch(page, echo=True)
+    query = f"?repeats={repeats}" + "".join(f"&only={part}" for part in (only or []))
+    page.goto(base + "bench/index.html" + query)
+    deadline = time.monotonic() + limit_s
+    while not page.evaluate("window.bench && window.bench.done"):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the benchmark did not finish in {limit_s} s")
+        time.sleep(1.0)
+    bench = page.evaluate("window.bench")
+    context.close()
+    if bench["error"]:
+        raise RuntimeError(f"the benchmark worker failed: {bench['error']}")
+    return bench
+
+
+def boundary_table(results):
+    lines = ["| model | pellucid predict (ms) | scikit-learn predict (ms) |", "|---|---:|---:|"]
+    for r in results:
+        if r["group"] == "grid":
+            lines.append(f"| {r['name'].split(': ', 1)[1]} | {r['pellucid_ms']:.1f} | {r['sklearn_ms']:.1f} |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs of each side at least (default 5)")
+    parser.add_argument("--only", nargs="*", help="run only workloads whose name contains one of these")
+    parser.add_argument("--startup-runs", type=int, default=5, help="cold and warm loads of each page (default 5)")
+    parser.add_argument("--skip-startup", action="store_true")
+    parser.add_argument("--skip-suite", action="store_true")
+    args = parser.parse_args(argv)
+
+    from playwright.sync_api import sync_playwright
+    chromium = build.find_chromium()
+    if chromium is None:
+        print("Chromium is not installed (Debian: apt-get install chromium).", file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory(prefix="pellucid-bench-") as tmp:
+        site = build.build(out=pathlib.Path(tmp) / SUB_PATH)
+        write_bench_files(site)
+        server = build.make_server(tmp, port=0)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        origin = f"http://127.0.0.1:{server.server_address[1]}"
+        base = f"{origin}/{SUB_PATH}/"
+        guard = Guard(origin)
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+                print(f"Browser: Chromium {browser.version} (headless), flags {' '.join(CHROMIUM_FLAGS)}; "
+                      f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs\n", flush=True)
+                if not args.skip_startup:
+                    data = startup(browser, guard, base, args.startup_runs)
+                    print(f"## Startup ({args.startup_runs} runs each, median)\n\n{startup_table(data)}\n")
+                    print("raw (ms): " + json.dumps({k: {kind: [round(r['ready']) for r in runs]
+                                                          for kind, runs in v.items()} for k, v in data.items()}))
+                    print(flush=True)
+                if not args.skip_suite:
+                    bench = run_suite(browser, guard, base, args.repeats, args.only)
+                    meta = bench["meta"]
+                    print(f"\nIn the browser: Pyodide {meta['pyodide']}, Python {meta['python']}, numpy "
+                          f"{meta['numpy']}, scikit-learn {meta['sklearn']}, pellucid {meta['pellucid']} "
+                          f"(loaded in {meta['load_seconds']:.1f} s)\n")
+                    tables = bench["tables"]
+                    print(f"## Suite\n\n{tables['table']}\n\n{tables['checks']}\n")
+                    if any(r["group"] == "scaling" for r in bench["results"]):
+                        print(f"{tables['scaling']}\n")
+                    print(f"## Boundary: 200 x 200 grid predict in Pyodide\n\n{boundary_table(bench['results'])}\n")
+                    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+                    missed = [r for r in bench["results"] if not r["met"]]
+                    print(f"{len(bench['results']) - len(missed)} of {len(bench['results'])} workloads meet the "
+                          f"target (ratio <= 1.0).")
+                browser.close()
+        finally:
+            server.shutdown()
+    if guard.errors:
+        print(f"page errors: {guard.errors}", file=sys.stderr)
+    if guard.foreign:
+        print(f"refused requests to other hosts: {guard.foreign}", file=sys.stderr)
+    return 1 if guard.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
