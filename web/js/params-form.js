@@ -1,59 +1,43 @@
-// Builds labelled hyperparameter controls from the rules the Python side describes, and reads them back.
+// Builds labelled hyperparameter controls from the rules the Python side describes, checks them
+// against the same rules (so a bad value is explained before anything is sent) and reads them back.
+import { el, option } from "./dom.js";
 
 function controlFor(param) {
   if (param.kind === "choice") {
-    const select = document.createElement("select");
     const options = param.none_ok ? [null, ...param.options] : param.options;
-    for (const option of options) {
-      const item = document.createElement("option");
-      // None is offered as "none" and read back as null.
-      item.value = option === null ? "" : String(option);
-      item.textContent = option === null ? "none" : String(option);
-      select.append(item);
-    }
-    select.value = param.default === null ? "" : String(param.default);
-    return select;
+    // None is offered as "none" and read back as null.
+    return el("select", {}, ...options.map((o) => option(o === null ? "" : String(o), o === null ? "none" : String(o))));
   }
-  if (param.kind === "bool") {
-    const box = document.createElement("input");
-    box.type = "checkbox";
-    box.checked = Boolean(param.default);
-    return box;
-  }
-  const input = document.createElement("input");
-  input.type = "number";
-  if (param.kind === "int") input.step = "1";
-  else input.step = "any";
+  if (param.kind === "bool") return el("input", { type: "checkbox" });
+  const input = el("input", { type: "number", step: param.kind === "int" ? "1" : "any", inputmode: "decimal" });
   if (param.low !== null && param.low !== undefined) input.min = String(param.low);
   if (param.high !== null && param.high !== undefined) input.max = String(param.high);
-  input.value = param.default === null ? "" : String(param.default);
   if (param.none_ok) input.placeholder = "none";
   return input;
 }
 
-export function renderParams(container, params) {
+function setControl(control, kind, value) {
+  if (kind === "bool") control.checked = Boolean(value);
+  else control.value = value === null || value === undefined ? "" : String(value);
+}
+
+export function renderParams(container, params, values = {}) {
   container.replaceChildren();
   for (const param of params) {
     if (param.kind === "vector") continue;
-    const field = document.createElement("div");
-    field.className = "field";
     const id = `param-${param.name}`;
-    const label = document.createElement("label");
-    label.htmlFor = id;
-    label.textContent = param.name.replaceAll("_", " ");
     const control = controlFor(param);
     control.id = id;
     control.dataset.param = param.name;
     control.dataset.kind = param.kind;
-    field.append(label, control);
-    if (param.help) {
-      const help = document.createElement("span");
-      help.className = "help";
-      help.textContent = param.help;
-      field.append(help);
-      control.setAttribute("aria-describedby", `${id}-help`);
-      help.id = `${id}-help`;
-    }
+    setControl(control, param.kind, param.name in values ? values[param.name] : param.default);
+    const label = el("label", { for: id, text: param.name.replaceAll("_", " ") });
+    const help = param.help ? el("span", { class: "help", id: `${id}-help`, text: param.help }) : null;
+    const error = el("span", { class: "field-error", id: `${id}-error`, hidden: true });
+    control.setAttribute("aria-describedby", [help && help.id, error.id].filter(Boolean).join(" "));
+    const field = el("div", { class: param.kind === "bool" ? "field check" : "field" });
+    if (param.kind === "bool") field.append(el("span", { class: "check-row" }, control, label), help, error);
+    else field.append(label, control, help, error);
     container.append(field);
   }
 }
@@ -66,7 +50,40 @@ export function readParams(container) {
     if (kind === "bool") values[param] = control.checked;
     else if (kind === "choice") values[param] = control.value === "" ? null : control.value;
     else if (control.value.trim() === "") values[param] = null;
-    else values[param] = kind === "int" ? parseInt(control.value, 10) : parseFloat(control.value);
+    else values[param] = Number(control.value);
   }
   return values;
+}
+
+// Why `value` breaks `param`'s rule, or "" when it fits.
+export function paramProblem(param, value) {
+  if (value === null) return param.none_ok ? "" : "Enter a value.";
+  if (param.kind !== "int" && param.kind !== "float") return "";
+  if (!Number.isFinite(value)) return "Enter a number.";
+  if (param.kind === "int" && !Number.isInteger(value)) return "Enter a whole number.";
+  const { low, high } = param;
+  if (low !== null && low !== undefined && (param.low_open ? value <= low : value < low)) {
+    return `Must be ${param.low_open ? "greater than" : "at least"} ${low}.`;
+  }
+  if (high !== null && high !== undefined && (param.high_open ? value >= high : value > high)) {
+    return `Must be ${param.high_open ? "less than" : "at most"} ${high}.`;
+  }
+  return "";
+}
+
+// Marks each invalid control and returns ["name: problem", ...] (empty when all fit).
+export function checkParams(container, params) {
+  const values = readParams(container);
+  const problems = [];
+  for (const param of params) {
+    const control = container.querySelector(`[data-param="${param.name}"]`);
+    if (!control) continue;
+    const problem = paramProblem(param, values[param.name]);
+    const error = document.getElementById(`${control.id}-error`);
+    error.textContent = problem;
+    error.hidden = !problem;
+    control.setAttribute("aria-invalid", problem ? "true" : "false");
+    if (problem) problems.push(`${param.name.replaceAll("_", " ")}: ${problem}`);
+  }
+  return problems;
 }

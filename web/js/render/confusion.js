@@ -1,33 +1,10 @@
 // Confusion matrix as an accessible HTML table: actual classes as rows, predicted as columns, cells
 // shaded by count, the diagonal marked, and every non-empty off-diagonal cell a button that lists the
-// misclassified rows in a region below the table.
-
-const STYLE_ID = "pellucid-confusion-style";
-const CSS = `
-.cm-table { border-collapse: collapse; font-variant-numeric: tabular-nums; margin: 4px 0; }
-.cm-table caption { text-align: left; font-weight: 600; padding-bottom: 6px; }
-.cm-table th, .cm-table td { border: 1px solid #d8dde3; padding: 0; min-width: 3.2em; height: 2.4em; text-align: center; }
-.cm-table th { background: #f5f7fa; font-weight: 600; padding: 4px 8px; }
-.cm-table .cm-axis { background: #fff; color: #5b6770; font-weight: 600; font-size: 0.85em; }
-.cm-table td.cm-diagonal { outline: 2px solid #2f9e5b; outline-offset: -2px; }
-.cm-table td > span, .cm-table td > button { display: flex; align-items: center; justify-content: center; width: 100%; min-height: 2.4em; padding: 4px 8px; }
-.cm-table button { font: inherit; color: inherit; background: transparent; border: 0; cursor: pointer; text-decoration: underline dotted; }
-.cm-table button:focus-visible { outline: 3px solid #1d232a; outline-offset: -3px; }
-.cm-table button[aria-expanded="true"] { box-shadow: inset 0 0 0 3px #1d232a; }
-.cm-rows { margin: 8px 0; padding: 8px 12px; border: 1px solid #d8dde3; border-radius: 8px; background: #fbfcfd; }
-.cm-rows p { margin: 0 0 4px; }
-.cm-rows .cm-list { margin: 0; max-height: 10em; overflow: auto; word-break: break-word; }
-`;
+// misclassified rows in a region below the table. Its look (the .cm-* rules) lives in styles.css, since
+// the page's Content-Security-Policy allows no inline styles.
 
 let regionCount = 0;
 
-function ensureStyle() {
-  if (document.getElementById(STYLE_ID)) return;
-  const style = document.createElement("style");
-  style.id = STYLE_ID;
-  style.textContent = CSS;
-  document.head.append(style);
-}
 
 export function checkConfusion(c) {
   if (!c || !Array.isArray(c.labels) || !Array.isArray(c.matrix)) throw new Error("Confusion: expected {labels, matrix}.");
@@ -52,7 +29,6 @@ function shade(share, diagonal) {
 // predicted}) called when a cell is opened (with [] when it is closed). Returns {table, region}.
 export function renderConfusion(container, confusion, options = {}) {
   checkConfusion(confusion);
-  ensureStyle();
   const { labels, matrix, rows } = confusion;
   const k = labels.length;
   const max = Math.max(1, ...matrix.flat());

@@ -1,0 +1,37 @@
+import { MAX_BYTES } from "./drop-zone.js";
+
+// Where the data came from, kept in the page so it can be loaded again into a fresh worker after a
+// cancel: a built-in dataset (name + generator settings) or an uploaded file's bytes, plus the kind
+// overrides and missing-value choice applied on top, in order.
+
+export function exampleSource(name, generator = {}) {
+  return { type: "example", name, generator, kinds: {}, missing: null };
+}
+
+export function fileSource(name, bytes) {
+  return { type: "file", name, bytes, kinds: {}, missing: null };
+}
+
+// Loads the source into the worker and replays the edits; resolves to the final TableInfo.
+// `onStep` is told what is happening, for the status line.
+export async function loadSource(python, source, onStep = () => {}) {
+  let info;
+  if (source.type === "example") {
+    onStep(`Loading ${source.name}…`);
+    info = await python.call("load_example", { name: source.name, ...source.generator });
+  } else {
+    onStep(`Reading ${source.name}…`);
+    // The page keeps its own copy: the one sent is transferred (moved) to the worker.
+    const copy = source.bytes.slice(0);
+    info = await python.call("load_csv", { path: copy, name: source.name, max_bytes: MAX_BYTES }, [copy]);
+  }
+  for (const [column, kind] of Object.entries(source.kinds)) {
+    if (info.columns.includes(column) && info.kinds[column] !== kind) {
+      info = await python.call("set_kind", { table_id: info.table_id, column, kind });
+    }
+  }
+  if (source.missing) {
+    info = await python.call("handle_missing", { table_id: info.table_id, strategy: source.missing, columns: null });
+  }
+  return info;
+}

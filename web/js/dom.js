@@ -1,0 +1,53 @@
+// Small DOM helpers that only ever set text and properties, never markup: data stays data.
+
+export const byId = (id) => document.getElementById(id);
+
+// el("button", {type: "button", class: "x", text: "Go", onclick}, ...children)
+export function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = String(value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key in node && typeof value !== "string") node[key] = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+export function option(value, label, selected = false) {
+  const item = new Option(label, value);
+  item.selected = selected;
+  return item;
+}
+
+// A table from a header row and body rows of plain values (numbers are right-aligned).
+export function simpleTable(headers, rows, { caption, rowHeaders = false } = {}) {
+  const head = el("thead", {}, el("tr", {}, ...headers.map((h) => el("th", { scope: "col", text: h }))));
+  const body = el("tbody");
+  for (const row of rows) {
+    const tr = el("tr");
+    row.forEach((value, i) => {
+      const cell = rowHeaders && i === 0 ? el("th", { scope: "row" }) : el("td");
+      cell.textContent = value === null || value === undefined ? "—" : String(value);
+      if (typeof value === "number") cell.className = "num";
+      tr.append(cell);
+    });
+    body.append(tr);
+  }
+  return el("table", {}, caption ? el("caption", { text: caption }) : null, head, body);
+}
+
+// Numbers for people: percentages for rates, 3 significant decimals otherwise, "—" for missing.
+export function formatValue(value, kind = "number") {
+  if (value === null || value === undefined || (typeof value === "number" && !Number.isFinite(value))) return "—";
+  if (typeof value !== "number") return String(value);
+  if (kind === "percent") return `${(value * 100).toFixed(1)}%`;
+  if (Number.isInteger(value)) return String(value);
+  const abs = Math.abs(value);
+  if (abs !== 0 && (abs < 1e-3 || abs >= 1e6)) return value.toExponential(3);
+  return value.toFixed(abs >= 100 ? 1 : 3);
+}

@@ -1,0 +1,135 @@
+// The numbers: a headline score that says which rows it comes from, a table of every metric per
+// split, per-class precision/recall/F1, cross-validation folds and the fitted model's summary.
+import { el, simpleTable, formatValue } from "./dom.js";
+
+const SPLITS = ["train", "validation", "test"];
+const SPLIT_NAMES = { train: "Training", validation: "Validation", test: "Test" };
+const METRICS = {
+  classifier: [["accuracy", "Accuracy", "percent"], ["macro_precision", "Precision (macro)", "number"],
+    ["macro_recall", "Recall (macro)", "number"], ["macro_f1", "F1 (macro)", "number"]],
+  regressor: [["r2", "R²", "number"], ["mse", "MSE", "number"], ["mae", "MAE", "number"]],
+  clusterer: [["silhouette", "Silhouette", "number"], ["inertia", "Inertia", "number"], ["dunn", "Dunn index", "number"]],
+  transformer: [["explained_variance", "Variance explained", "percent"]],
+};
+
+// A metric by name, also found as macro.{name} or as the sum of a ratio list.
+export function metricValue(m, key) {
+  if (!m) return undefined;
+  if (key in m && typeof m[key] === "number") return m[key];
+  if (key.startsWith("macro_")) {
+    const name = key.slice(6);
+    if (m.macro && typeof m.macro[name] === "number") return m.macro[name];
+    if (m[name] && typeof m[name].macro === "number") return m[name].macro;
+  }
+  if (key === "explained_variance" && Array.isArray(m.explained_variance_ratio)) {
+    return m.explained_variance_ratio.reduce((a, b) => a + b, 0);
+  }
+  return undefined;
+}
+
+function splitSize(result, split) {
+  const rows = result.splits?.[split];
+  return Array.isArray(rows) ? rows.length : 0;
+}
+
+// "30% of rows, 45 rows" for a split; "5-fold cross-validation" for k-fold.
+export function splitPhrase(result, split) {
+  const n = splitSize(result, split);
+  const total = SPLITS.reduce((sum, s) => sum + splitSize(result, s), 0) || n;
+  const pct = total ? Math.round((100 * n) / total) : 100;
+  return `${pct}% of rows, ${n} ${n === 1 ? "row" : "rows"}`;
+}
+
+// The split the headline reports: held-out data when there is any.
+export function headlineSplit(result) {
+  if (result.cv) return "cv";
+  for (const s of ["test", "validation"]) if (splitSize(result, s) && result.metrics?.[s]) return s;
+  return "train";
+}
+
+export function headline(result) {
+  const [key, name, format] = (METRICS[result.task] || [])[0] || ["", "Score", "number"];
+  const split = headlineSplit(result);
+  if (split === "cv") {
+    const k = result.cv.scores?.length || 0;
+    return { label: `Cross-validated ${/^[A-Z][a-z]/.test(name) ? name.toLowerCase() : name}`, value: formatValue(result.cv.mean, format),
+      note: `mean of ${k} folds, ± ${formatValue(result.cv.std, format)} · ${result.label}` };
+  }
+  const value = metricValue(result.metrics?.[split], key);
+  const where = result.task === "transformer" || result.task === "clusterer" ? "All rows" : SPLIT_NAMES[split];
+  const lower = /^[A-Z][a-z]/.test(name) ? name.toLowerCase() : name;
+  const label = where === "All rows" ? name : `${where} ${lower}`;
+  return { label, value: formatValue(value, format), note: `${splitPhrase(result, split)} · ${result.label}` };
+}
+
+function metricsTable(result) {
+  const splits = SPLITS.filter((s) => result.metrics?.[s] && (splitSize(result, s) || s === "train"));
+  const rows = (METRICS[result.task] || [])
+    .map(([key, name, format]) => [name, ...splits.map((s) => formatValue(metricValue(result.metrics[s], key), format))])
+    .filter((row) => row.slice(1).some((v) => v !== "—"));
+  if (!rows.length) return null;
+  const headers = ["Metric", ...splits.map((s) => `${SPLIT_NAMES[s]} (${splitPhrase(result, s)})`)];
+  return simpleTable(headers, rows, { rowHeaders: true, caption: "Each number comes from the rows named in its column." });
+}
+
+// Per-class rows from any of the shapes the metrics may take.
+export function perClassRows(m) {
+  if (!m) return [];
+  if (Array.isArray(m.per_class)) {
+    return m.per_class.map((c) => [String(c.label ?? c.class), c.precision, c.recall, c.f1, c.support]);
+  }
+  const labels = m.labels || m.classes || m.confusion?.labels ||
+    (m.precision && typeof m.precision === "object" ? Object.keys(m.precision).filter((k) => k !== "macro") : []);
+  const pick = (obj, label, i) => (Array.isArray(obj) ? obj[i] : obj?.[label]);
+  return labels.map((label, i) => [String(label), pick(m.precision, label, i), pick(m.recall, label, i),
+    pick(m.f1, label, i), pick(m.support, label, i)]);
+}
+
+function perClassTable(result, split) {
+  const rows = perClassRows(result.metrics?.[split]);
+  if (!rows.length) return null;
+  const shown = rows.map(([label, p, r, f, s]) => [label, formatValue(p), formatValue(r), formatValue(f),
+    s === undefined ? "—" : s]);
+  const hasSupport = rows.some((r) => r[4] !== undefined);
+  const headers = ["Class", "Precision", "Recall", "F1", ...(hasSupport ? ["Rows"] : [])];
+  const body = hasSupport ? shown : shown.map((r) => r.slice(0, 4));
+  return simpleTable(headers, body, { rowHeaders: true,
+    caption: `Per class, on the ${SPLIT_NAMES[split].toLowerCase()} rows (${splitPhrase(result, split)}).` });
+}
+
+function cvTable(result) {
+  if (!result.cv?.scores) return null;
+  const [, name, format] = (METRICS[result.task] || [])[0] || [];
+  const rows = result.cv.scores.map((s, i) => [`Fold ${i + 1}`, formatValue(s, format)]);
+  rows.push(["Mean ± std", `${formatValue(result.cv.mean, format)} ± ${formatValue(result.cv.std, format)}`]);
+  return simpleTable(["Fold", name || "Score"], rows, { rowHeaders: true,
+    caption: "Each fold is scored by a model trained on the other folds." });
+}
+
+function varianceTable(result) {
+  const ratios = result.pca?.ratios || result.metrics?.train?.explained_variance_ratio;
+  if (!ratios) return null;
+  let sum = 0;
+  const rows = ratios.map((r, i) => { sum += r; return [`PC${i + 1}`, formatValue(r, "percent"), formatValue(sum, "percent")]; });
+  return simpleTable(["Component", "Variance explained", "Cumulative"], rows, { rowHeaders: true });
+}
+
+export function summaryTable(rows) {
+  return simpleTable(["", ""], rows.map(([k, v]) => [k, formatValue(v)]), { rowHeaders: true });
+}
+
+// The classifier split whose confusion matrix is drawn: the headline split, or training under k-fold.
+export function confusionSplit(result) {
+  const split = headlineSplit(result);
+  return split === "cv" ? "train" : split;
+}
+
+// Everything under the Metrics tab except the confusion canvas (views.js draws that).
+export function renderMetrics(container, result) {
+  const parts = [el("h3", { text: "Scores" }), metricsTable(result), cvTable(result)];
+  if (result.task === "classifier") parts.push(el("h3", { text: "Precision, recall and F1" }), perClassTable(result, confusionSplit(result)));
+  if (result.task === "transformer") parts.push(el("h3", { text: "Explained variance" }), varianceTable(result));
+  const warnings = (result.warnings || []).map((w) => el("li", { text: w }));
+  if (warnings.length) parts.push(el("ul", { class: "warnings" }, ...warnings));
+  container.replaceChildren(...parts.filter(Boolean).map((p) => (p.tagName === "TABLE" ? el("div", { class: "table-scroll" }, p) : p)));
+}

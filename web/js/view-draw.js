@@ -1,0 +1,63 @@
+// Draws each view of a trained model from plain arrays, with its text twin. Renderers are loaded on
+// first use, so a page that never shows a view never loads its code.
+
+const renderers = new Map();
+export function renderer(name) {
+  if (!renderers.has(name)) renderers.set(name, import(`./render/${name}.js`));
+  return renderers.get(name);
+}
+
+// A canvas size that fits the box it sits in (phone to desktop).
+export function sizeFor(canvas, aspect = 0.68, maxHeight = 520) {
+  const box = canvas.parentElement;
+  const width = Math.max(300, Math.min(900, (box?.clientWidth || 640) - 2));
+  return { width, height: Math.round(Math.min(maxHeight, Math.max(260, width * aspect))) };
+}
+
+// The confusion matrix is a table whose off-diagonal cells open the list of misclassified rows.
+export async function drawConfusion(container, confusion, caption) {
+  const mod = await renderer("confusion");
+  container.replaceChildren();
+  mod.renderConfusion(container, confusion, { caption });
+}
+
+export async function drawBoundaryView(canvas, textBox, boundary, task) {
+  const mod = await renderer("boundary");
+  const options = { ...sizeFor(canvas), task: task === "regressor" ? "regression" : "classification" };
+  mod.drawBoundary(canvas, boundary, options);
+  textBox.replaceChildren(mod.describeBoundary(boundary, options));
+}
+
+export async function drawScatterView(canvas, textBox, data, options = {}) {
+  const mod = await renderer("scatter");
+  const all = { ...sizeFor(canvas), ...options };
+  mod.drawScatter(canvas, data, all);
+  textBox.replaceChildren(mod.describeScatter(data, all));
+}
+
+export async function drawDendrogramView(canvas, textBox, dendrogram, k) {
+  const mod = await renderer("dendrogram");
+  const options = { ...sizeFor(canvas, 0.6), k };
+  const drawn = mod.drawDendrogram(canvas, dendrogram, options);
+  textBox.replaceChildren(mod.describeDendrogram(dendrogram, options));
+  return { ...drawn, cutForK: mod.cutForK, clustersAtCut: mod.clustersAtCut };
+}
+
+export async function drawPcaView(scatterCanvas, screeCanvas, textBox, pca, labels) {
+  const [scatter, scree] = await Promise.all([renderer("scatter"), renderer("scree")]);
+  const data = { ...scatter.fromPairs(pca.projection), x_name: "PC1", y_name: "PC2" };
+  if (labels) data.label = labels;
+  else data.classes = ["all rows"];
+  const half = sizeFor(scatterCanvas, 0.8, 420);
+  scatter.drawScatter(scatterCanvas, data, { ...half, labelName: "group", legendTitle: "Rows" });
+  scree.drawScree(screeCanvas, pca, sizeFor(screeCanvas, 0.8, 420));
+  textBox.replaceChildren(scree.describeScree(pca), scatter.describeScatter(data, { labelName: "group" }));
+}
+
+export async function drawRegressionView(canvas, residualCanvas, textBox, data) {
+  const mod = await renderer("regression");
+  const size = sizeFor(canvas, 0.8, 420);
+  mod.drawPredictedActual(canvas, data, size);
+  mod.drawResiduals(residualCanvas, data, size);
+  textBox.replaceChildren(mod.describeRegression(data));
+}

@@ -1,0 +1,60 @@
+// The view tabs: which views apply to a trained model, which one is shown, keyboard movement between
+// tabs (arrow keys, Home, End) as the WAI-ARIA tabs pattern describes.
+
+export const VIEW_ORDER = ["metrics", "tree", "boundary", "clusters", "dendrogram", "pca", "regression"];
+
+// The views that mean something for this result; `numericFeatures` are the features a plane can show.
+export function applicableViews(result, numericFeatures) {
+  const views = new Set();
+  if (result.metrics || result.summary) views.add("metrics");
+  if (result.model?.tree) views.add("tree");
+  const supervised = result.task === "classifier" || result.task === "regressor";
+  if (supervised && numericFeatures.length >= 2 && !result.imported) views.add("boundary");
+  if (result.task === "clusterer") views.add("clusters");
+  if (result.dendrogram?.merges?.length) views.add("dendrogram");
+  if (result.task === "transformer" && result.pca) views.add("pca");
+  if (result.task === "regressor" && result.predictions) views.add("regression");
+  return VIEW_ORDER.filter((v) => views.has(v));
+}
+
+// The view a fresh result opens on: the asked one if it applies, else the most telling one.
+export function preferredView(enabled, asked) {
+  if (asked && enabled.includes(asked)) return asked;
+  for (const v of ["tree", "boundary", "clusters", "pca", "regression", "metrics"]) if (enabled.includes(v)) return v;
+  return enabled[0] || "";
+}
+
+function tabs(list) {
+  return Array.from(list.querySelectorAll('[role="tab"]'));
+}
+
+// Shows `current`, enables the tabs in `enabled` (others stay visible but disabled, with a reason).
+export function showTabs(list, enabled, current) {
+  for (const tab of tabs(list)) {
+    const view = tab.dataset.view;
+    const on = enabled.includes(view);
+    tab.disabled = !on;
+    tab.title = on ? "" : "Does not apply to this model";
+    tab.setAttribute("aria-selected", String(view === current));
+    tab.tabIndex = view === current ? 0 : -1;
+    document.getElementById(tab.getAttribute("aria-controls")).hidden = view !== current;
+  }
+}
+
+export function onTabChoice(list, handler) {
+  list.addEventListener("click", (event) => {
+    const tab = event.target.closest('[role="tab"]');
+    if (tab && !tab.disabled) handler(tab.dataset.view);
+  });
+  list.addEventListener("keydown", (event) => {
+    const all = tabs(list).filter((t) => !t.disabled);
+    const at = all.indexOf(document.activeElement);
+    if (at < 0) return;
+    const moves = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: all.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const next = all[(moves[event.key] + all.length) % all.length];
+    next.focus();
+    handler(next.dataset.view);
+  });
+}
