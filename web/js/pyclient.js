@@ -10,10 +10,11 @@ export class PythonError extends Error {
 }
 
 export class PyClient {
-  constructor(workerUrl, { onStatus = () => {}, onEvent = () => {} } = {}) {
+  constructor(workerUrl, { onStatus = () => {}, onEvent = () => {}, onCrash = () => {} } = {}) {
     this.workerUrl = workerUrl;
     this.onStatus = onStatus;
     this.onEvent = onEvent;
+    this.onCrash = onCrash;
     this.pending = new Map();
     this.nextId = 1;
     this.start();
@@ -22,8 +23,12 @@ export class PyClient {
   start() {
     this.worker = new Worker(this.workerUrl, { type: "module" });
     this.worker.onmessage = (message) => this.receive(message.data);
+    // An error nothing caught inside the worker means Python may be gone: fail what was waiting and
+    // let the page start a new worker and restore its data.
     this.worker.onerror = (error) => {
-      this.onStatus({ state: "error", text: `The Python worker failed: ${error.message || "unknown error"}` });
+      error.preventDefault?.();
+      this.failPending("WorkerCrashed", `Python stopped unexpectedly (${error.message || "unknown error"}).`);
+      this.onCrash(error.message || "unknown error");
     };
   }
 
@@ -35,6 +40,12 @@ export class PyClient {
     this.pending.delete(data.id);
     if (data.ok) pending.resolve(data.result);
     else pending.reject(new PythonError(data.error));
+    if (!data.ok && data.error.type === "WorkerCrashed") this.onCrash(data.error.message);
+  }
+
+  failPending(type, message) {
+    for (const { reject } of this.pending.values()) reject(new PythonError({ type, message }));
+    this.pending.clear();
   }
 
   call(cmd, args = {}, transfer = []) {
@@ -48,10 +59,7 @@ export class PyClient {
   // Stop whatever Python is doing by replacing the worker; callers restore their data into the new one.
   restart() {
     this.worker.terminate();
-    for (const { reject } of this.pending.values()) {
-      reject(new PythonError({ type: "Cancelled", message: "Stopped." }));
-    }
-    this.pending.clear();
+    this.failPending("Cancelled", "Stopped.");
     this.start();
   }
 }

@@ -26,6 +26,10 @@ async function boot() {
   const wheelUrl = new URL(`${info.wheel}?v=${info.wheel_sha256.slice(0, 16)}`, siteRoot);
   const wheel = fetchBytes(wheelUrl);
   pyodide = await loadPyodide({ indexURL: new URL("pyodide/", siteRoot).href, packages: info.packages });
+  // Long commands (parsing a big CSV, training) report how far they have got through this module.
+  pyodide.registerJsModule("pellucid_host", {
+    progress: (fraction, label) => emit("progress", { fraction, label }),
+  });
   emit("status", { state: "loading", text: "Loading pellucid…" });
   const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
@@ -76,7 +80,10 @@ self.onmessage = (message) => {
       const reply = callBridge(cmd, args);
       self.postMessage({ id, ...reply });
     } catch (error) {
-      self.postMessage({ id, ok: false, error: { type: "WorkerError", message: String(error.message || error) } });
+      // After a fatal error (out of memory, say) this Python cannot be used again: say so, so the page
+      // replaces the worker instead of sending more work to it.
+      const type = error.pyodide_fatal_error || error instanceof RangeError ? "WorkerCrashed" : "WorkerError";
+      self.postMessage({ id, ok: false, error: { type, message: String(error.message || error) } });
     }
   });
 };
