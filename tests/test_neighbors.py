@@ -12,7 +12,8 @@ from sklearn.preprocessing import StandardScaler
 
 from pellucid import from_dict
 from pellucid.errors import DataError, NotFittedError
-from pellucid.neighbors import KNeighborsClassifier, KNeighborsRegressor
+from pellucid.kd_tree import build_tree, k_nearest
+from pellucid.neighbors import KNeighborsClassifier, KNeighborsRegressor, _prepare_metric, nearest_neighbors
 
 
 def _blobs(n_train, n_query, d, seed=0, offset=0.0):
@@ -91,6 +92,77 @@ def test_cross_validated_accuracy_matches_sklearn_pipeline(loader):
         pipe = make_pipeline(StandardScaler(), sknn.KNeighborsClassifier(5)).fit(X[train], y[train])
         theirs.append(pipe.score(X[test], y[test]))
     assert abs(np.mean(ours) - np.mean(theirs)) <= 0.01
+
+
+# --- the KD-tree search (1 to 3 features) gives the brute-force answer bit for bit ----------------------
+
+def _both_searches(X, Q, metric, k):
+    prepared = _prepare_metric(X, metric)
+    assert "tree" in prepared
+    return (nearest_neighbors(Q, prepared, metric, k, len(X), search="brute"),
+            nearest_neighbors(Q, prepared, metric, k, len(X), search="tree"))
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "cosine"])
+@pytest.mark.parametrize("d", [1, 2, 3])
+def test_tree_equals_brute_force_on_integer_data_with_many_ties(metric, d):
+    rng = np.random.default_rng(d)
+    X = rng.integers(-4, 5, size=(700, d)).astype(float)  # at most 729 distinct points: ties everywhere
+    Q = np.vstack([rng.integers(-6, 7, size=(150, d)), np.zeros((1, d))]).astype(float)  # and the origin
+    X[::97] = 0.0  # zero rows: cosine distance 1 to everything
+    for k in range(1, 16):
+        (d_brute, i_brute), (d_tree, i_tree) = _both_searches(X, Q, metric, k)
+        assert np.array_equal(i_tree, i_brute) and np.array_equal(d_tree, d_brute), k
+        if metric != "cosine":  # both are also the full sort's answer
+            d_ref, i_ref = _reference(X, Q, k, metric)
+            assert np.array_equal(i_tree, i_ref)
+            assert np.allclose(d_tree, d_ref, rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "cosine"])
+def test_tree_equals_brute_force_on_clustered_data_far_from_the_origin(metric):
+    rng = np.random.default_rng(7)
+    centres = rng.normal(size=(5, 2)) * 50 + 1e4
+    X = centres[rng.integers(0, 5, size=3000)] + rng.normal(size=(3000, 2))  # (n, 2) dense clumps
+    X[:40] = X[40:80]  # exact duplicates, tied at every query
+    g = np.linspace(X.min() - 20, X.max() + 20, 60)
+    Q = np.stack(np.meshgrid(g, g), axis=-1).reshape(-1, 2)  # a decision-boundary grid, mostly empty space
+    for k in (1, 4, 15):
+        (d_brute, i_brute), (d_tree, i_tree) = _both_searches(X, Q, metric, k)
+        assert np.array_equal(i_tree, i_brute) and np.array_equal(d_tree, d_brute)
+
+
+def test_tree_on_small_and_odd_sized_sets_with_every_k():
+    rng = np.random.default_rng(3)
+    for n in (1, 15, 16, 17, 33, 100):
+        X = rng.integers(0, 3, size=(n, 2)).astype(float)
+        Q = rng.integers(-1, 4, size=(40, 2)).astype(float)
+        for k in range(1, n + 1, max(1, n // 7)):
+            d_tree, i_tree = k_nearest(build_tree(X), Q, k, "euclidean")
+            d_ref, i_ref = _reference(X, Q, k, "euclidean")
+            assert np.array_equal(i_tree, i_ref), (n, k)
+            assert np.allclose(d_tree, d_ref, rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "cosine"])
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+def test_two_feature_models_match_sklearn(metric, weights):
+    # 2,000 rows in 2-D: the classifier searches with the tree; scikit-learn is the oracle.
+    X, y, Q = _blobs(2000, 500, 2, seed=4)
+    ours = KNeighborsClassifier(k=9, metric=metric, weights=weights).fit(X, y)
+    assert "tree" in ours._prepared()
+    theirs = sknn.KNeighborsClassifier(9, metric=metric, weights=weights, algorithm="brute").fit(X, y)
+    d_ours, i_ours = ours.kneighbors(Q)
+    d_theirs, i_theirs = theirs.kneighbors(Q)
+    assert np.array_equal(i_ours, i_theirs)
+    assert np.allclose(d_ours, d_theirs, rtol=0, atol=1e-9)
+    assert np.array_equal(ours.predict(Q), theirs.predict(Q))
+    assert np.allclose(ours.predict_proba(Q), theirs.predict_proba(Q), atol=1e-12)
+    if metric == "cosine" and weights == "distance":
+        return  # 1 / (cosine distances near 1e-12) magnifies last-bit differences beyond any tolerance
+    reg = KNeighborsRegressor(k=9, metric=metric, weights=weights).fit(X, X[:, 0] * X[:, 1])
+    sk_reg = sknn.KNeighborsRegressor(9, metric=metric, weights=weights, algorithm="brute")
+    assert np.allclose(reg.predict(Q), sk_reg.fit(X, X[:, 0] * X[:, 1]).predict(Q), rtol=1e-12, atol=1e-12)
 
 
 # --- ties, votes, weights ---------------------------------------------------------------------------

@@ -13,7 +13,10 @@ The k-th smallest score of a strided sample of the training rows (or of all of t
 that every true neighbour passes; the rows that pass are measured exactly (the square root of the sum
 of squared differences), and the k nearest are taken from them by (distance, training row). So the
 result is exact and deterministic: equidistant neighbours come in training-row order, and when several
-rows tie for the k-th place the earlier ones win.
+rows tie for the k-th place the earlier ones win. With 1 to 3 features and at least 512 training rows
+(a decision boundary over a grid of points) the search goes through a KD-tree instead (kd_tree.py),
+which measures with the same distance function and gives the same answer to the last bit; for so
+few features every distance is summed feature by feature in order (`pair_distances`).
 
 Votes. The classifier predicts the class with the largest (weighted) vote; a tied vote goes to the
 smallest label (the first in `classes_`), as scikit-learn does. With weights="distance" each
@@ -25,6 +28,7 @@ import numpy as np
 from .base import ClassifierMixin, Estimator, RegressorMixin
 from .errors import DataError
 from .features import fit_numeric, numeric, one_row
+from .kd_tree import build_tree, k_nearest, pair_distances
 from .params import Choice, Flag, Integer
 from .validation import check_classes
 
@@ -45,10 +49,41 @@ def _plain(value):
 _FAST_MIN_ROWS = 2048  # from this many training rows on, screen in float32 on a strided sample
 _SAMPLE_STRIDE = 16
 _UNIT_ROUNDOFF = {np.float32: 2.0 ** -24, np.float64: 2.0 ** -53}
+_TREE_MAX_FEATURES = 3  # up to this many features a KD-tree beats comparing with every row ...
+_TREE_MIN_ROWS = 512  # ... once there are this many training rows ...
+_TREE_MIN_SHARE = 16  # ... and k is at most 1/16 of them
+_TREE_PAIRS = 2 ** 21  # queries per tree search times its leaves (bounds the (query, node) pairs)
+
+
+def _unit_rows(A):
+    """A (n, p) with each nonzero row scaled to length 1 (a zero row stays 0): the cosine's points."""
+    norms = np.linalg.norm(A, axis=1)  # (n,)
+    return A / np.where(norms > 0, norms, 1.0)[:, None]
+
+
+def _exact_distances(Qp, Xp, r, c, metric):
+    """(pairs,) distances from queries Qp[r] to training rows Xp[c] (for cosine both scaled to unit
+    length): `pair_distances`, terms added in feature order, for the few features a tree searches
+    (so both searches agree to the last bit); numpy's row sums for more."""
+    p = Xp.shape[1]
+    if p <= _TREE_MAX_FEATURES or metric == "manhattan":  # manhattan: the order of its block scores
+        return pair_distances([Qp[r, j] for j in range(p)], [Xp[c, j] for j in range(p)], metric)
+    if metric == "euclidean":
+        return np.sqrt(((Qp[r] - Xp[c]) ** 2).sum(axis=1))
+    return np.clip(1.0 - (Qp[r] * Xp[c]).sum(axis=1), 0.0, 2.0)
 
 
 def _prepare_metric(X, metric):
-    """What the block scores need from the training matrix X (n, p), computed once per model."""
+    """What the searches need from the training matrix X (n, p), computed once per model."""
+    prepared = _prepare_scores(X, metric)
+    prepared["points"] = _unit_rows(X) if metric == "cosine" else X  # (n, p) what distances compare
+    if X.shape[1] <= _TREE_MAX_FEATURES and len(X) >= _TREE_MIN_ROWS:
+        prepared["tree"] = build_tree(prepared["points"])
+    return prepared
+
+
+def _prepare_scores(X, metric):
+    """What the block scores need from the training matrix X (n, p)."""
     if metric == "euclidean":
         mean = X.mean(axis=0)  # (p,)
         Xc = X - mean  # (n, p); centring keeps the expansion accurate for data far from 0
@@ -59,8 +94,7 @@ def _prepare_metric(X, metric):
         return {"X": X, "mean": mean, "radius": radius, "XaT": XaT.astype(np.float32) if fast else XaT}
     if metric == "manhattan":
         return {"XT": np.ascontiguousarray(X.T)}  # (p, n)
-    norms = np.linalg.norm(X, axis=1)  # (n,)
-    return {"XnT": (X / np.where(norms > 0, norms, 1.0)[:, None]).T}  # (p, n); a zero row stays 0
+    return {"XnT": _unit_rows(X).T}  # (p, n)
 
 
 def _block_scores(Q, prepared, metric):
@@ -82,9 +116,10 @@ def _block_scores(Q, prepared, metric):
             np.subtract(Q[:, j:j + 1], XT[j], out=diff)
             scores += np.abs(diff, out=diff)
         return scores, np.zeros(len(Q)), lambda r, c: scores[r, c]
-    norms = np.linalg.norm(Q, axis=1, keepdims=True)  # (c, 1)
-    scores = -(Q / np.where(norms > 0, norms, 1.0)) @ prepared["XnT"]  # (c, n) = -cos(q, x)
-    return scores, np.zeros(len(Q)), lambda r, c: np.clip(1.0 + scores[r, c], 0.0, 2.0)
+    Qn = _unit_rows(Q)  # (c, p)
+    scores = -(Qn @ prepared["XnT"])  # (c, n) ~ -cos(q, x), |q.x| <= 1 (a dot product of length p)
+    slack = np.full(len(Q), 8.0 * (Q.shape[1] + 4) * _UNIT_ROUNDOFF[np.float64])  # both sides' rounding
+    return scores, slack, lambda r, c: _exact_distances(Qn, prepared["points"], r, c, "cosine")
 
 
 def _candidates(scores, slack, k, stride):
@@ -115,9 +150,12 @@ def _k_nearest_block(Q, prepared, metric, k):
     return dist[order][take], cols[order][take]
 
 
-def nearest_neighbors(Q, prepared, metric, k, n_train):
+def nearest_neighbors(Q, prepared, metric, k, n_train, search="auto"):
     """(distances, indices), each (m, k): the k nearest training rows of every query row of Q (m, p),
-    nearest first, equal distances by training row."""
+    nearest first, equal distances by training row. search: "brute", "tree" (needs a prepared tree)
+    or "auto" (the tree when there is one and k is small beside the training set); same answer."""
+    if search == "tree" or (search == "auto" and "tree" in prepared and k <= n_train // _TREE_MIN_SHARE):
+        return _tree_neighbors(Q, prepared, metric, k)
     m = len(Q)
     distances, indices = np.empty((m, k)), np.empty((m, k), dtype=np.intp)
     row_bytes = 8 * max(n_train, 1)
@@ -125,6 +163,18 @@ def nearest_neighbors(Q, prepared, metric, k, n_train):
     for start in range(0, m, block):
         stop = min(start + block, m)
         distances[start:stop], indices[start:stop] = _k_nearest_block(Q[start:stop], prepared, metric, k)
+    return distances, indices
+
+
+def _tree_neighbors(Q, prepared, metric, k):
+    """nearest_neighbors through the KD-tree, in batches of queries."""
+    Qp = _unit_rows(Q) if metric == "cosine" else Q  # (m, p)
+    distances, indices = np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.intp)
+    tree = prepared["tree"]
+    batch = int(np.clip(_TREE_PAIRS // 2 ** tree["depth"], 256, 8192))  # queries x leaves stays bounded
+    for start in range(0, len(Q), batch):
+        block = slice(start, start + batch)
+        distances[block], indices[block] = k_nearest(tree, Qp[block], k, metric)
     return distances, indices
 
 
