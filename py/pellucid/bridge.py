@@ -21,6 +21,7 @@ from .errors import DataError
 from .summaries import summary
 from .validation import check_target
 from .workbench import boundary as _boundary, evaluation as _evaluation, exports, readouts, script
+from .workbench import exercises as _exercises, explain as _explain, lab as _lab, steps as _steps
 from .workbench.host import reporter
 from .workbench.runs import MODEL_MENU, SUPERVISED, Run
 
@@ -243,10 +244,46 @@ def _setup_of(run, overrides):
     return setup
 
 
+def timeline(model_id, row=None):
+    """The learner's steps replayed as frames (the model refitted with trace=True on its training rows)."""
+    return _steps.timeline(_run(model_id), row)
+
+
+def explain_row(model_id, row):
+    """Why the 1-based table `row` gets its prediction: tree path, neighbours, scores or log-probabilities."""
+    return _explain.explain_row(_run(model_id), row)
+
+
+def exercise(model_id, seed=0):
+    """A seeded exercise on the current data and model (the question only)."""
+    return _exercises.exercise(_run(model_id), seed)
+
+
+def check_exercise(model_id, seed, answer):
+    """The answer to exercise `seed` checked against the value computed from the data."""
+    return _exercises.check_exercise(_run(model_id), seed, answer)
+
+
+def estimation_lab(distribution, n=20, seed=0, params=None, table_id=None, column=None, prior_a=1.0,
+                   prior_b=1.0, k=1.0, positive=None):
+    """MLE, likelihood curve, MAP and Laplace estimates of a drawn sample or of a table column."""
+    if table_id is not None:
+        if column is None:
+            raise DataError("Choose the column to estimate from.")
+        values = _table(table_id).column(column)
+        sample = [v.item() if isinstance(v, np.generic) else v for v in values
+                  if v is not None and not (isinstance(v, float) and math.isnan(v))]
+    else:
+        sample = _lab.draw_sample(distribution, n, seed, params)
+    return _lab.lab(distribution, sample, prior_a, prior_b, k, positive)
+
+
 COMMANDS = {"datasets": datasets, "load_csv": load_csv, "load_example": load_example, "set_kind": set_kind,
             "handle_missing": handle_missing, "models": models, "fit": fit, "train": train,
             "boundary": boundary, "export_predictions": export_predictions, "export_model": export_model,
-            "import_model": import_model, "export_python": export_python}
+            "import_model": import_model, "export_python": export_python, "timeline": timeline,
+            "explain_row": explain_row, "exercise": exercise, "check_exercise": check_exercise,
+            "estimation_lab": estimation_lab}
 
 
 def handle(cmd, args=None):

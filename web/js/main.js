@@ -11,6 +11,7 @@ import { readEvaluation, writeEvaluation, evaluationArgs, onEvaluationChange } f
 import { exampleSource, fileSource, loadSource } from "./data-source.js";
 import { createResults } from "./results.js";
 import { registerOffline } from "./offline.js";
+import { mountLearnPanel } from "./learn/panel.js";
 import { saveSession, loadSession, clearSession } from "./session-store.js";
 
 const els = {
@@ -325,6 +326,15 @@ els.clearSession.addEventListener("click", async () => {
   location.replace(location.pathname);
 });
 registerOffline();
+mountLearnPanel(byId("learn-root"), { python, getContext: learnContext });
+
+// What the "See it learn" panel works on: the latest trained model and the table it came from.
+function learnContext() {
+  const result = app.result;
+  if (!result || !result.model_id || !app.table) return null;
+  return { table_id: app.table.table_id, model_id: result.model_id, model_name: result.model?.model || result.label,
+    target: result.target, features: result.features, settings: settings() };
+}
 onEvaluationChange(saveHash);
 updateControls();
 

@@ -1,0 +1,138 @@
+"""Check your work: seeded exercises made from the current data and model, answered and checked in Python.
+
+An exercise is fixed by (model, seed): the same run and seed give the same question, so a teacher can hand
+one out by its seed. Kinds: "gain" (a decision tree: the information gain of an attribute at the root),
+"perceptron_update" (one weight after a perceptron step), "nb_posterior" (P(class | x) under naive Bayes
+with Laplace k = 1), "kmeans_centre" (a coordinate of the next k-means centre). An answer is right when
+it is within TOLERANCE (absolute) of the value computed from the data.
+"""
+
+import numpy as np
+
+from ..errors import DataError
+from . import steps
+
+TOLERANCE = 0.005
+KINDS = {"DecisionTreeClassifier": "gain", "Perceptron": "perceptron_update", "CategoricalNB": "nb_posterior",
+         "BernoulliNB": "nb_posterior", "MultinomialNB": "nb_posterior", "KMeans": "kmeans_centre"}
+
+
+def _seed(seed):
+    if isinstance(seed, bool) or not isinstance(seed, (int, float)) or seed != int(seed) or not 0 <= seed < 2 ** 32:
+        raise DataError(f"The exercise seed must be a whole number from 0 to 2^32 - 1; got {seed!r}.")
+    return int(seed)
+
+
+def _make(run, seed):
+    """(public exercise dict, expected answer, worked computation)."""
+    model = type(run.estimator).__name__
+    kind = KINDS.get(model)
+    if kind is None:
+        raise DataError(f"There is no exercise for {run.label} yet; try a decision tree, the perceptron, "
+                        "categorical/Bernoulli/multinomial naive Bayes or k-means.")
+    rng = np.random.default_rng(_seed(seed))
+    question, answer, worked = _MAKERS[kind](run, rng)
+    return {"kind": kind, "seed": int(seed), "model": model, "tolerance": TOLERANCE, **question}, answer, worked
+
+
+def exercise(run, seed=0):
+    """The question (without its answer)."""
+    return _make(run, seed)[0]
+
+
+def check_exercise(run, seed, answer):
+    """{correct, expected, worked, tolerance}: the answer checked against the value computed from the data."""
+    question, expected, worked = _make(run, seed)
+    try:
+        given = float(answer)
+    except (TypeError, ValueError):
+        raise DataError(f"The answer must be a number; got {answer!r}.") from None
+    if not np.isfinite(given):
+        raise DataError(f"The answer must be a finite number; got {answer!r}.")
+    return {"correct": bool(abs(given - expected) <= TOLERANCE), "answer": given, "expected": expected,
+            "worked": worked, "tolerance": TOLERANCE, "kind": question["kind"], "seed": question["seed"]}
+
+
+def _gain(run, rng):
+    tl = steps.timeline(run)
+    root = tl["frames"][0]
+    options = sorted(root.get("breakdown", {}))
+    if not options:
+        raise DataError("The tree's root has no categorical attribute to ask about.")
+    attribute = options[int(rng.integers(len(options)))]
+    parts = root["breakdown"][attribute]
+    q = {"question": f"Compute the information gain of {attribute} at the root (in bits)."
+         if tl["criterion"] != "gini" else f"Compute the decrease in Gini impurity from splitting on {attribute} "
+                                           "at the root.",
+         "given": {"node counts": root["counts"],
+                   "branches": {b["value"]: dict(zip(tl["classes"], b["counts"])) for b in parts["branches"]}}}
+    return q, float(root["candidates"][attribute]), [parts["text"]]
+
+
+def _perceptron_update(run, rng):
+    frames = steps.timeline(run)["frames"]
+    mistakes = [f for f in frames if not f["correct"]] or frames
+    f = mistakes[int(rng.integers(len(mistakes)))]
+    binary = "target" in f
+    d = len(f["x"])
+    j = int(rng.integers(d))
+    label = "w0 (bias)" if j == 0 else f"w{j}"
+    if binary:
+        expected = float(f["weights_after"][j])
+        ask = f"What is {label} after this step?"
+        given = {"weights before": f["weights"], "f(x)": f["x"], "y*": f["target"]}
+    else:
+        classes = list(run.estimator.classes_)
+        row = classes.index(f["y"]) if rng.random() < 0.5 or f["correct"] else classes.index(f["predicted"])
+        expected = float(f["weights_after"][row][j])
+        ask = f"What is {label} of class {classes[row]}'s weight vector after this step?"
+        given = {"weights before (one row per class)": {str(c): w for c, w in zip(classes, f["weights"])},
+                 "f(x)": f["x"], "true class": f["y"]}
+    q = {"question": f"Perceptron step {f['step']} (epoch {f['epoch']}). {ask}", "given": given}
+    return q, expected, [m["text"] for m in f["math"]]
+
+
+def _nb_posterior(run, rng):
+    from .explain import explain_row
+    est = type(run.estimator)(**{**run.estimator.get_params(), "k": 1.0, "trace": False})
+    X, y, rows = steps.training_data(run)
+    est.fit(X, y)
+    row = int(rows[int(rng.integers(len(rows)))]) + 1
+    ex = explain_row(run, row, estimator=est)
+    c = int(rng.integers(len(ex["classes"])))
+    cls = ex["classes"][c]
+    worked = [f"{t['term']}: " + ", ".join(f"{k} {_log(v)}" for k, v in zip(ex["classes"], t["log_prob"]))
+              for t in ex["terms"]]
+    worked.append("sum: " + ", ".join(f"{k} {_log(v)}" for k, v in zip(ex["classes"], ex["total"])))
+    worked.append(f"P({cls} | x) = exp(sum_{cls}) / Σ_y exp(sum_y) = {ex['proba'][c]:.4f}")
+    q = {"question": f"With Laplace smoothing k = 1, what is P({run.target} = {cls} | x) for row {row}?",
+         "given": {"row": row, "x": ex["values"]}}
+    return q, float(ex["proba"][c]), worked
+
+
+def _log(v):
+    return v if isinstance(v, str) else f"{v:.4f}"
+
+
+def _kmeans_centre(run, rng):
+    tl = steps.timeline(run)
+    est, X, _, _ = steps.refit_traced(run)
+    M = steps._encoded(est, X)  # (n, d)
+    labels_all = [r["labels"] for r in est.trace_ if r["step"] == "iteration"]
+    iterations = [f for f in tl["frames"] if f["kind"] == "iteration"][:len(labels_all)]
+    t = int(rng.integers(max(1, len(iterations) - 1)))
+    labels = np.asarray(labels_all[t])
+    nonempty = [j for j in range(len(iterations[t]["centres"])) if np.any(labels == j)]
+    j = nonempty[int(rng.integers(len(nonempty)))]
+    members = M[labels == j, 0]  # (m,)
+    expected = float(members.mean())
+    name = tl["feature_names"][0]
+    q = {"question": f"After the assignment of iteration {iterations[t]['iter']}, cluster {j} holds {len(members)} "
+                     f"rows. What is the {name} coordinate of its next centre?",
+         "given": {"cluster": j, "rows": (np.flatnonzero(labels == j)[:50] + 1).tolist(), "coordinate": name}}
+    worked = [f"μ_{j}({name}) = (1/{len(members)}) Σ {name} = {members.sum():.4f} / {len(members)} = {expected:.4f}"]
+    return q, expected, worked
+
+
+_MAKERS = {"gain": _gain, "perceptron_update": _perceptron_update, "nb_posterior": _nb_posterior,
+           "kmeans_centre": _kmeans_centre}

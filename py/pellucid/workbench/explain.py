@@ -1,0 +1,96 @@
+"""Why one row gets its prediction: the path it takes through a tree, its k nearest neighbours and their
+vote, its log-probability sum per class (naive Bayes), its score per class term by term (linear models),
+or its distance to each centre (k-means). Row numbers in and out are 1-based rows of the loaded table.
+"""
+
+import numpy as np
+
+from ..errors import DataError
+from ..features import numeric
+
+
+def _row_values(run, row):
+    if run.table is None:
+        raise DataError("This model was imported without its data, so there are no rows to explain.")
+    if isinstance(row, bool) or not isinstance(row, (int, float)) or row != int(row) \
+            or not 1 <= row <= run.table.n_rows:
+        raise DataError(f"row must be a row number from 1 to {run.table.n_rows}; got {row!r}.")
+    X = run.table.select(run.features).take(np.array([int(row) - 1]))
+    return X, {name: _plain(X.column(name)[0]) for name in run.features}
+
+
+def _plain(v):
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def explain_row(run, row, estimator=None):
+    """{kind, row, values, prediction, ...} for the run's model (or `estimator`, a refit of it)."""
+    est = estimator if estimator is not None else run.estimator
+    X, values = _row_values(run, row)
+    out = {"row": int(row), "values": values}
+    if run.target is not None:
+        out["actual"] = _plain(run.table.column(run.target)[int(row) - 1])
+    name = type(est).__name__
+    if name.startswith("DecisionTree"):
+        out.update(_tree_path(est, values))
+    elif name.startswith("KNeighbors"):
+        out.update(kind="neighbours", **est.explain(X))
+        train = run.train_rows()
+        for nb in out["neighbors"]:
+            nb["row"] = int(train[nb["row"]]) + 1
+    elif name.endswith("NB"):
+        out.update(kind="naive_bayes", **est.explain(X))
+    elif hasattr(est, "coef_"):
+        out.update(_linear_scores(est, X))
+    elif hasattr(est, "cluster_centers_"):
+        m = numeric(est, X)[0]  # (d,)
+        d2 = ((est.cluster_centers_ - m) ** 2).sum(axis=1)  # (k,)
+        out.update(kind="centres", distances=np.sqrt(d2).tolist(), prediction=int(np.argmin(d2)))
+    else:
+        out.update(kind="prediction", prediction=_plain(np.asarray(est.predict(X))[0]) if hasattr(est, "predict")
+                   else None)
+    return out
+
+
+def _tree_path(est, values):
+    """The tests the row passes from the root to its leaf, with the trace's node names."""
+    node, path, steps = est.to_dict()["tree"], "root", []
+    nodes = [path]
+    while "feature" in node:
+        feature, value = node["feature"], values[node["feature"]]
+        if "branches" in node:
+            key = str(value)
+            if key not in node["branches"]:
+                steps.append({"feature": feature, "value": value, "test": f"{feature} = {key} (unseen)"})
+                break
+            path, node = f"{path}/{feature}={key}", node["branches"][key]
+            steps.append({"feature": feature, "value": value, "test": f"{feature} = {key}"})
+        else:
+            t = node["threshold"]
+            left = float(value) <= t
+            path = f"{path}/{feature}{'<=' if left else '>'}{t:.6g}"
+            node = node["left"] if left else node["right"]
+            steps.append({"feature": feature, "value": value,
+                          "test": f"{feature} = {value} {'≤' if left else '>'} {t:.4g}"})
+        nodes.append(path)
+    text = " → ".join(s["test"] for s in steps) + f" → predict {node['prediction']}"
+    return {"kind": "path", "steps": steps, "nodes": nodes, "prediction": _plain(node["prediction"]),
+            "counts": node.get("counts"), "text": text}
+
+
+def _linear_scores(est, X):
+    """Score per class: bias + sum_j w_j f_j(x), each term listed (the binary score is w . f)."""
+    f = numeric(est, X)[0]  # (d,) the row as the model reads it
+    W = np.atleast_2d(est.coef_)  # (1 or K, d)
+    b = np.atleast_1d(est.intercept_)  # (1 or K,)
+    names = list(getattr(est, "feature_names_out_", None) or est.encoder_.output_names)
+    scores = (W @ f + b).tolist()  # (1 or K,)
+    classes = [_plain(c) for c in getattr(est, "classes_", [])]
+    labels = classes if len(W) == len(classes) else ([f"score ({classes[1]} if ≥ 0)"] if classes else ["ŷ"])
+    terms = [{"name": "bias", "value": 1.0, "weights": b.tolist()}] + [
+        {"name": n, "value": float(v), "weights": W[:, j].tolist()} for j, (n, v) in enumerate(zip(names, f))]
+    prediction = _plain(np.asarray(est.predict(X))[0])
+    out = {"kind": "scores", "labels": labels, "scores": scores, "terms": terms, "prediction": prediction}
+    if hasattr(est, "predict_proba") and classes:
+        out["proba"] = est.predict_proba(X)[0].tolist()
+    return out

@@ -1,0 +1,244 @@
+"""Tree growth as display frames: each node's examples, its entropy (or Gini), the IMPORTANCE table with
+every candidate's gain worked out branch by branch, and the pruning tests (seed 000, "Decision Trees",
+"Information Gain", "Pruning"; seed 004, "Choosing best attribute", "Pruning decision trees").
+
+A frame is the trace step plus what the page shows beside it: `breakdown` (per candidate, the class
+counts of each branch) and `math` ([{tex, text}]: the notes' formulas with this node's numbers). The
+whole tree comes once, as a nested dict in the page's tree format whose nodes carry the index of the
+frame that grows them (`"frame"`) and, when pruned, the frame that prunes them (`"pruned_at"`), so the
+page can draw the tree as it stood at any frame.
+"""
+
+import math
+
+import numpy as np
+
+MAX_TREE_FRAMES = 600  # growth steps sent for one tree (a deeper tree is cut with a note)
+
+
+def B(q):
+    """Entropy of a Boolean variable true with probability q (the notes' B(q)), in bits."""
+    if q <= 0 or q >= 1:
+        return 0.0
+    return -(q * math.log2(q) + (1 - q) * math.log2(1 - q))
+
+
+def entropy(counts):
+    counts = np.asarray(counts, dtype=float)  # (k,)
+    total = counts.sum()
+    if total == 0:
+        return 0.0
+    p = counts[counts > 0] / total
+    return float(-(p * np.log2(p)).sum())
+
+
+def gini(counts):
+    counts = np.asarray(counts, dtype=float)  # (k,)
+    total = counts.sum()
+    return 0.0 if total == 0 else float(1 - ((counts / total) ** 2).sum())
+
+
+def _impurity_terms(counts, criterion, binary):
+    """(tex, text) of one node's impurity with its counts: B(p/(p+n)) for two classes (p = the second
+    class), H(..) for more, Gini(..) for the Gini criterion."""
+    n = int(sum(counts))
+    if criterion == "gini":
+        inner = ", ".join(f"{int(c)}/{n}" for c in counts)
+        return rf"\mathrm{{Gini}}({inner})", f"Gini({inner})"
+    if binary:
+        return rf"B({int(counts[1])}/{n})", f"B({int(counts[1])}/{n})"
+    inner = ", ".join(f"{int(c)}/{n}" for c in counts)
+    return rf"H({inner})", f"H({inner})"
+
+
+def _tex_name(name):
+    return r"\text{" + str(name).replace("\\", "").replace("{", "").replace("}", "").replace("$", r"\$") \
+        .replace("&", r"\&").replace("%", r"\%").replace("_", r"\_").replace("#", r"\#") + "}"
+
+
+def gain_formula(attribute, node_counts, branches, criterion, gain):
+    """The notes' Gain(A) = B(p/(p+n)) - sum_k (p_k+n_k)/(p+n) B(p_k/(p_k+n_k)) with the numbers filled in.
+    `branches` is [(label, counts)]. Returns {tex, text}."""
+    binary = len(node_counts) == 2
+    total = int(sum(node_counts))
+    head_tex, head_text = _impurity_terms(node_counts, criterion, binary)
+    parts_tex, parts_text = [], []
+    for _, counts in branches:
+        size = int(sum(counts))
+        if size == 0:
+            continue
+        t_tex, t_text = _impurity_terms(counts, criterion, binary)
+        parts_tex.append(rf"\tfrac{{{size}}}{{{total}}}\,{t_tex}")
+        parts_text.append(f"{size}/{total} {t_text}")
+    name = "Gain" if criterion != "gini" else r"\Delta\mathrm{Gini}"
+    tex = (rf"\mathrm{{{name}}}({_tex_name(attribute)}) = {head_tex} - \left[{' + '.join(parts_tex)}\right]"
+           rf" = {gain:.3f}") if criterion != "gini" else \
+        (rf"{name}({_tex_name(attribute)}) = {head_tex} - \left[{' + '.join(parts_tex)}\right] = {gain:.3f}")
+    text_name = "Gain" if criterion != "gini" else "ΔGini"
+    text = f"{text_name}({attribute}) = {head_text} − [{' + '.join(parts_text)}] = {gain:.3f}"
+    return {"tex": tex, "text": text}
+
+
+class _Data:
+    """The training rows as the tree read them: per column its values, kind and (categorical) categories."""
+
+    def __init__(self, estimator, X, codes):
+        self.names = list(estimator.feature_names_in_)
+        self.kinds = list(estimator.feature_kinds_)
+        self.columns = {name: np.asarray(X.column(name)) for name in self.names}
+        self.categories = dict(zip(self.names, estimator.categories_))
+        self.codes = codes  # (n,) class index per row, or None for a regression tree
+
+    def branches(self, rows, attribute, threshold):
+        """[(label, row indices)] of a test on `attribute` at the given rows."""
+        values = self.columns[attribute][rows]
+        cats = self.categories[attribute]
+        if cats is not None:
+            return [(str(c), rows[values.astype(str) == str(c)]) for c in cats]
+        values = values.astype(float)
+        return [(f"<= {threshold:.6g}", rows[values <= threshold]), (f"> {threshold:.6g}", rows[values > threshold])]
+
+
+def _class_counts(codes, rows, k):
+    return np.bincount(codes[rows], minlength=k).astype(int).tolist()
+
+
+def _child_rows(data, parent_step, parent_rows, child_path, parent_path):
+    """Rows reaching a child: the parent's rows that pass the branch named at the end of its path."""
+    label = child_path[len(parent_path) + 1:]
+    attribute, threshold = parent_step["chosen"], parent_step["threshold"]
+    values = data.columns[attribute][parent_rows]
+    if threshold is None:
+        value = label[len(attribute) + 1:]
+        return parent_rows[values.astype(str) == value]
+    if label[len(attribute):].startswith("<="):
+        return parent_rows[values.astype(float) <= threshold]
+    return parent_rows[values.astype(float) > threshold]
+
+
+def tree_frames(estimator, X, y, criterion="entropy"):
+    """Frames of a DecisionTreeClassifier/Regressor fitted with trace=True on (X, y), plus the nested tree."""
+    trace = estimator.trace_
+    classes = [str(c) for c in getattr(estimator, "classes_", [])]
+    classifier = bool(classes)
+    codes = np.searchsorted(estimator.classes_, np.asarray(y)) if classifier else None
+    data = _Data(estimator, X, codes)
+    grow = [s for s in trace if s["step"] != "prune"][:MAX_TREE_FRAMES]
+    prunes = [s for s in trace if s["step"] == "prune"]
+    rows_of, step_of, frames = {}, {}, []
+    all_rows = np.arange(len(y), dtype=np.intp)
+    if getattr(estimator, "prune", None) == "reduced_error" and classifier:
+        from ..tree.classifier import stratified_holdout
+        all_rows, _ = stratified_holdout(codes, estimator.validation_fraction, estimator.seed)
+    at_depth = {}  # depth -> path of the latest node there (steps are in preorder)
+    for step in grow:
+        path = step["node"]
+        parent_path = at_depth.get(step["depth"] - 1) if step["depth"] else None
+        at_depth[step["depth"]] = path
+        rows = all_rows if parent_path is None else _child_rows(data, step_of[parent_path], rows_of[parent_path],
+                                                                 path, parent_path)
+        rows_of[path], step_of[path] = rows, step
+        frames.append(_growth_frame(step, rows, data, classes, criterion))
+    for step in prunes:
+        frames.append(_prune_frame(step, estimator))
+    tree = _nested(frames, classes)
+    return {"family": "tree", "frames": frames, "tree": tree, "classes": classes,
+            "truncated": len(grow) < sum(1 for s in trace if s["step"] != "prune"), "criterion": criterion}
+
+
+def _growth_frame(step, rows, data, classes, criterion):
+    frame = dict(step)
+    frame["kind"] = step["step"]
+    frame["rows"] = (np.sort(rows)[:200] + 1).tolist()  # 1-based positions among the training rows
+    frame["math"] = []
+    if not classes:
+        frame["math"].append({"tex": rf"\text{{node mean}} = {step['value']:.4g},\; \text{{variance}} = "
+                                     rf"{step['impurity']:.4g}",
+                              "text": f"node mean = {step['value']:.4g}, variance = {step['impurity']:.4g}"})
+        return frame
+    counts = [int(step["counts"].get(c, 0)) for c in classes]
+    breakdown = {}
+    if len(rows) == step["samples"] and step["candidates"]:
+        for attribute, gain in step["candidates"].items():
+            threshold = step["threshold"] if attribute == step["chosen"] else None
+            if data.categories[attribute] is None and threshold is None:
+                continue  # a numeric candidate's best threshold is not recorded; its gain alone is shown
+            branches = [(label, _class_counts(data.codes, r, len(classes)))
+                        for label, r in data.branches(rows, attribute, threshold)]
+            breakdown[attribute] = {"branches": [{"value": label, "counts": c} for label, c in branches],
+                                    **gain_formula(attribute, counts, branches, criterion, gain)}
+    frame["breakdown"] = breakdown
+    head_tex, head_text = _impurity_terms(counts, criterion, len(classes) == 2)
+    value = gini(counts) if criterion == "gini" else entropy(counts)
+    frame["math"].append({"tex": rf"{head_tex} = {value:.3f}", "text": f"{head_text} = {value:.3f}"})
+    if step["chosen"] is not None and step["chosen"] in breakdown:
+        frame["math"].append(breakdown[step["chosen"]])
+    elif step["chosen"] is not None:
+        frame["math"].append({"tex": rf"\mathrm{{Gain}}({_tex_name(step['chosen'])}) = "
+                                     rf"{step['candidates'][step['chosen']]:.3f}",
+                              "text": f"Gain({step['chosen']}) = {step['candidates'][step['chosen']]:.3f}"})
+    return frame
+
+
+def _prune_frame(step, estimator):
+    frame = dict(step)
+    frame["kind"] = "prune"
+    if "statistic" in step:
+        verdict = "prune" if step["pruned"] else "keep"
+        frame["math"] = [{"tex": rf"\Delta = \sum_k \frac{{(p_k - \hat p_k)^2}}{{\hat p_k}} + "
+                                 rf"\frac{{(n_k - \hat n_k)^2}}{{\hat n_k}} = {step['statistic']:.3f},\quad "
+                                 rf"\mathrm{{dof}} = {step['dof']},\quad P(\chi^2_{{{step['dof']}}} \ge \Delta) = "
+                                 rf"{step['p_value']:.4f}",
+                          "text": f"Δ = {step['statistic']:.3f}, dof = {step['dof']}, p-value = "
+                                  f"{step['p_value']:.4f} → {verdict} (α = {estimator.alpha})"}]
+    else:
+        verdict = "prune" if step["pruned"] else "keep"
+        frame["math"] = [{"tex": rf"\text{{validation errors: subtree}} = {step['error_before']},\; "
+                                 rf"\text{{as a leaf}} = {step['error_after']}",
+                          "text": f"validation errors: subtree {step['error_before']}, as a leaf "
+                                  f"{step['error_after']} → {verdict}"}]
+    return frame
+
+
+def _plurality(counts, classes):
+    best = max(range(len(classes)), key=lambda i: (counts.get(classes[i], 0), -i))
+    return classes[best]
+
+
+def _nested(frames, classes):
+    """The grown tree in the page's format, each node tagged with the frame that grows (and prunes) it."""
+    nodes, root, at_depth = {}, None, {}
+    for i, frame in enumerate(frames):
+        if frame["kind"] == "prune":
+            if frame["node"] in nodes and frame["pruned"]:
+                nodes[frame["node"]]["pruned_at"] = i
+            continue
+        node = {"frame": i, "samples": frame["samples"], "impurity": frame["impurity"]}
+        if classes:
+            node["counts"] = frame["counts"]
+            node["prediction"] = _plurality(frame["counts"], classes) if frame["samples"] else "(parent)"
+        else:
+            node["prediction"] = round(frame["value"], 4)
+        if frame["kind"] == "split":
+            node["feature"] = frame["chosen"]
+            node["gain"] = frame["candidates"].get(frame["chosen"], 0.0)
+            if frame["threshold"] is not None:
+                node["threshold"] = frame["threshold"]
+            else:
+                node["branches"] = {}
+        path = frame["node"]
+        nodes[path] = node
+        at_depth[frame["depth"]] = path
+        if frame["depth"] == 0:
+            root = node
+            continue
+        parent_path = at_depth[frame["depth"] - 1]
+        label = path[len(parent_path) + 1:]
+        parent = nodes[parent_path]
+        if "branches" in parent:
+            parent["branches"][label[len(parent["feature"]) + 1:]] = node
+        elif label[len(parent["feature"]):].startswith("<="):
+            parent["left"] = node
+        else:
+            parent["right"] = node
+    return root

@@ -1,0 +1,204 @@
+"""The "See it learn" panel in Chromium on a test page that mounts it with a real PyClient over the built
+site (the page is served at <site>/learn.html, next to index.html, so its relative imports resolve): every
+learner family steps forward and back showing the numbers of the Python trace, one row's decision, the
+exercises (a wrong answer, then the right one) and the estimation lab. Screenshots go to
+docs/screenshots/learn-*.png."""
+
+import pathlib
+
+import pytest
+from playwright.sync_api import expect
+
+from pellucid.estimation import mle
+from pellucid.workbench.lab import draw_sample
+
+pytestmark = pytest.mark.e2e
+HERE = pathlib.Path(__file__).resolve().parent
+SHOTS = HERE.parents[1] / "docs" / "screenshots"
+SEED_CSV = "f1,f2,y\n1,1,-1\n3,2,1\n2,4,1\n3,4,1\n2,3,-1\n"  # seed 000's perceptron example
+
+
+@pytest.fixture
+def learn(page, site_url):
+    """The test page with the panel mounted, Python ready."""
+    fixture = (HERE / "fixtures" / "learn.html").read_text()
+    page.route(site_url + "learn.html", lambda route: route.fulfill(body=fixture, content_type="text/html"))
+    page.goto(site_url + "learn.html")
+    expect(page.locator("#python-status")).to_have_text("Ready", timeout=90_000)
+    return page
+
+
+def show_steps(page, n_frames):
+    page.get_by_role("button", name="Show the steps").click()
+    expect(page.locator(".learn-counter")).to_have_text(f"step 1 / {n_frames}")
+
+
+def timeline(page, row=1):
+    return page.evaluate("(row) => window.python.call('timeline', {model_id: window.learnContext.model_id, row})", row)
+
+
+def step_math(page):
+    return page.locator("[data-pane=steps] .learn-math-text").all_inner_texts()
+
+
+def shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.locator(".learn-panel").screenshot(path=str(SHOTS / f"learn-{name}.png"))
+
+
+def test_tree_grows_node_by_node_with_the_gain_formula_forward_and_back(learn):
+    page = learn
+    page.evaluate("() => window.trainFor('restaurant', 'DecisionTreeClassifier', 'WillWait', {prune: 'chi2'})")
+    tl = timeline(page)
+    show_steps(page, len(tl["frames"]))
+    root = tl["frames"][0]
+    assert root["breakdown"]["Pat"]["text"] in step_math(page)
+    assert "Gain(Pat) = B(6/12) − [6/12 B(2/6) + 2/12 B(0/2) + 4/12 B(4/4)] = 0.541" in step_math(page)
+    expect(page.locator(".learn-winner th")).to_have_text("★ Pat")
+    expect(page.locator(".learn-math-tex math").first).to_be_attached()  # Temml rendered MathML
+    controls = page.locator(".learn-controls")
+    controls.focus()
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".learn-counter")).to_have_text(f"step 2 / {len(tl['frames'])}")
+    expect(page.locator(".learn-node")).to_contain_text(tl["frames"][1]["node"])
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator(".learn-counter")).to_have_text(f"step 2 / {len(tl['frames'])}")
+    page.get_by_role("button", name="Step back").click()
+    assert "Gain(Pat)" in " ".join(step_math(page))
+    shot(page, "tree-steps")
+    last = len(tl["frames"]) - 1
+    page.locator(".learn-controls input[type=range]").fill(str(last))
+    expect(page.locator(".learn-counter")).to_have_text(f"step {last + 1} / {len(tl['frames'])}")
+    prune = tl["frames"][last]
+    assert prune["kind"] == "prune" and prune["math"][0]["text"] in step_math(page)
+    assert "p-value = 0.0357" in prune["math"][0]["text"]
+
+    page.get_by_role("tab", name="One row").click()
+    page.get_by_label("Row number").fill("3")
+    page.get_by_role("button", name="Explain this row").click()
+    expect(page.locator(".learn-path-text")).to_have_text("Pat = Some → predict Yes")
+
+
+def test_perceptron_table_reproduces_the_notes_pass(learn):
+    page = learn
+    page.evaluate("(csv) => window.trainCsv(csv, 'Perceptron', 'y', {initial_weights: [-1, 0, 0], max_epochs: 1})",
+                  SEED_CSV)
+    show_steps(page, 5)
+    for _ in range(4):
+        page.get_by_role("button", name="Step forward").click()
+    rows = page.locator(".learn-perceptron tbody tr")
+    expect(rows).to_have_count(5)
+    table = [r.locator("td").all_inner_texts() for r in rows.all()]
+    assert [r[3] for r in table] == ["[-1, 0, 0]", "[-1, 0, 0]", "[0, 3, 2]", "[0, 3, 2]", "[0, 3, 2]"]
+    assert [r[4] for r in table] == ["-1", "-1", "14", "17", "12"]
+    assert [r[5] for r in table] == ["yes", "no", "yes", "yes", "no"]
+    assert "w ← w − f(x) = [0, 3, 2] − [1, 2, 3] = [-1, 1, -1]" in step_math(page)
+    page.get_by_role("button", name="Step back").click()
+    expect(rows).to_have_count(4)
+    page.get_by_role("button", name="Step forward").click()
+    shot(page, "perceptron")
+
+
+def test_kmeans_iterations_and_the_agglomerative_merges(learn):
+    page = learn
+    page.evaluate("() => window.trainFor('blobs', 'KMeans', null, {k: 3}, null, {n: 150, noise: 0.5, seed: 1})")
+    tl = timeline(page)
+    show_steps(page, len(tl["frames"]))
+    first_iter = next(i for i, f in enumerate(tl["frames"]) if f["kind"] == "iteration")
+    for _ in range(first_iter):
+        page.get_by_role("button", name="Step forward").click()
+    expect(page.locator("[data-pane=steps] .learn-node")).to_have_text(
+        f"Iteration 1: inertia {tl['frames'][first_iter]['inertia']:.4f}")
+    inertias = [f["inertia"] for f in tl["frames"] if f["kind"] == "iteration"]
+    assert all(b <= a + 1e-9 for a, b in zip(inertias, inertias[1:]))
+    shot(page, "kmeans")
+
+    page.evaluate("() => window.trainFor('blobs', 'AgglomerativeClustering', null, {k: 3}, null, {n: 40, seed: 2})")
+    tl = timeline(page)
+    show_steps(page, 39)
+    page.locator(".learn-controls input[type=range]").fill("20")
+    expect(page.locator("[data-pane=steps] .learn-node")).to_contain_text(
+        f"Merge 21 of 39: clusters {tl['frames'][20]['a']} and {tl['frames'][20]['b']}")
+
+
+def test_naive_bayes_tables_and_the_row_decision(learn):
+    page = learn
+    page.evaluate("() => window.trainFor('restaurant', 'CategoricalNB', 'WillWait', {k: 1})")
+    tl = timeline(page)
+    show_steps(page, len(tl["frames"]))
+    expect(page.locator("[data-pane=steps] caption")).to_have_text("Class prior")
+    page.get_by_role("button", name="Step forward").click()
+    f = tl["frames"][1]
+    expect(page.locator("[data-pane=steps] caption")).to_contain_text(f"{f['feature']}: count(x, y)")
+    cell = page.locator("[data-pane=steps] tbody tr").first.locator("td").nth(1)
+    expect(cell).to_have_text(f"{int(f['counts'][0][0])} → {f['estimates'][0][0]:.3f}")
+    page.get_by_role("tab", name="One row").click()
+    page.get_by_label("Row number").fill("5")
+    page.get_by_role("button", name="Explain this row").click()
+    ex = page.evaluate("() => window.python.call('explain_row', {model_id: window.learnContext.model_id, row: 5})")
+    expect(page.locator(".learn-explain caption")).to_contain_text(f"→ {ex['prediction']}")
+    page.get_by_role("tab", name="Steps").click()
+    page.get_by_role("button", name="Step forward").click()
+    page.get_by_role("button", name="Step forward").click()
+    page.get_by_role("button", name="Step forward").click()
+    shot(page, "naive-bayes")
+
+
+def test_knn_neighbours_and_gradient_descent_loss(learn):
+    page = learn
+    page.evaluate("() => window.trainFor('iris', 'KNeighborsClassifier', 'species', {k: 3})")
+    page.get_by_label("Row to explain (k-NN, naive Bayes)").fill("60")
+    tl = timeline(page, 60)
+    show_steps(page, 4)
+    page.locator(".learn-controls input[type=range]").fill("3")
+    rows = page.locator("[data-pane=steps] tbody tr")
+    expect(rows).to_have_count(3)
+    assert [r.locator("td").nth(1).inner_text() for r in rows.all()] == [str(f["row"]) for f in tl["frames"][1:]]
+
+    page.evaluate("() => window.trainFor('line', 'LinearRegression', 'y', {solver: 'gd', learning_rate: 0.1}, null, {n: 80, seed: 0})")
+    tl = timeline(page)
+    show_steps(page, len(tl["frames"]))
+    page.locator(".learn-controls input[type=range]").fill(str(len(tl["frames"]) - 1))
+    last = tl["frames"][-1]
+    expect(page.locator("[data-pane=steps] .learn-node")).to_contain_text(f"iteration {last['iter']}")
+    assert last["math"][0]["text"] in step_math(page)
+    assert tl["normal_equation"] is not None
+
+
+def test_exercise_wrong_then_right_and_the_same_seed_gives_the_same_exercise(learn):
+    page = learn
+    page.evaluate("() => window.trainFor('restaurant', 'DecisionTreeClassifier', 'WillWait')")
+    page.get_by_role("tab", name="Check your work").click()
+    page.get_by_label("Exercise seed").fill("7")
+    page.get_by_role("button", name="New exercise").click()
+    question = page.locator(".learn-q").inner_text()
+    assert question.startswith("Compute the information gain of ")
+    page.get_by_label("Your answer").fill("123")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator(".learn-verdict-head")).to_contain_text("Not quite: the answer is ")
+    expected = page.locator(".learn-verdict-head").inner_text().rsplit(" ", 1)[1]
+    expect(page.locator(".learn-verdict li").first).to_contain_text("B(6/12)")
+    page.get_by_label("Your answer").fill(expected)
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator(".learn-verdict-head")).to_have_text(f"Right: {expected}")
+    shot(page, "exercise")
+    page.get_by_role("button", name="New exercise").click()
+    expect(page.locator(".learn-q")).to_have_text(question)
+
+
+def test_lab_shows_the_mle_of_a_seeded_sample(learn):
+    page = learn
+    page.get_by_role("tab", name="Estimation lab").click()
+    page.get_by_label("n", exact=True).fill("30")
+    page.get_by_label("n", exact=True).dispatch_event("change")
+    sample = draw_sample("bernoulli", 30, 0, {"theta": 0.3})
+    theta = mle("bernoulli", sample)["params"]["theta"]
+    expect(page.locator("[data-pane=lab] tbody tr").first).to_contain_text(str(round(theta, 4)))
+    assert f"θ_MLE = {sum(sample)}/30 = {theta:.4f}" in page.locator("[data-pane=lab] .learn-math-text").all_inner_texts()
+    page.get_by_label("Distribution").select_option("poisson")
+    lam = mle("poisson", draw_sample("poisson", 30, 0, {"lambda": 3.0}))["params"]["lambda"]
+    expect(page.locator("[data-pane=lab] tbody tr").first).to_contain_text(f"MLE lambda{round(lam, 4)}")
+    page.get_by_label("Distribution").select_option("bernoulli")
+    expect(page.locator("[data-pane=lab] tbody tr").first).to_contain_text(str(round(theta, 4)))
+    shot(page, "lab")

@@ -1,0 +1,130 @@
+"""Exercises (pellucid.workbench.exercises) and the estimation lab (pellucid.workbench.lab): the expected
+answer is computed independently here (entropy by hand, scikit-learn's CategoricalNB, cluster means); a
+right answer is accepted, a wrong one rejected, and the same seed gives the same exercise."""
+
+import math
+
+import numpy as np
+import pytest
+from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
+from sklearn.preprocessing import OrdinalEncoder
+
+from pellucid import bridge
+from pellucid.errors import DataError
+from pellucid.workbench import exercises, lab
+
+
+def trained(example, model, target, params=None, **load):
+    table = bridge.handle("load_example", {"name": example, **load})["result"]
+    reply = bridge.handle("train", {"table_id": table["table_id"], "target": target, "features": None,
+                                    "model": model, "params": params or {}})
+    assert reply["ok"], reply
+    return reply["result"]["model_id"], bridge._models[reply["result"]["model_id"]]
+
+
+def H(counts):
+    n = sum(counts)
+    return -sum(c / n * math.log2(c / n) for c in counts if c)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+def test_gain_exercise_answer_is_the_information_gain_from_the_data(seed):
+    model_id, run = trained("restaurant", "DecisionTreeClassifier", "WillWait")
+    ex = exercises.exercise(run, seed)
+    attribute = ex["question"].split(" of ")[1].split(" at ")[0]
+    y = run.table.column("WillWait")
+    col = run.table.column(attribute)
+    gain = H([np.sum(y == "No"), np.sum(y == "Yes")]) - sum(
+        np.sum(col == v) / len(y) * H([np.sum((col == v) & (y == c)) for c in ("No", "Yes")]) for v in set(col))
+    right = bridge.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": round(gain, 3)})["result"]
+    assert right["correct"] and right["expected"] == pytest.approx(gain)
+    wrong = exercises.check_exercise(run, seed, gain + 0.01)
+    assert not wrong["correct"] and "B(6/12)" in wrong["worked"][0]
+    assert exercises.check_exercise(run, seed, str(gain + 0.004))["correct"]  # within the documented 0.005
+
+
+def test_same_seed_same_exercise_and_seeds_vary_the_question():
+    _, run = trained("restaurant", "DecisionTreeClassifier", "WillWait")
+    assert exercises.exercise(run, 11) == exercises.exercise(run, 11)
+    assert len({exercises.exercise(run, s)["question"] for s in range(12)}) > 2
+
+
+def test_perceptron_exercise_is_the_weight_after_the_step():
+    _, run = trained("iris", "Perceptron", "species")
+    for seed in range(4):
+        ex = exercises.exercise(run, seed)
+        result = exercises.check_exercise(run, seed, 0.123456)
+        given = ex["given"]
+        j = int(ex["question"].split(" w")[1].split(" ")[0]) if " w0" not in ex["question"] else 0
+        if "weights before (one row per class)" in given:
+            cls = ex["question"].split("of class ")[1].split("'s")[0]
+            before = given["weights before (one row per class)"][cls][j]
+            assert result["expected"] - before in (-given["f(x)"][j], 0.0, given["f(x)"][j])
+        assert exercises.check_exercise(run, seed, result["expected"])["correct"]
+
+
+def test_naive_bayes_posterior_matches_scikit_learn_with_alpha_1():
+    _, run = trained("restaurant", "CategoricalNB", "WillWait", {"k": 3})  # the exercise uses k = 1 anyway
+    features = run.features
+    X = np.column_stack([run.table.column(f) for f in features])
+    y = run.table.column("WillWait")
+    enc = OrdinalEncoder().fit(X)
+    sk = SkCategoricalNB(alpha=1.0).fit(enc.transform(X), y)
+    for seed in range(3):
+        ex = exercises.exercise(run, seed)
+        row = ex["given"]["row"]
+        cls = ex["question"].split("WillWait = ")[1].split(" |")[0]
+        p = sk.predict_proba(enc.transform(X[row - 1:row]))[0][list(sk.classes_).index(cls)]
+        assert exercises.check_exercise(run, seed, p)["correct"]
+        assert not exercises.check_exercise(run, seed, p + 0.02)["correct"]
+
+
+def test_kmeans_centre_exercise_is_the_mean_of_the_cluster():
+    _, run = trained("blobs", "KMeans", None, {"k": 3}, n=120, seed=5)
+    ex = exercises.exercise(run, 2)
+    out = exercises.check_exercise(run, 2, 0)
+    rows = np.array(ex["given"]["rows"]) - 1
+    if len(rows) < 50:
+        assert out["expected"] == pytest.approx(run.table.column("x1")[rows].mean())
+    assert exercises.check_exercise(run, 2, out["expected"] + 0.004)["correct"]
+
+
+def test_exercise_errors_name_the_problem():
+    _, run = trained("iris", "PCA", None)
+    with pytest.raises(DataError, match="no exercise for Principal component analysis"):
+        exercises.exercise(run, 0)
+    _, run = trained("restaurant", "DecisionTreeClassifier", "WillWait")
+    with pytest.raises(DataError, match="answer must be a number"):
+        exercises.check_exercise(run, 0, "half")
+    with pytest.raises(DataError, match="seed"):
+        exercises.exercise(run, -1)
+
+
+def test_lab_estimates_of_a_seeded_sample():
+    sample = lab.draw_sample("bernoulli", 40, 7, {"theta": 0.3})
+    assert sample == lab.draw_sample("bernoulli", 40, 7, {"theta": 0.3}) and set(sample) <= {0, 1}
+    out = lab.lab("bernoulli", sample, prior_a=3, prior_b=2, k=2)
+    n1 = sum(sample)
+    assert out["mle"]["params"]["theta"] == pytest.approx(n1 / 40)
+    assert out["map"]["params"]["theta"] == pytest.approx((n1 + 3 - 1) / (40 + 3 + 2 - 2))
+    assert out["laplace"]["estimates"]["1"] == pytest.approx((n1 + 2) / (40 + 4))
+    curve = out["curve"]
+    best = curve["grid"][int(np.argmax(curve["log_likelihood"]))]
+    assert abs(best - n1 / 40) < 0.01
+    poisson = lab.lab("poisson", lab.draw_sample("poisson", 50, 1, {"lambda": 4}))
+    assert poisson["math"][0]["text"].startswith(f"λ_MLE = {poisson['mle']['sum']:g}/50")
+    cat = lab.lab("categorical", lab.draw_sample("categorical", 30, 2), prior_a=2, k=1)
+    counts = cat["mle"]["counts"]
+    assert cat["map"]["params"]["probabilities"]["a"] == pytest.approx((counts["a"] + 1) / (30 + len(counts)))
+    with pytest.raises(DataError, match="theta"):
+        lab.draw_sample("bernoulli", 10, 0, {"theta": 2})
+
+
+def test_lab_through_the_bridge_on_a_table_column():
+    table = bridge.handle("load_example", {"name": "iris"})["result"]
+    reply = bridge.handle("estimation_lab", {"distribution": "gaussian", "table_id": table["table_id"],
+                                             "column": "sepal length (cm)"})
+    assert reply["ok"]
+    values = bridge._tables[table["table_id"]].column("sepal length (cm)")
+    assert reply["result"]["mle"]["params"]["mu"] == pytest.approx(values.mean())
+    assert reply["result"]["mle"]["params"]["sigma2"] == pytest.approx(values.var())

@@ -1,0 +1,41 @@
+// The notes' formulas as math: Temml (vendored under vendor/temml/) is loaded once, on first use, and
+// every formula keeps its plain-text form beside it (for screen readers, copying, and if Temml fails).
+const base = new URL("../../vendor/temml/", import.meta.url);
+let loading = null;
+
+export function loadTemml() {
+  if (globalThis.temml) return Promise.resolve(globalThis.temml);
+  if (loading) return loading;
+  loading = new Promise((resolve) => {
+    const css = document.createElement("link");
+    css.rel = "stylesheet";
+    css.href = new URL("Temml-Local.css", base).href;
+    document.head.append(css);
+    const script = document.createElement("script");
+    script.src = new URL("temml.min.js", base).href;
+    script.onload = () => resolve(globalThis.temml || null);
+    script.onerror = () => resolve(null);
+    document.head.append(script);
+  });
+  return loading;
+}
+
+// Fills `box` with one line per {tex, text}: the rendered formula, then its plain text.
+export async function renderMath(box, items) {
+  const temml = await loadTemml();
+  box.replaceChildren();
+  for (const { tex, text } of items || []) {
+    const line = document.createElement("div");
+    line.className = "learn-math-line";
+    const shown = document.createElement("div");
+    shown.className = "learn-math-tex";
+    if (temml) {
+      try { temml.render(tex, shown, { displayMode: true }); } catch { shown.textContent = text; }
+    } else shown.textContent = text;
+    const plain = document.createElement("div");
+    plain.className = "learn-math-text";
+    plain.textContent = text;
+    line.append(shown, plain);
+    box.append(line);
+  }
+}

@@ -1,0 +1,291 @@
+// "See it learn": a step-through timeline of the latest trained model with the notes' formulas beside
+// every step, a row's decision path, the estimation lab and seeded exercises. Self-contained: the page
+// mounts it with mountLearnPanel(container, {python, getContext}); Python computes every number.
+import { el, option, simpleTable } from "../dom.js";
+import { VIEWS } from "./views.js";
+import { renderMath, loadTemml } from "./math.js";
+
+let styled = false;
+function addStyles() {
+  if (styled) return;
+  styled = true;
+  document.head.append(el("link", { rel: "stylesheet", href: new URL("../../learn.css", import.meta.url).href }));
+}
+
+const fmt = (v) => (typeof v === "number" ? String(Number(v.toFixed(4))) : String(v));
+
+export function mountLearnPanel(container, { python, getContext }) {
+  addStyles();
+  loadTemml();
+  const status = el("p", { class: "learn-status", role: "status", "aria-live": "polite" });
+  const tabs = {};
+  const panes = {};
+  const bar = el("div", { class: "learn-tabs", role: "tablist" });
+  const root = el("section", { class: "learn-panel", "aria-label": "See it learn" },
+    el("h2", { text: "See it learn" }), bar, status);
+  for (const [key, label] of [["steps", "Steps"], ["row", "One row"], ["lab", "Estimation lab"], ["exercise", "Check your work"]]) {
+    tabs[key] = el("button", { type: "button", role: "tab", class: "learn-tab", text: label, onclick: () => select(key) });
+    panes[key] = el("div", { class: "learn-pane", role: "tabpanel", hidden: true, dataset: { pane: key } });
+    bar.append(tabs[key]);
+    root.append(panes[key]);
+  }
+  container.append(root);
+  const say = (text, error = false) => { status.textContent = text; status.classList.toggle("learn-error", error); };
+  const call = async (cmd, args) => {
+    try { return await python.call(cmd, args); } catch (error) { say(error.message, true); throw error; }
+  };
+  const steps = stepsPane(panes.steps, { call, getContext, say });
+  const row = rowPane(panes.row, { call, getContext, say });
+  labPane(panes.lab, { call, getContext, say });
+  const exercise = exercisePane(panes.exercise, { call, getContext, say });
+  function select(key) {
+    for (const k of Object.keys(tabs)) {
+      tabs[k].setAttribute("aria-selected", String(k === key));
+      panes[k].hidden = k !== key;
+    }
+  }
+  select("steps");
+  return { select, loadSteps: steps.load, explain: row.explain, newExercise: exercise.make, element: root };
+}
+
+// --- the timeline -----------------------------------------------------------------------------------------
+
+function stepsPane(pane, { call, getContext, say }) {
+  const load = el("button", { type: "button", class: "learn-primary", text: "Show the steps" });
+  const rowInput = el("input", { type: "number", min: 1, value: 1, class: "learn-row", "aria-label": "Row to explain (k-NN, naive Bayes)" });
+  const prev = el("button", { type: "button", text: "◀ Back", "aria-label": "Step back" });
+  const play = el("button", { type: "button", text: "▶ Play", "aria-label": "Play" });
+  const next = el("button", { type: "button", text: "Forward ▶", "aria-label": "Step forward" });
+  const scrub = el("input", { type: "range", min: 0, max: 0, value: 0, "aria-label": "Step" });
+  const counter = el("span", { class: "learn-counter" });
+  const controls = el("div", { class: "learn-controls", tabindex: 0, "aria-label": "Timeline controls (left and right arrows step)" },
+    prev, play, next, scrub, counter);
+  const title = el("h3", { class: "learn-title" });
+  const view = el("div", { class: "learn-view" });
+  const math = el("div", { class: "learn-math", "aria-label": "The notes' formulas for this step" });
+  pane.append(el("div", { class: "learn-toolbar" }, load, el("label", {}, "row to explain (k-NN, naive Bayes) ", rowInput)), title, controls,
+    el("div", { class: "learn-body" }, view, el("aside", { class: "learn-notes" }, el("h4", { text: "The math" }), math)));
+  const state = { tl: null, i: 0, show: null, timer: null };
+
+  function go(i) {
+    if (!state.tl) return;
+    state.i = Math.max(0, Math.min(state.tl.frames.length - 1, i));
+    scrub.value = String(state.i);
+    counter.textContent = `step ${state.i + 1} / ${state.tl.frames.length}`;
+    state.show(state.i);
+    renderMath(math, state.tl.frames[state.i].math);
+    pane.dataset.step = String(state.i);
+  }
+  function stop() { clearInterval(state.timer); state.timer = null; play.textContent = "▶ Play"; }
+  play.addEventListener("click", () => {
+    if (state.timer) return stop();
+    if (state.i >= state.tl.frames.length - 1) go(0);
+    play.textContent = "❚❚ Pause";
+    state.timer = setInterval(() => (state.i >= state.tl.frames.length - 1 ? stop() : go(state.i + 1)), 700);
+  });
+  prev.addEventListener("click", () => { stop(); go(state.i - 1); });
+  next.addEventListener("click", () => { stop(); go(state.i + 1); });
+  scrub.addEventListener("input", () => { stop(); go(Number(scrub.value)); });
+  pane.addEventListener("keydown", (event) => {
+    if (!state.tl || event.target.matches("input[type=number], input[type=text]")) return;
+    if (event.key === "ArrowRight") { event.preventDefault(); stop(); go(state.i + 1); }
+    if (event.key === "ArrowLeft") { event.preventDefault(); stop(); go(state.i - 1); }
+  });
+
+  async function loadSteps() {
+    const ctx = getContext();
+    if (!ctx) return say("Train a model first; its steps then appear here.", true);
+    stop();
+    say(`Replaying ${ctx.model_name || ctx.model_id}…`);
+    const tl = await call("timeline", { model_id: ctx.model_id, row: Number(rowInput.value) || 1 });
+    if (!tl.frames.length) return say("This model recorded no steps.", true);
+    state.tl = tl;
+    view.replaceChildren();
+    pane.dataset.family = tl.family;
+    state.show = VIEWS[tl.family](view, tl);
+    title.textContent = `${tl.label}: ${tl.frames.length} steps on ${tl.n_train} training rows`;
+    scrub.max = String(tl.frames.length - 1);
+    say(tl.truncated || tl.omitted ? "Only the first steps are shown." : "");
+    go(0);
+    controls.focus();
+  }
+  load.addEventListener("click", loadSteps);
+  return { load: loadSteps, go };
+}
+
+// --- one row's decision --------------------------------------------------------------------------------
+
+function rowPane(pane, { call, getContext, say }) {
+  const input = el("input", { type: "number", min: 1, value: 1, "aria-label": "Row number" });
+  const go = el("button", { type: "button", class: "learn-primary", text: "Explain this row" });
+  const out = el("div", { class: "learn-explain" });
+  pane.append(el("div", { class: "learn-toolbar" }, el("label", {}, "Row ", input), go), out);
+  async function explain(row = Number(input.value)) {
+    const ctx = getContext();
+    if (!ctx) return say("Train a model first.", true);
+    input.value = String(row);
+    const ex = await call("explain_row", { model_id: ctx.model_id, row });
+    say("");
+    const values = Object.entries(ex.values).map(([k, v]) => `${k} = ${v}`).join(", ");
+    const parts = [el("p", { class: "learn-muted", text: `Row ${ex.row}: ${values}${ex.actual !== undefined ? ` (actual: ${ex.actual})` : ""}` })];
+    if (ex.kind === "path") {
+      parts.push(el("ol", { class: "learn-path" }, ...ex.steps.map((s) => el("li", { text: s.test })), el("li", { class: "learn-leaf", text: `predict ${ex.prediction}` })),
+        el("p", { class: "learn-path-text", text: ex.text }));
+    } else if (ex.kind === "neighbours") {
+      parts.push(simpleTable(["row", "distance", "label", "vote weight"], ex.neighbors.map((n) => [n.row, Number(n.distance.toFixed(4)), String(n.label), Number(n.weight.toFixed(3))]), { caption: `The ${ex.k} nearest training rows` }),
+        simpleTable(["class", "votes", "share"], ex.classes.map((c, j) => [String(c), Number(ex.votes[j].toFixed(3)), Number(ex.proba[j].toFixed(3))]), { caption: `Vote → ${ex.prediction}` }));
+    } else if (ex.kind === "naive_bayes") {
+      const lp = (v) => (typeof v === "number" ? Number(v.toFixed(4)) : v);
+      parts.push(simpleTable(["term", ...ex.classes.map(String)], [...ex.terms.map((t) => [t.term, ...t.log_prob.map(lp)]), ["sum", ...ex.total.map(lp)], ["P(y | x)", ...ex.proba.map(lp)]],
+        { caption: `log P(y) + Σ log P(x_j | y) per class → ${ex.prediction}`, rowHeaders: true }));
+    } else if (ex.kind === "scores") {
+      parts.push(simpleTable(["term", "f(x)", ...ex.labels.map(String)], [...ex.terms.map((t) => [t.name, Number(t.value.toFixed(4)), ...t.weights.map((w) => Number((w * t.value).toFixed(4)))]),
+        ["score", "", ...ex.scores.map((s) => Number(s.toFixed(4)))], ...(ex.proba ? [["P(y | x)", "", ...ex.proba.map((p) => Number(p.toFixed(4)))]] : [])],
+      { caption: `w_j · f_j(x) per class → ${ex.prediction}`, rowHeaders: true }));
+    } else if (ex.kind === "centres") {
+      parts.push(simpleTable(["cluster", "distance to centre"], ex.distances.map((d, j) => [j, Number(d.toFixed(4))]), { caption: `Nearest centre → cluster ${ex.prediction}` }));
+    } else parts.push(el("p", { text: `Prediction: ${ex.prediction}` }));
+    out.replaceChildren(...parts);
+    pane.dataset.kind = ex.kind;
+  }
+  go.addEventListener("click", () => explain());
+  return { explain };
+}
+
+// --- the estimation lab --------------------------------------------------------------------------------
+
+function labPane(pane, { call, getContext, say }) {
+  const dist = el("select", { "aria-label": "Distribution" }, ...["bernoulli", "poisson", "categorical", "gaussian"].map((d) => option(d, d)));
+  const source = el("select", { "aria-label": "Data" }, option("draw", "drawn with a seed"), option("column", "a column of the data"));
+  const n = el("input", { type: "number", min: 1, max: 10000, value: 20, "aria-label": "n" });
+  const seed = el("input", { type: "number", min: 0, value: 0, "aria-label": "Seed" });
+  const param = el("input", { type: "number", step: "any", value: 0.3, "aria-label": "True parameter" });
+  const column = el("input", { type: "text", placeholder: "column name", "aria-label": "Column" });
+  const slider = (label, min, max, step, value) => el("input", { type: "range", min, max, step, value, "aria-label": label });
+  const a = slider("Prior a", 0.5, 20, 0.5, 2);
+  const b = slider("Prior b", 0.5, 20, 0.5, 2);
+  const k = slider("Laplace k", 0, 10, 0.5, 1);
+  const readout = el("span", { class: "learn-muted" });
+  const canvas = el("canvas", { class: "learn-canvas", "aria-label": "Log likelihood curve" });
+  const math = el("div", { class: "learn-math" });
+  const table = el("div", { class: "learn-table" });
+  pane.append(el("div", { class: "learn-toolbar" }, el("label", {}, "Distribution ", dist), el("label", {}, "Data ", source),
+    el("label", {}, "n ", n), el("label", {}, "seed ", seed), el("label", {}, "true parameter ", param), el("label", {}, "column ", column)),
+  el("div", { class: "learn-toolbar" }, el("label", {}, "prior a ", a), el("label", {}, "prior b ", b), el("label", {}, "Laplace k ", k), readout),
+  el("div", { class: "learn-body" }, el("div", {}, canvas, table), el("aside", { class: "learn-notes" }, el("h4", { text: "The math" }), math)));
+  const defaults = { bernoulli: 0.3, poisson: 3, categorical: null, gaussian: 0 };
+  dist.addEventListener("change", () => { param.value = defaults[dist.value] ?? ""; param.disabled = dist.value === "categorical"; run(); });
+  let pending = 0;
+  async function run() {
+    readout.textContent = `a = ${a.value}, b = ${b.value}, k = ${k.value}`;
+    const args = { distribution: dist.value, prior_a: Number(a.value), prior_b: Number(b.value), k: Number(k.value) };
+    if (source.value === "column") {
+      const ctx = getContext();
+      if (!ctx) return say("Load data and train a model first, or draw a sample.", true);
+      Object.assign(args, { table_id: ctx.table_id, column: column.value || ctx.target });
+    } else {
+      Object.assign(args, { n: Number(n.value), seed: Number(seed.value) });
+      const p = Number(param.value);
+      if (dist.value === "bernoulli") args.params = { theta: p };
+      if (dist.value === "poisson") args.params = { lambda: p };
+      if (dist.value === "gaussian") args.params = { mu: p, sigma: 1 };
+    }
+    const ticket = ++pending;
+    const lab = await call("estimation_lab", args);
+    if (ticket !== pending) return;
+    say("");
+    pane.dataset.mle = JSON.stringify(lab.mle.params);
+    renderMath(math, lab.math);
+    const rows = [];
+    for (const [name, value] of Object.entries(lab.mle.params)) rows.push([`MLE ${name}`, typeof value === "object" ? Object.entries(value).map(([kk, v]) => `${kk} ${fmt(v)}`).join(", ") : fmt(value)]);
+    if (lab.map) rows.push(["MAP", Object.entries(lab.map.params).map(([kk, v]) => (typeof v === "object" ? Object.entries(v).map(([c, p]) => `${c} ${fmt(p)}`).join(", ") : `${kk} ${fmt(v)}`)).join(", ")]);
+    if (lab.map_error) rows.push(["MAP", lab.map_error]);
+    if (lab.laplace) rows.push([`Laplace k = ${lab.laplace.k}`, Object.entries(lab.laplace.estimates).map(([c, p]) => `${c} ${fmt(p)}`).join(", ")]);
+    table.replaceChildren(simpleTable(["estimate", "value"], rows, { caption: `${lab.n} observations`, rowHeaders: true }));
+    drawCurve(canvas, lab);
+  }
+  for (const input of [dist, source, n, seed, param, column]) input.addEventListener("change", run);
+  for (const input of [a, b, k]) input.addEventListener("input", run);
+  pane.addEventListener("lab-run", run);
+  queueMicrotask(() => run().catch(() => {}));
+}
+
+function drawCurve(canvas, lab) {
+  import("../render/scales.js").then(({ setupCanvas, plotArea, linearScale, drawAxes, extent, pad }) => {
+    const W = 460, H = 300;
+    const ctx = setupCanvas(canvas, W, H);
+    const plot = plotArea(W, H, { top: 16, right: 16, bottom: 50, left: 64 });
+    const c = lab.curve;
+    if (!c) {
+      const counts = lab.mle.counts || {};
+      const keys = Object.keys(counts);
+      const x = linearScale([-0.5, keys.length - 0.5], [plot.left, plot.right]);
+      const y = linearScale([0, Math.max(1, ...Object.values(counts)) * 1.1], [plot.bottom, plot.top]);
+      drawAxes(ctx, plot, x, y, { xTicks: keys.map((_, i) => i), xFormat: (i) => keys[i], yLabel: "count", xLabel: "value" });
+      keys.forEach((key, i) => { ctx.fillStyle = "#3b6fd8"; ctx.fillRect(x(i) - 14, y(counts[key]), 28, plot.bottom - y(counts[key])); });
+      return;
+    }
+    const finite = (arr) => arr.map((v, i) => [c.grid[i], v]).filter(([, v]) => v !== null && Number.isFinite(v));
+    const ll = finite(c.log_likelihood);
+    const post = c.log_posterior ? finite(c.log_posterior) : [];
+    const values = [...ll, ...post].map(([, v]) => v).sort((p, q) => p - q);
+    const top = values[values.length - 1];
+    const lo = Math.max(values[0], top - 30);
+    const x = linearScale(extent(c.grid), [plot.left, plot.right]);
+    const y = linearScale(pad([lo, top]), [plot.bottom, plot.top]);
+    drawAxes(ctx, plot, x, y, { xLabel: c.parameter, yLabel: "log likelihood", grid: true });
+    ctx.save(); ctx.beginPath(); ctx.rect(plot.left, plot.top, plot.width, plot.height); ctx.clip();
+    const line = (pts, colour, dash = []) => {
+      ctx.strokeStyle = colour; ctx.lineWidth = 2; ctx.setLineDash(dash); ctx.beginPath();
+      pts.forEach(([g, v], i) => (i ? ctx.lineTo(x(g), y(v)) : ctx.moveTo(x(g), y(v)))); ctx.stroke();
+    };
+    line(ll, "#3b6fd8");
+    if (post.length) line(post, "#e07b22", [6, 4]);
+    const mark = (v, colour, label, row) => {
+      ctx.setLineDash([]); ctx.strokeStyle = colour; ctx.lineWidth = 1.5; ctx.beginPath(); ctx.moveTo(x(v), plot.top); ctx.lineTo(x(v), plot.bottom); ctx.stroke();
+      ctx.fillStyle = colour; ctx.font = "600 12px system-ui, sans-serif"; ctx.textAlign = "left"; ctx.fillText(`${label} ${fmt(v)}`, Math.min(x(v) + 4, plot.right - 90), plot.top + 14 + row * 16);
+    };
+    mark(c.mle, "#3b6fd8", "MLE", 0);
+    if (c.map !== undefined && c.map !== null) mark(c.map, "#e07b22", "MAP", 1);
+    ctx.restore();
+  });
+}
+
+// --- exercises -------------------------------------------------------------------------------------------
+
+function exercisePane(pane, { call, getContext, say }) {
+  const seedInput = el("input", { type: "number", min: 0, value: Number(new URLSearchParams(location.search).get("exercise") ?? 1), "aria-label": "Exercise seed" });
+  const make = el("button", { type: "button", class: "learn-primary", text: "New exercise" });
+  const question = el("div", { class: "learn-question" });
+  const answer = el("input", { type: "text", inputmode: "decimal", "aria-label": "Your answer" });
+  const check = el("button", { type: "button", text: "Check" });
+  const verdict = el("div", { class: "learn-verdict", "aria-live": "polite" });
+  pane.append(el("div", { class: "learn-toolbar" }, el("label", {}, "Exercise seed ", seedInput), make), question,
+    el("div", { class: "learn-toolbar" }, el("label", {}, "Your answer ", answer), check), verdict);
+  async function makeExercise(seed = Number(seedInput.value)) {
+    const ctx = getContext();
+    if (!ctx) return say("Train a model first; the exercise is made from its data.", true);
+    seedInput.value = String(seed);
+    const ex = await call("exercise", { model_id: ctx.model_id, seed });
+    say("");
+    const given = Object.entries(ex.given).map(([k, v]) => el("li", { text: `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}` }));
+    question.replaceChildren(el("p", { class: "learn-q", text: ex.question }), el("ul", { class: "learn-given" }, ...given),
+      el("p", { class: "learn-muted", text: `Answers within ${ex.tolerance} of the exact value count as right. Seed ${ex.seed}: the same seed gives the same exercise.` }));
+    verdict.replaceChildren();
+    answer.value = "";
+    pane.dataset.kind = ex.kind;
+  }
+  async function checkAnswer() {
+    const ctx = getContext();
+    if (!ctx) return;
+    const result = await call("check_exercise", { model_id: ctx.model_id, seed: Number(seedInput.value), answer: answer.value.trim() });
+    verdict.className = `learn-verdict ${result.correct ? "learn-right" : "learn-wrong"}`;
+    verdict.replaceChildren(el("p", { class: "learn-verdict-head", text: result.correct ? `Right: ${fmt(result.expected)}` : `Not quite: the answer is ${fmt(result.expected)}` }),
+      el("p", { class: "learn-muted", text: "Worked computation:" }), el("ol", {}, ...result.worked.map((w) => el("li", { text: w }))));
+    say("");
+  }
+  make.addEventListener("click", () => makeExercise());
+  check.addEventListener("click", checkAnswer);
+  answer.addEventListener("keydown", (e) => { if (e.key === "Enter") checkAnswer(); });
+  return { make: makeExercise };
+}

@@ -1,0 +1,235 @@
+// One view per learner family: view(box, timeline) returns show(i), which draws frame i. The views reuse
+// the page's renderers (tree, scatter, dendrogram) and draw from the frames' plain numbers only.
+import { el, simpleTable, formatValue } from "../dom.js";
+import { drawTree, treeAsList } from "../render/tree-draw.js";
+import { drawScatter } from "../render/scatter.js";
+import { drawDendrogram } from "../render/dendrogram.js";
+import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad } from "../render/scales.js";
+import { classColour, INK } from "../render/palette.js";
+
+const num = (v) => formatValue(v);
+const vec = (w) => `[${w.map((v) => formatValue(v)).join(", ")}]`;
+
+// The tree as it stood at frame i: nodes grown so far; a node waiting to be grown shows "?"; a node
+// pruned by frame i is a leaf.
+export function treeAt(node, i) {
+  const out = { ...node };
+  delete out.branches; delete out.left; delete out.right;
+  if (node.pruned_at !== undefined && node.pruned_at <= i) return { ...out, reason: "pruned" };
+  const grow = (child) => (child.frame <= i ? treeAt(child, i) : { samples: child.samples, counts: child.counts, prediction: "?" });
+  if (node.branches) out.branches = Object.fromEntries(Object.entries(node.branches).map(([k, c]) => [k, grow(c)]));
+  else if (node.left && node.right) { out.left = grow(node.left); out.right = grow(node.right); out.threshold = node.threshold; }
+  return out;
+}
+
+function tree(box, tl) {
+  const canvas = el("canvas", { class: "learn-canvas", "aria-label": "The tree grown so far" });
+  const scroll = el("div", { class: "learn-tree-scroll" }, canvas);
+  const node = el("p", { class: "learn-node" });
+  const table = el("div", { class: "learn-table" });
+  const twin = el("details", { class: "learn-twin" }, el("summary", { text: "The tree as text" }));
+  box.append(node, el("div", { class: "learn-split" }, scroll, table), twin);
+  return (i) => {
+    const f = tl.frames[i];
+    const partial = treeAt(tl.tree, i);
+    drawTree(canvas, partial, tl.classes);
+    twin.replaceChildren(twin.firstChild, treeAsList(partial));
+    if (f.kind === "prune") {
+      node.textContent = `Pruning test at ${f.node}: ${f.pruned ? "pruned to a leaf" : "kept"}.`;
+      table.replaceChildren(simpleTable(["node", "test", "result"], [[f.node, f.math[0].text, f.pruned ? "prune" : "keep"]]));
+      return;
+    }
+    const counts = Object.entries(f.counts || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+    node.textContent = `${f.kind === "split" ? "Split" : "Leaf"} at ${f.node}: ${f.samples} examples${counts ? ` (${counts})` : ""}`
+      + (f.kind === "split" ? ` → test ${f.chosen}` : ` → leaf (${f.reason})`);
+    const cands = Object.entries(f.candidates || {}).sort((a, b) => b[1] - a[1]);
+    if (!cands.length) { table.replaceChildren(el("p", { class: "learn-muted", text: "No attribute was scored at this node." })); return; }
+    const rows = cands.map(([a, g]) => [a === f.chosen ? `★ ${a}` : a, Number(g.toFixed(3)),
+      f.breakdown?.[a] ? f.breakdown[a].branches.map((b) => `${b.value}: ${b.counts.join("/")}`).join("  ") : "—"]);
+    const t = simpleTable(["attribute", tl.criterion === "gini" ? "Gini decrease" : "gain (bits)", `branches (${tl.classes.join("/")})`], rows,
+      { caption: "IMPORTANCE of every candidate", rowHeaders: true });
+    t.classList.add("learn-importance");
+    t.querySelectorAll("tbody tr").forEach((tr, r) => { if (cands[r][0] === f.chosen) tr.classList.add("learn-winner"); });
+    table.replaceChildren(t);
+  };
+}
+
+function perceptron(box, tl) {
+  const canvas = tl.points ? el("canvas", { class: "learn-canvas", "aria-label": "Points and the decision boundary" }) : null;
+  const tableBox = el("div", { class: "learn-table learn-scroll" });
+  box.append(el("div", { class: "learn-split" }, tableBox, canvas));
+  return (i) => {
+    const frames = tl.frames.slice(0, i + 1);
+    const f = tl.frames[i];
+    const rows = frames.map((r) => [r.step, r.epoch, r.index + 1, tl.binary ? vec(r.weights) : r.weights.map(vec).join(" "),
+      tl.binary ? r.score : vec(r.score), r.correct ? "yes" : "no", r.correct ? "none" : (tl.binary ? `${r.target > 0 ? "+" : "−"}${vec(r.x)}` : `+f to ${r.y}, −f from ${r.predicted}`)]);
+    const t = simpleTable(["step", "epoch", "row", "weights", "score", "correct?", "update"], rows, { caption: "Perceptron updates" });
+    t.classList.add("learn-perceptron");
+    t.tBodies[0].lastChild?.classList.add("learn-current");
+    tableBox.replaceChildren(t);
+    tableBox.scrollTop = tableBox.scrollHeight;
+    if (canvas) drawLinear(canvas, tl.points, f.weights_after, tl);
+  };
+}
+
+// Points and the region each class wins under weights W (bias first); binary: the line w0 + w1 x1 + w2 x2 = 0.
+function drawLinear(canvas, pts, weights, tl) {
+  const W = 420, H = 360;
+  const ctx = setupCanvas(canvas, W, H);
+  const plot = plotArea(W, H, { top: 14, right: 14, bottom: 50, left: 56 });
+  const x = linearScale(pad(extent(pts.x)), [plot.left, plot.right]);
+  const y = linearScale(pad(extent(pts.y)), [plot.bottom, plot.top]);
+  const rows = tl.binary ? [weights] : weights;
+  const winner = (a, b) => {
+    if (tl.binary) return rows[0][0] + rows[0][1] * a + rows[0][2] * b >= 0 ? 1 : 0;
+    let best = 0, top = -Infinity;
+    rows.forEach((w, c) => { const s = w[0] + w[1] * a + w[2] * b; if (s > top) { top = s; best = c; } });
+    return best;
+  };
+  const cell = 6;
+  ctx.globalAlpha = 0.14;
+  for (let px = plot.left; px < plot.right; px += cell) {
+    for (let py = plot.top; py < plot.bottom; py += cell) {
+      ctx.fillStyle = classColour(winner(x.invert(px + cell / 2), y.invert(py + cell / 2)));
+      ctx.fillRect(px, py, cell, cell);
+    }
+  }
+  ctx.globalAlpha = 1;
+  drawAxes(ctx, plot, x, y, { xLabel: tl.weight_names[1], yLabel: tl.weight_names[2] });
+  pts.x.forEach((v, k) => {
+    ctx.fillStyle = classColour(pts.label[k]);
+    ctx.beginPath(); ctx.arc(x(v), y(pts.y[k]), 5.5, 0, 2 * Math.PI); ctx.fill();
+    ctx.strokeStyle = "#fff"; ctx.stroke();
+  });
+  if (tl.binary && (weights[1] !== 0 || weights[2] !== 0)) {
+    const [w0, w1, w2] = weights;
+    ctx.save();
+    ctx.beginPath(); ctx.rect(plot.left, plot.top, plot.width, plot.height); ctx.clip();
+    ctx.strokeStyle = INK.text; ctx.lineWidth = 2;
+    ctx.beginPath();
+    if (Math.abs(w2) > 1e-12) {
+      const [a0, a1] = x.domain;
+      ctx.moveTo(x(a0), y(-(w0 + w1 * a0) / w2)); ctx.lineTo(x(a1), y(-(w0 + w1 * a1) / w2));
+    } else { const a = -w0 / w1; ctx.moveTo(x(a), plot.top); ctx.lineTo(x(a), plot.bottom); }
+    ctx.stroke();
+    ctx.restore();
+  }
+}
+
+function descent(box, tl) {
+  const canvas = el("canvas", { class: "learn-canvas", "aria-label": "Loss per iteration" });
+  const info = el("div", { class: "learn-table" });
+  box.append(el("div", { class: "learn-split" }, canvas, info));
+  const losses = tl.frames.map((f) => f.loss).filter((v) => v !== null);
+  return (i) => {
+    const f = tl.frames[i];
+    if (losses.length) drawLoss(canvas, tl.frames.slice(0, i + 1), tl.frames);
+    const flat = Array.isArray(f.weights) && !Array.isArray(f.weights[0]);
+    const names = tl.weight_names || [];
+    const parts = [];
+    if (f.weights && f.weights.length) {
+      const rows = flat ? names.map((n, j) => [n, f.weights[j], tl.normal_equation ? tl.normal_equation[j] : null]).filter((r) => r[1] !== undefined)
+        : f.weights.map((w, c) => [String(tl.classes[c] ?? c), vec(w)]);
+      const headers = flat ? ["weight", `iteration ${f.iter}`, "normal equation"] : ["class", "weights (bias first)"];
+      parts.push(simpleTable(flat && !tl.normal_equation ? headers.slice(0, 2) : headers, flat && !tl.normal_equation ? rows.map((r) => r.slice(0, 2)) : rows, { caption: "Weights" }));
+    }
+    if (f.updates) parts.push(simpleTable(["row", "label", "predicted"], f.updates.map((u) => [u.index + 1, u.label, u.predicted]), { caption: `Mistakes in epoch ${f.iter}` }));
+    info.replaceChildren(el("p", { class: "learn-node", text: `${tl.solver || ""} · iteration ${f.iter}: loss ${num(f.loss)}` }), ...parts);
+  };
+}
+
+function drawLoss(canvas, shown, all) {
+  const W = 440, H = 300;
+  const ctx = setupCanvas(canvas, W, H);
+  const plot = plotArea(W, H, { top: 14, right: 16, bottom: 50, left: 64 });
+  const its = all.map((f) => f.iter);
+  const ls = all.map((f) => f.loss).filter(Number.isFinite);
+  const x = linearScale(extent(its), [plot.left, plot.right]);
+  const y = linearScale(pad(extent(ls)), [plot.bottom, plot.top]);
+  drawAxes(ctx, plot, x, y, { xLabel: "iteration", yLabel: "loss", grid: true });
+  ctx.strokeStyle = classColour(0); ctx.lineWidth = 2;
+  ctx.beginPath();
+  shown.forEach((f, k) => (k ? ctx.lineTo(x(f.iter), y(f.loss)) : ctx.moveTo(x(f.iter), y(f.loss))));
+  ctx.stroke();
+  const last = shown[shown.length - 1];
+  ctx.fillStyle = classColour(1);
+  ctx.beginPath(); ctx.arc(x(last.iter), y(last.loss), 4.5, 0, 2 * Math.PI); ctx.fill();
+}
+
+function kmeans(box, tl) {
+  const canvas = el("canvas", { class: "learn-canvas", "aria-label": "Rows and centres" });
+  const info = el("div", { class: "learn-table" });
+  box.append(el("div", { class: "learn-split" }, canvas, info));
+  const n = tl.points.x.length;
+  return (i) => {
+    const f = tl.frames[i];
+    const labels = f.labels || new Array(n).fill(-1);
+    drawScatter(canvas, { x: tl.points.x, y: tl.points.y, label: labels, centres: f.centres.map((c) => [c[0], c[1] ?? 0]),
+      x_name: tl.feature_names[0], y_name: tl.feature_names[1] || "" }, { width: 520, height: 380, pointSize: 3.5 });
+    if (f.kind === "seed") {
+      info.replaceChildren(el("p", { class: "learn-node", text: `k-means++ seeding: centre ${f.centre_index + 1} is row ${f.chosen}` }),
+        f.top ? simpleTable(["row", "P = D(x)² / Σ D²"], f.top.map((t) => [t.row, Number(t.p.toFixed(4))]), { caption: "Most likely draws" })
+          : el("p", { class: "learn-muted", text: "The first centre is drawn uniformly." }));
+    } else {
+      info.replaceChildren(el("p", { class: "learn-node", text: `Iteration ${f.iter}: inertia ${f.inertia.toFixed(4)}` }),
+        simpleTable(["cluster", "rows", tl.feature_names[0], tl.feature_names[1] || ""], f.centres.map((c, j) => [j, f.sizes[j], Number(c[0].toFixed(4)), c[1] === undefined ? null : Number(c[1].toFixed(4))]), { caption: "Centres" }));
+    }
+  };
+}
+
+function agglomerative(box, tl) {
+  const canvas = el("canvas", { class: "learn-canvas", "aria-label": "Dendrogram" });
+  const info = el("p", { class: "learn-node" });
+  box.append(info, canvas);
+  return (i) => {
+    const f = tl.frames[i];
+    info.textContent = `Merge ${i + 1} of ${tl.frames.length}: clusters ${f.a} and ${f.b} at distance ${f.distance.toFixed(4)} (size ${f.size}).`;
+    if (tl.merges) drawDendrogram(canvas, { merges: tl.merges }, { width: 760, height: 340, cut: f.distance + 1e-9 });
+  };
+}
+
+function naiveBayes(box, tl) {
+  const info = el("div", { class: "learn-table" });
+  box.append(info);
+  return (i) => {
+    const f = tl.frames[i];
+    if (f.kind === "prior") {
+      info.replaceChildren(simpleTable(["class", "count", "P(y)"], f.classes.map((c, j) => [c, f.class_count[j], Number(f.prior[j].toFixed(4))]), { caption: "Class prior" }));
+    } else if (f.kind === "likelihood") {
+      const rows = tl.classes.map((c, j) => [c, ...f.values.map((_, v) => `${f.counts[j][v]} → ${(f.estimates?.[j]?.[v] ?? 0).toFixed(3)}`)]);
+      info.replaceChildren(simpleTable(["class", ...f.values.map(String)], rows, { caption: `${f.feature}: count(x, y) → P_LAP,k(x | y), k = ${f.k}` }));
+    } else {
+      info.replaceChildren(simpleTable(["class", "mean", "variance"], tl.classes.map((c, j) => [c, Number(f.mean[j].toFixed(4)), Number(f.var[j].toFixed(4))]), { caption: f.feature }));
+    }
+  };
+}
+
+function knn(box, tl) {
+  const info = el("div", { class: "learn-table" });
+  box.append(info);
+  return (i) => {
+    const f = tl.frames[i];
+    if (f.kind === "store") {
+      info.replaceChildren(el("p", { class: "learn-node", text: `k-NN stores the ${f.n_train} training rows; k = ${f.k}, ${f.metric} distance. Step on to see the neighbours of row ${tl.explain ? tl.explain.row : "—"}.` }));
+      return;
+    }
+    const shown = tl.frames.slice(1, i + 1);
+    info.replaceChildren(el("p", { class: "learn-node", text: `Neighbours of row ${tl.explain.row} (votes so far: ${Object.entries(f.votes).map(([k, v]) => `${k} ${num(v)}`).join(", ")})` }),
+      simpleTable(["rank", "row", "distance", "label / target"], shown.map((nb) => [nb.rank, nb.row, Number(nb.distance.toFixed(4)), String(nb.label ?? nb.target)])));
+  };
+}
+
+function pca(box, tl) {
+  const info = el("div", { class: "learn-table" });
+  box.append(info);
+  const names = tl.feature_names;
+  return (i) => {
+    const f = tl.frames[i];
+    if (f.kind === "mean") info.replaceChildren(simpleTable(["feature", "mean"], names.map((n, j) => [n, Number(f.mean[j].toFixed(4))]), { caption: "Step 1: the mean" }));
+    else if (f.kind === "covariance") info.replaceChildren(f.matrix ? simpleTable(["", ...names], f.matrix.map((r, j) => [names[j], ...r.map((v) => Number(v.toFixed(4)))]), { caption: "Step 2: the covariance matrix", rowHeaders: true }) : el("p", { text: "Too many features to show the covariance." }));
+    else if (f.kind === "eigen") info.replaceChildren(simpleTable(["component", "eigenvalue", "ratio", "cumulative"], f.eigenvalues.map((v, j) => [`PC${j + 1}`, Number(v.toFixed(4)), Number(f.ratios[j].toFixed(4)), Number(f.cumulative[j].toFixed(4))]), { caption: "Step 3: eigenvalues, largest first", rowHeaders: true }));
+    else info.replaceChildren(el("p", { class: "learn-node", text: `Step 4: keep ${f.n_components} component${f.n_components === 1 ? "" : "s"} (${f.rule}).` }));
+  };
+}
+
+export const VIEWS = { tree, perceptron, descent, kmeans, agglomerative, naive_bayes: naiveBayes, knn, pca };
