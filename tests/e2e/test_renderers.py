@@ -563,3 +563,19 @@ def test_exports_png_and_text_downloads(rpage):
     assert download.suggested_filename == "predictions.csv"
     assert open(download.path()).read() == "a,b\n1,2\n"
     assert rpage.locator("a[download]").count() == 0, "the temporary link is removed"
+
+
+def test_dendrogram_grows_merge_by_merge(rpage):
+    """upTo draws only the first merges on the full tree's scale: the root link is absent until the last step."""
+    result = rpage.evaluate("""() => {
+        const m = F.SMALL_MERGES;
+        const canvas = document.getElementById("dendrogram");
+        const at = (upTo) => {
+            const view = R.dendrogram.drawDendrogram(canvas, {merges: m}, {upTo});
+            return pixelAt("dendrogram", (view.x(0.5) + view.x(3.5)) / 2, view.y(6));
+        };
+        return {first: at(1), all: at(m.length)};
+    }""")
+    white = (255, 255, 255)
+    assert close_to(result["first"], white, 10), "after one merge the root link is not drawn yet"
+    assert not close_to(result["all"], white, 10), "after the last merge it is"

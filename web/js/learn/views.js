@@ -184,7 +184,8 @@ function agglomerative(box, tl) {
   return (i) => {
     const f = tl.frames[i];
     info.textContent = `Merge ${i + 1} of ${tl.frames.length}: clusters ${f.a} and ${f.b} at distance ${f.distance.toFixed(4)} (size ${f.size}).`;
-    if (tl.merges) drawDendrogram(canvas, { merges: tl.merges }, { width: 760, height: 340, cut: f.distance + 1e-9 });
+    // The dendrogram grows one merge per step; the cut just above this merge colours the clusters so far.
+    if (tl.merges) drawDendrogram(canvas, { merges: tl.merges }, { width: 760, height: 340, cut: f.distance + 1e-9, upTo: i + 1 });
   };
 }
 

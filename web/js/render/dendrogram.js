@@ -172,7 +172,10 @@ export function drawDendrogram(canvas, data, options = {}) {
   ctx.save();
   ctx.lineWidth = n > 500 ? 1 : 1.5;
   ctx.lineCap = "square";
+  // options.upTo draws only the first merges, so a timeline can show the tree growing on a fixed scale.
+  const drawn = Number.isInteger(options.upTo) ? options.upTo : merges.length;
   merges.forEach((m, i) => {
+    if (i >= drawn) return;
     const id = n + i;
     const top = y(m.distance);
     ctx.strokeStyle = colourOfNode[id];
