@@ -111,3 +111,12 @@ def test_labels_partition_the_rows(X, k, linkage_name):
     assert len(model.children_) == len(X) - 1
     if len(X) > 1:
         assert model.sizes_[-1] == len(X)
+
+
+def test_cutting_a_chain_of_merges():
+    # Points on a line with ever wider gaps: single link adds one point per merge (a tree 499 deep).
+    X = (np.arange(500.0) ** 1.5)[:, None]
+    model = AgglomerativeClustering(k=1).fit(X)
+    for k in (1, 2, 7, 250, 500):
+        expected = [0] * (501 - k) + list(range(1, k))  # rows 0..500-k together, the rest alone
+        np.testing.assert_array_equal(model.labels_for(k), expected)

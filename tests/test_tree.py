@@ -245,3 +245,65 @@ def test_export_text(restaurant_tree):
     assert text.startswith("|--- Pat = Full\n|   |--- Hun = No\n|   |   |--- class: No\n|   |--- Hun = Yes\n")
     assert "|   |   |--- Type = Thai\n|   |   |   |--- Fri = No\n|   |   |   |   |--- class: No\n" in text
     assert text.endswith("|--- Pat = Some\n|   |--- class: Yes\n")
+
+
+# --- routing many rows (the compiled Router) --------------------------------------------------------
+
+def _one_test_at_a_time(tree, X):
+    """The node each row reaches by following the tests one row and one level at a time."""
+    ends = []
+    for x in X:
+        node = 0
+        while tree.feature[node] >= 0:
+            node = tree.child_start[node] + int(x[tree.feature[node]] > tree.threshold[node])
+        ends.append(node)
+    return np.array(ends)
+
+
+def _noise(n, d, seed=0):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n, d)), rng.integers(0, 3, n)
+
+
+def _queries(model, X, seed=1):
+    """A grid over the data, the training rows, rows exactly on thresholds, and extreme values."""
+    rng = np.random.default_rng(seed)
+    d = X.shape[1]
+    tree = model.tree_
+    inner = tree.feature >= 0
+    on_thresholds = rng.normal(size=(1000, d))
+    picked = rng.choice(np.flatnonzero(inner), 1000)
+    on_thresholds[np.arange(1000), tree.feature[picked]] = tree.threshold[picked]
+    extremes = rng.choice([-1e300, 1e300, 0.0], size=(50, d))
+    grid = rng.uniform(-4, 4, size=(6000, d))
+    return np.vstack([grid, X, on_thresholds, extremes])
+
+
+def test_routing_a_deep_two_feature_tree_follows_every_test():
+    X, y = _noise(3000, 2)
+    model = DecisionTreeClassifier().fit(X, y)  # a deep tree with thousands of thresholds
+    Q = _queries(model, X)
+    nodes = model.apply(Q)
+    assert len(model.tree_._router.table) > 1000  # the top levels were looked up as boxes
+    np.testing.assert_array_equal(nodes, _one_test_at_a_time(model.tree_, Q))
+    np.testing.assert_array_equal(model.apply(Q[:10]), nodes[:10])  # few rows: no table needed, same nodes
+
+
+def test_routing_many_features_follows_every_test():
+    X, y = _noise(2000, 10, seed=2)
+    model = DecisionTreeClassifier(criterion="entropy").fit(X, y)
+    Q = _queries(model, X)
+    np.testing.assert_array_equal(model.apply(Q), _one_test_at_a_time(model.tree_, Q))
+
+
+def test_routing_after_pruning_uses_the_pruned_tree():
+    X, y = _noise(3000, 2, seed=3)
+    model = DecisionTreeClassifier(prune="reduced_error").fit(X, y)
+    grown = DecisionTreeClassifier().fit(X, y)
+    assert model.tree_.node_count < grown.tree_.node_count
+    Q = _queries(model, X)
+    np.testing.assert_array_equal(model.apply(Q), _one_test_at_a_time(model.tree_, Q))
+    tree = model.tree_
+    leaf = int(np.flatnonzero(tree.feature[1:] >= 0)[0]) + 1  # an inner node other than the root
+    tree.prune_to_leaf(leaf)  # the routing built for the tree before is dropped with the change
+    np.testing.assert_array_equal(tree.apply(Q, [False, False]), _one_test_at_a_time(tree, Q))

@@ -95,12 +95,12 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         parent = np.arange(2 * n - 1)  # (2n-1,) every node its own root
         kept = n - int(k)  # merges made before stopping at k clusters
         parent[self.children_[:kept].ravel()] = np.repeat(np.arange(n, n + kept), 2)
-        root = parent[:n]
-        while True:  # pointer jumping: O(log depth) vectorised passes
-            up = parent[root]
-            if np.array_equal(up, root):
+        while True:  # pointer jumping: every node points twice as far up per pass, O(log depth) passes
+            up = parent[parent]
+            if np.array_equal(up, parent):
                 break
-            root = up
+            parent = up
+        root = parent[:n]
         _, first, codes = np.unique(root, return_index=True, return_inverse=True)
         rank = np.empty(len(first), dtype=np.intp)
         rank[np.argsort(first)] = np.arange(len(first))  # number clusters by their first row

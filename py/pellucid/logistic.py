@@ -13,7 +13,7 @@ from .params import Choice, Flag, Integer, Number
 from .validation import check_classes
 
 NEWTON_MAX_PARAMS = 1000  # above this many weights the (p x p) Hessian is dearer than L-BFGS
-MAX_PRODUCTS = 4_000_000  # largest n * D(D+1)/2 table of feature products kept for the Hessian
+MAX_PRODUCTS = 4_000_000  # most feature products (rows x D(D+1)/2) in one table for the Hessian
 DEFAULT_MAX_ITER = {"newton": 100, "lbfgs": 1000, "gd": 1000}
 
 
@@ -189,27 +189,37 @@ def _penalty_mask(n_classes, n_cols):
 class WeightedGram:
     """sum_i c_i x_i x_i^T / n for several weight vectors c at once: the softmax Hessian's blocks.
 
-    The products x_ia x_ib (a <= b) do not change between iterations, so they are formed once when
-    they fit in memory; each Hessian is then one (m, n) x (n, D(D+1)/2) matrix product."""
+    Each Gram matrix is symmetric, so only its D(D+1)/2 upper entries are formed, as one matrix product
+    of the weights with the rows' feature products x_ia x_ib (a <= b). Those products do not change
+    between iterations: the first MAX_PRODUCTS of them (all, for moderate n) are formed once and kept;
+    the rows beyond are formed again on each call, a chunk at a time, so memory stays bounded and each
+    chunk costs one large product (few big numpy calls suit Pyodide, whose numpy has no optimised BLAS)."""
 
-    def __init__(self, Xb):
-        self.n, self.D = Xb.shape
+    def __init__(self, XT):
+        self.D, self.n = XT.shape  # XT is (D, n): one contiguous row per feature
         self.upper = np.triu_indices(self.D)
-        self.X = Xb
-        self.products = None
-        if self.n * len(self.upper[0]) <= MAX_PRODUCTS:
-            XT = np.ascontiguousarray(Xb.T)  # (D, n): one row per feature
-            self.products = np.empty((len(self.upper[0]), self.n))  # (D(D+1)/2, n) rows x_a * x_b, a <= b
-            row = 0
-            for a in range(self.D):  # row order matches np.triu_indices
-                np.multiply(XT[a], XT[a:], out=self.products[row:row + self.D - a])
-                row += self.D - a
+        self.XT = XT
+        self.chunk = max(1, MAX_PRODUCTS // len(self.upper[0]))  # rows per products table
+        self.products = self.feature_products(0, min(self.chunk, self.n))  # kept for every call
+
+    def feature_products(self, start, stop):
+        """(D(D+1)/2, stop - start) rows x_a * x_b, a <= b in np.triu_indices order, of rows start:stop."""
+        XT = self.XT[:, start:stop]  # (D, b)
+        products = np.empty((len(self.upper[0]), stop - start))  # (D(D+1)/2, b)
+        row = 0
+        for a in range(self.D):
+            np.multiply(XT[a], XT[a:], out=products[row:row + self.D - a])
+            row += self.D - a
+        return products
 
     def __call__(self, C):
         """(m, D, D) Gram matrices, one per row of C (m, n)."""
-        if self.products is None:
-            return np.stack([(self.X * c[:, None]).T @ self.X for c in C]) / self.n
-        upper = C @ self.products.T / self.n  # (m, D(D+1)/2)
+        kept = self.products.shape[1]
+        upper = C[:, :kept] @ self.products.T  # (m, D(D+1)/2)
+        for start in range(kept, self.n, self.chunk):
+            stop = min(start + self.chunk, self.n)
+            upper += C[:, start:stop] @ self.feature_products(start, stop).T
+        upper /= self.n
         grams = np.empty((len(C), self.D, self.D))
         grams[:, self.upper[0], self.upper[1]] = upper
         grams[:, self.upper[1], self.upper[0]] = upper
@@ -252,7 +262,7 @@ def softmax_log_loss(Xb, y_index, n_classes, l2):
     Yt[y_index, np.arange(n)] = 1.0  # (K, n) one-hot targets
     mask = _penalty_mask(K, D)
     pairs = [(k, l) for k in range(K) for l in range(k, K)]
-    gram = WeightedGram(Xb)
+    gram = WeightedGram(XbT)
     cache = {}
 
     def value_grad(w):
