@@ -6,6 +6,7 @@ import { applicableViews, preferredView, showTabs, onTabChoice } from "./views.j
 import { createTreeView } from "./tree-view.js";
 import { drawConfusion, drawBoundaryView, drawScatterView, drawDendrogramView, drawPcaView, drawRegressionView } from "./view-draw.js";
 import { exportPredictions, exportModel, exportPython, downloadCanvas, readModelFile } from "./export-panel.js";
+import { createCompare } from "./compare.js";
 
 const PCA = "__pca";
 const CANVAS = { tree: "tree-canvas", boundary: "boundary-canvas", clusters: "clusters-canvas",
@@ -17,6 +18,7 @@ export function createResults({ python, app, setBusy, showMessage, saveHash }) {
   const treeView = createTreeView({ scroll: e("tree-scroll"), canvas: e("tree-canvas"), text: e("tree-text"),
     buttons: { zoomIn: e("zoom-in"), zoomOut: e("zoom-out"), fit: e("zoom-fit"), reset: e("zoom-reset") } });
   Object.assign(app, { result: null, view: "", wanted: {}, boundaries: new Map() });
+  const compare = createCompare({ python, app, setBusy, showMessage });
 
   function clear(text) {
     app.result = null;
@@ -47,6 +49,7 @@ export function createResults({ python, app, setBusy, showMessage, saveHash }) {
 
   function show(result) {
     app.result = result;
+    compare.reset();
     app.boundaries.clear();
     const head = headline(result);
     e("accuracy-label").textContent = head.label;
@@ -199,6 +202,7 @@ export function createResults({ python, app, setBusy, showMessage, saveHash }) {
     setEnabled: (idle) => {
       for (const id of ["export-predictions", "export-model", "export-python", "copy-link", "import-button"]) e(id).disabled = !idle;
       e("save-image").disabled = !idle || !CANVAS[app.view];
+      compare.setEnabled(idle);
     },
   };
 }

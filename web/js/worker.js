@@ -7,6 +7,7 @@ const siteRoot = new URL("../", import.meta.url);
 let pyodide = null;
 let bridge = null;
 let uploadCount = 0;
+let onDemandPackages = [];
 
 function emit(event, fields) {
   self.postMessage({ event, ...fields });
@@ -22,6 +23,7 @@ async function boot() {
   const started = performance.now();
   emit("status", { state: "loading", text: "Loading Python…" });
   const info = await (await fetch(new URL("build-info.json", siteRoot), { cache: "no-cache" })).json();
+  onDemandPackages = info.on_demand_packages || [];
   // The wheel's hash in its URL means a new build is never served from a stale cache.
   const wheelUrl = new URL(`${info.wheel}?v=${info.wheel_sha256.slice(0, 16)}`, siteRoot);
   const wheel = fetchBytes(wheelUrl);
@@ -60,6 +62,44 @@ function callBridge(cmd, args) {
   return JSON.parse(bridge.handle_json(cmd, JSON.stringify(filesToPaths(args))));
 }
 
+// The packages shipped but never loaded at start (scikit-learn): loaded the first time a command needs
+// them, with their download size in the status line. Resolves to the seconds it took (0: already loaded).
+async function loadOnDemand() {
+  const lock = await (await fetch(new URL("pyodide/pyodide-lock.json", siteRoot))).json();
+  const needed = new Set();
+  const visit = (name) => {
+    if (needed.has(name) || name in pyodide.loadedPackages) return;
+    needed.add(name);
+    for (const dep of lock.packages[name].depends) visit(dep);
+  };
+  onDemandPackages.forEach(visit);
+  if (!needed.size) return 0;
+  const sizes = await Promise.all([...needed].map(async (name) => {
+    const url = new URL(`pyodide/${lock.packages[name].file_name}`, siteRoot);
+    const head = await fetch(url, { method: "HEAD" }).catch(() => null);  // offline: size unknown
+    return Number(head?.headers.get("content-length")) || 0;
+  }));
+  const mb = Math.round(sizes.reduce((a, b) => a + b, 0) / 1e6);
+  const started = performance.now();
+  emit("progress", { fraction: 0, label: `Loading scikit-learn (${mb ? `about ${mb} MB, ` : ""}once)…` });
+  await pyodide.loadPackage([...needed], { messageCallback: () => {} });
+  // Importing is part of loading (it takes seconds the first time); a failure shows in the command's reply.
+  pyodide.runPython("from pellucid.workbench import compare\ntry:\n    compare.import_sklearn()\nexcept Exception:\n    pass");
+  emit("progress", { fraction: 1, label: "Comparing with scikit-learn…" });
+  return (performance.now() - started) / 1000;
+}
+
+// compare_sklearn answers "not loaded" until the on-demand packages are in: load them, then ask again
+// (inside the same queued request, so Python still runs one call at a time).
+async function callWithPackages(cmd, args) {
+  const reply = callBridge(cmd, args);
+  if (cmd !== "compare_sklearn" || reply.ok || !reply.error.message.startsWith("scikit-learn is not loaded")) return reply;
+  const seconds = await loadOnDemand();
+  const again = callBridge(cmd, args);
+  if (again.ok) again.result.load_seconds = seconds;
+  return again;
+}
+
 // Resolves to null once Python is ready, or to the error that stopped it (shown in the status line).
 const booted = boot().then(
   () => null,
@@ -77,7 +117,7 @@ self.onmessage = (message) => {
     try {
       const bootError = await booted;
       if (bootError) throw bootError;
-      const reply = callBridge(cmd, args);
+      const reply = await callWithPackages(cmd, args);
       self.postMessage({ id, ...reply });
     } catch (error) {
       // After a fatal error (out of memory, say) this Python cannot be used again: say so, so the page

@@ -1,0 +1,88 @@
+// "Compare with scikit-learn": the trained model next to scikit-learn's equivalent, fitted by the worker
+// on the same rows (scikit-learn is loaded into the worker the first time, never at start).
+import { byId } from "./dom.js";
+
+const SPLIT_NAMES = { train: "training rows", validation: "validation rows", test: "test rows" };
+
+function formatScore(value, format) {
+  if (value === null || value === undefined) return "—";
+  return format === "percent" ? `${(100 * value).toFixed(1)}%` : value.toFixed(3);
+}
+
+function formatSeconds(seconds) {
+  return seconds < 1 ? `${(1000 * seconds).toFixed(1)} ms` : `${seconds.toFixed(2)} s`;
+}
+
+function cell(tag, text, attrs = {}) {
+  const el = document.createElement(tag);
+  el.textContent = text;
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+function row(label, ours, theirs, kind) {
+  const tr = document.createElement("tr");
+  tr.dataset.row = kind;
+  tr.append(cell("th", label, { scope: "row" }), cell("td", ours, { "data-lib": "pellucid" }),
+    cell("td", theirs, { "data-lib": "sklearn" }));
+  return tr;
+}
+
+function comparisonTable(r) {
+  const table = document.createElement("table");
+  table.id = "compare-table";
+  const head = table.createTHead().insertRow();
+  head.append(cell("th", ""), cell("th", "Pellucid", { scope: "col" }), cell("th", `scikit-learn ${r.sklearn.version}`, { scope: "col" }));
+  const body = table.createTBody();
+  for (const s of r.scores) {
+    const where = s.split === "kfold" ? `mean over ${s.n} folds` : `${s.n} ${SPLIT_NAMES[s.split] || s.split}`;
+    body.append(row(`${r.score_name} (${where})`, formatScore(s.pellucid, r.score_format), formatScore(s.sklearn, r.score_format), s.split));
+  }
+  const fit = r.fit_seconds;
+  const what = fit.per_fold ? "Fit time (per fold)" : `Fit time (${fit.rows} rows)`;
+  body.append(row(what, formatSeconds(fit.pellucid), formatSeconds(fit.sklearn), "fit"));
+  return table;
+}
+
+function paragraph(text, className = "help") {
+  return cell("p", text, { class: className });
+}
+
+export function createCompare({ python, app, setBusy, showMessage }) {
+  const button = byId("compare-sklearn");
+  const box = byId("compare-result");
+
+  function reset() {
+    box.replaceChildren();
+    box.hidden = true;
+  }
+
+  function render(r) {
+    if (!r.equivalent) {
+      box.replaceChildren(paragraph(r.message, "compare-none"));
+    } else {
+      const scroll = document.createElement("div");
+      scroll.className = "table-scroll";
+      scroll.append(comparisonTable(r));
+      const notes = document.createElement("ul");
+      notes.className = "help";
+      notes.append(...r.notes.map((n) => cell("li", n)));
+      box.replaceChildren(scroll, paragraph(`scikit-learn's model: ${r.sklearn.estimator}; input: ${r.sklearn.preparation}. ` +
+        "Both were fitted on the same rows and scored the same way."), notes);
+      if (r.warnings?.length) box.append(paragraph(`Warnings: ${r.warnings.join(" ")}`));
+    }
+    if (r.load_seconds) box.append(paragraph(`scikit-learn was loaded in ${r.load_seconds.toFixed(1)} s (once per visit).`));
+    box.hidden = false;
+  }
+
+  async function compare() {
+    const modelId = app.result?.model_id;
+    if (!modelId) return;
+    showMessage("");
+    const r = await setBusy("Comparing with scikit-learn…", () => python.call("compare_sklearn", { model_id: modelId }));
+    if (r && app.result?.model_id === modelId) render(r);
+  }
+
+  button.addEventListener("click", compare);
+  return { reset, setEnabled: (idle) => { button.disabled = !idle; } };
+}
