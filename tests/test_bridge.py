@@ -169,8 +169,9 @@ def test_set_kind_keeps_the_id(restaurant_path, tmp_path):
 def test_handle_missing_drops_or_fills(tmp_path):
     path = tmp_path / "gaps.csv"
     path.write_text("a,b,c\n1,,x\n2,4,\n,6,z\n8,8,z\n")
-    table_id = ok("load_csv", path=str(path))["table_id"]
-    assert ok("load_csv", path=str(path))["missing"] == {"a": 1, "b": 1, "c": 1}
+    loaded = ok("load_csv", path=str(path))
+    table_id = loaded["table_id"]
+    assert loaded["missing"] == {"a": 1, "b": 1, "c": 1}
     dropped = ok("handle_missing", table_id=table_id, strategy="drop", columns=["a"])
     assert dropped["table_id"] == table_id and dropped["n_rows"] == 3 and dropped["missing"]["a"] == 0
     filled = ok("handle_missing", table_id=table_id, strategy="fill", columns=None)
@@ -221,3 +222,12 @@ def test_wrong_arguments_are_named():
     reply = call("boundary", model="m1")
     assert reply["ok"] is False and reply["error"]["type"] == "DataError"
     assert "'boundary'" in reply["error"]["message"] and "model" in reply["error"]["message"]
+
+
+def test_one_data_set_at_a_time(restaurant_path):
+    """Loading new data forgets the previous table and its models, so memory does not pile up."""
+    first = ok("load_csv", path=restaurant_path)["table_id"]
+    model_id = ok("fit", table_id=first, target="WillWait", features=None, model="DecisionTreeClassifier")["model_id"]
+    ok("load_example", name="iris")
+    assert "No data set is loaded" in call("set_kind", table_id=first, column="Pat", kind="categorical")["error"]["message"]
+    assert call("export_model", model_id=model_id)["ok"] is False

@@ -33,7 +33,7 @@ def error(cmd, **args):
     return reply["error"]["message"]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def iris():
     return ok("load_example", name="iris")["table_id"]
 

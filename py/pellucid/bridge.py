@@ -22,6 +22,7 @@ from .summaries import summary
 from .validation import check_target
 from .workbench import boundary as _boundary, evaluation as _evaluation, exports, readouts, script
 from .workbench import exercises as _exercises, explain as _explain, lab as _lab, steps as _steps
+from .workbench import compare as _compare
 from .workbench.host import reporter
 from .workbench.runs import MODEL_MENU, SUPERVISED, Run
 
@@ -30,6 +31,7 @@ _table_meta = {}  # table id -> {"name", "suggested_target", "steps": the kind a
 _models = {}  # model id -> workbench.runs.Run
 _ids = itertools.count(1)
 DEFAULT_MAX_BYTES = 50 * 1024 * 1024
+DEFAULT_MAX_ROWS = 2_000_000  # no more memory than the widest 50 MB file (benchmarks/RESULTS.md, Browser limits)
 
 
 def _new_id(prefix):
@@ -57,6 +59,11 @@ def _table_info(table_id):
 
 
 def _keep_table(table, name, suggested_target=None):
+    # The page works on one data set at a time: forget the previous ones and their models, so a
+    # session of many uploads does not pile up in the browser's memory.
+    _tables.clear()
+    _table_meta.clear()
+    _models.clear()
     table_id = _new_id("t")
     _tables[table_id] = table
     if suggested_target not in table.columns:
@@ -78,12 +85,17 @@ def datasets():
     return menu
 
 
-def load_csv(path, name="data.csv", max_bytes=DEFAULT_MAX_BYTES):
-    """Read a CSV the page wrote into the worker's file system (at most `max_bytes`); keep it and
-    describe it. Progress goes to the page while it is read."""
+def load_csv(path, name="data.csv", max_bytes=DEFAULT_MAX_BYTES, max_rows=DEFAULT_MAX_ROWS):
+    """Read a CSV the page wrote into the worker's file system (at most `max_bytes` and `max_rows`: the
+    browser tab runs out of memory beyond them, see benchmarks/RESULTS.md); keep it and describe it.
+    Progress goes to the page while it is read."""
     if not isinstance(path, str):
         raise DataError("load_csv needs the path of the uploaded file.")
-    return _keep_table(read_csv(path, progress=reporter("Reading " + str(name)), max_bytes=max_bytes), name)
+    for limit, value in (("max_bytes", max_bytes), ("max_rows", max_rows)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise DataError(f"load_csv's {limit} must be a whole number of at least 1; got {value!r}.")
+    table = read_csv(path, progress=reporter("Reading " + str(name)), max_bytes=max_bytes, max_rows=max_rows)
+    return _keep_table(table, name)
 
 
 def load_example(name, **params):
@@ -102,7 +114,14 @@ def load_example(name, **params):
 
 def set_kind(table_id, column, kind):
     """Re-read one column as "numeric" or "categorical"; the table keeps its id."""
-    _tables[table_id] = _table(table_id).with_kind(column, kind)
+    table = _table(table_id)
+    try:
+        _tables[table_id] = table.with_kind(column, kind)
+    except DataError as exc:
+        if kind != "numeric" or column not in table.columns:
+            raise
+        raise DataError(f"{exc} It stays categorical; to use it as numbers, fix that cell in the file "
+                        "(or leave the column out).") from None
     _table_meta[table_id]["steps"]["kinds"][column] = kind
     return _table_info(table_id)
 
@@ -278,12 +297,18 @@ def estimation_lab(distribution, n=20, seed=0, params=None, table_id=None, colum
     return _lab.lab(distribution, sample, prior_a, prior_b, k, positive)
 
 
+def compare_sklearn(model_id):
+    """The run's model next to its scikit-learn equivalent, fitted on the same rows (scikit-learn is
+    imported only here; without it: a DataError saying it is not loaded)."""
+    return _compare.compare_sklearn(_run(model_id))
+
+
 COMMANDS = {"datasets": datasets, "load_csv": load_csv, "load_example": load_example, "set_kind": set_kind,
             "handle_missing": handle_missing, "models": models, "fit": fit, "train": train,
             "boundary": boundary, "export_predictions": export_predictions, "export_model": export_model,
             "import_model": import_model, "export_python": export_python, "timeline": timeline,
             "explain_row": explain_row, "exercise": exercise, "check_exercise": check_exercise,
-            "estimation_lab": estimation_lab}
+            "estimation_lab": estimation_lab, "compare_sklearn": compare_sklearn}
 
 
 def handle(cmd, args=None):

@@ -26,12 +26,13 @@ _CONTROL_BYTES = bytes(set(range(32)) - {9, 10, 12, 13} | {127})
 _BINARY_SHARE = 0.05
 
 
-def read_csv(source, *, progress=None, max_bytes=None):
+def read_csv(source, *, progress=None, max_bytes=None, max_rows=None):
     """Read a CSV into a Table.
 
     source: a path (str or pathlib.Path), bytes, or a file-like object opened in text or binary mode.
     progress: optional callable given fractions 0..1 while reading (a few dozen calls at most).
     max_bytes: optional size limit; a larger input is refused before it is parsed.
+    max_rows: optional limit on data rows; parsing stops (with a DataError) as soon as it is passed.
 
     The delimiter (comma, semicolon or tab) is detected; a UTF-8 byte-order mark is dropped and text that
     is not UTF-8 is read as Latin-1 (Windows-1252); CRLF, LF and CR line endings are accepted; quoted values
@@ -51,7 +52,7 @@ def read_csv(source, *, progress=None, max_bytes=None):
     collecting = gc.isenabled()
     gc.disable()
     try:
-        names, data, kinds = _read_text(text, delimiter, report)
+        names, data, kinds = _read_text(text, delimiter, report, max_rows)
     finally:
         if collecting:
             gc.enable()
@@ -59,9 +60,9 @@ def read_csv(source, *, progress=None, max_bytes=None):
     return Table._trusted(names, data, kinds)
 
 
-def _read_text(text, delimiter, report):
+def _read_text(text, delimiter, report, max_rows=None):
     """Column names, typed column arrays and their kinds."""
-    header, rows = _parse(text, delimiter, report)
+    header, rows = _parse(text, delimiter, report, max_rows)
     report(0.75)
     names = unique_names(header)
     columns = list(zip(*rows))
@@ -234,7 +235,7 @@ def _raise_field_size_limit():
             limit //= 2
 
 
-def _parse(text, delimiter, report):
+def _parse(text, delimiter, report, max_rows=None):
     """The header and the data rows (blank lines dropped), each row with as many fields as the header."""
     lines = itertools.chain(io.StringIO(text, newline=""), (_END,))
     reader = csv.reader(lines, delimiter=delimiter, skipinitialspace=True)
@@ -246,6 +247,8 @@ def _parse(text, delimiter, report):
             if not chunk:
                 break
             rows.extend(chunk)
+            if max_rows is not None and len(rows) > max_rows + 1:
+                _check_row_limit(text, rows, max_rows)
             report(0.05 + 0.7 * min(1.0, len(rows) / (step * 25)))
     except csv.Error as exc:
         raise DataError(f"Line {reader.line_num} could not be read as CSV: {exc}.") from None
@@ -266,6 +269,16 @@ def _parse(text, delimiter, report):
         names = ", ".join(h.strip() for h in header)
         raise DataError(f"The file has a header line ({names}) but no data rows.")
     return header, rows
+
+
+def _check_row_limit(text, rows, max_rows):
+    """Stop before all of a too-long file is held in memory, saying about how many rows it has."""
+    kept = sum(1 for r in rows if r and r != [_END]) - 1  # blank lines are not rows; nor is the header
+    if kept > max_rows:
+        lines = max(text.count("\n"), text.count("\r")) + (not text.endswith(("\n", "\r")))
+        raise DataError(f"This file has about {max(kept, lines - 1):,} rows; the limit here is {max_rows:,} "
+                        "rows (more would run out of memory). Use a sample of the rows, or run pellucid "
+                        "in Python, which has no such limit.")
 
 
 def _kept_records(text, delimiter):

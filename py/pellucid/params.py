@@ -50,7 +50,8 @@ class Number(Rule):
         return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
     def _check_value(self, name, value):
-        if not self._is_right_type(value) or value != value:
+        # NaN and infinities are never a setting: an open end means "any finite number".
+        if not self._is_right_type(value) or value != value or value in (float("inf"), float("-inf")):
             raise DataError(f"Parameter {name!r} must be {self.expectation()}; got {value!r}.")
         too_low = self.low is not None and (value <= self.low if self.low_open else value < self.low)
         too_high = self.high is not None and (value >= self.high if self.high_open else value > self.high)
@@ -121,10 +122,8 @@ class Vector(Rule):
     kind = "vector"
 
     def _check_value(self, name, value):
-        try:
-            ok = all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value)
-        except TypeError:
-            ok = False
+        ok = isinstance(value, (list, tuple)) or (hasattr(value, "ndim") and getattr(value, "ndim") == 1)
+        ok = ok and all(isinstance(v, numbers.Real) and not isinstance(v, bool) and v == v for v in value)
         if not ok:
             raise DataError(f"Parameter {name!r} must be a list of numbers; got {value!r}.")
 

@@ -9,7 +9,7 @@ export function fileProblem(file) {
     const mb = (file.size / 1024 / 1024).toFixed(1);
     return `${file.name} is ${mb} MB; the limit is 50 MB. Use a smaller sample of the rows.`;
   }
-  if (file.size === 0) return `${file.name} is empty.`;
+  if (file.size === 0) return `${file.name} is empty (0 bytes): choose a CSV file with a header line and rows of data.`;
   return "";
 }
 

@@ -130,10 +130,14 @@ function showTable(info, roles) {
   saveHash();
 }
 
+// A file chosen while the opening dataset is still loading wins: only the latest load is shown.
+let latestLoad = 0;
+
 async function loadData(source, wanted = {}) {
+  const load = ++latestLoad;
   const info = await run(source.type === "file" ? `Reading ${source.name}…` : "Loading the data…",
     () => loadSource(python, source, (step) => setStatus("busy", step)), { cancellable: true });
-  if (!info) return false;
+  if (!info || load !== latestLoad) return false;
   app.source = source;
   app.trained = false;
   results.clear();
@@ -175,8 +179,10 @@ function setRole(column, role) {
 
 async function setKind(column, kind) {
   const info = await run(`Reading ${column} as ${kind}…`, () => python.call("set_kind", { table_id: app.table.table_id, column, kind }));
-  if (info) app.source.kinds[column] = kind;
-  showTable(info || app.table, app.roles);
+  // Refused: the message stays and the preview's kind select goes back to the column's kind.
+  if (!info) return renderPreview(els.preview, app.table, app.roles, { onRole: setRole, onKind: setKind });
+  app.source.kinds[column] = kind;
+  showTable(info, app.roles);
 }
 
 async function chooseMissing(strategy) {

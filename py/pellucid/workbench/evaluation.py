@@ -6,6 +6,7 @@ touch the test rows once); k-fold from its `cross_validate` (seed 003, section 2
 final model is fitted on all rows for the drawings. `split_rows` is exactly what a generated script does.
 """
 
+import math
 import warnings as _warnings
 
 import numpy as np
@@ -16,20 +17,23 @@ from ..summaries import summary
 from ..validation import check_target
 from . import readouts
 from .host import report
-from .runs import MODEL_MENU, SUPERVISED, Run, check_no_missing, choose_columns, make_estimator
+from .runs import (MODEL_MENU, SUPERVISED, Run, check_no_missing, check_two_classes, choose_columns,
+                   make_estimator)
 
 METHODS = ("split", "kfold", "none")
 
 
 def _whole(value, name, low, high):
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) \
-            or not low <= value <= high:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value != int(value) or not low <= value <= high:
         raise DataError(f"evaluation {name} must be a whole number from {low} to {high}; got {value!r}.")
     return int(value)
 
 
 def check_evaluation(evaluation):
     """The evaluation settings with defaults filled in, or a DataError naming the bad one."""
+    if evaluation is not None and not isinstance(evaluation, dict):
+        raise DataError(f"evaluation must be settings like {{\"method\": \"split\", ...}}; got {evaluation!r}.")
     evaluation = dict(evaluation or {"method": "none"})
     method = evaluation.get("method", "none")
     if method not in METHODS:
@@ -91,6 +95,8 @@ def _train(table, target, features, model, params, evaluation, include_trace):
     features, target = choose_columns(table, estimator, model, target, features)
     supervised = estimator.task in SUPERVISED
     check_no_missing(table, features + ([target] if supervised else []))
+    if estimator.task == "classifier":
+        check_two_classes(table, target)
     evaluation = check_evaluation(evaluation)
     X, n = table.select(features), table.n_rows
     y_raw = table.column(target) if supervised else None

@@ -95,7 +95,21 @@ def choose_columns(table, estimator, model, target, features):
 def check_no_missing(table, columns):
     """A DataError naming every chosen column with missing cells, and what to do about it."""
     counts = {name: n for name, n in table.missing.items() if name in columns and n}
+    empty = [name for name, n in counts.items() if n == table.n_rows]
+    if empty:  # nothing to fill with, and dropping rows would leave none
+        raise DataError(f"Column {', '.join(map(repr, empty))} has no values at all (every cell is missing), "
+                        "so no model can use it: set its role to ignore.")
     if counts:
         listed = ", ".join(f"{name!r} ({n} missing)" for name, n in counts.items())
         raise DataError(f"Some chosen columns have missing values: {listed}. Use \"Drop rows\" or \"Fill\" "
                         "under Missing values first, or leave those columns out.")
+
+
+def check_two_classes(table, target):
+    """A DataError when a classifier's target holds fewer than two classes, saying what to do."""
+    values = [v for v in table.column(target).tolist() if v is not None and v == v]
+    classes = sorted(set(map(str, values)))
+    if len(classes) < 2:
+        found = f"only the class {classes[0]!r}" if classes else "no values"
+        raise DataError(f"The target {target!r} has {found}: a classifier needs at least two classes to "
+                        "tell apart. Choose another Target column, or use data with rows of two or more classes.")
