@@ -1,6 +1,5 @@
 """`boundary`: the grid's shape and range, the held values, predictions equal to the model's, errors."""
 
-import json
 import time
 
 import numpy as np
@@ -11,23 +10,9 @@ from pellucid.datasets import load_iris
 from pellucid.pca import PCA
 from pellucid.table import Table
 
+from bridgekit import error, ok
+
 SPLIT = {"method": "split", "train": 60, "validation": 20, "test": 20, "stratify": True, "seed": 0}
-
-
-def call(cmd, **args):
-    return json.loads(bridge.handle_json(cmd, json.dumps(args)))
-
-
-def ok(cmd, **args):
-    reply = call(cmd, **args)
-    assert reply["ok"], reply
-    return reply["result"]
-
-
-def error(cmd, **args):
-    reply = call(cmd, **args)
-    assert reply["ok"] is False and reply["error"]["type"] == "DataError", reply
-    return reply["error"]["message"]
 
 
 def trained(model="LogisticRegression", example="iris", target="species", features=None, **params):

@@ -9,28 +9,12 @@ from sklearn.metrics import silhouette_score as sk_silhouette
 
 from pellucid import bridge, cluster_metrics, model_selection
 from pellucid.datasets import load_iris
-from pellucid.neighbors import KNeighborsClassifier
 from pellucid.table import Table
 from pellucid.tree import DecisionTreeClassifier
 
+from bridgekit import error, ok
+
 SPLIT = {"method": "split", "train": 60, "validation": 20, "test": 20, "stratify": True, "seed": 0}
-
-
-def call(cmd, **args):
-    reply = json.loads(bridge.handle_json(cmd, json.dumps(args)))  # strict JSON, as the worker sees it
-    return reply
-
-
-def ok(cmd, **args):
-    reply = call(cmd, **args)
-    assert reply["ok"], reply
-    return reply["result"]
-
-
-def error(cmd, **args):
-    reply = call(cmd, **args)
-    assert reply["ok"] is False and reply["error"]["type"] == "DataError", reply
-    return reply["error"]["message"]
 
 
 @pytest.fixture

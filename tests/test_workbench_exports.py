@@ -13,24 +13,10 @@ from pellucid import bridge
 from pellucid.csvio import read_csv
 from pellucid.datasets import load_iris
 
+from bridgekit import error, ok
+
 SPLIT = {"method": "split", "train": 60, "validation": 20, "test": 20, "stratify": True, "seed": 4}
 PY_DIR = str(Path(__file__).resolve().parents[1] / "py")
-
-
-def call(cmd, **args):
-    return json.loads(bridge.handle_json(cmd, json.dumps(args)))
-
-
-def ok(cmd, **args):
-    reply = call(cmd, **args)
-    assert reply["ok"], reply
-    return reply["result"]
-
-
-def error(cmd, **args):
-    reply = call(cmd, **args)
-    assert reply["ok"] is False and reply["error"]["type"] == "DataError", reply
-    return reply["error"]["message"]
 
 
 def train(model, example="iris", target="species", evaluation=SPLIT, **params):

@@ -11,7 +11,7 @@ import pytest
 from pellucid import bridge
 from pellucid.errors import DataError
 from pellucid.workbench import explain, steps
-from pellucid.workbench.tree_steps import B
+from pellucid.tree.criteria import B
 
 SEED_CSV = b"f1,f2,y\n1,1,-1\n3,2,1\n2,4,1\n3,4,1\n2,3,-1\n"
 

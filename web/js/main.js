@@ -25,7 +25,7 @@ const els = {
 // Everything the page knows, in one place.
 const app = {
   ready: false, busy: "", cancellable: false, datasets: [], models: [],
-  source: null, table: null, roles: {}, pending: null, trained: false, recovering: false,
+  source: null, table: null, roles: {}, pending: null, trained: false, recovering: false, starting: false,
 };
 
 const python = new PyClient(new URL("./worker.js", import.meta.url),
@@ -37,12 +37,23 @@ function setStatus(state, text) {
   els.status.textContent = text;
 }
 
+// The first time Python is ready the page still loads its menus and the opening data; "Ready" is shown
+// only after that, so nothing the user (or a test) does races the opening load.
 function showStatus({ state, text }) {
-  if (!app.busy || state === "error") setStatus(state, text);
   if (state === "ready" && !app.ready) {
     app.ready = true;
-    start().catch((error) => showMessage(error.message));
+    app.starting = true;
+    setStatus("loading", "Preparing the workbench…");
+    start()
+      .catch((error) => showMessage(error.message))
+      .finally(() => {
+        app.starting = false;
+        if (!app.busy) setStatus("ready", "Ready");
+        updateControls();
+      });
+    return;
   }
+  if (!app.busy || state === "error") setStatus(state, text);
   updateControls();
 }
 
@@ -96,7 +107,10 @@ async function run(label, work, { cancellable = false } = {}) {
     app.cancellable = false;
     els.progress.hidden = true;
     els.progress.removeAttribute("value");
-    if (els.status.dataset.state === "busy") setStatus("ready", "Ready");
+    if (els.status.dataset.state === "busy") {
+      if (app.starting) setStatus("loading", "Preparing the workbench…");
+      else setStatus("ready", "Ready");
+    }
     updateControls();
   }
 }

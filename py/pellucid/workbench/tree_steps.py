@@ -9,33 +9,11 @@ frame that grows them (`"frame"`) and, when pruned, the frame that prunes them (
 page can draw the tree as it stood at any frame.
 """
 
-import math
-
 import numpy as np
 
+from ..tree.criteria import entropy, gini
+
 MAX_TREE_FRAMES = 600  # growth steps sent for one tree (a deeper tree is cut with a note)
-
-
-def B(q):
-    """Entropy of a Boolean variable true with probability q (the notes' B(q)), in bits."""
-    if q <= 0 or q >= 1:
-        return 0.0
-    return -(q * math.log2(q) + (1 - q) * math.log2(1 - q))
-
-
-def entropy(counts):
-    counts = np.asarray(counts, dtype=float)  # (k,)
-    total = counts.sum()
-    if total == 0:
-        return 0.0
-    p = counts[counts > 0] / total
-    return float(-(p * np.log2(p)).sum())
-
-
-def gini(counts):
-    counts = np.asarray(counts, dtype=float)  # (k,)
-    total = counts.sum()
-    return 0.0 if total == 0 else float(1 - ((counts / total) ** 2).sum())
 
 
 def _impurity_terms(counts, criterion, binary):

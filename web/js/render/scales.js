@@ -71,8 +71,9 @@ export function linearScale([d0, d1], [r0, r1]) {
   return scale;
 }
 
-// Size a canvas to width x height CSS pixels at the screen's pixel ratio, clear it, return its context.
-export function setupCanvas(canvas, width, height) {
+// Size a canvas to width x height CSS pixels at the screen's pixel ratio, clear it (to `fill`, or
+// transparent when fill is null), return its context.
+export function setupCanvas(canvas, width, height, { fill = "#ffffff" } = {}) {
   const ratio = window.devicePixelRatio || 1;
   canvas.width = Math.round(width * ratio);
   canvas.height = Math.round(height * ratio);
@@ -81,8 +82,10 @@ export function setupCanvas(canvas, width, height) {
   const ctx = canvas.getContext("2d");
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   ctx.clearRect(0, 0, width, height);
-  ctx.fillStyle = "#ffffff";
-  ctx.fillRect(0, 0, width, height);
+  if (fill) {
+    ctx.fillStyle = fill;
+    ctx.fillRect(0, 0, width, height);
+  }
   return ctx;
 }
 

@@ -2,6 +2,7 @@
 // prediction in the class colour; branch values on the edges. Takes the layout, never the model.
 import { layoutTree, isLeaf, formatNumber } from "./tree-layout.js";
 import { classColour } from "./palette.js";
+import { fitText, setupCanvas } from "./scales.js";
 
 const BOX_W = 150;
 const BOX_H = 62;
@@ -16,25 +17,12 @@ function nodeLines(node) {
   return { title: node.feature, lines: [gain, counts] };
 }
 
-function fitText(ctx, text, width) {
-  if (ctx.measureText(text).width <= width) return text;
-  let cut = text;
-  while (cut.length > 1 && ctx.measureText(cut + "…").width > width) cut = cut.slice(0, -1);
-  return cut + "…";
-}
-
 export function drawTree(canvas, tree, classes) {
   const layout = layoutTree(tree);
   const width = Math.max(layout.width * COLUMN, BOX_W) + 2 * MARGIN;
   const height = (layout.depth - 1) * ROW + BOX_H + 2 * MARGIN;
-  const ratio = window.devicePixelRatio || 1;
-  canvas.width = Math.round(width * ratio);
-  canvas.height = Math.round(height * ratio);
-  canvas.style.width = `${width}px`;
-  canvas.style.height = `${height}px`;
-  const ctx = canvas.getContext("2d");
-  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-  ctx.clearRect(0, 0, width, height);
+  // Transparent background: the page's panel shows through, and tests can count what was drawn.
+  const ctx = setupCanvas(canvas, width, height, { fill: null });
   const centre = (entry) => ({ x: MARGIN + entry.x * COLUMN + BOX_W / 2, y: MARGIN + entry.depth * ROW });
   drawEdges(ctx, layout.nodes, centre);
   for (const entry of layout.nodes) drawNode(ctx, entry.node, centre(entry), classes);
