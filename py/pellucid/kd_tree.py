@@ -32,8 +32,11 @@ _START_LEVEL = 2  # the walk to the leaves in reach starts with the 4 nodes of t
 
 
 def _bounds(n, level):
-    """(2^level + 1,) start positions of the nodes of one level (and n at the end)."""
-    return (np.arange(2 ** level + 1, dtype=np.int64) * n) >> level
+    """(2^level + 1,) start positions of the nodes of one level (and n at the end).
+
+    The product needs 64 bits, but positions are indices: np.intp, which is 32 bits in the browser's
+    wasm32 numpy, where reduceat and bincount refuse int64 indices."""
+    return ((np.arange(2 ** level + 1, dtype=np.int64) * n) >> level).astype(np.intp)
 
 
 def build_tree(P):

@@ -1,0 +1,60 @@
+"""Every learner fits and predicts inside Pyodide (wasm32 numpy, where indices are 32-bit), on data large
+enough to take the fast paths: the KD-tree search, the tree's box router, chunked Hessians."""
+
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+import build  # noqa: E402
+
+SCRIPT = textwrap.dedent("""
+    import warnings
+    import numpy as np
+    import pellucid
+    warnings.simplefilter("ignore")
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 2))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    grid = np.stack(np.meshgrid(np.linspace(-3, 3, 200), np.linspace(-3, 3, 200)), -1).reshape(-1, 2)
+    for name, cls in pellucid.all_estimators().items():
+        model = cls()
+        counts = name == "MultinomialNB"  # it needs non-negative counts
+        data = np.abs(X).round(1) if counts else X
+        rows = 600 if name in ("AgglomerativeClustering", "KernelRegression", "KernelPerceptron") else 3000
+        target = y[:rows] if cls.task in ("classifier", "regressor") else None
+        model.fit(data[:rows], target)
+        queries = np.abs(grid) if counts else grid
+        out = model.predict(queries) if hasattr(model, "predict") else model.transform(queries)
+        assert len(out) == len(queries), name
+        print("ok", name)
+    big = rng.normal(size=(120000, 10))
+    model = pellucid.LogisticRegression().fit(big, (big[:, 0] > 0).astype(int))
+    print("ok LogisticRegression 120k", model.n_iter_)
+""")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = tmp_path_factory.mktemp("pyodide-site") / "site"
+    build.build(out=out)
+    return out
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs Pyodide outside the browser")
+def test_every_learner_runs_in_pyodide(site, tmp_path):
+    script = tmp_path / "script.py"
+    script.write_text(SCRIPT)
+    run = subprocess.run(["node", str(build.ROOT / "tests" / "pyodide_run.mjs"), str(site), str(script)],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    done = [line.split()[1] for line in run.stdout.splitlines() if line.startswith("ok ")]
+    assert set(pellucid_names()) <= set(done), run.stdout
+
+
+def pellucid_names():
+    import pellucid
+    return list(pellucid.all_estimators())
