@@ -139,6 +139,7 @@ worker.onmessage = ({ data }) => { document.getElementById("status").textContent
 
 BARE_WORKER = """import { loadPyodide } from "../pyodide/pyodide.mjs";
 const pyodide = await loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href, packages: ["numpy"] });
+pyodide.runPython("import numpy");  // numpy ready to use, as the real page's Python is
 self.postMessage("Ready");
 """
 

@@ -50,6 +50,9 @@ function showStatus({ state, text }) {
         app.starting = false;
         if (!app.busy) setStatus("ready", "Ready");
         updateControls();
+        // Precaching for offline use downloads the whole site once more: only after the start, so it
+        // never competes with it.
+        registerOffline();
       });
     return;
   }
@@ -345,7 +348,6 @@ els.clearSession.addEventListener("click", async () => {
   await clearSession();
   location.replace(location.pathname);
 });
-registerOffline();
 mountLearnPanel(byId("learn-root"), { python, getContext: learnContext });
 
 // What the "See it learn" panel works on: the latest trained model and the table it came from.
