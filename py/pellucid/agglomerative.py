@@ -22,6 +22,7 @@ from .cluster_metrics import squared_distances
 from .errors import DataError
 from .features import fit_numeric, numeric
 from .params import Choice, Flag, Integer
+from .validation import check_k_within_rows
 
 
 class AgglomerativeClustering(ClusterMixin, Estimator):
@@ -59,8 +60,7 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         self._check_params()
         M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
         n = len(M)
-        if self.k > n:
-            raise DataError(f"Parameter 'k' must be at most the number of rows ({n}); got {self.k}.")
+        check_k_within_rows(self.k, n)
         mean = M.mean(axis=0)
         M = M - mean  # centring keeps the distance expansion accurate
         if n == 1:

@@ -14,7 +14,8 @@ import pathlib
 import sys
 
 from .errors import DataError
-from .table import CATEGORICAL, NUMERIC, Table, text_to_categorical, text_to_numeric
+from .cells import CATEGORICAL, NUMERIC, text_to_categorical, text_to_numeric
+from .table import Table
 
 DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab"}
 _SAMPLE_CHARS = 65536  # how much text the delimiter is judged on

@@ -16,9 +16,9 @@ import numpy as np
 
 from .base import ClusterMixin, Estimator
 from .cluster_metrics import squared_distances
-from .errors import DataError
 from .features import fit_numeric, numeric
 from .params import Choice, Flag, Integer, Number
+from .validation import check_k_within_rows
 
 _FULL_PROBABILITIES = 500  # up to this many rows the trace keeps every seeding probability
 _TOP_PROBABILITIES = 20  # above it, only the largest ones
@@ -81,8 +81,7 @@ class KMeans(ClusterMixin, Estimator):
         self._check_params()
         M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
         n = len(M)
-        if self.k > n:
-            raise DataError(f"Parameter 'k' must be at most the number of rows ({n}); got {self.k}.")
+        check_k_within_rows(self.k, n)
         rng = np.random.default_rng(self.seed)
         # k-means is unmoved by a shift; centred data keeps the distance expansion exact. The rows are
         # kept as columns of MT, so every (k, n) product reduces over k along contiguous memory.

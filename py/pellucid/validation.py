@@ -238,3 +238,10 @@ def check_classes(y, minimum=2):
         raise DataError(f"The target has {len(classes)} class ({found}); at least {minimum} classes "
                         "are needed to learn to tell them apart.")
     return classes
+
+
+def check_k_within_rows(k, n_rows):
+    """A clustering cannot make more clusters than it has rows."""
+    if k > n_rows:
+        raise DataError(f"Parameter 'k' must be at most the number of rows ({n_rows}); got {k}: "
+                        "choose a smaller k or use more rows.")
