@@ -34,7 +34,7 @@ def cells(excluded):
 def oracle_column(texts):
     """What read_csv should make of a column of cell texts, computed cell by cell with float()."""
     stripped = [t.strip() for t in texts]
-    present = [t for t in stripped if t.lower() not in {"", "na", "n/a", "?", "null", "nan", "none"}]
+    present = [t for t in stripped if t.lower() not in {"", "na", "n/a", "?", "null", "nan"}]  # "None" is a value
 
     def is_number(t):
         try:
