@@ -166,7 +166,8 @@ async function loadData(source, wanted = {}) {
 // The session kept across reloads: where the data came from (an upload's bytes included), its roles,
 // and whether a model was trained (retraining with the same settings and seed gives the same model).
 function rememberSession() {
-  if (app.source) saveSession({ source: app.source, roles: app.roles, trained: Boolean(app.trained) });
+  if (!app.source) return Promise.resolve();
+  return saveSession({ source: app.source, roles: app.roles, trained: Boolean(app.trained) });
 }
 
 async function loadFile(file) {
@@ -228,10 +229,11 @@ async function train() {
   showMessage("");
   const args = trainingArgs();
   if (args.problem) return showMessage(args.problem);
-  if (await results.train(args)) {
+  // The session is saved before the new model is shown, so a reload right after it sees the model.
+  await results.train(args, () => {
     app.trained = true;
-    rememberSession();
-  }
+    return rememberSession();
+  });
 }
 
 function settings() {

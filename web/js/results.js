@@ -146,11 +146,13 @@ export function createResults({ python, app, setBusy, showMessage, saveHash }) {
     return c.map((row) => [row[i], row[j]]);
   }
 
-  // Resolves to true when a model was trained and shown.
-  async function train(args) {
+  // Trains; when it succeeded, awaits `beforeShow` (the page saving its session), then shows the model.
+  async function train(args, beforeShow = async () => {}) {
     const result = await setBusy("Training…", () => python.call("train", args), { cancellable: true });
-    if (result) show(result);
-    return Boolean(result);
+    if (!result) return false;
+    await beforeShow();
+    show(result);
+    return true;
   }
 
   async function exporting(label, work) {
