@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 
 from .errors import DataError
-from .validation import is_missing
+from .validation import is_missing, one_column
 
 DISTRIBUTIONS = ("bernoulli", "categorical", "poisson", "gaussian")
 
@@ -31,11 +31,7 @@ def _check_distribution(distribution, allowed=DISTRIBUTIONS):
 
 def _sample(data, allow_empty=False):
     """data as a 1-D array with no missing values (a one-column table or (n, 1) array is accepted)."""
-    if hasattr(data, "columns") and hasattr(data, "column") and len(data.columns) == 1:
-        data = data.column(data.columns[0])
-    values = np.asarray(data)
-    if values.ndim == 2 and values.shape[1] == 1:
-        values = values[:, 0]
+    values = one_column(data)
     if values.ndim != 1:
         raise DataError(f"data must be a 1-D list of observations; got an array of shape {values.shape}.")
     if values.size == 0 and not allow_empty:

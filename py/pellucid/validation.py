@@ -189,15 +189,19 @@ def _require_finite(name, values):
         raise DataError(f"Column {name!r} has infinite values (rows {_first_bad_rows(inf)}).")
 
 
+def one_column(data):
+    """A one-column table or an (n, 1) array as a 1-D numpy array; anything else as np.asarray(data)."""
+    if hasattr(data, "column") and hasattr(data, "columns") and len(data.columns) == 1:
+        data = data.column(data.columns[0])
+    values = np.asarray(data)
+    return values[:, 0] if values.ndim == 2 and values.shape[1] == 1 else values
+
+
 def check_target(y, n_rows, *, task):
     """y as a 1-D array with one value per row; floats for regression, labels for classification."""
     if y is None:
         raise DataError("y is required: this model learns from labelled examples.")
-    if hasattr(y, "column") and hasattr(y, "columns") and len(y.columns) == 1:
-        y = y.column(y.columns[0])
-    y = np.asarray(y)
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y[:, 0]
+    y = one_column(y)
     if y.ndim != 1:
         raise DataError(f"y must be 1-D (one value per row); got shape {y.shape}.")
     if len(y) != n_rows:
