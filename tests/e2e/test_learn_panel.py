@@ -194,8 +194,10 @@ def test_lab_shows_the_mle_of_a_seeded_sample(learn):
     page.get_by_label("n", exact=True).dispatch_event("change")
     sample = draw_sample("bernoulli", 30, 0, {"theta": 0.3})
     theta = mle("bernoulli", sample)["params"]["theta"]
+    # Wait on the exact formula line: "0.3" alone would also match the previous sample's 0.35.
+    expect(page.locator("[data-pane=lab] .learn-math-text").first).to_have_text(
+        f"θ_MLE = {sum(sample)}/30 = {theta:.4f}")
     expect(page.locator("[data-pane=lab] tbody tr").first).to_contain_text(str(round(theta, 4)))
-    assert f"θ_MLE = {sum(sample)}/30 = {theta:.4f}" in page.locator("[data-pane=lab] .learn-math-text").all_inner_texts()
     page.get_by_label("Distribution").select_option("poisson")
     lam = mle("poisson", draw_sample("poisson", 30, 0, {"lambda": 3.0}))["params"]["lambda"]
     expect(page.locator("[data-pane=lab] tbody tr").first).to_contain_text(f"MLE lambda{round(lam, 4)}")
