@@ -122,33 +122,36 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
 def minimum_spanning_tree(M):
     """Prim's algorithm on the Euclidean distances of the rows of M: the n - 1 edges (a, b, length).
 
-    Every step adds the outside row closest to the tree. `best[i]` is outside row i's squared distance
+    Every step adds the outside row closest to the tree. `best[i]` is working row i's squared distance
     to the tree and `nearest[i]` the tree row it is closest to; each step updates them with one row of
     the distance matrix, computed when needed (one matrix-vector product), so memory stays O(n d).
-    Rows that join the tree are swapped out of the working arrays, so later steps are cheaper."""
+    A row that joins the tree stays in the working arrays, made infinitely far (its |x|^2 entry is
+    inf), until a quarter of them have joined; then the working arrays are compacted. This keeps each
+    step to a few whole-array numpy calls, whose fixed cost dominates in Pyodide."""
     n, d = M.shape
     x_sq = np.einsum("ij,ij->i", M, M)  # (n,)
-    # ||y - x||^2 = [y, 1, ||y||^2] . [-2x, ||x||^2, 1]: one product per row of the distance matrix.
-    # The outside rows are kept as the first m columns of WT, so the product runs along contiguous rows.
-    WT = np.vstack([M.T, np.ones(n), x_sq])  # (d+2, n)
-    Q = np.hstack([-2.0 * M, x_sq[:, None], np.ones((n, 1))])  # (n, d+2)
+    # ||y - x||^2 = [-2x, 1, ||x||^2] . [y, ||y||^2, 1]: one product per row of the distance matrix.
+    WT = np.vstack([M.T, x_sq, np.ones(n)])  # (d+2, n) the working rows, one per column
+    Q = np.hstack([-2.0 * M, np.ones((n, 1)), x_sq[:, None]])  # (n, d+2)
     ids = np.arange(n)  # original index of each working column
-    best = Q[0] @ WT  # (n,) row 0 starts the tree
-    nearest = np.zeros(n, dtype=np.intp)
-    m = n - 1
-    WT[:, 0], ids[0], best[0] = WT[:, m], ids[m], best[m]  # take row 0 out of the working arrays
+    best, nearest = Q[0] @ WT, np.zeros(n, dtype=np.intp)  # row 0 starts the tree
+    best[0] = WT[d, 0] = np.inf
+    joined, row, closer = 1, np.empty(n), np.empty(n, dtype=bool)
     a, b = np.empty(n - 1, np.intp), np.empty(n - 1, np.intp)
-    copyto = np.copyto
     for step in range(n - 1):
-        p = best[:m].argmin()  # the outside row closest to the tree joins it
+        if 4 * joined > len(ids):  # drop the joined rows from the working arrays
+            keep = np.flatnonzero(best < np.inf)
+            WT, ids, best, nearest = WT[:, keep], ids[keep], best[keep], nearest[keep]
+            joined, row, closer = 0, np.empty(len(keep)), np.empty(len(keep), dtype=bool)
+        p = best.argmin()  # the outside row closest to the tree joins it
         new = ids[p]
         a[step], b[step] = nearest[p], new
-        m -= 1
-        WT[:, p], ids[p], best[p], nearest[p] = WT[:, m], ids[m], best[m], nearest[m]
-        row = Q[new] @ WT[:, :m]  # (m,) squared distances of the outside rows to the new tree row
-        closer = row < best[:m]
-        copyto(best[:m], row, where=closer)
-        copyto(nearest[:m], new, where=closer)
+        best[p] = WT[d, p] = np.inf
+        joined += 1
+        np.matmul(Q[new], WT, out=row)  # squared distances of the working rows to the new tree row
+        np.less(row, best, out=closer)
+        np.putmask(nearest, closer, new)
+        np.minimum(best, row, out=best)
     diff = M[a] - M[b]  # (n-1, d) the edges' lengths, exactly (the expansion is least exact when short)
     return a, b, np.sqrt(np.einsum("ij,ij->i", diff, diff))
 
