@@ -189,15 +189,19 @@ def _assign(M, centres):
 
 def _assign_t(MT, centres):
     # On the (d, n) transpose the (k, n) products reduce over k along contiguous rows (fast for small k).
+    # The centres are compared one row at a time with whole-array calls (less, putmask, minimum), which
+    # in Pyodide cost far less than part.argmin(axis=0) or masked copies; a strict "less" leaves ties
+    # with the lowest index, as argmin.
     c_sq = np.einsum("ij,ij->i", centres, centres)  # (k,)
     part = (-2.0 * centres) @ MT  # (k, n)
     part += c_sq[:, None]
     best = part[0].copy()  # (n,)
-    for j in range(1, len(centres)):  # row by row: in Pyodide much faster than part.min(axis=0)
-        np.minimum(best, part[j], out=best)
     labels = np.zeros(MT.shape[1], dtype=np.intp)
-    for j in range(len(centres) - 1, 0, -1):  # downwards, so ties go to the lowest index (as argmin)
-        np.copyto(labels, j, where=part[j] == best)
+    closer = np.empty(MT.shape[1], dtype=bool)
+    for j in range(1, len(centres)):
+        np.less(part[j], best, out=closer)
+        np.putmask(labels, closer, j)
+        np.minimum(best, part[j], out=best)
     return labels, best
 
 
