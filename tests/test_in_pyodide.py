@@ -31,6 +31,12 @@ SCRIPT = textwrap.dedent("""
         out = model.predict(queries) if hasattr(model, "predict") else model.transform(queries)
         assert len(out) == len(queries), name
         print("ok", name)
+    from pellucid.neighbors import nearest_neighbors, prepare
+    X10 = rng.normal(size=(5000, 10)) + 4.0 * rng.integers(0, 2, size=(5000, 1))
+    prepared = prepare(X10, "euclidean")
+    tree, brute = (nearest_neighbors(X10[:500] + 0.1, prepared, "euclidean", 5, search=s) for s in ("tree", "brute"))
+    assert all(np.array_equal(a, b) for a, b in zip(tree, brute))
+    print("ok k-NN-tree-10-D")
     big = rng.normal(size=(120000, 10))
     model = pellucid.LogisticRegression().fit(big, (big[:, 0] > 0).astype(int))
     print("ok LogisticRegression 120k", model.n_iter_)
@@ -52,7 +58,7 @@ def test_every_learner_runs_in_pyodide(site, tmp_path):
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     done = [line.split()[1] for line in run.stdout.splitlines() if line.startswith("ok ")]
-    assert set(pellucid_names()) <= set(done), run.stdout
+    assert set(pellucid_names()) | {"k-NN-tree-10-D"} <= set(done), run.stdout
 
 
 def pellucid_names():

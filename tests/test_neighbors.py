@@ -10,10 +10,10 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from pellucid import from_dict
+from pellucid import distance_scores, from_dict
 from pellucid.errors import DataError, NotFittedError
 from pellucid.kd_tree import build_tree, k_nearest
-from pellucid.neighbors import KNeighborsClassifier, KNeighborsRegressor, _prepare_metric, nearest_neighbors
+from pellucid.neighbors import KNeighborsClassifier, KNeighborsRegressor, nearest_neighbors, prepare
 
 
 def _blobs(n_train, n_query, d, seed=0, offset=0.0):
@@ -94,17 +94,17 @@ def test_cross_validated_accuracy_matches_sklearn_pipeline(loader):
     assert abs(np.mean(ours) - np.mean(theirs)) <= 0.01
 
 
-# --- the KD-tree search (1 to 3 features) gives the brute-force answer bit for bit ----------------------
+# --- the KD-tree search gives the brute-force answer bit for bit ---------------------------------------
 
 def _both_searches(X, Q, metric, k):
-    prepared = _prepare_metric(X, metric)
-    assert "tree" in prepared
-    return (nearest_neighbors(Q, prepared, metric, k, len(X), search="brute"),
-            nearest_neighbors(Q, prepared, metric, k, len(X), search="tree"))
+    prepared = prepare(X, metric)
+    prepared.setdefault("tree", build_tree(prepared))  # built by default from 1,024 rows on
+    return (nearest_neighbors(Q, prepared, metric, k, search="brute"),
+            nearest_neighbors(Q, prepared, metric, k, search="tree"))
 
 
 @pytest.mark.parametrize("metric", ["euclidean", "manhattan", "cosine"])
-@pytest.mark.parametrize("d", [1, 2, 3])
+@pytest.mark.parametrize("d", [1, 2, 3, 6])
 def test_tree_equals_brute_force_on_integer_data_with_many_ties(metric, d):
     rng = np.random.default_rng(d)
     X = rng.integers(-4, 5, size=(700, d)).astype(float)  # at most 729 distinct points: ties everywhere
@@ -134,14 +134,52 @@ def test_tree_equals_brute_force_on_clustered_data_far_from_the_origin(metric):
 
 def test_tree_on_small_and_odd_sized_sets_with_every_k():
     rng = np.random.default_rng(3)
-    for n in (1, 15, 16, 17, 33, 100):
+    for n in (1, 15, 16, 17, 33, 100, 127, 128, 129, 600):
         X = rng.integers(0, 3, size=(n, 2)).astype(float)
         Q = rng.integers(-1, 4, size=(40, 2)).astype(float)
         for k in range(1, n + 1, max(1, n // 7)):
-            d_tree, i_tree = k_nearest(build_tree(X), Q, k, "euclidean")
+            d_tree, i_tree = k_nearest(build_tree(distance_scores.prepare(X, "euclidean")), Q, k, "euclidean")
             d_ref, i_ref = _reference(X, Q, k, "euclidean")
             assert np.array_equal(i_tree, i_ref), (n, k)
             assert np.allclose(d_tree, d_ref, rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "cosine"])
+def test_tree_prunes_in_ten_dimensions_and_matches_sklearn(metric):
+    # Gaussian clusters in 10-D (as scikit-learn's make_classification): the tree keeps a small share of
+    # the leaves in reach, and the answer is scikit-learn's and the brute force's.
+    rng = np.random.default_rng(11)
+    centres = rng.normal(scale=3.0, size=(6, 10))
+    X = centres[rng.integers(0, 6, size=4000)] + rng.normal(size=(4000, 10))
+    Q = X[:300] + rng.normal(scale=0.1, size=(300, 10))
+    prepared = prepare(X, metric)
+    assert k_nearest(prepared["tree"], Q, 5, metric, pruning_required=True) is not None
+    (d_brute, i_brute), (d_tree, i_tree) = _both_searches(X, Q, metric, 5)
+    assert np.array_equal(i_tree, i_brute) and np.array_equal(d_tree, d_brute)
+    d_sk, i_sk = sknn.NearestNeighbors(n_neighbors=5, metric=metric, algorithm="brute").fit(X).kneighbors(Q)
+    assert np.array_equal(i_tree, i_sk)
+    assert np.allclose(d_tree, d_sk, rtol=0, atol=1e-9)
+
+
+def test_tree_search_in_small_batches_of_queries(monkeypatch):
+    monkeypatch.setattr("pellucid.kd_tree._QUERY_BATCH", 7)  # 50 queries: 8 batches, the last of 1
+    rng = np.random.default_rng(5)
+    X, Q = rng.normal(size=(3000, 3)), rng.normal(size=(50, 3))
+    (d_brute, i_brute), (d_tree, i_tree) = _both_searches(X, Q, "euclidean", 4)
+    assert np.array_equal(i_tree, i_brute) and np.array_equal(d_tree, d_brute)
+
+
+def test_tree_gives_way_to_brute_force_where_boxes_cannot_prune():
+    # 60 uniform features: every leaf's box is within reach of every query, so the search by leaves
+    # would cost more than comparing with every row; "auto" compares with every row instead.
+    rng = np.random.default_rng(12)
+    X, Q = rng.random((2000, 60)), rng.random((50, 60))
+    prepared = prepare(X, "euclidean")
+    assert k_nearest(prepared["tree"], Q, 5, "euclidean", pruning_required=True) is None
+    d_auto, i_auto = nearest_neighbors(Q, prepared, "euclidean", 5)
+    d_ref, i_ref = _reference(X, Q, 5, "euclidean")
+    assert np.array_equal(i_auto, i_ref)
+    assert np.allclose(d_auto, d_ref, rtol=1e-12, atol=0)
 
 
 @pytest.mark.parametrize("metric", ["euclidean", "manhattan", "cosine"])
@@ -150,7 +188,7 @@ def test_two_feature_models_match_sklearn(metric, weights):
     # 2,000 rows in 2-D: the classifier searches with the tree; scikit-learn is the oracle.
     X, y, Q = _blobs(2000, 500, 2, seed=4)
     ours = KNeighborsClassifier(k=9, metric=metric, weights=weights).fit(X, y)
-    assert "tree" in ours._prepared()
+    assert "tree" in ours._prepared() and k_nearest(ours._prepared()["tree"], Q, 9, metric, True) is not None
     theirs = sknn.KNeighborsClassifier(9, metric=metric, weights=weights, algorithm="brute").fit(X, y)
     d_ours, i_ours = ours.kneighbors(Q)
     d_theirs, i_theirs = theirs.kneighbors(Q)

@@ -1,34 +1,41 @@
-"""KD-tree: exact k-nearest-neighbour search for points in a few dimensions, built and queried with numpy.
+"""KD-tree: exact k-nearest-neighbour search that compares each query only with the rows near it.
 
-Seed 004 "K-Nearest Neighbor Methods" defines the neighbours; this module only finds them faster than
-comparing every query with every training row when the rows have 1 to 3 features (a decision boundary
-asks about a whole grid of points in the plane). It changes nothing in the answer.
+Seed 004 "K-Nearest Neighbor Methods" defines the neighbours; the tree only skips rows that cannot be
+among them, so the answer is the brute-force one to the last bit, ties included (distance_scores.exact
+measures both; equal distances go by training row).
 
 The tree. The training rows are split in halves, level by level, each node along the feature where its
-points spread widest, until a leaf holds 8 to 15 rows. Node i of a level holds the rows at positions
-[i n / 2^l, (i + 1) n / 2^l) of one permutation, so every node is a contiguous run of it, and each
-node keeps the bounding box of its points.
+points spread widest, until a leaf holds LEAF_SIZE to 2 LEAF_SIZE - 1 rows. Node i of a level holds the
+rows at positions [i n / 2^l, (i + 1) n / 2^l) of one permutation, so every node is a contiguous run of
+it, and each node keeps the bounding box of its points.
 
-A query, for a whole batch at once (no loop over queries):
-  1. walk down to the deepest node that still holds at least k rows, and take the k-th smallest
-     distance to its rows: an upper bound `bound` on the distance of the k-th nearest neighbour;
-  2. walk down again, keeping every (query, node) pair whose box may hold a row at distance <= bound
-     (a lower bound on the distance from the query to anything in the box), and tightening the bound
-     with the farthest-corner distance of nodes that hold at least k rows;
-  3. measure every row of the kept leaves exactly, keep those at distance <= bound (all the true
-     neighbours and every row tied with the k-th) and take the k nearest by (distance, training row).
-The distances are `pair_distances`, the same definition the brute-force search measures with (terms
-added in feature order), and the box bounds are computed with the same operations in the same order,
-so (rounding being monotone) a box bound never exceeds a distance it covers; the pruning also keeps a
-1e-12 relative margin.
+A search, for a whole batch of queries at once (numpy calls per tree level and per node scanned, none
+per query):
+  1. a bound: each query walks down to the node of at least max(2k, 32) rows that holds its place; the
+     k-th smallest distance to that node's rows is at least its k-th nearest distance;
+  2. the nodes in reach: walking down from the top to the level of nodes of at least 64 rows, a
+     (query, node) pair is kept while a lower bound on the distance from the query to the node's box
+     is within the query's bound (a step down changes one feature's gap: the split feature's);
+  3. the candidates: node by node, the queries that reach it get scores against its rows (one matrix
+     product), the rows whose score is within the bound are measured exactly, and each query keeps
+     its k nearest by (distance, training row).
+Every row within a query's bound is measured, so no neighbour (nor any row tied with the k-th) is missed.
+In many dimensions boxes stop pruning; when most (query, node) pairs stay in reach the search gives up
+(returns None) and the caller compares with every row instead.
 """
 
 import numpy as np
 
-LEAF_SIZE = 8  # a leaf holds LEAF_SIZE to 2 * LEAF_SIZE - 1 rows
-_PAIR_BUDGET = 2 ** 20  # measured (query, row) pairs per chunk in step 3, to bound memory
-_MARGIN = 1e-12
-_START_LEVEL = 2  # the walk to the leaves in reach starts with the 4 nodes of this level
+from . import distance_scores
+
+LEAF_SIZE = 32  # a leaf holds LEAF_SIZE to 2 * LEAF_SIZE - 1 rows
+_BOUND_ROWS = 32  # the bound comes from a node of at least this many rows (and 2k) ...
+_SCAN_ROWS = 64  # ... and queries are scored against the rows of nodes of at least this many
+_PRUNED_SHARE = 0.5  # search by nodes only while at most this share of (query, node) pairs is in reach
+_TOP_LEVEL = 3  # the walk down starts from the 8 nodes of this level
+_MARGIN = 1e-9  # relative (and for cosine absolute) room for rounding in the bounds
+_PAIR_BUDGET = 2 ** 22  # (query, row) pairs x features measured at once in step 1
+_QUERY_BATCH = 2 ** 16  # queries searched together
 
 
 def _bounds(n, level):
@@ -39,9 +46,10 @@ def _bounds(n, level):
     return ((np.arange(2 ** level + 1, dtype=np.int64) * n) >> level).astype(np.intp)
 
 
-def build_tree(P):
-    """The tree over the rows of P (n, d), as a dict of arrays (heap order: node j has children
-    2j + 1 and 2j + 2)."""
+def build_tree(prepared):
+    """The tree over the training rows of `prepared` (distance_scores.prepare), as a dict of arrays
+    (heap order: node j has children 2j + 1 and 2j + 2), with the prepared rows in tree order."""
+    P = prepared["points"]  # (n, d) for cosine, the rows scaled to unit length
     n, d = P.shape
     depth = int(np.floor(np.log2(n / LEAF_SIZE))) if n >= 2 * LEAF_SIZE else 0
     perm = np.arange(n)
@@ -62,142 +70,148 @@ def build_tree(P):
     inner = np.arange(len(dims))
     split = hi[2 * inner + 1, dims]  # (inner,) a query goes left when its value is <= this
     return {"perm": perm, "depth": depth, "n": n, "dims": dims, "split": split,
+            "loT": np.ascontiguousarray(lo.T), "hiT": np.ascontiguousarray(hi.T),  # (d, nodes) each
             "PT": np.ascontiguousarray(Pp.T),  # (d, n) the rows in tree order, one feature per line
-            "loT": np.ascontiguousarray(lo.T), "hiT": np.ascontiguousarray(hi.T)}  # (d, nodes) each
+            "rows": distance_scores.reorder(prepared, perm)}
 
 
-def pair_distances(q_cols, x_cols, metric):
-    """Distances between queries and training rows given one (broadcastable) array per feature:
-    the terms (q_j - x_j)^2, |q_j - x_j| or q_j x_j added in feature order, then the square root,
-    nothing, or 1 - sum clipped to [0, 2] (cosine, on rows scaled to unit length)."""
-    total = None
-    for q, x in zip(q_cols, x_cols):
-        if metric == "cosine":
-            term = q * x
-        else:
-            term = q - x
-            term = np.multiply(term, term, out=term) if metric == "euclidean" else np.abs(term, out=term)
-        total = term if total is None else np.add(total, term, out=total)
-    if metric == "euclidean":
-        return np.sqrt(total, out=total)
-    return np.clip(1.0 - total, 0.0, 2.0) if metric == "cosine" else total
+def k_nearest(tree, Q, k, metric, pruning_required=False):
+    """(distances, indices), each (m, k): the k nearest training rows of each query row of Q (m, d),
+    nearest first, equal distances by training row; None when pruning_required and the tree prunes too
+    little to beat comparing with every row. Queries go in batches, which bounds the memory."""
+    distances, indices = np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.intp)
+    for first in range(0, len(Q), _QUERY_BATCH):
+        found = _search(tree, Q[first:first + _QUERY_BATCH], k, metric, pruning_required)
+        if found is None:
+            return None
+        distances[first:first + _QUERY_BATCH], indices[first:first + _QUERY_BATCH] = found
+    return distances, indices
 
 
-def box_bounds(tree, q_cols, nodes, metric):
-    """(lower, upper): bounds on the distance from queries (one array per feature) to any row in the
-    box of `nodes`, from pair_distances' own operations on the nearest and farthest values the box
-    allows, so (rounding being monotone) they bracket the distance measured to a row inside. Cosine
-    (rows of length 1 or 0): the lower bound is half the squared euclidean gap less a rounding margin,
-    the upper one 1 - the smallest q.x over the box."""
-    lower = upper = None
-    for q, lo, hi in zip(q_cols, tree["loT"][:, nodes], tree["hiT"][:, nodes]):
-        near = np.maximum(np.maximum(lo - q, q - hi), 0.0)  # |q_j - x_j| >= near for every x in the box
-        if metric == "cosine":
-            low, up = near * near, np.minimum(q * lo, q * hi)
-        else:
-            up = np.maximum(np.abs(q - lo), np.abs(q - hi))  # ... and <= up
-            low, up = (near * near, up * up) if metric == "euclidean" else (near, up)
-        lower, upper = (low, up) if lower is None else (lower + low, upper + up)
-    if metric == "euclidean":
-        return np.sqrt(lower), np.sqrt(upper)
-    if metric == "cosine":
-        return 0.5 * lower - _MARGIN, np.clip(1.0 - upper, 0.0, 2.0)  # clipped as the distance is
-    return lower, upper
+def _search(tree, Q, k, metric, pruning_required):
+    side = distance_scores.queries(Q, tree["rows"], metric)
+    bound = _kth_bound(tree, side, k, metric)  # (m,)
+    level = _level_holding(tree, _SCAN_ROWS)  # the level whose nodes are scored whole
+    queries, nodes = _nodes_in_reach(tree, side["points"], bound, metric, level)
+    if pruning_required and len(queries) > _PRUNED_SHARE * len(Q) * 2 ** level:
+        return None
+    return _nearest_in_nodes(tree, side, queries, nodes, level, bound, k, metric)
 
 
-def _descend(tree, Q, levels):
-    """(m,) heap index of the node each query reaches after `levels` steps down from the root."""
-    node = np.zeros(len(Q), dtype=np.intp)
-    for _ in range(levels):
-        right = Q[np.arange(len(Q)), tree["dims"][node]] > tree["split"][node]  # (m,)
+def _level_holding(tree, rows):
+    """The deepest level whose nodes all hold at least `rows` rows (the root if none does)."""
+    if tree["n"] < 2 * rows:
+        return 0
+    return min(tree["depth"], int(np.floor(np.log2(tree["n"] / rows))))
+
+
+def _descend(tree, P, level):
+    """(m,) heap index of the node each row of P (m, d) reaches after `level` steps down from the root."""
+    node = np.zeros(len(P), dtype=np.intp)
+    for _ in range(level):
+        right = P[np.arange(len(P)), tree["dims"][node]] > tree["split"][node]  # (m,)
         node = 2 * node + 1 + right
     return node
 
 
-def _node_positions(tree, nodes, level):
-    """(positions, valid), each (len(nodes), width): tree-order positions of the rows of nodes of one
-    level, padded to the widest node (padding points at a real row and is marked invalid)."""
-    n, bounds = tree["n"], _bounds(tree["n"], level)
-    index = nodes - (2 ** level - 1)  # position within the level
-    start, stop = bounds[index], bounds[index + 1]  # (c,)
-    pos = start[:, None] + np.arange(-(-n // 2 ** level))  # (c, width)
-    valid = pos < stop[:, None]
-    return np.minimum(pos, n - 1), valid
+def _kth_bound(tree, side, k, metric):
+    """(m,) an upper bound on each query's k-th nearest distance: the k-th smallest distance to the
+    rows of the node of at least max(2k, _BOUND_ROWS) rows it falls in (widened for rounding)."""
+    level = _level_holding(tree, max(2 * k, _BOUND_ROWS))
+    index = _descend(tree, side["points"], level) - (2 ** level - 1)  # (m,) node within the level
+    bounds = _bounds(tree["n"], level)
+    start, stop = bounds[index], bounds[index + 1]
+    width = -(-tree["n"] // 2 ** level)  # the widest node
+    P = side["points"]
+    bound = np.empty(len(P))
+    chunk = max(1, _PAIR_BUDGET // (width * max(P.shape[1], 1)))
+    for first in range(0, len(P), chunk):
+        block = slice(first, first + chunk)
+        pos = start[block, None] + np.arange(width)  # (c, width) tree positions, the last may be past the node
+        dist = _distances(P[block], tree["PT"], np.minimum(pos, tree["n"] - 1), metric)  # (c, width)
+        dist[pos >= stop[block, None]] = np.inf
+        bound[block] = np.partition(dist, k - 1, axis=1)[:, k - 1]
+    return bound * (1.0 + _MARGIN) + (_MARGIN if metric == "cosine" else 0.0)  # room for rounding
 
 
-def _distances_to(tree, Q, queries, pos, metric):
-    """(c, width) distances from queries Q[queries] (c,) to the rows at tree positions pos (c, width)."""
-    return pair_distances([Q[queries, j][:, None] for j in range(Q.shape[1])], tree["PT"][:, pos], metric)
+def _distances(P, PT, pos, metric):
+    """(c, width) distances from the rows of P (c, d) to the tree rows at positions pos (c, width),
+    as distance_scores.exact defines them, added up feature by feature."""
+    total = 0.0
+    for j in range(P.shape[1]):
+        x = PT[j][pos]  # (c, width)
+        total = total + (P[:, j, None] * x if metric == "cosine" else
+                         np.square(P[:, j, None] - x) if metric == "euclidean" else np.abs(P[:, j, None] - x))
+    if metric == "euclidean":
+        return np.sqrt(total)
+    return np.clip(1.0 - total, 0.0, 2.0) if metric == "cosine" else total
 
 
-def _kth_bound(tree, Q, k, metric):
-    """(m,) the k-th smallest distance from each query to the rows of the deepest node holding >= k:
-    at least k rows lie within it, so the k-th nearest does too."""
-    level = min(tree["depth"], int(np.floor(np.log2(tree["n"] // k))))
-    pos, valid = _node_positions(tree, _descend(tree, Q, level), level)  # (m, width)
-    dist = _distances_to(tree, Q, np.arange(len(Q)), pos, metric)
-    dist[~valid] = np.inf
-    return np.partition(dist, k - 1, axis=1)[:, k - 1]
+def _gap(v, lo, hi):
+    """How far each value v lies outside [lo, hi] (0 inside)."""
+    return np.maximum(np.maximum(lo - v, v - hi), 0.0)
 
 
-def _leaves_in_reach(tree, Q, bound, k, metric):
-    """(queries, leaves, bound): every (query, leaf) pair whose box may hold a row within the bound on
-    the k-th distance, grouped by query. The bound tightens on the way down: a node of >= k rows lies
-    wholly within its farthest-corner distance. The walk starts at the 4 nodes of level 2."""
-    top = min(tree["depth"], _START_LEVEL)
-    queries = np.repeat(np.arange(len(Q)), 2 ** top)  # (m 2^top,) grouped by query
-    nodes = np.tile(np.arange(2 ** top - 1, 2 ** (top + 1) - 1), len(Q))
-    for level in range(top, tree["depth"] + 1):
-        if level > top:  # both children of every kept node, still grouped by query
-            queries = np.repeat(queries, 2)
-            nodes = (2 * nodes[:, None] + np.array([1, 2])).ravel()
-        lower, upper = box_bounds(tree, [Q[queries, j] for j in range(Q.shape[1])], nodes, metric)
-        if tree["n"] >> level >= k:  # every node of this level holds at least k rows
-            first = np.flatnonzero(np.concatenate([[True], queries[1:] != queries[:-1]]))
-            bound[queries[first]] = np.minimum(bound[queries[first]], np.minimum.reduceat(upper, first))
-        limit = bound * (1.0 + _MARGIN) + (_MARGIN if metric == "cosine" else 0.0)  # (m,)
-        keep = lower <= limit[queries]
-        queries, nodes = queries[keep], nodes[keep]
-    return queries, nodes, bound
+def _nodes_in_reach(tree, P, bound, metric, level):
+    """(queries, nodes): every (query, node of `level`) pair whose box comes within the query's bound,
+    grouped by query. The lower bound is the gap between query and box, feature by feature, summed as the metric
+    sums (squares for Euclidean; for cosine, on unit rows, half the squared Euclidean gap, which is at
+    most 1 - cos). Computed in full for the nodes of the top level; a step down changes only the split
+    feature's gap (the parent's box is kept in the other features, which still bounds from below)."""
+    squared = metric != "manhattan"
+    term = np.square if squared else (lambda g: g)
+    reach = bound ** 2 if metric == "euclidean" else (2.0 * bound if metric == "cosine" else bound)  # (m,)
+    loT, hiT, dims = tree["loT"], tree["hiT"], tree["dims"]
+    top = min(level, _TOP_LEVEL)
+    queries = np.repeat(np.arange(len(P)), 2 ** top)  # (m 2^top,) grouped by query
+    nodes = np.tile(np.arange(2 ** top - 1, 2 ** (top + 1) - 1), len(P))
+    lower = sum(term(_gap(P[queries, j], loT[j, nodes], hiT[j, nodes])) for j in range(P.shape[1]))
+    keep = lower <= reach[queries]
+    queries, nodes, lower = queries[keep], nodes[keep], lower[keep]
+    for _ in range(top, level):
+        j = dims[nodes]  # (pairs,) the split feature of each kept node
+        v = P[queries, j]
+        rest = lower - term(_gap(v, loT[j, nodes], hiT[j, nodes]))  # the other features' part
+        queries, j, v, rest = (np.repeat(a, 2) for a in (queries, j, v, rest))
+        nodes = (2 * nodes[:, None] + np.array([1, 2])).ravel()  # both children, still grouped by query
+        lower = rest + term(_gap(v, loT[j, nodes], hiT[j, nodes]))
+        keep = lower <= reach[queries]
+        queries, nodes, lower = queries[keep], nodes[keep], lower[keep]
+    return queries, nodes
 
 
-def k_nearest(tree, Q, k, metric):
-    """(distances, indices), each (m, k): the k nearest tree rows to each query row of Q (m, d) (for
-    cosine, scaled to unit length), nearest first, equal distances by training row."""
-    bound = _kth_bound(tree, Q, k, metric)  # (m,)
-    queries, leaves, bound = _leaves_in_reach(tree, Q, bound, k, metric)
-    width = -(-tree["n"] // 2 ** tree["depth"])
-    ends = np.cumsum(np.bincount(queries, minlength=len(Q)))  # (m,) end of each query's pairs
-    per_chunk = max(1, _PAIR_BUDGET // width)
-    distances, indices = np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.intp)
-    first = 0
-    while first < len(Q):  # chunks of whole queries, so memory stays bounded even with many ties
-        start = ends[first - 1] if first else 0
-        last = max(first + 1, int(np.searchsorted(ends, start + per_chunk, side="right")))
-        stop = ends[last - 1]
-        distances[first:last], indices[first:last] = _select(
-            tree, Q, k, metric, queries[start:stop], leaves[start:stop], bound, first, last)
-        first = last
-    return distances, indices
-
-
-def _select(tree, Q, k, metric, queries, leaves, bound, first, last):
-    """The k nearest of queries first..last-1 among the rows of their (query, leaf) pairs."""
-    pos, valid = _node_positions(tree, leaves, tree["depth"])  # (pairs, width)
-    dist = _distances_to(tree, Q, queries, pos, metric)  # (pairs, width)
-    near = valid & (dist <= bound[queries][:, None])  # every true neighbour and every row tied with the k-th
-    q = np.broadcast_to(queries[:, None], pos.shape)[near]  # (candidates,)
-    rows, dist = tree["perm"][pos[near]], dist[near]
-    order = _order_by_query_distance_row(q, dist, rows, tree["n"])
-    take = np.searchsorted(q[order], np.arange(first, last))[:, None] + np.arange(k)  # (c, k)
-    return dist[order][take], rows[order][take]
+def _nearest_in_nodes(tree, side, queries, nodes, level, bound, k, metric):
+    """The k nearest of every query among the rows of the nodes it reaches: node by node, scores for
+    the queries that reach it; the rows within the bound are measured and sorted."""
+    rows, n = tree["rows"], tree["n"]
+    limit = distance_scores.score_of(bound, side, metric) + side["slack"]  # (m,) in score units
+    order = np.argsort(nodes, kind="stable")
+    queries, nodes = queries[order], nodes[order]
+    cuts = (np.flatnonzero(nodes[1:] != nodes[:-1]) + 1).tolist()
+    positions = _bounds(n, level)
+    hit_queries, hit_positions = [], []
+    for start, stop in zip([0] + cuts, cuts + [len(nodes)]):
+        index = int(nodes[start]) - (2 ** level - 1)  # the node's place in its level
+        a, b = int(positions[index]), int(positions[index + 1])
+        which = queries[start:stop]
+        scores = distance_scores.scores(side, rows, metric, which, a, b)  # (c, b - a)
+        r, c = np.divmod(np.flatnonzero(scores <= limit[which][:, None]), b - a)  # (much faster than nonzero)
+        hit_queries.append(which[r])
+        hit_positions.append(c + a)
+    q, pos = np.concatenate(hit_queries), np.concatenate(hit_positions)
+    dist = distance_scores.exact(side, rows, metric, q, pos)
+    near = dist <= bound[q]  # every true neighbour and every row tied with the k-th
+    q, dist, found = q[near], dist[near], tree["perm"][pos[near]]
+    order = _order_by_query_distance_row(q, dist, found, n)
+    take = np.searchsorted(q[order], np.arange(len(bound)))[:, None] + np.arange(k)  # (m, k)
+    return dist[order][take], found[order][take]
 
 
 def _order_by_query_distance_row(q, dist, rows, n):
     """The permutation sorting candidates by (query, distance, training row): one integer key made of
     the query, the rank of the distance among all the distances (equal ones share it) and the row,
     which numpy sorts much faster than a three-key lexsort."""
-    if len(q) == 0 or (int(q[-1]) + 1) * len(q) * n >= 2 ** 62:  # the key would overflow
+    if len(q) == 0 or (int(q.max()) + 1) * len(q) * n >= 2 ** 62:  # the key would overflow
         return np.lexsort((rows, dist, q))
     by_dist = np.argsort(dist)  # (c,)
     ranked = dist[by_dist]

@@ -1,22 +1,16 @@
-"""k-nearest neighbours: predict from the k training rows closest to each query (brute force, in blocks).
+"""k-nearest neighbours: predict from the k training rows closest to each query.
 
 Seed 004 "K-Nearest Neighbor Methods": "to classify a new input vector x, examine the k-closest training
 data points to x and assign the object to the most frequently occurring class"; there is no training
 beyond storing the data, and the decision boundaries are a subset of the Voronoi diagram of the
 training points (k = 1 gives exactly the Voronoi cells).
 
-How the search works. Queries go in blocks (about 2 MB of distances each, never above 16 MB, so memory
-stays bounded and each block stays in cache). A block first gets cheap scores against every training
-row, with a bound on their rounding error: for Euclidean distance the expansion |x|^2 - 2 q.x
-(= |q - x|^2 - |q|^2) on data centred at the training mean, in float32 from 2,048 training rows on.
-The k-th smallest score of a strided sample of the training rows (or of all of them) is a threshold
-that every true neighbour passes; the rows that pass are measured exactly (the square root of the sum
-of squared differences), and the k nearest are taken from them by (distance, training row). So the
-result is exact and deterministic: equidistant neighbours come in training-row order, and when several
-rows tie for the k-th place the earlier ones win. With 1 to 3 features and at least 512 training rows
-(a decision boundary over a grid of points) the search goes through a KD-tree instead (kd_tree.py),
-which measures with the same distance function and gives the same answer to the last bit; for so
-few features every distance is summed feature by feature in order (`pair_distances`).
+How the search works. Exactly, and deterministically: equidistant neighbours come in training-row
+order, and when several rows tie for the k-th place the earlier ones win. From 1,024 training rows on
+(and k at most 1/16 of them) a KD-tree compares each query only with the rows near it (kd_tree.py);
+otherwise, or when the tree's boxes cannot prune (many features), queries go in blocks against every
+training row (about 2 MB of scores each, never above 16 MB, so memory stays bounded and each block
+stays in cache). Both measure with distance_scores.exact and give the same answer to the last bit.
 
 Votes. The classifier predicts the class with the largest (weighted) vote; a tied vote goes to the
 smallest label (the first in `classes_`), as scikit-learn does. With weights="distance" each
@@ -28,7 +22,8 @@ import numpy as np
 from .base import ClassifierMixin, Estimator, RegressorMixin
 from .errors import DataError
 from .features import fit_numeric, numeric, one_row
-from .kd_tree import build_tree, k_nearest, pair_distances
+from . import distance_scores
+from .kd_tree import build_tree, k_nearest
 from .params import Choice, Flag, Integer
 from .validation import check_classes
 
@@ -42,84 +37,23 @@ def _plain(value):
 
 # --- the search ---------------------------------------------------------------------------------------
 #
-# Each block of queries gets cheap "scores" against every training row (ordered like the distance, up
-# to a known rounding bound), a threshold that at least k rows pass, and then exact distances for the
-# few rows that pass. The k nearest are taken from those, by (distance, training row).
+# Brute force: each block of queries gets cheap scores against every training row (distance_scores.py),
+# a threshold that at least k rows pass (the k-th smallest score of a strided sample, widened by the
+# rounding slack), and exact distances for the few rows that pass; the k nearest are taken from those
+# by (distance, training row). With many training rows and a small k the KD-tree search (kd_tree.py)
+# compares each query only with the rows near it, and falls back to this when its tree would not prune.
 
-_FAST_MIN_ROWS = 2048  # from this many training rows on, screen in float32 on a strided sample
 _SAMPLE_STRIDE = 16
-_UNIT_ROUNDOFF = {np.float32: 2.0 ** -24, np.float64: 2.0 ** -53}
-_TREE_MAX_FEATURES = 3  # up to this many features a KD-tree beats comparing with every row ...
-_TREE_MIN_ROWS = 512  # ... once there are this many training rows ...
-_TREE_MIN_SHARE = 16  # ... and k is at most 1/16 of them
-_TREE_PAIRS = 2 ** 21  # queries per tree search times its leaves (bounds the (query, node) pairs)
+_TREE_MIN_ROWS = 1024  # from this many training rows on, search through a KD-tree ...
+_TREE_MIN_SHARE = 16  # ... when k is at most 1/16 of them
 
 
-def _unit_rows(A):
-    """A (n, p) with each nonzero row scaled to length 1 (a zero row stays 0): the cosine's points."""
-    norms = np.linalg.norm(A, axis=1)  # (n,)
-    return A / np.where(norms > 0, norms, 1.0)[:, None]
-
-
-def _exact_distances(Qp, Xp, r, c, metric):
-    """(pairs,) distances from queries Qp[r] to training rows Xp[c] (for cosine both scaled to unit
-    length): `pair_distances`, terms added in feature order, for the few features a tree searches
-    (so both searches agree to the last bit); numpy's row sums for more."""
-    p = Xp.shape[1]
-    if p <= _TREE_MAX_FEATURES or metric == "manhattan":  # manhattan: the order of its block scores
-        return pair_distances([Qp[r, j] for j in range(p)], [Xp[c, j] for j in range(p)], metric)
-    if metric == "euclidean":
-        return np.sqrt(((Qp[r] - Xp[c]) ** 2).sum(axis=1))
-    return np.clip(1.0 - (Qp[r] * Xp[c]).sum(axis=1), 0.0, 2.0)
-
-
-def _prepare_metric(X, metric):
+def prepare(X, metric):
     """What the searches need from the training matrix X (n, p), computed once per model."""
-    prepared = _prepare_scores(X, metric)
-    prepared["points"] = _unit_rows(X) if metric == "cosine" else X  # (n, p) what distances compare
-    if X.shape[1] <= _TREE_MAX_FEATURES and len(X) >= _TREE_MIN_ROWS:
-        prepared["tree"] = build_tree(prepared["points"])
+    prepared = distance_scores.prepare(X, metric)
+    if len(X) >= _TREE_MIN_ROWS:
+        prepared["tree"] = build_tree(prepared)
     return prepared
-
-
-def _prepare_scores(X, metric):
-    """What the block scores need from the training matrix X (n, p)."""
-    if metric == "euclidean":
-        mean = X.mean(axis=0)  # (p,)
-        Xc = X - mean  # (n, p); centring keeps the expansion accurate for data far from 0
-        sq = (Xc ** 2).sum(axis=1)  # (n,)
-        XaT = np.vstack([Xc.T, sq])  # (p + 1, n)
-        radius = float(np.sqrt(sq.max()))
-        fast = len(X) >= _FAST_MIN_ROWS and radius < 1e15
-        return {"X": X, "mean": mean, "radius": radius, "XaT": XaT.astype(np.float32) if fast else XaT}
-    if metric == "manhattan":
-        return {"XT": np.ascontiguousarray(X.T)}  # (p, n)
-    return {"XnT": _unit_rows(X).T}  # (p, n)
-
-
-def _block_scores(Q, prepared, metric):
-    """(scores (c, n), slack (c,), exact(rows, cols) -> distances): scores differ from an order-keeping
-    transform of the distance by at most slack/2; `exact` gives the true distances of chosen pairs."""
-    if metric == "euclidean":
-        XaT, radius, X = prepared["XaT"], prepared["radius"], prepared["X"]
-        Qc = Q - prepared["mean"]  # (c, p)
-        Qa = np.hstack([-2.0 * Qc, np.ones((len(Q), 1))]).astype(XaT.dtype)  # (c, p + 1)
-        scores = Qa @ XaT  # (c, n) ~ |x|^2 - 2 q.x = |q - x|^2 - |q|^2
-        # Rounding of a dot product of length p + 1 (inputs rounded too), doubled for safety.
-        magnitude = 2.0 * np.sqrt((Qc ** 2).sum(axis=1)) * radius + radius ** 2  # (c,) >= sum |a_i b_i|
-        slack = 4.0 * (X.shape[1] + 4) * _UNIT_ROUNDOFF[XaT.dtype.type] * magnitude
-        return scores, slack, lambda r, c: np.sqrt(((Q[r] - X[c]) ** 2).sum(axis=1))
-    if metric == "manhattan":
-        XT = prepared["XT"]
-        scores, diff = np.zeros((len(Q), XT.shape[1])), np.empty((len(Q), XT.shape[1]))  # (c, n)
-        for j in range(XT.shape[0]):  # one feature at a time keeps the block 2-D
-            np.subtract(Q[:, j:j + 1], XT[j], out=diff)
-            scores += np.abs(diff, out=diff)
-        return scores, np.zeros(len(Q)), lambda r, c: scores[r, c]
-    Qn = _unit_rows(Q)  # (c, p)
-    scores = -(Qn @ prepared["XnT"])  # (c, n) ~ -cos(q, x), |q.x| <= 1 (a dot product of length p)
-    slack = np.full(len(Q), 8.0 * (Q.shape[1] + 4) * _UNIT_ROUNDOFF[np.float64])  # both sides' rounding
-    return scores, slack, lambda r, c: _exact_distances(Qn, prepared["points"], r, c, "cosine")
 
 
 def _candidates(scores, slack, k, stride):
@@ -137,25 +71,29 @@ def _candidates(scores, slack, k, stride):
 
 
 def _k_nearest_block(Q, prepared, metric, k):
-    """(distances, indices), each (c, k), for one block of queries."""
-    scores, slack, exact = _block_scores(Q, prepared, metric)
+    """(distances, indices), each (c, k), for one block of queries against every training row."""
+    side = distance_scores.queries(Q, prepared, metric)
+    scores = distance_scores.scores(side, prepared, metric)  # (c, n)
     n = scores.shape[1]
-    stride = _SAMPLE_STRIDE if n >= max(_FAST_MIN_ROWS, 4 * k * _SAMPLE_STRIDE) else 1
-    rows, cols = _candidates(scores, slack, k, stride)
+    stride = _SAMPLE_STRIDE if n >= max(2048, 4 * k * _SAMPLE_STRIDE) else 1
+    rows, cols = _candidates(scores, side["slack"], k, stride)
     if stride > 1 and len(rows) > 8 * k * _SAMPLE_STRIDE * len(Q):  # a poor sample: use every row
-        rows, cols = _candidates(scores, slack, k, 1)
-    dist = exact(rows, cols)
+        rows, cols = _candidates(scores, side["slack"], k, 1)
+    dist = distance_scores.exact(side, prepared, metric, rows, cols)
     order = np.lexsort((cols, dist, rows))  # by query, then distance, then training row
     take = np.searchsorted(rows[order], np.arange(len(Q)))[:, None] + np.arange(k)  # (c, k)
     return dist[order][take], cols[order][take]
 
 
-def nearest_neighbors(Q, prepared, metric, k, n_train, search="auto"):
+def nearest_neighbors(Q, prepared, metric, k, search="auto"):
     """(distances, indices), each (m, k): the k nearest training rows of every query row of Q (m, p),
     nearest first, equal distances by training row. search: "brute", "tree" (needs a prepared tree)
     or "auto" (the tree when there is one and k is small beside the training set); same answer."""
+    n_train = len(prepared["points"])
     if search == "tree" or (search == "auto" and "tree" in prepared and k <= n_train // _TREE_MIN_SHARE):
-        return _tree_neighbors(Q, prepared, metric, k)
+        found = k_nearest(prepared["tree"], Q, k, metric, pruning_required=search == "auto")
+        if found is not None:
+            return found
     m = len(Q)
     distances, indices = np.empty((m, k)), np.empty((m, k), dtype=np.intp)
     row_bytes = 8 * max(n_train, 1)
@@ -163,18 +101,6 @@ def nearest_neighbors(Q, prepared, metric, k, n_train, search="auto"):
     for start in range(0, m, block):
         stop = min(start + block, m)
         distances[start:stop], indices[start:stop] = _k_nearest_block(Q[start:stop], prepared, metric, k)
-    return distances, indices
-
-
-def _tree_neighbors(Q, prepared, metric, k):
-    """nearest_neighbors through the KD-tree, in batches of queries."""
-    Qp = _unit_rows(Q) if metric == "cosine" else Q  # (m, p)
-    distances, indices = np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.intp)
-    tree = prepared["tree"]
-    batch = int(np.clip(_TREE_PAIRS // 2 ** tree["depth"], 256, 8192))  # queries x leaves stays bounded
-    for start in range(0, len(Q), batch):
-        block = slice(start, start + batch)
-        distances[block], indices[block] = k_nearest(tree, Qp[block], k, metric)
     return distances, indices
 
 
@@ -214,7 +140,7 @@ class _NeighborsBase(Estimator):
         key = (self.metric, id(self.X_fit_))
         cache = getattr(self, "_cache", None)
         if cache is None or cache[0] != key:
-            self._cache = (key, _prepare_metric(self.X_fit_, self.metric))
+            self._cache = (key, prepare(self.X_fit_, self.metric))
         return self._cache[1]
 
     def kneighbors(self, X, k=None):
@@ -224,7 +150,7 @@ class _NeighborsBase(Estimator):
         k = self.k if k is None else k
         if not isinstance(k, (int, np.integer)) or not 1 <= k <= len(self.X_fit_):
             raise DataError(f"k must be an integer from 1 to the {len(self.X_fit_)} training rows; got {k!r}.")
-        return nearest_neighbors(numeric(self, X), self._prepared(), self.metric, int(k), len(self.X_fit_))
+        return nearest_neighbors(numeric(self, X), self._prepared(), self.metric, int(k))
 
     def _vote_weights(self, distances):
         """(m, k) weight of each neighbour: 1, or 1/distance (only the exact matches when some are at 0)."""
