@@ -177,6 +177,7 @@ def test_tree_gives_way_to_brute_force_where_boxes_cannot_prune():
     prepared = prepare(X, "euclidean")
     assert k_nearest(prepared["tree"], Q, 5, "euclidean", pruning_required=True) is None
     d_auto, i_auto = nearest_neighbors(Q, prepared, "euclidean", 5)
+    assert "tree" not in prepared  # not tried again for this model
     d_ref, i_ref = _reference(X, Q, 5, "euclidean")
     assert np.array_equal(i_auto, i_ref)
     assert np.allclose(d_auto, d_ref, rtol=1e-12, atol=0)

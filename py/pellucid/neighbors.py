@@ -43,7 +43,8 @@ def _plain(value):
 # by (distance, training row). With many training rows and a small k the KD-tree search (kd_tree.py)
 # compares each query only with the rows near it, and falls back to this when its tree would not prune.
 
-_SAMPLE_STRIDE = 16
+_SAMPLE_STRIDE = 16  # the threshold comes from every 16th row ...
+_SAMPLE_MIN_ROWS = 2048  # ... from this many training rows on
 _TREE_MIN_ROWS = 1024  # from this many training rows on, search through a KD-tree ...
 _TREE_MIN_SHARE = 16  # ... when k is at most 1/16 of them
 
@@ -75,7 +76,7 @@ def _k_nearest_block(Q, prepared, metric, k):
     side = distance_scores.queries(Q, prepared, metric)
     scores = distance_scores.scores(side, prepared, metric)  # (c, n)
     n = scores.shape[1]
-    stride = _SAMPLE_STRIDE if n >= max(2048, 4 * k * _SAMPLE_STRIDE) else 1
+    stride = _SAMPLE_STRIDE if n >= max(_SAMPLE_MIN_ROWS, 4 * k * _SAMPLE_STRIDE) else 1
     rows, cols = _candidates(scores, side["slack"], k, stride)
     if stride > 1 and len(rows) > 8 * k * _SAMPLE_STRIDE * len(Q):  # a poor sample: use every row
         rows, cols = _candidates(scores, side["slack"], k, 1)
@@ -94,6 +95,7 @@ def nearest_neighbors(Q, prepared, metric, k, search="auto"):
         found = k_nearest(prepared["tree"], Q, k, metric, pruning_required=search == "auto")
         if found is not None:
             return found
+        del prepared["tree"]  # its boxes do not prune on these data: compare with every row from now on
     m = len(Q)
     distances, indices = np.empty((m, k)), np.empty((m, k), dtype=np.intp)
     row_bytes = 8 * max(n_train, 1)
