@@ -9,7 +9,8 @@ import pytest
 from scipy import stats
 
 from pellucid.errors import DataError
-from pellucid.estimation import laplace, log_likelihood_curve, map_estimate, mle
+from pellucid.estimation import laplace, map_estimate, mle
+from pellucid.likelihood_curves import log_likelihood_curve
 
 
 def _strict_json(obj):

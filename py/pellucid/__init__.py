@@ -9,7 +9,8 @@ from .agglomerative import AgglomerativeClustering
 from .base import all_estimators, from_dict
 from .csvio import read_csv
 from .errors import ConvergenceWarning, DataError, NotFittedError
-from .estimation import laplace, log_likelihood_curve, map_estimate, mle
+from .estimation import laplace, map_estimate, mle
+from .likelihood_curves import log_likelihood_curve
 from .kernels import KernelPerceptron, KernelRegression, is_psd
 from .kmeans import KMeans
 from .linear import LinearRegression

@@ -1,9 +1,10 @@
-"""Parameter estimation: maximum likelihood, MAP with conjugate priors, Laplace smoothing, likelihood curves.
+"""Parameter estimation: maximum likelihood, MAP with conjugate priors, Laplace smoothing.
 
 Follows the notes' "Parameter Estimation" and "Smoothing" (seed 000), the Bernoulli MLE/MAP estimates of
 naive Bayes (seed 001), the Poisson MLE (seed 003, section 2.2) and "Principles for Estimating Probabilities"
 with Beta and Dirichlet priors (seed 004). Every function returns plain JSON-able values (Python floats,
-ints, strings, lists, dicts), so the page can show the numbers next to the formulas.
+ints, strings, lists, dicts), so the page can show the numbers next to the formulas. The likelihood
+as a function of the parameter, for plotting, is in likelihood_curves.py.
 """
 
 import math
@@ -24,12 +25,12 @@ def _py(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _check_distribution(distribution, allowed=DISTRIBUTIONS):
+def check_distribution(distribution, allowed=DISTRIBUTIONS):
     if distribution not in allowed:
         raise DataError(f"distribution must be one of {', '.join(map(repr, allowed))}; got {distribution!r}.")
 
 
-def _sample(data, allow_empty=False):
+def sample_values(data, allow_empty=False):
     """data as a 1-D array with no missing values (a one-column table or (n, 1) array is accepted)."""
     values = one_column(data)
     if values.ndim != 1:
@@ -54,7 +55,7 @@ def _found(values, limit=5):
     return shown + (", ..." if len(np.unique(values)) > limit else "")
 
 
-def _numeric(values, what):
+def numeric_values(values, what):
     if values.dtype.kind not in "biuf":
         raise DataError(f"{what} data must be numbers; found text values such as {_found(values, 3)}.")
     values = values.astype(float)
@@ -66,7 +67,7 @@ def _numeric(values, what):
 def bernoulli_indicators(data, positive=None, allow_empty=False):
     """The observations as 0/1 (1 = success): 0/1 numbers or booleans as they are, or labels with
     `positive` naming the success value."""
-    values = _sample(data, allow_empty)
+    values = sample_values(data, allow_empty)
     if positive is not None:
         if values.dtype.kind in "OUS":  # labels read as text, so 1 and "1" name the same value
             return (np.array([str(v) for v in values]) == str(positive)).astype(float)
@@ -88,7 +89,7 @@ def _xlogy(x, y):
         return np.where(np.asarray(x) == 0, 0.0, x * np.log(y))
 
 
-def _finite_or_none(value):
+def finite_or_none(value):
     value = float(value)
     return value if math.isfinite(value) else None
 
@@ -108,12 +109,12 @@ def mle(distribution, data, positive=None):
     Returns {"distribution", "n", "params", "log_likelihood", ...} with counts where they apply. The log
     likelihood is None where it is unbounded (a Gaussian fitted to identical values).
     """
-    _check_distribution(distribution)
+    check_distribution(distribution)
     return {"bernoulli": _mle_bernoulli, "categorical": _mle_categorical,
             "poisson": _mle_poisson, "gaussian": _mle_gaussian}[distribution](data, positive)
 
 
-def _bernoulli_log_likelihood(n1, n0, theta):
+def bernoulli_log_likelihood(n1, n0, theta):
     return _xlogy(n1, theta) + _xlogy(n0, 1.0 - theta)
 
 
@@ -123,14 +124,14 @@ def _mle_bernoulli(data, positive):
     theta = n1 / n
     out = {"distribution": "bernoulli", "n": n, "params": {"theta": theta},
            "counts": {"n1": int(n1), "n0": int(n - n1)},
-           "log_likelihood": _finite_or_none(_bernoulli_log_likelihood(n1, n - n1, theta))}
+           "log_likelihood": finite_or_none(bernoulli_log_likelihood(n1, n - n1, theta))}
     if positive is not None:
         out["positive"] = _py(positive)
     return out
 
 
 def _mle_categorical(data, positive=None):
-    values = _sample(data)
+    values = sample_values(data)
     if values.dtype.kind == "O":
         values = np.array([str(v) for v in values])
     levels, counts = np.unique(values, return_counts=True)  # sorted values, (K,)
@@ -143,14 +144,14 @@ def _mle_categorical(data, positive=None):
 
 
 def _mle_poisson(data, positive=None):
-    z = _numeric(_sample(data), "Poisson")
+    z = numeric_values(sample_values(data), "Poisson")
     bad = (z < 0) | (z != np.round(z))
     if bad.any():
         raise DataError(f"Poisson data must be counts (non-negative integers); found {_found(z[bad])} "
                         f"(rows {', '.join(str(r) for r in np.flatnonzero(bad)[:3] + 1)}).")
     lam = float(z.mean())  # lambda_ML = sum(z_i) / n
     return {"distribution": "poisson", "n": len(z), "params": {"lambda": lam}, "sum": float(z.sum()),
-            "log_likelihood": _finite_or_none(poisson_log_likelihood(z, lam))}
+            "log_likelihood": finite_or_none(poisson_log_likelihood(z, lam))}
 
 
 def poisson_log_likelihood(z, lam):
@@ -162,7 +163,7 @@ def poisson_log_likelihood(z, lam):
 
 
 def _mle_gaussian(data, positive=None):
-    x = _numeric(_sample(data), "Gaussian")
+    x = numeric_values(sample_values(data), "Gaussian")
     mu = float(x.mean())
     sigma2 = float(np.mean((x - mu) ** 2))  # 1/n: the maximum-likelihood variance
     out = {"distribution": "gaussian", "n": len(x),
@@ -220,7 +221,7 @@ def map_estimate(distribution, data, prior, positive=None):
 
     The data may be empty: the MAP estimate is then the prior's mode.
     """
-    _check_distribution(distribution, ("bernoulli", "categorical"))
+    check_distribution(distribution, ("bernoulli", "categorical"))
     if distribution == "bernoulli":
         return _map_bernoulli(data, prior, positive)
     return _map_categorical(data, prior)
@@ -253,7 +254,7 @@ def _map_bernoulli(data, prior, positive):
            "posterior": {"name": "beta", "a": A, "b": B},
            "hallucinated": {"ones": a - 1, "zeros": b - 1},
            "mle": {"theta": n1 / n} if n else None,
-           "log_posterior": _finite_or_none(beta_log_density(theta, A, B))}
+           "log_posterior": finite_or_none(beta_log_density(theta, A, B))}
     if positive is not None:
         out["positive"] = _py(positive)
     if note:
@@ -295,7 +296,7 @@ def _dirichlet_alphas(prior, observed):
 
 
 def _map_categorical(data, prior):
-    values = _sample(data, allow_empty=True)
+    values = sample_values(data, allow_empty=True)
     if values.dtype.kind == "O":
         values = np.array([str(v) for v in values])
     levels, counts = np.unique(values, return_counts=True)
@@ -344,69 +345,3 @@ def laplace(counts, k=1):
     if keys is not None:
         return {key: float(p) for key, p in zip(keys, probs)}
     return probs.tolist()
-
-
-# --- curves for plotting -------------------------------------------------------------------------
-
-def log_likelihood_curve(distribution, data, grid=None, n_points=200, prior=None, positive=None):
-    """The log likelihood as a function of the parameter, for plotting next to the estimate.
-
-    Bernoulli: over theta in (0, 1); with `prior` = Beta(a, b) also the log posterior
-    log P(D | theta) + log P(theta) (normalised prior, unnormalised posterior) and the MAP point.
-    Poisson: over lambda > 0. Gaussian: over mu, with sigma2 held at its MLE. Categorical has several
-    parameters and no 1-D curve: use "bernoulli" with `positive` for one value against the rest.
-    Returns {"distribution", "parameter", "grid", "log_likelihood", "mle", ...}; -infinity is None.
-    """
-    _check_distribution(distribution, ("bernoulli", "poisson", "gaussian"))
-    if prior is not None and distribution != "bernoulli":
-        raise DataError("A prior (Beta(a, b)) is available for the bernoulli curve only.")
-    if not isinstance(n_points, numbers.Integral) or n_points < 2:
-        raise DataError(f"n_points must be an integer >= 2; got {n_points!r}.")
-    fit = mle(distribution, data, positive)
-    if distribution == "bernoulli":
-        return _bernoulli_curve(fit, data, grid, n_points, prior, positive)
-    x = _numeric(_sample(data), distribution.capitalize())
-    if distribution == "poisson":
-        lam = fit["params"]["lambda"]
-        grid = _grid(grid, 1e-3 * max(lam, 1.0), lam + 4 * math.sqrt(lam) + 2, n_points, low=0.0, name="lambda")
-        return _curve(fit, "lambda", grid, poisson_log_likelihood(x, grid), fit["params"]["lambda"])
-    mu, sigma2 = fit["params"]["mu"], fit["params"]["sigma2"]
-    if sigma2 == 0:
-        raise DataError("All values are equal, so the Gaussian likelihood is unbounded at sigma2 = 0; no curve.")
-    spread = 4 * math.sqrt(sigma2)
-    grid = _grid(grid, mu - spread, mu + spread, n_points, name="mu")
-    out = _curve(fit, "mu", grid, gaussian_log_likelihood(x, grid, sigma2), mu)
-    out["fixed"] = {"sigma2": sigma2}
-    return out
-
-
-def _grid(grid, start, stop, n_points, low=None, high=None, name="theta"):
-    if grid is None:
-        return np.linspace(start, stop, n_points)
-    grid = np.asarray(grid, dtype=float).ravel()
-    if grid.size == 0 or not np.all(np.isfinite(grid)):
-        raise DataError(f"grid must be a non-empty list of finite {name} values.")
-    if (low is not None and np.any(grid < low)) or (high is not None and np.any(grid > high)):
-        raise DataError(f"grid values for {name} must lie in [{low}, {'inf' if high is None else high}].")
-    return grid
-
-
-def _curve(fit, parameter, grid, values, best):
-    return {"distribution": fit["distribution"], "parameter": parameter, "n": fit["n"],
-            "grid": grid.tolist(), "log_likelihood": [_finite_or_none(v) for v in np.broadcast_to(values, grid.shape)],
-            "mle": best}
-
-
-def _bernoulli_curve(fit, data, grid, n_points, prior, positive):
-    if grid is None:
-        grid = np.linspace(0, 1, n_points + 2)[1:-1]  # the open interval: log 0 at the ends is no use on a plot
-    grid = _grid(grid, 0, 1, n_points, low=0.0, high=1.0)
-    n1, n0 = fit["counts"]["n1"], fit["counts"]["n0"]
-    log_lik = _bernoulli_log_likelihood(n1, n0, grid)  # (G,)
-    out = _curve(fit, "theta", grid, log_lik, fit["params"]["theta"])
-    if prior is not None:
-        a, b = beta_prior(prior)
-        out["log_posterior"] = [_finite_or_none(v) for v in log_lik + beta_log_density(grid, a, b)]
-        out["map"] = map_estimate("bernoulli", data, (a, b), positive)["params"]["theta"]
-        out["prior"] = {"name": "beta", "a": a, "b": b}
-    return out

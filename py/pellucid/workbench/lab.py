@@ -1,12 +1,13 @@
 """The estimation lab: a sample (drawn with a seed, or a table column), its likelihood curve, the MLE, the
 MAP estimate under a Beta or Dirichlet prior, and Laplace smoothing with strength k (seed 000, "Parameter
 Estimation", "Smoothing"; seed 003, section 2.2, the Poisson MLE; seed 004, "Principles for Estimating
-Probabilities", Beta and Dirichlet priors). Everything is computed by `pellucid.estimation`.
+Probabilities", Beta and Dirichlet priors). Everything is computed by `pellucid.estimation` and
+`pellucid.likelihood_curves`.
 """
 
 import numpy as np
 
-from .. import estimation
+from .. import estimation, likelihood_curves
 from ..errors import DataError
 
 DEFAULTS = {"bernoulli": {"theta": 0.3}, "poisson": {"lambda": 3.0}, "gaussian": {"mu": 0.0, "sigma": 1.0},
@@ -51,8 +52,8 @@ def lab(distribution, sample, prior_a=1.0, prior_b=1.0, k=1.0, positive=None):
     if distribution in ("bernoulli", "poisson", "gaussian"):
         prior = (prior_a, prior_b) if distribution == "bernoulli" else None
         try:
-            out["curve"] = estimation.log_likelihood_curve(distribution, sample, n_points=160, prior=prior,
-                                                           positive=positive)
+            out["curve"] = likelihood_curves.log_likelihood_curve(distribution, sample, n_points=160,
+                                                                  prior=prior, positive=positive)
         except DataError as exc:
             out["curve_error"] = str(exc)
     if distribution in ("bernoulli", "categorical"):
