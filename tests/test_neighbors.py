@@ -149,8 +149,8 @@ def test_tree_prunes_in_ten_dimensions_and_matches_sklearn(metric):
     # Gaussian clusters in 10-D (as scikit-learn's make_classification): the tree keeps a small share of
     # the leaves in reach, and the answer is scikit-learn's and the brute force's.
     rng = np.random.default_rng(11)
-    centres = rng.normal(scale=3.0, size=(6, 10))
-    X = centres[rng.integers(0, 6, size=4000)] + rng.normal(size=(4000, 10))
+    centres = rng.normal(scale=4.0, size=(6, 10))
+    X = centres[rng.integers(0, 6, size=8000)] + rng.normal(size=(8000, 10))  # 20-30% of (query, node) pairs in reach
     Q = X[:300] + rng.normal(scale=0.1, size=(300, 10))
     prepared = prepare(X, metric)
     assert k_nearest(prepared["tree"], Q, 5, metric, pruning_required=True) is not None
@@ -162,7 +162,7 @@ def test_tree_prunes_in_ten_dimensions_and_matches_sklearn(metric):
 
 
 def test_tree_search_in_small_batches_of_queries(monkeypatch):
-    monkeypatch.setattr("pellucid.kd_tree._QUERY_BATCH", 7)  # 50 queries: 8 batches, the last of 1
+    monkeypatch.setattr("pellucid.kd_tree._BATCH_QUERIES", (7, 7))  # 50 queries: 8 batches, the last of 1
     rng = np.random.default_rng(5)
     X, Q = rng.normal(size=(3000, 3)), rng.normal(size=(50, 3))
     (d_brute, i_brute), (d_tree, i_tree) = _both_searches(X, Q, "euclidean", 4)

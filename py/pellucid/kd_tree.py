@@ -35,7 +35,9 @@ _PRUNED_SHARE = 0.5  # search by nodes only while at most this share of (query, 
 _TOP_LEVEL = 3  # the walk down starts from the 8 nodes of this level
 _MARGIN = 1e-9  # relative (and for cosine absolute) room for rounding in the bounds
 _PAIR_BUDGET = 2 ** 22  # (query, row) pairs x features measured at once in step 1
-_QUERY_BATCH = 2 ** 16  # queries searched together
+_PAIRS_PER_BATCH = 2 ** 21  # (query, node) pairs a batch of queries may reach at most ...
+_BATCH_QUERIES = (256, 65536)  # ... within these many queries a batch
+_PROBE_QUERIES = 256  # the first batch, when it decides whether the tree is worth it
 
 
 def _bounds(n, level):
@@ -78,13 +80,18 @@ def build_tree(prepared):
 def k_nearest(tree, Q, k, metric, pruning_required=False):
     """(distances, indices), each (m, k): the k nearest training rows of each query row of Q (m, d),
     nearest first, equal distances by training row; None when pruning_required and the tree prunes too
-    little to beat comparing with every row. Queries go in batches, which bounds the memory."""
+    little to beat comparing with every row (judged on a first small batch, so giving up costs little).
+    Queries go in batches, so that the (query, node) pairs of a batch stay under about 2 million
+    (memory) however many nodes the tree has."""
     distances, indices = np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.intp)
-    for first in range(0, len(Q), _QUERY_BATCH):
-        found = _search(tree, Q[first:first + _QUERY_BATCH], k, metric, pruning_required)
+    batch = int(np.clip(_PAIRS_PER_BATCH >> _level_holding(tree, _SCAN_ROWS), *_BATCH_QUERIES))
+    first, size = 0, min(batch, _PROBE_QUERIES) if pruning_required else batch
+    while first < len(Q):
+        found = _search(tree, Q[first:first + size], k, metric, pruning_required)
         if found is None:
             return None
-        distances[first:first + _QUERY_BATCH], indices[first:first + _QUERY_BATCH] = found
+        distances[first:first + size], indices[first:first + size] = found
+        first, size = first + size, batch
     return distances, indices
 
 
