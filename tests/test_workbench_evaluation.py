@@ -106,7 +106,7 @@ def test_regression_split_without_validation():
     weights = result["model"]["state"]["coef_"]["__ndarray__"]
     assert weights[0] == pytest.approx(1.5, abs=0.05)
     curve = result["fit_curve"]
-    assert curve["feature"] == "x" and len(curve["x"]) == 200
+    assert curve["feature"] == "x" and len(curve["x"]) == 200 and curve["others"] == []
     np.testing.assert_allclose(curve["predicted"], weights[0] * np.array(curve["x"]) +
                                result["model"]["state"]["intercept_"], atol=1e-9)
 

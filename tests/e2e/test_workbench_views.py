@@ -114,7 +114,15 @@ def test_clustering_pca_and_regression_views(page, site_url):
     show(page, "Regression")
     wait_painted(page, "#regression-canvas", 10_000)
     wait_painted(page, "#residual-canvas", 10_000)
+    # The fitted line along the first numeric feature, the others held (and named in the caption).
+    wait_painted(page, "#fitted-canvas", 10_000)
+    expect(page.locator("#fitted-caption")).to_contain_text("as sepal length (cm) varies")
+    expect(page.locator("#fitted-caption")).to_contain_text("(sepal width (cm), petal length (cm)")
     shot(page, "regression.png")
+    page.locator("#fitted-figure").screenshot(path=str(SHOTS / "regression-fitted-line.png"))
+
+    train(page, "KMeans", "")  # a model with no fitted line hides the figure
+    expect(page.locator("#fitted-figure")).to_be_hidden()
 
 
 def test_phone_width(page, site_url):

@@ -133,7 +133,8 @@ export function createResults({ python, app, setBusy, showMessage, saveHash }) {
     } else if (view === "regression") {
       const p = r.predictions;
       await drawRegressionView(e("regression-canvas"), e("residual-canvas"), e("regression-text"),
-        { actual: p.actual, predicted: p.predicted, split: p.split, target_name: r.target });
+        { actual: p.actual, predicted: p.predicted, split: p.split, target_name: r.target, curve: r.fit_curve },
+        { figure: e("fitted-figure"), canvas: e("fitted-canvas"), caption: e("fitted-caption") });
     }
   }
 

@@ -54,10 +54,18 @@ export async function drawPcaView(scatterCanvas, screeCanvas, textBox, pca, labe
   textBox.replaceChildren(scree.describeScree(pca), scatter.describeScatter(data, { labelName: "group" }));
 }
 
-export async function drawRegressionView(canvas, residualCanvas, textBox, data) {
+export async function drawRegressionView(canvas, residualCanvas, textBox, data, fitted) {
   const mod = await renderer("regression");
   const size = sizeFor(canvas, 0.8, 420);
   mod.drawPredictedActual(canvas, data, size);
   mod.drawResiduals(residualCanvas, data, size);
   textBox.replaceChildren(mod.describeRegression(data));
+  fitted.figure.hidden = !data.curve;
+  if (!data.curve) return;
+  // The fitted line (or curve) along one numeric feature, with the rows' actual values.
+  const { feature, x, predicted, points_x: pointsX, others = [] } = data.curve;
+  mod.drawFittedLine(fitted.canvas, { ...data, x: pointsX, x_name: feature, line: { x, predicted } },
+    sizeFor(fitted.canvas, 0.55, 420));
+  fitted.caption.textContent = `The model's prediction as ${feature} varies (line), with each row's actual value (points)` +
+    (others.length ? `; the other features (${others.join(", ")}) are held at their training mean, or most common value.` : ".");
 }

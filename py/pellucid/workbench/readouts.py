@@ -88,7 +88,7 @@ def fit_curve(run, resolution=200):
     held = held_values(run, exclude=[name])
     predicted = predict_grid(run.estimator, run.features, {name: grid}, held, table.kinds)
     return {"feature": name, "x": grid.tolist(), "predicted": np.asarray(predicted, dtype=float).tolist(),
-            "points_x": values.tolist()}
+            "points_x": values.tolist(), "others": [f for f in run.features if f != name]}
 
 
 # --- clustering -----------------------------------------------------------------------------------
