@@ -100,6 +100,17 @@ def test_clustering_pca_and_regression_views(page, site_url):
     page.get_by_label("Clusters after the cut").fill("4")
     expect(page.locator("#cut-k-value")).to_have_text("4")
     assert page.locator("#dendrogram-text").text_content() != before
+    # Pressing high on the drawing cuts into few clusters; dragging down cuts into more; the slider follows.
+    box = page.locator("#dendrogram-canvas").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 0.08 * box["height"])
+    page.mouse.down()
+    expect(page.locator("#cut-k-value")).to_have_text("1")
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 0.6 * box["height"], steps=8)
+    page.mouse.up()
+    expect(page.locator("#cut-k-value")).not_to_have_text("1")
+    k = int(page.locator("#cut-k-value").text_content())
+    assert k > 4 and page.locator("#cut-k").input_value() == str(k)
+    expect(page.locator("#dendrogram-text")).to_contain_text(f": {k} clusters of sizes")
     shot(page, "dendrogram.png")
 
     train(page, "PCA", "")

@@ -76,6 +76,33 @@ export function createResults({ python, app, setBusy, showMessage, saveHash }) {
     saveHash();
   }
 
+  // Pressing on the dendrogram, or dragging along it, moves the cut to that height: the slider follows.
+  let dendrogramDrawn = null;  // the last drawing: its plot box and distance scale
+  function dragTheCut(canvas) {
+    let dragging = false;
+    const moveCut = (event) => {
+      const merges = app.result?.dendrogram?.merges;
+      if (!merges || !dendrogramDrawn) return;
+      const { plot, y } = dendrogramDrawn;
+      const box = canvas.getBoundingClientRect();
+      const py = (event.clientY - box.top) * (canvas.offsetHeight / box.height || 1);
+      const cut = y.invert(Math.min(plot.bottom, Math.max(plot.top, py)));
+      const slider = e("cut-k");
+      const k = Math.min(Number(slider.max), 1 + merges.filter((m) => m.distance > cut).length);
+      if (String(k) !== slider.value) {
+        slider.value = String(k);
+        choose("dendrogram");
+      }
+    };
+    canvas.addEventListener("pointerdown", (event) => {
+      dragging = true;
+      canvas.setPointerCapture(event.pointerId);
+      moveCut(event);
+    });
+    canvas.addEventListener("pointermove", (event) => dragging && moveCut(event));
+    for (const end of ["pointerup", "pointercancel"]) canvas.addEventListener(end, () => { dragging = false; });
+  }
+
   function viewMessage(text) {
     e("view-message").textContent = text || "";
     e("view-message").hidden = !text;
@@ -127,7 +154,7 @@ export function createResults({ python, app, setBusy, showMessage, saveHash }) {
         slider.dataset.model = r.model_id;
       }
       e("cut-k-value").textContent = slider.value;
-      await drawDendrogramView(e("dendrogram-canvas"), e("dendrogram-text"), r.dendrogram, Number(slider.value));
+      dendrogramDrawn = await drawDendrogramView(e("dendrogram-canvas"), e("dendrogram-text"), r.dendrogram, Number(slider.value));
     } else if (view === "pca") {
       await drawPcaView(e("pca-canvas"), e("scree-canvas"), e("pca-text"), r.pca);
     } else if (view === "regression") {
@@ -171,6 +198,7 @@ export function createResults({ python, app, setBusy, showMessage, saveHash }) {
     }
   }
   e("cut-k").addEventListener("input", () => choose("dendrogram"));
+  dragTheCut(e("dendrogram-canvas"));
   e("export-predictions").addEventListener("click", () => exporting("Writing predictions…", () => exportPredictions(python, app.result.model_id)));
   e("export-model").addEventListener("click", () => exporting("Writing the model…", () => exportModel(python, app.result.model_id)));
   e("export-python").addEventListener("click", () => exporting("Writing the script…", () => exportPython(python, app.result.model_id)));
