@@ -35,18 +35,23 @@ def _reference(X, Q, k, metric):
 
 # --- scikit-learn as an oracle ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "cosine"])
-@pytest.mark.parametrize("weights", ["uniform", "distance"])
-def test_matches_sklearn_without_ties(metric, weights):
-    X, y, Q = _blobs(400, 150, 4)
-    ours = KNeighborsClassifier(k=7, metric=metric, weights=weights).fit(X, y)
-    theirs = sknn.KNeighborsClassifier(7, metric=metric, weights=weights, algorithm="brute").fit(X, y)
+def _assert_same_as_sklearn(ours, theirs, Q):
+    """The same neighbours (to 1e-9 in distance), predictions and vote shares as scikit-learn's."""
     d_ours, i_ours = ours.kneighbors(Q)
     d_theirs, i_theirs = theirs.kneighbors(Q)
     assert np.array_equal(i_ours, i_theirs)
     assert np.allclose(d_ours, d_theirs, rtol=0, atol=1e-9)
     assert np.array_equal(ours.predict(Q), theirs.predict(Q))
     assert np.allclose(ours.predict_proba(Q), theirs.predict_proba(Q), atol=1e-12)
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "cosine"])
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+def test_matches_sklearn_without_ties(metric, weights):
+    X, y, Q = _blobs(400, 150, 4)
+    ours = KNeighborsClassifier(k=7, metric=metric, weights=weights).fit(X, y)
+    theirs = sknn.KNeighborsClassifier(7, metric=metric, weights=weights, algorithm="brute").fit(X, y)
+    _assert_same_as_sklearn(ours, theirs, Q)
 
 
 @pytest.mark.parametrize("offset", [0.0, 1e5])
@@ -191,12 +196,7 @@ def test_two_feature_models_match_sklearn(metric, weights):
     ours = KNeighborsClassifier(k=9, metric=metric, weights=weights).fit(X, y)
     assert "tree" in ours._prepared() and k_nearest(ours._prepared()["tree"], Q, 9, metric, True) is not None
     theirs = sknn.KNeighborsClassifier(9, metric=metric, weights=weights, algorithm="brute").fit(X, y)
-    d_ours, i_ours = ours.kneighbors(Q)
-    d_theirs, i_theirs = theirs.kneighbors(Q)
-    assert np.array_equal(i_ours, i_theirs)
-    assert np.allclose(d_ours, d_theirs, rtol=0, atol=1e-9)
-    assert np.array_equal(ours.predict(Q), theirs.predict(Q))
-    assert np.allclose(ours.predict_proba(Q), theirs.predict_proba(Q), atol=1e-12)
+    _assert_same_as_sklearn(ours, theirs, Q)
     if metric == "cosine" and weights == "distance":
         return  # 1 / (cosine distances near 1e-12) magnifies last-bit differences beyond any tolerance
     reg = KNeighborsRegressor(k=9, metric=metric, weights=weights).fit(X, X[:, 0] * X[:, 1])

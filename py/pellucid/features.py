@@ -16,7 +16,8 @@ import numpy as np
 
 from .encoding import FeatureEncoder
 from .errors import DataError
-from .validation import CATEGORICAL, Columns, check_target, check_X
+from .optim import with_bias
+from .validation import CATEGORICAL, Columns, check_classes, check_target, check_X
 
 
 def _plain_matrix(X):
@@ -61,6 +62,15 @@ def fit_numeric(model, X, y=None, feature_names=None, *, task=None, standardize=
     model.encoder_ = FeatureEncoder(standardize=standardize).fit(columns)
     model.feature_names_out_ = list(model.encoder_.output_names)
     return _encode(model.encoder_, data), y
+
+
+def fit_classes(model, X, y, feature_names=None):
+    """The linear classifiers' opening (logistic regression, the perceptron): X encoded (standardised
+    when model.standardize), `classes_` set, and (F, y_index): the rows with the constant feature 1
+    first, F = [1, x] (n, d + 1), and each row's class number 0..K-1 (n,)."""
+    X, y = fit_numeric(model, X, y, feature_names, task="classification", standardize=model.standardize)
+    model.classes_ = check_classes(y)
+    return with_bias(X), np.searchsorted(model.classes_, y)
 
 
 def matrix(X, feature_names=None):

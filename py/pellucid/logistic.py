@@ -6,11 +6,9 @@ import numpy as np
 
 from .base import ClassifierMixin, Estimator
 from .errors import ConvergenceWarning
-from .features import fit_numeric, numeric
-from .optim import (as_list, gradient_descent, iteration_trace, lbfgs,
-                    newton, with_bias)
+from .features import fit_classes, numeric
+from .optim import as_list, gradient_descent, iteration_trace, lbfgs, newton
 from .params import Choice, Flag, Integer, Number
-from .validation import check_classes
 
 NEWTON_MAX_PARAMS = 1000  # above this many weights the (p x p) Hessian is dearer than L-BFGS
 MAX_PRODUCTS = 4_000_000  # most feature products (rows x D(D+1)/2) in one table for the Hessian
@@ -82,11 +80,7 @@ class LogisticRegression(ClassifierMixin, Estimator):
     def fit(self, X, y, feature_names=None):
         """Fit the weights by maximum likelihood; returns self."""
         self._check_params()
-        X, y = fit_numeric(self, X, y, feature_names, task="classification",
-                           standardize=self.standardize)  # (n, d), (n,)
-        self.classes_ = check_classes(y)
-        y_index = np.searchsorted(self.classes_, y)  # (n,) class numbers 0..K-1
-        Xb = with_bias(X)  # (n, d + 1)
+        Xb, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1), (n,) class numbers 0..K-1
         n_classes = len(self.classes_)
         objective = (binary_log_loss(Xb, y_index, self.l2) if n_classes == 2
                      else softmax_log_loss(Xb, y_index, n_classes, self.l2))

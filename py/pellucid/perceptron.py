@@ -6,10 +6,9 @@ import numpy as np
 
 from .base import ClassifierMixin, Estimator
 from .errors import ConvergenceWarning, DataError
-from .features import fit_numeric, numeric
-from .optim import as_list, with_bias
+from .features import fit_classes, numeric
+from .optim import as_list
 from .params import Flag, Integer, Vector
-from .validation import check_classes
 
 MAX_TRACE_VISITS = 10_000  # rows kept in trace_; later visits are counted, not recorded
 
@@ -103,11 +102,7 @@ class Perceptron(ClassifierMixin, Estimator):
     def fit(self, X, y, feature_names=None):
         """Run perceptron passes over the data until one makes no mistake; returns self."""
         self._check_params()
-        X, y = fit_numeric(self, X, y, feature_names, task="classification",
-                           standardize=self.standardize)  # (n, d), (n,)
-        self.classes_ = check_classes(y)
-        y_index = np.searchsorted(self.classes_, y)  # (n,)
-        F = with_bias(X)  # (n, d + 1) feature vectors f(x) = [1, x]
+        F, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1) feature vectors f(x) = [1, x]
         binary = len(self.classes_) == 2
         targets = np.where(y_index == 1, 1, -1) if binary else y_index  # (n,) y* as +-1 or class number
         run = _Run(self._initial_weights(F.shape[1]), binary, self.averaged, self.trace)
