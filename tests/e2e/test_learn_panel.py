@@ -41,6 +41,12 @@ def step_math(page):
     return page.locator("[data-pane=steps] .learn-math-text").all_inner_texts()
 
 
+def marked_nodes(page):
+    """The lines of the tree's text twin marked "(this step)" (each line without its subtree)."""
+    return page.evaluate("""() => [...document.querySelectorAll('.learn-twin li')]
+        .map((li) => li.firstChild.textContent).filter((t) => t.endsWith('(this step)'))""")
+
+
 def shot(page, name):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.locator(".learn-panel").screenshot(path=str(SHOTS / f"learn-{name}.png"))
@@ -56,11 +62,15 @@ def test_tree_grows_node_by_node_with_the_gain_formula_forward_and_back(learn):
     assert "Gain(Pat) = B(6/12) − [6/12 B(2/6) + 2/12 B(0/2) + 4/12 B(4/4)] = 0.541" in step_math(page)
     expect(page.locator(".learn-winner th")).to_have_text("★ Pat")
     expect(page.locator(".learn-math-tex math").first).to_be_attached()  # Temml rendered MathML
+    [current] = marked_nodes(page)  # the node this step is about, ringed on the drawing
+    assert current.startswith("split on Pat")
     controls = page.locator(".learn-controls")
     controls.focus()
     page.keyboard.press("ArrowRight")
     expect(page.locator(".learn-counter")).to_have_text(f"step 2 / {len(tl['frames'])}")
     expect(page.locator(".learn-node")).to_contain_text(tl["frames"][1]["node"])
+    [current] = marked_nodes(page)
+    assert not current.startswith("split on Pat")  # a child of the root now
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowLeft")
     expect(page.locator(".learn-counter")).to_have_text(f"step 2 / {len(tl['frames'])}")
@@ -72,6 +82,7 @@ def test_tree_grows_node_by_node_with_the_gain_formula_forward_and_back(learn):
     expect(page.locator(".learn-counter")).to_have_text(f"step {last + 1} / {len(tl['frames'])}")
     prune = tl["frames"][last]
     assert prune["kind"] == "prune" and prune["math"][0]["text"] in step_math(page)
+    assert len(marked_nodes(page)) == 1  # the node under the pruning test
     assert "p-value = 0.0357" in prune["math"][0]["text"]
 
     page.get_by_role("tab", name="One row").click()

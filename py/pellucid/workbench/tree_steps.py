@@ -5,8 +5,9 @@ every candidate's gain worked out branch by branch, and the pruning tests (seed 
 A frame is the trace step plus what the page shows beside it: `breakdown` (per candidate, the class
 counts of each branch) and `math` ([{tex, text}]: the notes' formulas with this node's numbers). The
 whole tree comes once, as a nested dict in the page's tree format whose nodes carry the index of the
-frame that grows them (`"frame"`) and, when pruned, the frame that prunes them (`"pruned_at"`), so the
-page can draw the tree as it stood at any frame.
+frame that grows them (`"frame"`), that tests them for pruning (`"checked_at"`) and, when pruned, that
+prunes them (`"pruned_at"`), so the page can draw the tree as it stood at any frame and ring the node
+the frame is about.
 """
 
 import numpy as np
@@ -184,12 +185,15 @@ def _plurality(counts, classes):
 
 
 def _nested(frames, classes):
-    """The grown tree in the page's format, each node tagged with the frame that grows (and prunes) it."""
+    """The grown tree in the page's format, each node tagged with the frame that grows it ("frame"),
+    and with the frame that tests it for pruning ("checked_at") and prunes it ("pruned_at")."""
     nodes, root, at_depth = {}, None, {}
     for i, frame in enumerate(frames):
         if frame["kind"] == "prune":
-            if frame["node"] in nodes and frame["pruned"]:
-                nodes[frame["node"]]["pruned_at"] = i
+            if frame["node"] in nodes:
+                nodes[frame["node"]]["checked_at"] = i  # the pruning test of this node
+                if frame["pruned"]:
+                    nodes[frame["node"]]["pruned_at"] = i
             continue
         node = {"frame": i, "samples": frame["samples"], "impurity": frame["impurity"]}
         if classes:

@@ -32,8 +32,9 @@ function tree(box, tl) {
   return (i) => {
     const f = tl.frames[i];
     const partial = treeAt(tl.tree, i);
-    drawTree(canvas, partial, tl.classes);
-    twin.replaceChildren(twin.firstChild, treeAsList(partial));
+    const current = (n) => n.frame === i || n.checked_at === i;  // grown, or tested for pruning, at this step
+    drawTree(canvas, partial, tl.classes, { current });
+    twin.replaceChildren(twin.firstChild, treeAsList(partial, current));
     if (f.kind === "prune") {
       node.textContent = `Pruning test at ${f.node}: ${f.pruned ? "pruned to a leaf" : "kept"}.`;
       table.replaceChildren(simpleTable(["node", "test", "result"], [[f.node, f.math[0].text, f.pruned ? "prune" : "keep"]]));

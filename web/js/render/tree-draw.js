@@ -9,6 +9,7 @@ const BOX_H = 62;
 const COLUMN = 166;
 const ROW = 112;
 const MARGIN = 24;
+const CURRENT = "#d97706";  // the node this step of "See it learn" is about
 
 function nodeLines(node) {
   const counts = Object.entries(node.counts || {}).map(([label, n]) => `${label} ${n}`).join(" · ");
@@ -17,7 +18,8 @@ function nodeLines(node) {
   return { title: node.feature, lines: [gain, counts] };
 }
 
-export function drawTree(canvas, tree, classes) {
+// Options: current (a predicate on nodes): that node gets a ring and "this step" above it.
+export function drawTree(canvas, tree, classes, { current = () => false } = {}) {
   const layout = layoutTree(tree);
   const width = Math.max(layout.width * COLUMN, BOX_W) + 2 * MARGIN;
   const height = (layout.depth - 1) * ROW + BOX_H + 2 * MARGIN;
@@ -25,7 +27,10 @@ export function drawTree(canvas, tree, classes) {
   const ctx = setupCanvas(canvas, width, height, { fill: null });
   const centre = (entry) => ({ x: MARGIN + entry.x * COLUMN + BOX_W / 2, y: MARGIN + entry.depth * ROW });
   drawEdges(ctx, layout.nodes, centre);
-  for (const entry of layout.nodes) drawNode(ctx, entry.node, centre(entry), classes);
+  for (const entry of layout.nodes) {
+    if (current(entry.node)) drawCurrent(ctx, centre(entry));
+    drawNode(ctx, entry.node, centre(entry), classes);
+  }
   return { ...layout, rootX: centre(layout.nodes[0]).x };
 }
 
@@ -73,6 +78,19 @@ function drawNode(ctx, node, { x, y }, classes) {
   lines.forEach((line, i) => ctx.fillText(fitText(ctx, line, BOX_W - 12), x, y + 37 + i * 15));
 }
 
+function drawCurrent(ctx, { x, y }) {
+  ctx.save();
+  ctx.strokeStyle = CURRENT;
+  ctx.lineWidth = 4;
+  roundRect(ctx, x - BOX_W / 2 - 5, y - 5, BOX_W + 10, BOX_H + 10, 11);
+  ctx.stroke();
+  ctx.fillStyle = CURRENT;
+  ctx.font = "600 11px system-ui, sans-serif";
+  ctx.textAlign = "left";
+  ctx.fillText("this step", x - BOX_W / 2 - 4, y - 9);
+  ctx.restore();
+}
+
 function tint(hex) {
   return `${hex}1f`;
 }
@@ -88,27 +106,29 @@ function roundRect(ctx, x, y, w, h, r) {
 }
 
 // A text twin of the drawing for screen readers and copy-paste: nested lists built with textContent.
-export function treeAsList(tree) {
+// With `current` (as for drawTree) that node's line ends with "(this step)".
+export function treeAsList(tree, current = () => false) {
   const list = document.createElement("ul");
-  list.append(treeItem(tree, null));
+  list.append(treeItem(tree, null, current));
   return list;
 }
 
-function treeItem(node, edge) {
+function treeItem(node, edge, current) {
   const item = document.createElement("li");
   const prefix = edge === null ? "" : `${edge}: `;
   const counts = Object.entries(node.counts || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+  const mark = current(node) ? " (this step)" : "";
   if (isLeaf(node)) {
-    item.textContent = `${prefix}predict ${node.prediction} (${counts})`;
+    item.textContent = `${prefix}predict ${node.prediction} (${counts})${mark}`;
     return item;
   }
-  item.textContent = `${prefix}split on ${node.feature}, gain ${node.gain.toFixed(3)} (${counts})`;
+  item.textContent = `${prefix}split on ${node.feature}, gain ${node.gain.toFixed(3)} (${counts})${mark}`;
   const sub = document.createElement("ul");
   if (node.branches) {
-    for (const [value, child] of Object.entries(node.branches)) sub.append(treeItem(child, `${node.feature} = ${value}`));
+    for (const [value, child] of Object.entries(node.branches)) sub.append(treeItem(child, `${node.feature} = ${value}`, current));
   } else {
     const t = formatNumber(node.threshold);
-    sub.append(treeItem(node.left, `${node.feature} ≤ ${t}`), treeItem(node.right, `${node.feature} > ${t}`));
+    sub.append(treeItem(node.left, `${node.feature} ≤ ${t}`, current), treeItem(node.right, `${node.feature} > ${t}`, current));
   }
   item.append(sub);
   return item;
