@@ -128,3 +128,51 @@ def test_lab_through_the_bridge_on_a_table_column():
     values = bridge._tables[table["table_id"]].column("sepal length (cm)")
     assert reply["result"]["mle"]["params"]["mu"] == pytest.approx(values.mean())
     assert reply["result"]["mle"]["params"]["sigma2"] == pytest.approx(values.var())
+
+
+def _softmax(z):
+    e = np.exp(z - np.max(z))
+    return e / e.sum()
+
+
+@pytest.mark.parametrize("example,target,params", [("iris", "species", {}),
+                                                   ("breast_cancer", "diagnosis", {"standardize": True})])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_logistic_probability_is_the_sigmoid_or_softmax_of_the_given_numbers(example, target, params, seed):
+    model_id, run = trained(example, "LogisticRegression", target, params)
+    ex = exercises.exercise(run, seed)
+    assert ex["kind"] == "logistic_probability"
+    row = int(ex["question"].split("for row ")[1].split(",")[0]) - 1
+    f = np.array(list(ex["given"]["f(x)"].values()))
+    weights = ex["given"]["weights"]
+    classes = [str(c) for c in run.estimator.classes_]
+    asked = ex["question"].split(f"{target} = ")[1].split(" | x")[0]
+    assert asked == str(run.estimator.predict(run.table.select(run.features).take([row]))[0])
+    if len(classes) == 2:  # one weight vector: P(second class) = sigmoid(w . f)
+        z = np.dot(list(weights.values()), f)
+        p_second = 1 / (1 + math.exp(-z)) if z >= 0 else math.exp(z) / (1 + math.exp(z))
+        by_hand = p_second if asked == classes[1] else 1 - p_second
+    else:
+        by_hand = _softmax(np.array([np.dot(list(weights[c].values()), f) for c in classes]))[classes.index(asked)]
+    right = bridge.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": round(by_hand, 3)})["result"]
+    assert right["correct"] and right["expected"] == pytest.approx(by_hand, abs=1e-12)
+    # The given numbers are the model's own, rounded: the answer is the model's probability to rounding.
+    proba = run.estimator.predict_proba(run.table.select(run.features).take([row]))[0]
+    assert by_hand == pytest.approx(proba[classes.index(asked)], abs=2e-3)
+    wrong = bridge.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": by_hand + 0.01})["result"]
+    assert not wrong["correct"]
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_linear_prediction_is_the_weighted_sum_of_the_given_features(seed):
+    model_id, run = trained("iris", "LinearRegression", "petal width (cm)")
+    ex = exercises.exercise(run, seed)
+    assert ex["kind"] == "linear_prediction" and list(ex["given"]["f(x)"])[0] == "1 (bias)"
+    by_hand = sum(w * x for w, x in zip(ex["given"]["w"].values(), ex["given"]["f(x)"].values()))
+    right = bridge.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": by_hand})["result"]
+    assert right["correct"] and right["expected"] == pytest.approx(by_hand, abs=1e-12)
+    row = int(ex["question"].split("for row ")[1].rstrip("?")) - 1
+    assert by_hand == pytest.approx(run.estimator.predict(run.table.select(run.features).take([row]))[0], abs=5e-3)
+    assert right["worked"][0].startswith("ŷ = w · f(x) = ") and right["worked"][0].endswith(f"= {by_hand:.4f}")
+    wrong = bridge.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": by_hand + 0.01})["result"]
+    assert not wrong["correct"]

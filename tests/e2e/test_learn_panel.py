@@ -215,3 +215,24 @@ def test_lab_shows_the_mle_of_a_seeded_sample(learn):
     page.get_by_label("Distribution").select_option("bernoulli")
     expect(page.locator("[data-pane=lab] tbody tr").first).to_contain_text(str(round(theta, 4)))
     shot(page, "lab")
+
+
+def test_logistic_exercise_gives_the_weights_per_class_and_works_the_softmax(learn):
+    page = learn
+    page.evaluate("() => window.trainFor('iris', 'LogisticRegression', 'species')")
+    page.get_by_role("tab", name="Check your work").click()
+    page.get_by_label("Exercise seed").fill("2")
+    page.get_by_role("button", name="New exercise").click()
+    expect(page.locator(".learn-q")).to_contain_text("what is P(species = ")
+    given = page.locator(".learn-given")
+    expect(given.locator(":scope > li").first).to_contain_text("f(x): 1 (bias) = 1, sepal length (cm) = ")
+    expect(given.locator(":scope > li", has_text="weights:").locator("ul > li")).to_have_count(3)  # one per class
+    page.get_by_label("Your answer").fill("2")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator(".learn-verdict-head")).to_contain_text("Not quite: the answer is ")
+    expect(page.locator(".learn-verdict li").first).to_contain_text("z_setosa = w_setosa · f(x) = ")
+    expected = page.locator(".learn-verdict-head").inner_text().rsplit(" ", 1)[1]
+    page.get_by_label("Your answer").fill(expected)
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator(".learn-verdict-head")).to_have_text(f"Right: {expected}")
+    shot(page, "exercise-logistic")

@@ -3,8 +3,11 @@
 An exercise is fixed by (model, seed): the same run and seed give the same question, so a teacher can hand
 one out by its seed. Kinds: "gain" (a decision tree: the information gain of an attribute at the root),
 "perceptron_update" (one weight after a perceptron step), "nb_posterior" (P(class | x) under naive Bayes
-with Laplace k = 1), "kmeans_centre" (a coordinate of the next k-means centre). An answer is right when
-it is within TOLERANCE (absolute) of the value computed from the data.
+with Laplace k = 1), "kmeans_centre" (a coordinate of the next k-means centre), "linear_prediction"
+(linear regression's prediction w . f(x) for a row) and "logistic_probability" (P(class | x) through the
+sigmoid, or the softmax for several classes). An answer is right when it is within TOLERANCE (absolute)
+of the value computed from the data; for the linear models that value is computed from the weights and
+features as given, rounded to GIVEN_DECIMALS, so the rounding in the question costs nothing.
 """
 
 import numpy as np
@@ -13,8 +16,10 @@ from ..errors import DataError
 from . import steps
 
 TOLERANCE = 0.005
+GIVEN_DECIMALS = 4
 KINDS = {"DecisionTreeClassifier": "gain", "Perceptron": "perceptron_update", "CategoricalNB": "nb_posterior",
-         "BernoulliNB": "nb_posterior", "MultinomialNB": "nb_posterior", "KMeans": "kmeans_centre"}
+         "BernoulliNB": "nb_posterior", "MultinomialNB": "nb_posterior", "KMeans": "kmeans_centre",
+         "LinearRegression": "linear_prediction", "LogisticRegression": "logistic_probability"}
 
 
 def _seed(seed):
@@ -29,7 +34,7 @@ def _make(run, seed):
     kind = KINDS.get(model)
     if kind is None:
         raise DataError(f"There is no exercise for {run.label} yet; try a decision tree, the perceptron, "
-                        "categorical/Bernoulli/multinomial naive Bayes or k-means.")
+                        "linear or logistic regression, categorical/Bernoulli/multinomial naive Bayes or k-means.")
     rng = np.random.default_rng(_seed(seed))
     question, answer, worked = _MAKERS[kind](run, rng)
     return {"kind": kind, "seed": int(seed), "model": model, "tolerance": TOLERANCE, **question}, answer, worked
@@ -134,5 +139,61 @@ def _kmeans_centre(run, rng):
     return q, expected, worked
 
 
+def _linear_terms(run, rng):
+    """A training row for the linear models' exercises: (row number, names, f(x) = [1, x] with x as the
+    model reads it (encoded, standardised when it is), the weights (one row per score), all rounded)."""
+    est = run.estimator
+    X, _, rows = steps.training_data(run)
+    i = int(rng.integers(len(rows)))
+    f = np.round(np.concatenate([[1.0], steps._encoded(est, X.take([i]))[0]]), GIVEN_DECIMALS)  # (d + 1,)
+    W = np.round(np.column_stack([np.atleast_1d(est.intercept_), np.atleast_2d(est.coef_)]), GIVEN_DECIMALS)
+    return int(rows[i]) + 1, ["1 (bias)"] + steps._encoded_names(est), f, W  # W: (1 or K, d + 1)
+
+
+def _dot_text(w, f):
+    """w · f written out term by term: "0.5×1 − 2×3.1 + ..."."""
+    terms = [f"{abs(a):g}×{b:g}" for a, b in zip(w, f)]
+    signs = ["−" if a < 0 else "+" for a in w]
+    return ("−" if w[0] < 0 else "") + terms[0] + "".join(f" {sg} {t}" for sg, t in zip(signs[1:], terms[1:]))
+
+
+def _sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z)) if z >= 0 else np.exp(z) / (1.0 + np.exp(z))  # no overflow either way
+
+
+def _linear_prediction(run, rng):
+    row, names, f, W = _linear_terms(run, rng)
+    expected = float(W[0] @ f)
+    q = {"question": f"With the fitted weights, what does linear regression predict for row {row}?",
+         "given": {"f(x)": dict(zip(names, f.tolist())), "w": dict(zip(names, W[0].tolist()))}}
+    return q, expected, [f"ŷ = w · f(x) = {_dot_text(W[0], f)} = {expected:.4f}"]
+
+
+def _logistic_probability(run, rng):
+    row, names, f, W = _linear_terms(run, rng)
+    classes = [str(c) for c in run.estimator.classes_]
+    z = W @ f  # (1 or K,) the scores
+    if len(z) == 1:  # binary: P(second class | x) = sigmoid(z)
+        p_second = float(_sigmoid(z[0]))
+        probs = [1.0 - p_second, p_second]
+        worked = [f"z = w · f(x) = {_dot_text(W[0], f)} = {z[0]:.4f}",
+                  f"P({classes[1]} | x) = 1 / (1 + e^(−z)) = {p_second:.4f}; P({classes[0]} | x) = 1 − that = "
+                  f"{1.0 - p_second:.4f}"]
+        weights = dict(zip(names, W[0].tolist()))
+    else:  # several classes: the softmax of one score per class
+        e = np.exp(z - z.max())
+        probs = (e / e.sum()).tolist()
+        worked = [f"z_{c} = w_{c} · f(x) = {_dot_text(w, f)} = {v:.4f}" for c, w, v in zip(classes, W, z)]
+        worked.append("P(c | x) = e^(z_c) / Σ_k e^(z_k): " + ", ".join(f"{c} {p:.4f}" for c, p in zip(classes, probs)))
+        weights = {c: dict(zip(names, w.tolist())) for c, w in zip(classes, W)}
+    c = int(np.argmax(probs))  # the class the model predicts: how sure is it?
+    q = {"question": f"With the fitted weights, what is P({run.target} = {classes[c]} | x) for row {row}, the "
+                     "probability of the class the model predicts?",
+         "given": {"f(x)": dict(zip(names, f.tolist())), "weights": weights,
+                   "scores": "sigmoid of w · f(x)" if len(z) == 1 else "softmax of one score per class"}}
+    return q, float(probs[c]), worked
+
+
 _MAKERS = {"gain": _gain, "perceptron_update": _perceptron_update, "nb_posterior": _nb_posterior,
-           "kmeans_centre": _kmeans_centre}
+           "kmeans_centre": _kmeans_centre, "linear_prediction": _linear_prediction,
+           "logistic_probability": _logistic_probability}

@@ -253,6 +253,17 @@ function drawCurve(canvas, lab) {
 
 // --- exercises -------------------------------------------------------------------------------------------
 
+// One given value of an exercise: a name = value list on one line, a nested list for a table of them.
+function givenItem(key, value) {
+  const plain = (v) => (v !== null && typeof v === "object" ? JSON.stringify(v) : String(v));
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return el("li", { text: `${key}: ${plain(value)}` });
+  const entries = Object.entries(value);
+  if (entries.every(([, v]) => v === null || typeof v !== "object")) {
+    return el("li", { text: `${key}: ${entries.map(([k, v]) => `${k} = ${plain(v)}`).join(", ")}` });
+  }
+  return el("li", {}, `${key}:`, el("ul", {}, ...entries.map(([k, v]) => givenItem(k, v))));
+}
+
 function exercisePane(pane, { call, getContext, say }) {
   const seedInput = el("input", { type: "number", min: 0, value: Number(new URLSearchParams(location.search).get("exercise") ?? 1), "aria-label": "Exercise seed" });
   const make = el("button", { type: "button", class: "learn-primary", text: "New exercise" });
@@ -268,7 +279,7 @@ function exercisePane(pane, { call, getContext, say }) {
     seedInput.value = String(seed);
     const ex = await call("exercise", { model_id: ctx.model_id, seed });
     say("");
-    const given = Object.entries(ex.given).map(([k, v]) => el("li", { text: `${k}: ${typeof v === "object" ? JSON.stringify(v) : v}` }));
+    const given = Object.entries(ex.given).map(([k, v]) => givenItem(k, v));
     question.replaceChildren(el("p", { class: "learn-q", text: ex.question }), el("ul", { class: "learn-given" }, ...given),
       el("p", { class: "learn-muted", text: `Answers within ${ex.tolerance} of the exact value count as right. Seed ${ex.seed}: the same seed gives the same exercise.` }));
     verdict.replaceChildren();
