@@ -10,9 +10,9 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from pellucid import distance_scores, from_dict
+from pellucid import from_dict
 from pellucid.errors import DataError, NotFittedError
-from pellucid.kd_tree import build_tree, k_nearest
+from pellucid.kd_tree import k_nearest
 from pellucid.neighbors import KNeighborsClassifier, KNeighborsRegressor, nearest_neighbors, prepare
 
 
@@ -102,8 +102,7 @@ def test_cross_validated_accuracy_matches_sklearn_pipeline(loader):
 # --- the KD-tree search gives the brute-force answer bit for bit ---------------------------------------
 
 def _both_searches(X, Q, metric, k):
-    prepared = prepare(X, metric)
-    prepared.setdefault("tree", build_tree(prepared))  # built by default from 1,024 rows on
+    prepared = prepare(X, metric, tree=True)  # built by default from 1,024 rows on
     return (nearest_neighbors(Q, prepared, metric, k, search="brute"),
             nearest_neighbors(Q, prepared, metric, k, search="tree"))
 
@@ -143,7 +142,7 @@ def test_tree_on_small_and_odd_sized_sets_with_every_k():
         X = rng.integers(0, 3, size=(n, 2)).astype(float)
         Q = rng.integers(-1, 4, size=(40, 2)).astype(float)
         for k in range(1, n + 1, max(1, n // 7)):
-            d_tree, i_tree = k_nearest(build_tree(distance_scores.prepare(X, "euclidean")), Q, k, "euclidean")
+            d_tree, i_tree = k_nearest(prepare(X, "euclidean", tree=True), Q, k, "euclidean")
             d_ref, i_ref = _reference(X, Q, k, "euclidean")
             assert np.array_equal(i_tree, i_ref), (n, k)
             assert np.allclose(d_tree, d_ref, rtol=1e-15, atol=0)
@@ -158,7 +157,7 @@ def test_tree_prunes_in_ten_dimensions_and_matches_sklearn(metric):
     X = centres[rng.integers(0, 6, size=8000)] + rng.normal(size=(8000, 10))  # 20-30% of (query, node) pairs in reach
     Q = X[:300] + rng.normal(scale=0.1, size=(300, 10))
     prepared = prepare(X, metric)
-    assert k_nearest(prepared["tree"], Q, 5, metric, pruning_required=True) is not None
+    assert k_nearest(prepared, Q, 5, metric, pruning_required=True) is not None
     (d_brute, i_brute), (d_tree, i_tree) = _both_searches(X, Q, metric, 5)
     assert np.array_equal(i_tree, i_brute) and np.array_equal(d_tree, d_brute)
     d_sk, i_sk = sknn.NearestNeighbors(n_neighbors=5, metric=metric, algorithm="brute").fit(X).kneighbors(Q)
@@ -180,7 +179,7 @@ def test_tree_gives_way_to_brute_force_where_boxes_cannot_prune():
     rng = np.random.default_rng(12)
     X, Q = rng.random((2000, 60)), rng.random((50, 60))
     prepared = prepare(X, "euclidean")
-    assert k_nearest(prepared["tree"], Q, 5, "euclidean", pruning_required=True) is None
+    assert k_nearest(prepared, Q, 5, "euclidean", pruning_required=True) is None
     d_auto, i_auto = nearest_neighbors(Q, prepared, "euclidean", 5)
     assert "tree" not in prepared  # not tried again for this model
     d_ref, i_ref = _reference(X, Q, 5, "euclidean")
@@ -194,7 +193,7 @@ def test_two_feature_models_match_sklearn(metric, weights):
     # 2,000 rows in 2-D: the classifier searches with the tree; scikit-learn is the oracle.
     X, y, Q = _blobs(2000, 500, 2, seed=4)
     ours = KNeighborsClassifier(k=9, metric=metric, weights=weights).fit(X, y)
-    assert "tree" in ours._prepared() and k_nearest(ours._prepared()["tree"], Q, 9, metric, True) is not None
+    assert "tree" in ours._prepared() and k_nearest(ours._prepared(), Q, 9, metric, True) is not None
     theirs = sknn.KNeighborsClassifier(9, metric=metric, weights=weights, algorithm="brute").fit(X, y)
     _assert_same_as_sklearn(ours, theirs, Q)
     if metric == "cosine" and weights == "distance":

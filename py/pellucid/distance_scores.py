@@ -64,7 +64,8 @@ def queries(Q, prepared, metric):
 
 
 def scores(side, prepared, metric, which=slice(None), start=0, stop=None):
-    """(c, stop - start) scores of the queries side[...][which] against the training rows start..stop."""
+    """(c, stop - start) scores of the queries side[...][which] against the score columns start..stop
+    (training rows prepared["order"][start:stop] when the columns have been put `in_order`)."""
     left = side["left"][which]
     if metric == "euclidean":
         return left @ prepared["XaT"][:, start:stop]
@@ -99,8 +100,10 @@ def exact(side, prepared, metric, r, c):
     return total
 
 
-def reorder(prepared, order):
-    """The prepared rows taken in another order (a tree keeps the rows of each node together)."""
+def in_order(prepared, order):
+    """The prepared rows with the score arrays' columns taken in another order (a KD-tree keeps each
+    node's rows together); "order" maps a column back to its training row. The points stay as they
+    are, in training order, so `exact` still takes training-row indices."""
     by_column = ("XaT", "XT", "XnT")
-    return {key: value[order] if key == "points" else value[:, order] if key in by_column else value
-            for key, value in prepared.items()}
+    return {**{key: value[:, order] if key in by_column else value for key, value in prepared.items()},
+            "order": order}

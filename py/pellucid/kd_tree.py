@@ -37,7 +37,7 @@ _MARGIN = 1e-9  # relative (and for cosine absolute) room for rounding in the bo
 _PAIR_BUDGET = 2 ** 22  # (query, row) pairs x features measured at once in step 1
 _PAIRS_PER_BATCH = 2 ** 21  # (query, node) pairs a batch of queries may reach at most ...
 _BATCH_QUERIES = (256, 65536)  # ... within these many queries a batch
-_PROBE_QUERIES = 256  # the first batch, when it decides whether the tree is worth it
+_PROBE_QUERIES = 256  # the queries that decide whether the tree is worth it
 
 
 def _bounds(n, level):
@@ -48,10 +48,9 @@ def _bounds(n, level):
     return ((np.arange(2 ** level + 1, dtype=np.int64) * n) >> level).astype(np.intp)
 
 
-def build_tree(prepared):
-    """The tree over the training rows of `prepared` (distance_scores.prepare), as a dict of arrays
-    (heap order: node j has children 2j + 1 and 2j + 2), with the prepared rows in tree order."""
-    P = prepared["points"]  # (n, d) for cosine, the rows scaled to unit length
+def build_tree(P):
+    """The tree over the rows of P (n, d) (for cosine, the rows scaled to unit length), as a dict of
+    arrays (heap order: node j has children 2j + 1 and 2j + 2); "perm" lists the rows in tree order."""
     n, d = P.shape
     depth = int(np.floor(np.log2(n / LEAF_SIZE))) if n >= 2 * LEAF_SIZE else 0
     perm = np.arange(n)
@@ -72,37 +71,37 @@ def build_tree(prepared):
     inner = np.arange(len(dims))
     split = hi[2 * inner + 1, dims]  # (inner,) a query goes left when its value is <= this
     return {"perm": perm, "depth": depth, "n": n, "dims": dims, "split": split,
-            "loT": np.ascontiguousarray(lo.T), "hiT": np.ascontiguousarray(hi.T),  # (d, nodes) each
-            "PT": np.ascontiguousarray(Pp.T),  # (d, n) the rows in tree order, one feature per line
-            "rows": distance_scores.reorder(prepared, perm)}
+            "loT": np.ascontiguousarray(lo.T), "hiT": np.ascontiguousarray(hi.T)}  # (d, nodes) each
 
 
-def k_nearest(tree, Q, k, metric, pruning_required=False):
+def k_nearest(prepared, Q, k, metric, pruning_required=False):
     """(distances, indices), each (m, k): the k nearest training rows of each query row of Q (m, d),
     nearest first, equal distances by training row; None when pruning_required and the tree prunes too
-    little to beat comparing with every row (judged on a first small batch, so giving up costs little).
-    Queries go in batches, so that the (query, node) pairs of a batch stay under about 2 million
-    (memory) however many nodes the tree has."""
-    distances, indices = np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.intp)
-    batch = int(np.clip(_PAIRS_PER_BATCH >> _level_holding(tree, _SCAN_ROWS), *_BATCH_QUERIES))
-    first, size = 0, min(batch, _PROBE_QUERIES) if pruning_required else batch
-    while first < len(Q):
-        found = _search(tree, Q[first:first + size], k, metric, pruning_required)
-        if found is None:
+    little to beat comparing with every row (judged on the first 256 queries, so giving up costs
+    little). Queries go in batches, so that the (query, node) pairs of a batch stay under about 2
+    million (memory) however many nodes the tree has. `prepared`: distance_scores.in_order(rows,
+    tree["perm"]) with the tree under "tree"."""
+    tree = prepared["tree"]
+    level = _level_holding(tree, _SCAN_ROWS)  # the level whose nodes are scored whole
+    if pruning_required:
+        side, bound = _bounded(prepared, Q[:_PROBE_QUERIES], k, metric)
+        queries, _ = _nodes_in_reach(tree, side["points"], bound, metric, level)
+        if len(queries) > _PRUNED_SHARE * len(bound) * 2 ** level:
             return None
-        distances[first:first + size], indices[first:first + size] = found
-        first, size = first + size, batch
+    distances, indices = np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.intp)
+    batch = int(np.clip(_PAIRS_PER_BATCH >> level, *_BATCH_QUERIES))
+    for first in range(0, len(Q), batch):
+        side, bound = _bounded(prepared, Q[first:first + batch], k, metric)
+        queries, nodes = _nodes_in_reach(tree, side["points"], bound, metric, level)
+        distances[first:first + batch], indices[first:first + batch] = _nearest_in_nodes(
+            prepared, side, queries, nodes, level, bound, k, metric)
     return distances, indices
 
 
-def _search(tree, Q, k, metric, pruning_required):
-    side = distance_scores.queries(Q, tree["rows"], metric)
-    bound = _kth_bound(tree, side, k, metric)  # (m,)
-    level = _level_holding(tree, _SCAN_ROWS)  # the level whose nodes are scored whole
-    queries, nodes = _nodes_in_reach(tree, side["points"], bound, metric, level)
-    if pruning_required and len(queries) > _PRUNED_SHARE * len(Q) * 2 ** level:
-        return None
-    return _nearest_in_nodes(tree, side, queries, nodes, level, bound, k, metric)
+def _bounded(prepared, Q, k, metric):
+    """(side, bound): the queries' side of the scores and an upper bound on each one's k-th distance."""
+    side = distance_scores.queries(Q, prepared, metric)
+    return side, _kth_bound(prepared["tree"], prepared["points"], side, k, metric)
 
 
 def _level_holding(tree, rows):
@@ -121,7 +120,7 @@ def _descend(tree, P, level):
     return node
 
 
-def _kth_bound(tree, side, k, metric):
+def _kth_bound(tree, points, side, k, metric):
     """(m,) an upper bound on each query's k-th nearest distance: the k-th smallest distance to the
     rows of the node of at least max(2k, _BOUND_ROWS) rows it falls in (widened for rounding)."""
     level = _level_holding(tree, max(2 * k, _BOUND_ROWS))
@@ -135,18 +134,19 @@ def _kth_bound(tree, side, k, metric):
     for first in range(0, len(P), chunk):
         block = slice(first, first + chunk)
         pos = start[block, None] + np.arange(width)  # (c, width) tree positions, the last may be past the node
-        dist = _distances(P[block], tree["PT"], np.minimum(pos, tree["n"] - 1), metric)  # (c, width)
+        rows = tree["perm"][np.minimum(pos, tree["n"] - 1)]  # (c, width) training rows
+        dist = _distances(P[block], points, rows, metric)
         dist[pos >= stop[block, None]] = np.inf
         bound[block] = np.partition(dist, k - 1, axis=1)[:, k - 1]
     return bound * (1.0 + _MARGIN) + (_MARGIN if metric == "cosine" else 0.0)  # room for rounding
 
 
-def _distances(P, PT, pos, metric):
-    """(c, width) distances from the rows of P (c, d) to the tree rows at positions pos (c, width),
-    as distance_scores.exact defines them, added up feature by feature."""
+def _distances(P, X, rows, metric):
+    """(c, width) distances from the rows of P (c, d) to the training rows X[rows] (rows: (c, width)),
+    as distance_scores.exact defines them (up to rounding), added up feature by feature."""
     total = 0.0
     for j in range(P.shape[1]):
-        x = PT[j][pos]  # (c, width)
+        x = X[rows, j]  # (c, width)
         total = total + (P[:, j, None] * x if metric == "cosine" else
                          np.square(P[:, j, None] - x) if metric == "euclidean" else np.abs(P[:, j, None] - x))
     if metric == "euclidean":
@@ -187,29 +187,29 @@ def _nodes_in_reach(tree, P, bound, metric, level):
     return queries, nodes
 
 
-def _nearest_in_nodes(tree, side, queries, nodes, level, bound, k, metric):
+def _nearest_in_nodes(prepared, side, queries, nodes, level, bound, k, metric):
     """The k nearest of every query among the rows of the nodes it reaches: node by node, scores for
     the queries that reach it; the rows within the bound are measured and sorted."""
-    rows, n = tree["rows"], tree["n"]
+    tree = prepared["tree"]
     limit = distance_scores.score_of(bound, side, metric) + side["slack"]  # (m,) in score units
     order = np.argsort(nodes, kind="stable")
     queries, nodes = queries[order], nodes[order]
     cuts = (np.flatnonzero(nodes[1:] != nodes[:-1]) + 1).tolist()
-    positions = _bounds(n, level)
+    positions = _bounds(tree["n"], level)
     hit_queries, hit_positions = [], []
     for start, stop in zip([0] + cuts, cuts + [len(nodes)]):
         index = int(nodes[start]) - (2 ** level - 1)  # the node's place in its level
         a, b = int(positions[index]), int(positions[index + 1])
         which = queries[start:stop]
-        scores = distance_scores.scores(side, rows, metric, which, a, b)  # (c, b - a)
+        scores = distance_scores.scores(side, prepared, metric, which, a, b)  # (c, b - a)
         r, c = np.divmod(np.flatnonzero(scores <= limit[which][:, None]), b - a)  # (much faster than nonzero)
         hit_queries.append(which[r])
         hit_positions.append(c + a)
-    q, pos = np.concatenate(hit_queries), np.concatenate(hit_positions)
-    dist = distance_scores.exact(side, rows, metric, q, pos)
+    q, found = np.concatenate(hit_queries), tree["perm"][np.concatenate(hit_positions)]  # training rows
+    dist = distance_scores.exact(side, prepared, metric, q, found)
     near = dist <= bound[q]  # every true neighbour and every row tied with the k-th
-    q, dist, found = q[near], dist[near], tree["perm"][pos[near]]
-    order = _order_by_query_distance_row(q, dist, found, n)
+    q, dist, found = q[near], dist[near], found[near]
+    order = _order_by_query_distance_row(q, dist, found, tree["n"])
     take = np.searchsorted(q[order], np.arange(len(bound)))[:, None] + np.arange(k)  # (m, k)
     return dist[order][take], found[order][take]
 

@@ -49,11 +49,14 @@ _TREE_MIN_ROWS = 1024  # from this many training rows on, search through a KD-tr
 _TREE_MIN_SHARE = 16  # ... when k is at most 1/16 of them
 
 
-def prepare(X, metric):
-    """What the searches need from the training matrix X (n, p), computed once per model."""
+def prepare(X, metric, tree=None):
+    """What the searches need from the training matrix X (n, p), computed once per model. tree: build
+    a KD-tree (True), or not (False), or from _TREE_MIN_ROWS rows on (None). With a tree the score
+    arrays' columns go in tree order (no second copy of them), and "order" maps them back to rows."""
     prepared = distance_scores.prepare(X, metric)
-    if len(X) >= _TREE_MIN_ROWS:
-        prepared["tree"] = build_tree(prepared)
+    if tree or (tree is None and len(X) >= _TREE_MIN_ROWS):
+        built = build_tree(prepared["points"])
+        prepared = {**distance_scores.in_order(prepared, built["perm"]), "tree": built}
     return prepared
 
 
@@ -80,6 +83,8 @@ def _k_nearest_block(Q, prepared, metric, k):
     rows, cols = _candidates(scores, side["slack"], k, stride)
     if stride > 1 and len(rows) > 8 * k * _SAMPLE_STRIDE * len(Q):  # a poor sample: use every row
         rows, cols = _candidates(scores, side["slack"], k, 1)
+    if "order" in prepared:  # score columns in tree order: back to training rows
+        cols = prepared["order"][cols]
     dist = distance_scores.exact(side, prepared, metric, rows, cols)
     order = np.lexsort((cols, dist, rows))  # by query, then distance, then training row
     take = np.searchsorted(rows[order], np.arange(len(Q)))[:, None] + np.arange(k)  # (c, k)
@@ -92,7 +97,7 @@ def nearest_neighbors(Q, prepared, metric, k, search="auto"):
     or "auto" (the tree when there is one and k is small beside the training set); same answer."""
     n_train = len(prepared["points"])
     if search == "tree" or (search == "auto" and "tree" in prepared and k <= n_train // _TREE_MIN_SHARE):
-        found = k_nearest(prepared["tree"], Q, k, metric, pruning_required=search == "auto")
+        found = k_nearest(prepared, Q, k, metric, pruning_required=search == "auto")
         if found is not None:
             return found
         del prepared["tree"]  # its boxes do not prune on these data: compare with every row from now on
