@@ -7,7 +7,9 @@ measures both; equal distances go by training row).
 The tree. The training rows are split in halves, level by level, each node along the feature where its
 points spread widest, until a leaf holds LEAF_SIZE to 2 LEAF_SIZE - 1 rows. Node i of a level holds the
 rows at positions [i n / 2^l, (i + 1) n / 2^l) of one permutation, so every node is a contiguous run of
-it, and each node keeps the bounding box of its points.
+it, and each node keeps the bounding box of its points. The tree holds no copy of the rows: the
+searches' score arrays are stored in tree order instead of training order (distance_scores.in_order),
+so each node's columns are one slice.
 
 A search, for a whole batch of queries at once (numpy calls per tree level and per node scanned, none
 per query):
