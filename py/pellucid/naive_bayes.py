@@ -362,11 +362,16 @@ class GaussianNB(_BaseNB):
         return _matrix(self, columns)  # (n, d)
 
     def _fit_tables(self, X, codes):
-        self.epsilon_ = float(self.var_smoothing * X.var(axis=0).max())
         n_c = self.class_count_[:, None]  # (C, 1)
         self.theta_ = class_sums(X, codes, len(self.classes_)) / n_c  # (C, d)
         residual = X - self.theta_[codes]  # (n, d); two passes, as np.var does, for accuracy
-        self.var_ = class_sums(residual ** 2, codes, len(self.classes_)) / n_c + self.epsilon_  # (C, d)
+        spread = class_sums(residual * residual, codes, len(self.classes_)) / n_c  # (C, d) MLE variances
+        # Each feature's variance over all rows, from the classes' means and spreads (no pass over X):
+        # var = sum_c n_c (spread_c + (mean_c - mean)^2) / n.
+        mean = (n_c * self.theta_).sum(axis=0) / n_c.sum()  # (d,)
+        overall = (n_c * (spread + (self.theta_ - mean) ** 2)).sum(axis=0) / n_c.sum()  # (d,)
+        self.epsilon_ = float(self.var_smoothing * overall.max())
+        self.var_ = spread + self.epsilon_  # (C, d)
         if (self.var_ <= 0).any():
             c, j = np.argwhere(self.var_ <= 0)[0]
             raise DataError(f"Column {self.feature_names_in_[j]!r} is constant within class "
