@@ -41,6 +41,25 @@ def step_math(page):
     return page.locator("[data-pane=steps] .learn-math-text").all_inner_texts()
 
 
+def new_exercise(page, seed):
+    page.get_by_role("tab", name="Check your work").click()
+    page.get_by_label("Exercise seed").fill(str(seed))
+    page.get_by_role("button", name="New exercise").click()
+
+
+def wrong_then_right(page, wrong, first_worked):
+    """A wrong answer is refused with the worked computation (its first line containing first_worked);
+    the expected value it shows is then accepted."""
+    page.get_by_label("Your answer").fill(wrong)
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator(".learn-verdict-head")).to_contain_text("Not quite: the answer is ")
+    expect(page.locator(".learn-verdict li").first).to_contain_text(first_worked)
+    expected = page.locator(".learn-verdict-head").inner_text().rsplit(" ", 1)[1]
+    page.get_by_label("Your answer").fill(expected)
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator(".learn-verdict-head")).to_have_text(f"Right: {expected}")
+
+
 def marked_nodes(page):
     """The lines of the tree's text twin marked "(this step)" (each line without its subtree)."""
     return page.evaluate("""() => [...document.querySelectorAll('.learn-twin li')]
@@ -180,19 +199,10 @@ def test_knn_neighbours_and_gradient_descent_loss(learn):
 def test_exercise_wrong_then_right_and_the_same_seed_gives_the_same_exercise(learn):
     page = learn
     page.evaluate("() => window.trainFor('restaurant', 'DecisionTreeClassifier', 'WillWait')")
-    page.get_by_role("tab", name="Check your work").click()
-    page.get_by_label("Exercise seed").fill("7")
-    page.get_by_role("button", name="New exercise").click()
+    new_exercise(page, 7)
     question = page.locator(".learn-q").inner_text()
     assert question.startswith("Compute the information gain of ")
-    page.get_by_label("Your answer").fill("123")
-    page.get_by_role("button", name="Check").click()
-    expect(page.locator(".learn-verdict-head")).to_contain_text("Not quite: the answer is ")
-    expected = page.locator(".learn-verdict-head").inner_text().rsplit(" ", 1)[1]
-    expect(page.locator(".learn-verdict li").first).to_contain_text("B(6/12)")
-    page.get_by_label("Your answer").fill(expected)
-    page.get_by_role("button", name="Check").click()
-    expect(page.locator(".learn-verdict-head")).to_have_text(f"Right: {expected}")
+    wrong_then_right(page, "123", first_worked="B(6/12)")
     shot(page, "exercise")
     page.get_by_role("button", name="New exercise").click()
     expect(page.locator(".learn-q")).to_have_text(question)
@@ -220,19 +230,10 @@ def test_lab_shows_the_mle_of_a_seeded_sample(learn):
 def test_logistic_exercise_gives_the_weights_per_class_and_works_the_softmax(learn):
     page = learn
     page.evaluate("() => window.trainFor('iris', 'LogisticRegression', 'species')")
-    page.get_by_role("tab", name="Check your work").click()
-    page.get_by_label("Exercise seed").fill("2")
-    page.get_by_role("button", name="New exercise").click()
+    new_exercise(page, 2)
     expect(page.locator(".learn-q")).to_contain_text("what is P(species = ")
     given = page.locator(".learn-given")
     expect(given.locator(":scope > li").first).to_contain_text("f(x): 1 (bias) = 1, sepal length (cm) = ")
     expect(given.locator(":scope > li", has_text="weights:").locator("ul > li")).to_have_count(3)  # one per class
-    page.get_by_label("Your answer").fill("2")
-    page.get_by_role("button", name="Check").click()
-    expect(page.locator(".learn-verdict-head")).to_contain_text("Not quite: the answer is ")
-    expect(page.locator(".learn-verdict li").first).to_contain_text("z_setosa = w_setosa · f(x) = ")
-    expected = page.locator(".learn-verdict-head").inner_text().rsplit(" ", 1)[1]
-    page.get_by_label("Your answer").fill(expected)
-    page.get_by_role("button", name="Check").click()
-    expect(page.locator(".learn-verdict-head")).to_have_text(f"Right: {expected}")
+    wrong_then_right(page, "2", first_worked="z_setosa = w_setosa · f(x) = ")
     shot(page, "exercise-logistic")
