@@ -12,7 +12,7 @@ from sklearn.preprocessing import StandardScaler
 
 from pellucid import from_dict
 from pellucid.errors import DataError, NotFittedError
-from pellucid.kd_tree import k_nearest
+from pellucid.kd_tree import copy_ranks, k_nearest
 from pellucid.neighbors import KNeighborsClassifier, KNeighborsRegressor, nearest_neighbors, prepare
 
 
@@ -173,6 +173,22 @@ def test_tree_search_in_small_batches_of_queries(monkeypatch):
     assert np.array_equal(i_tree, i_brute) and np.array_equal(d_tree, d_brute)
 
 
+@pytest.mark.parametrize("budget", [None, 1000])
+def test_tree_keeps_each_querys_k_best_when_many_rows_tie(monkeypatch, budget):
+    # 6,000 rows on 5 values: a query ties with about 1,200 rows at distance 0, all of them candidates;
+    # with a small budget the search keeps each query's k best (by training row) many times over.
+    if budget is not None:
+        monkeypatch.setattr("pellucid.kd_tree._HIT_BUDGET", budget)
+    rng = np.random.default_rng(6)
+    X = rng.integers(0, 5, size=(6000, 1)).astype(float)
+    Q = np.vstack([rng.integers(-1, 6, size=(400, 1)), [[2.5]]]).astype(float)
+    for k in (1, 7):
+        (d_brute, i_brute), (d_tree, i_tree) = _both_searches(X, Q, "euclidean", k)
+        assert np.array_equal(i_tree, i_brute) and np.array_equal(d_tree, d_brute)
+        d_ref, i_ref = _reference(X, Q, k, "euclidean")
+        assert np.array_equal(i_tree, i_ref)
+
+
 def test_tree_gives_way_to_brute_force_where_boxes_cannot_prune():
     # 60 uniform features: every leaf's box is within reach of every query, so the search by leaves
     # would cost more than comparing with every row; "auto" compares with every row instead.
@@ -293,3 +309,8 @@ def test_bad_input_and_unfitted_use():
         model.predict([[0, 1, 2]])
     with pytest.raises(DataError, match="k must be an integer from 1 to the 2 training rows"):
         model.kneighbors([[0, 1]], k=3)
+
+
+def test_copy_ranks_count_the_identical_rows_before_each_row():
+    P = np.array([[1.0, 0.0], [2.0, 0.0], [1.0, 0.0], [1.0, 0.0], [2.0, 0.0], [1.0, 1.0]])
+    assert copy_ranks(P).tolist() == [0, 0, 1, 2, 1, 0]

@@ -19,8 +19,9 @@ per query):
      (query, node) pair is kept while a lower bound on the distance from the query to the node's box
      is within the query's bound (a step down changes one feature's gap: the split feature's);
   3. the candidates: node by node, the queries that reach it get scores against its rows (one matrix
-     product), the rows whose score is within the bound are measured exactly, and each query keeps
-     its k nearest by (distance, training row).
+     product), the rows whose score is within the bound are measured exactly (skipping any row with k
+     identical rows before it, which can never win a tie), and each query keeps its k nearest by
+     (distance, training row).
 Every row within a query's bound is measured, so no neighbour (nor any row tied with the k-th) is missed.
 In many dimensions boxes stop pruning; when most (query, node) pairs stay in reach the search gives up
 (returns None) and the caller compares with every row instead.
@@ -40,6 +41,7 @@ _PAIR_BUDGET = 2 ** 22  # (query, row) pairs x features measured at once in step
 _PAIRS_PER_BATCH = 2 ** 21  # (query, node) pairs a batch of queries may reach at most ...
 _BATCH_QUERIES = (256, 65536)  # ... within these many queries a batch
 _PROBE_QUERIES = 256  # the queries that decide whether the tree is worth it
+_HIT_BUDGET = 2 ** 20  # measured candidates waiting at most before each query's k best are kept
 
 
 def _bounds(n, level):
@@ -73,7 +75,20 @@ def build_tree(P):
     inner = np.arange(len(dims))
     split = hi[2 * inner + 1, dims]  # (inner,) a query goes left when its value is <= this
     return {"perm": perm, "depth": depth, "n": n, "dims": dims, "split": split,
-            "loT": np.ascontiguousarray(lo.T), "hiT": np.ascontiguousarray(hi.T)}  # (d, nodes) each
+            "loT": np.ascontiguousarray(lo.T), "hiT": np.ascontiguousarray(hi.T),  # (d, nodes) each
+            "copy_rank": copy_ranks(P)[perm]}  # (n,) in tree order
+
+
+def copy_ranks(P):
+    """(n,) how many rows identical to each row of P come before it (0 for its first occurrence). A row
+    of copy rank >= k is never among a query's k nearest: k identical earlier rows tie with it and win,
+    so the search skips it (data with many equal rows would otherwise measure every copy)."""
+    inverse = np.unique(P, axis=0, return_inverse=True)[1].ravel()  # (n,) which distinct row
+    order = np.argsort(inverse, kind="stable")  # grouped by distinct row, by row index within a group
+    grouped = inverse[order]
+    ranks = np.empty(len(P), dtype=np.intp)
+    ranks[order] = np.arange(len(P)) - np.searchsorted(grouped, grouped)  # place within its group
+    return ranks
 
 
 def k_nearest(prepared, Q, k, metric, pruning_required=False):
@@ -191,29 +206,47 @@ def _nodes_in_reach(tree, P, bound, metric, level):
 
 def _nearest_in_nodes(prepared, side, queries, nodes, level, bound, k, metric):
     """The k nearest of every query among the rows of the nodes it reaches: node by node, scores for
-    the queries that reach it; the rows within the bound are measured and sorted."""
+    the queries that reach it; the rows within the bound are measured, and whenever more than
+    _HIT_BUDGET are waiting, every query's k best so far are kept and the rest dropped (rows tied at
+    one distance, e.g. many equal rows, would otherwise pile up)."""
     tree = prepared["tree"]
     limit = distance_scores.score_of(bound, side, metric) + side["slack"]  # (m,) in score units
     order = np.argsort(nodes, kind="stable")
     queries, nodes = queries[order], nodes[order]
     cuts = (np.flatnonzero(nodes[1:] != nodes[:-1]) + 1).tolist()
     positions = _bounds(tree["n"], level)
-    hit_queries, hit_positions = [], []
+    best = (np.empty(0, np.intp), np.empty(0), np.empty(0, np.intp))  # (query, distance, row) kept so far
+    waiting, n_waiting = [], 0
     for start, stop in zip([0] + cuts, cuts + [len(nodes)]):
         index = int(nodes[start]) - (2 ** level - 1)  # the node's place in its level
         a, b = int(positions[index]), int(positions[index + 1])
         which = queries[start:stop]
         scores = distance_scores.scores(side, prepared, metric, which, a, b)  # (c, b - a)
-        r, c = np.divmod(np.flatnonzero(scores <= limit[which][:, None]), b - a)  # (much faster than nonzero)
-        hit_queries.append(which[r])
-        hit_positions.append(c + a)
-    q, found = np.concatenate(hit_queries), tree["perm"][np.concatenate(hit_positions)]  # training rows
+        within = (scores <= limit[which][:, None]) & (tree["copy_rank"][a:b] < k)  # (c, b - a)
+        r, c = np.divmod(np.flatnonzero(within), b - a)  # (much faster than nonzero)
+        waiting.append((which[r], c + a))
+        n_waiting += len(r)
+        if n_waiting > _HIT_BUDGET:
+            best, waiting, n_waiting = _keep_k_best(prepared, side, metric, bound, k, best, waiting), [], 0
+    q, dist, found = _keep_k_best(prepared, side, metric, bound, k, best, waiting)  # sorted by query
+    take = np.searchsorted(q, np.arange(len(bound)))[:, None] + np.arange(k)  # (m, k)
+    return dist[take], found[take]
+
+
+def _keep_k_best(prepared, side, metric, bound, k, best, waiting):
+    """(query, distance, row), sorted by (query, distance, row): each query's k nearest among those
+    kept so far and the waiting (query, tree position) hits, which are measured here; hits beyond the
+    query's bound are dropped (they are not among its k nearest, nor tied with the k-th)."""
+    q = np.concatenate([w[0] for w in waiting] + [np.empty(0, np.intp)])
+    found = prepared["tree"]["perm"][np.concatenate([w[1] for w in waiting] + [np.empty(0, np.intp)])]
     dist = distance_scores.exact(side, prepared, metric, q, found)
     near = dist <= bound[q]  # every true neighbour and every row tied with the k-th
-    q, dist, found = q[near], dist[near], found[near]
-    order = _order_by_query_distance_row(q, dist, found, tree["n"])
-    take = np.searchsorted(q[order], np.arange(len(bound)))[:, None] + np.arange(k)  # (m, k)
-    return dist[order][take], found[order][take]
+    q, dist, found = (np.concatenate([kept, new[near]]) for kept, new in zip(best, (q, dist, found)))
+    order = _order_by_query_distance_row(q, dist, found, prepared["tree"]["n"])
+    q, dist, found = q[order], dist[order], found[order]
+    rank = np.arange(len(q)) - np.searchsorted(q, q)  # place within its query's run
+    keep = rank < k
+    return q[keep], dist[keep], found[keep]
 
 
 def _order_by_query_distance_row(q, dist, rows, n):
