@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import DataError
 from . import steps
+from .readouts import encoded
 
 TOLERANCE = 0.005
 GIVEN_DECIMALS = 4
@@ -122,7 +123,7 @@ def _log(v):
 def _kmeans_centre(run, rng):
     tl = steps.timeline(run)
     est, X, _, _ = steps.refit_traced(run)
-    M = steps._encoded(est, X)  # (n, d)
+    M = encoded(est, X)  # (n, d)
     labels_all = [r["labels"] for r in est.trace_ if r["step"] == "iteration"]
     iterations = [f for f in tl["frames"] if f["kind"] == "iteration"][:len(labels_all)]
     t = int(rng.integers(max(1, len(iterations) - 1)))
@@ -145,9 +146,9 @@ def _linear_terms(run, rng):
     est = run.estimator
     X, _, rows = steps.training_data(run)
     i = int(rng.integers(len(rows)))
-    f = np.round(np.concatenate([[1.0], steps._encoded(est, X.take([i]))[0]]), GIVEN_DECIMALS)  # (d + 1,)
+    f = np.round(np.concatenate([[1.0], encoded(est, X.take([i]))[0]]), GIVEN_DECIMALS)  # (d + 1,)
     W = np.round(np.column_stack([np.atleast_1d(est.intercept_), np.atleast_2d(est.coef_)]), GIVEN_DECIMALS)
-    return int(rows[i]) + 1, ["1 (bias)"] + steps._encoded_names(est), f, W  # W: (1 or K, d + 1)
+    return int(rows[i]) + 1, ["1 (bias)"] + list(est.feature_names_out_), f, W  # W: (1 or K, d + 1)
 
 
 def _dot_text(w, f):
