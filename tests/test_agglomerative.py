@@ -14,9 +14,9 @@ from sklearn.datasets import load_breast_cancer, load_iris, load_wine
 from sklearn.preprocessing import StandardScaler
 
 from pellucid import from_dict
-from pellucid.agglomerative import AgglomerativeClustering
-from pellucid.cluster_metrics import adjusted_rand_index
-from pellucid.errors import DataError, NotFittedError
+from pellucid.learners.agglomerative import AgglomerativeClustering
+from pellucid.evaluation.cluster_metrics import adjusted_rand_index
+from pellucid.core.errors import DataError, NotFittedError
 
 IRIS_STD = StandardScaler().fit_transform(load_iris().data)
 WINE_STD = StandardScaler().fit_transform(load_wine().data)

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from pellucid import bridge
-from pellucid.datasets import load_restaurant
+from pellucid.tabular.datasets import load_restaurant
 
 
 def call(cmd, **args):

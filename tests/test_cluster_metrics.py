@@ -14,8 +14,8 @@ from sklearn.metrics import adjusted_rand_score
 from sklearn.metrics import silhouette_score as sk_silhouette
 from sklearn.preprocessing import StandardScaler
 
-from pellucid.cluster_metrics import adjusted_rand_index, dunn_index, inertia, k_sweep, silhouette_score
-from pellucid.errors import DataError
+from pellucid.evaluation.cluster_metrics import adjusted_rand_index, dunn_index, inertia, k_sweep, silhouette_score
+from pellucid.core.errors import DataError
 
 IRIS = load_iris()
 WINE_STD = StandardScaler().fit_transform(load_wine().data)
@@ -130,7 +130,7 @@ def test_inertia_equals_sklearn_kmeans():
 # --- choosing k -------------------------------------------------------------------------------------
 
 def test_k_sweep_reports_each_measure():
-    from pellucid.kmeans import KMeans
+    from pellucid.learners.kmeans import KMeans
 
     rows = k_sweep(IRIS.data, [1, 2, 3, 4], seed=0, n_init=5)
     json.dumps(rows)  # plain JSON

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from sklearn import datasets as skd
 
-from pellucid import datasets, generators
-from pellucid.csvio import read_csv
-from pellucid.errors import DataError
+from pellucid.tabular import datasets, generators
+from pellucid.tabular.csvio import read_csv
+from pellucid.core.errors import DataError
 
 
 @pytest.mark.parametrize("loader, sk_loader, target", [

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from pellucid.errors import DataError
-from pellucid.estimation import laplace, map_estimate, mle
-from pellucid.likelihood_curves import log_likelihood_curve
+from pellucid.core.errors import DataError
+from pellucid.probability.estimation import laplace, map_estimate, mle
+from pellucid.probability.likelihood_curves import log_likelihood_curve
 
 
 def _strict_json(obj):

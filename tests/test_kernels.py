@@ -9,8 +9,8 @@ from sklearn.datasets import load_iris
 from sklearn.metrics import pairwise
 
 from pellucid import from_dict
-from pellucid.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.kernels import (KernelPerceptron, KernelRegression, is_psd, linear_kernel, polynomial_feature_map,
+from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
+from pellucid.learners.kernels import (KernelPerceptron, KernelRegression, is_psd, linear_kernel, polynomial_feature_map,
                               polynomial_kernel, rbf_kernel)
 
 RNG = np.random.default_rng(0)

@@ -13,8 +13,8 @@ from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wi
 from sklearn.preprocessing import StandardScaler
 
 from pellucid import from_dict
-from pellucid.errors import DataError, NotFittedError
-from pellucid.kmeans import KMeans, kmeans_plus_plus, lloyd
+from pellucid.core.errors import DataError, NotFittedError
+from pellucid.learners.kmeans import KMeans, kmeans_plus_plus, lloyd
 
 IRIS = load_iris().data
 WINE_STD = StandardScaler().fit_transform(load_wine().data)

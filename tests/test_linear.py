@@ -7,9 +7,9 @@ import pytest
 from sklearn import linear_model as sk
 from sklearn.datasets import load_diabetes
 
-from pellucid.base import from_dict
-from pellucid.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.linear import LinearRegression, normal_equation
+from pellucid.core.base import from_dict
+from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
+from pellucid.learners.linear import LinearRegression, normal_equation
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,10 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-import pellucid.logistic as logistic
-from pellucid.base import from_dict
-from pellucid.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.logistic import LogisticRegression, binary_log_loss, softmax_log_loss
+import pellucid.learners.logistic as logistic
+from pellucid.core.base import from_dict
+from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
+from pellucid.learners.logistic import LogisticRegression, binary_log_loss, softmax_log_loss
 
 TIGHT = {"tol": 1e-10, "max_iter": 10_000}  # run scikit-learn to its optimum
 

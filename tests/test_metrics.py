@@ -9,8 +9,8 @@ import pytest
 from sklearn import metrics as sk
 from sklearn.datasets import load_diabetes, load_iris
 
-from pellucid.errors import DataError
-from pellucid.metrics import (accuracy_score, classification_report_dict, confusion_details, confusion_matrix,
+from pellucid.core.errors import DataError
+from pellucid.evaluation.metrics import (accuracy_score, classification_report_dict, confusion_details, confusion_matrix,
                               log_loss, margin_zero_one_loss, mean_absolute_error, mean_squared_error,
                               perceptron_loss, precision_recall_f1, r2_score, regression_report_dict,
                               zero_one_loss)

@@ -3,7 +3,7 @@ sklearn's cross_val_score / validation_curve / learning_curve with the same fold
 (hypothesis), seeds, untouched caller data, and DataError messages.
 
 The estimators here are small test-local ones (nearest centroid, closed-form ridge) written on
-pellucid.base, so what is under test is the evaluation machinery. Where the definitions differ from
+pellucid.core.base, so what is under test is the evaluation machinery. Where the definitions differ from
 sklearn's: shuffled folds (np.random.default_rng instead of RandomState), cross_validate shuffles by
 default (the notes partition randomly), and a class with fewer rows than folds is an error, not a warning.
 """
@@ -19,12 +19,12 @@ from sklearn.datasets import load_diabetes, load_iris, load_wine
 from sklearn.linear_model import Ridge
 from sklearn.neighbors import NearestCentroid
 
-from pellucid.base import ClassifierMixin, Estimator, RegressorMixin
-from pellucid.errors import DataError
-from pellucid.curves import learning_curve, validation_curve
-from pellucid.model_selection import (KFold, StratifiedKFold, clone, cross_validate, train_test_split, train_val_test_split)
-from pellucid.params import Number
-from pellucid.validation import check_X, check_X_y
+from pellucid.core.base import ClassifierMixin, Estimator, RegressorMixin
+from pellucid.core.errors import DataError
+from pellucid.evaluation.curves import learning_curve, validation_curve
+from pellucid.evaluation.model_selection import (KFold, StratifiedKFold, clone, cross_validate, train_test_split, train_val_test_split)
+from pellucid.core.params import Number
+from pellucid.core.validation import check_X, check_X_y
 
 
 class _Centroid(ClassifierMixin, Estimator):

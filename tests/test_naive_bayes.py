@@ -10,8 +10,8 @@ from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wi
 from sklearn.model_selection import StratifiedKFold
 
 from pellucid import from_dict
-from pellucid.errors import DataError, NotFittedError
-from pellucid.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB, laplace_estimate
+from pellucid.core.errors import DataError, NotFittedError
+from pellucid.learners.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB, laplace_estimate
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ if str(ROOT) not in sys.path:
 import pellucid  # noqa: E402
 from benchmarks.cv_table import (  # noqa: E402
     CLASSIFICATION_SETS, REGRESSION_SETS, classifier_pairs, cv_rows, load, regressor_pairs)
-from pellucid.base import ClassifierMixin, RegressorMixin  # noqa: E402
+from pellucid.core.base import ClassifierMixin, RegressorMixin  # noqa: E402
 
 # Same mathematics, no ties to break: the fold means must agree (0.0 is what comes out).
 EXACT = {"LogisticRegression", "GaussianNB", "KNeighborsClassifier", "CategoricalNB", "BernoulliNB",

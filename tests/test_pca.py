@@ -12,8 +12,8 @@ from sklearn.datasets import load_digits, load_iris, load_wine
 from sklearn.decomposition import PCA as SKPCA
 
 from pellucid import from_dict
-from pellucid.errors import DataError, NotFittedError
-from pellucid.pca import PCA
+from pellucid.core.errors import DataError, NotFittedError
+from pellucid.learners.pca import PCA
 
 DATA = {"iris": load_iris().data, "wine": load_wine().data, "digits": load_digits().data}
 

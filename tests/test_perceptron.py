@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_breast_cancer, load_iris
 
-from pellucid.base import from_dict
-from pellucid.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.perceptron import (Perceptron, activation, classify, multiclass_classify,
+from pellucid.core.base import from_dict
+from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
+from pellucid.learners.perceptron import (Perceptron, activation, classify, multiclass_classify,
                                  multiclass_update, update)
 
 # Seed 000, "Example": the training set (f1, f2, y*) and the "Single Perceptron Update Pass" table,

@@ -8,10 +8,10 @@ import time
 import numpy as np
 import pytest
 
-from pellucid.csvio import format_size, read_csv
-from pellucid.errors import DataError
-from pellucid.table import Table
-from pellucid.validation import check_X
+from pellucid.tabular.csvio import format_size, read_csv
+from pellucid.core.errors import DataError
+from pellucid.tabular.table import Table
+from pellucid.core.validation import check_X
 
 
 def values(table, name):

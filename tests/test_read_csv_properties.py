@@ -8,9 +8,9 @@ import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pellucid.csvio import read_csv
-from pellucid.errors import DataError
-from pellucid.table import Table
+from pellucid.tabular.csvio import read_csv
+from pellucid.core.errors import DataError
+from pellucid.tabular.table import Table
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 DELIMITERS = [",", ";", "\t"]

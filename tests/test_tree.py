@@ -6,9 +6,9 @@ import json
 import numpy as np
 import pytest
 
-from pellucid.datasets import load_play_tennis, load_restaurant
-from pellucid.tree import DecisionTreeClassifier, export_text
-from pellucid.tree.criteria import B, entropy, gini, importance
+from pellucid.tabular.datasets import load_play_tennis, load_restaurant
+from pellucid.learners.tree import DecisionTreeClassifier, export_text
+from pellucid.learners.tree.criteria import B, entropy, gini, importance
 
 # Seed 000's restaurant table, as printed (x4 has Rain = Yes).
 SEED_ROWS = [

@@ -8,8 +8,8 @@ from sklearn.datasets import load_diabetes, load_iris
 
 import pellucid
 from pellucid import DataError, NotFittedError
-from pellucid.datasets import load_restaurant
-from pellucid.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from pellucid.tabular.datasets import load_restaurant
+from pellucid.learners.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 
 def _round_trip(model):

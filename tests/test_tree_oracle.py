@@ -11,7 +11,7 @@ from sklearn.tree import DecisionTreeClassifier as SkTree
 from sklearn.tree import DecisionTreeRegressor as SkRegressor
 from sklearn.tree import export_text as sk_export_text
 
-from pellucid.tree import DecisionTreeClassifier, DecisionTreeRegressor, export_text
+from pellucid.learners.tree import DecisionTreeClassifier, DecisionTreeRegressor, export_text
 
 NAMES = ("iris", "wine", "breast_cancer")
 

@@ -7,9 +7,9 @@ from scipy import stats
 from sklearn.datasets import load_breast_cancer
 from sklearn.model_selection import train_test_split
 
-from pellucid.tree import DecisionTreeClassifier
-from pellucid.tree.chi2 import chi2_sf, deviation, gammaincc
-from pellucid.tree.classifier import stratified_holdout
+from pellucid.learners.tree import DecisionTreeClassifier
+from pellucid.learners.tree.chi2 import chi2_sf, deviation, gammaincc
+from pellucid.learners.tree.classifier import stratified_holdout
 
 
 def test_chi2_sf_matches_scipy_over_a_grid():

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from pellucid import bridge
-from pellucid.datasets import load_iris
-from pellucid.pca import PCA
-from pellucid.table import Table
+from pellucid.tabular.datasets import load_iris
+from pellucid.learners.pca import PCA
+from pellucid.tabular.table import Table
 
 from bridgekit import error, ok
 

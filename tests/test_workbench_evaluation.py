@@ -8,9 +8,9 @@ from sklearn.decomposition import PCA as SkPCA
 from sklearn.metrics import silhouette_score as sk_silhouette
 
 from pellucid import bridge, cluster_metrics, model_selection
-from pellucid.datasets import load_iris
-from pellucid.table import Table
-from pellucid.tree import DecisionTreeClassifier
+from pellucid.tabular.datasets import load_iris
+from pellucid.tabular.table import Table
+from pellucid.learners.tree import DecisionTreeClassifier
 
 from bridgekit import error, ok
 

@@ -10,7 +10,7 @@ from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
 from sklearn.preprocessing import OrdinalEncoder
 
 from pellucid import bridge
-from pellucid.errors import DataError
+from pellucid.core.errors import DataError
 from pellucid.workbench import exercises, lab
 
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from pellucid import bridge
-from pellucid.csvio import read_csv
-from pellucid.datasets import load_iris
+from pellucid.tabular.csvio import read_csv
+from pellucid.tabular.datasets import load_iris
 
 from bridgekit import error, ok
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from pellucid import bridge
-from pellucid.errors import DataError
+from pellucid.core.errors import DataError
 from pellucid.workbench import explain, steps
-from pellucid.tree.criteria import B
+from pellucid.learners.tree.criteria import B
 
 SEED_CSV = b"f1,f2,y\n1,1,-1\n3,2,1\n2,4,1\n3,4,1\n2,3,-1\n"
 

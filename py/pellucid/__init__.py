@@ -4,25 +4,27 @@ The classic algorithms of the course notes, in numpy, each faithful to the notes
 record its steps (`trace=True`), so a result seen in the browser can be reproduced in a script.
 """
 
-from . import cluster_metrics, curves, datasets, estimation, metrics, model_selection
-from .agglomerative import AgglomerativeClustering
-from .base import all_estimators, from_dict
-from .csvio import read_csv
-from .errors import ConvergenceWarning, DataError, NotFittedError
-from .estimation import laplace, map_estimate, mle
-from .likelihood_curves import log_likelihood_curve
-from .kernels import KernelPerceptron, KernelRegression, is_psd
-from .kmeans import KMeans
-from .linear import LinearRegression
-from .logistic import LogisticRegression
-from .curves import learning_curve, validation_curve
-from .model_selection import KFold, StratifiedKFold, cross_validate, train_test_split, train_val_test_split
-from .naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
-from .neighbors import KNeighborsClassifier, KNeighborsRegressor
-from .pca import PCA
-from .perceptron import Perceptron
-from .table import Table
-from .tree import DecisionTreeClassifier, DecisionTreeRegressor, export_text
+from .evaluation import cluster_metrics, curves, metrics, model_selection
+from .tabular import datasets
+from .probability import estimation
+from .learners.agglomerative import AgglomerativeClustering
+from .core.base import all_estimators, from_dict
+from .tabular.csvio import read_csv
+from .core.errors import ConvergenceWarning, DataError, NotFittedError
+from .probability.estimation import laplace, map_estimate, mle
+from .probability.likelihood_curves import log_likelihood_curve
+from .learners.kernels import KernelPerceptron, KernelRegression, is_psd
+from .learners.kmeans import KMeans
+from .learners.linear import LinearRegression
+from .learners.logistic import LogisticRegression
+from .evaluation.curves import learning_curve, validation_curve
+from .evaluation.model_selection import KFold, StratifiedKFold, cross_validate, train_test_split, train_val_test_split
+from .learners.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
+from .learners.neighbors import KNeighborsClassifier, KNeighborsRegressor
+from .learners.pca import PCA
+from .learners.perceptron import Perceptron
+from .tabular.table import Table
+from .learners.tree import DecisionTreeClassifier, DecisionTreeRegressor, export_text
 
 __version__ = "0.1.0"
 

@@ -14,12 +14,13 @@ import traceback
 
 import numpy as np
 
-from . import base, datasets as _datasets, generators
-from .cluster_metrics import silhouette_score
-from .csvio import read_csv
-from .errors import DataError
-from .summaries import summary
-from .validation import check_target
+from .core import base
+from .tabular import datasets as _datasets, generators
+from .evaluation.cluster_metrics import silhouette_score
+from .tabular.csvio import read_csv
+from .core.errors import DataError
+from .workbench.summaries import summary
+from .core.validation import check_target
 from .workbench import boundary as _boundary, evaluation as _evaluation, exports, readouts, script
 from .workbench import exercises as _exercises, explain as _explain, lab as _lab, steps as _steps
 from .workbench import compare as _compare

@@ -9,7 +9,7 @@ import pathlib
 import pytest
 from playwright.sync_api import expect
 
-from pellucid.estimation import mle
+from pellucid.probability.estimation import mle
 from pellucid.workbench.lab import draw_sample
 
 pytestmark = pytest.mark.e2e

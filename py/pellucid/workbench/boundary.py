@@ -4,10 +4,10 @@ principal components), the other features held at their training mean (numeric) 
 
 import numpy as np
 
-from ..errors import DataError
-from ..pca import PCA
-from ..table import Table
-from ..validation import check_target
+from ..core.errors import DataError
+from ..learners.pca import PCA
+from ..tabular.table import Table
+from ..core.validation import check_target
 from .readouts import sample_rows
 
 MAX_RESOLUTION = 300

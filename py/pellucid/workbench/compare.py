@@ -15,11 +15,11 @@ import warnings
 
 import numpy as np
 
-from .. import model_selection
-from ..cluster_metrics import silhouette_score
-from ..errors import DataError
-from ..metrics import accuracy_score, r2_score
-from ..validation import check_target
+from ..evaluation import model_selection
+from ..evaluation.cluster_metrics import silhouette_score
+from ..core.errors import DataError
+from ..evaluation.metrics import accuracy_score, r2_score
+from ..core.validation import check_target
 from . import readouts
 from .runs import SUPERVISED, make_estimator
 from .sklearn_equivalents import EQUIVALENTS, NO_EQUIVALENT

@@ -11,10 +11,10 @@ import warnings as _warnings
 
 import numpy as np
 
-from .. import model_selection
-from ..errors import DataError
-from ..summaries import summary
-from ..validation import check_target
+from ..evaluation import model_selection
+from ..core.errors import DataError
+from .summaries import summary
+from ..core.validation import check_target
 from . import readouts
 from .host import report
 from .runs import (MODEL_MENU, SUPERVISED, Run, check_no_missing, check_two_classes, choose_columns,

@@ -12,7 +12,7 @@ features as given, rounded to GIVEN_DECIMALS, so the rounding in the question co
 
 import numpy as np
 
-from ..errors import DataError
+from ..core.errors import DataError
 from . import steps
 from .readouts import encoded
 

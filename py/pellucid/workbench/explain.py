@@ -5,8 +5,8 @@ or its distance to each centre (k-means). Row numbers in and out are 1-based row
 
 import numpy as np
 
-from ..errors import DataError
-from ..features import numeric
+from ..core.errors import DataError
+from ..tabular.features import numeric
 
 
 def _row_values(run, row):

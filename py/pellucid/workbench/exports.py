@@ -5,9 +5,9 @@ import pathlib
 
 import numpy as np
 
-from .. import base
-from ..errors import DataError
-from ..table import Table
+from ..core import base
+from ..core.errors import DataError
+from ..tabular.table import Table
 from .readouts import cluster_labels
 from .runs import MODEL_MENU, Run
 

@@ -7,8 +7,8 @@ Probabilities", Beta and Dirichlet priors). Everything is computed by `pellucid.
 
 import numpy as np
 
-from .. import estimation, likelihood_curves
-from ..errors import DataError
+from ..probability import estimation, likelihood_curves
+from ..core.errors import DataError
 
 DEFAULTS = {"bernoulli": {"theta": 0.3}, "poisson": {"lambda": 3.0}, "gaussian": {"mu": 0.0, "sigma": 1.0},
             "categorical": {"probabilities": [0.5, 0.3, 0.2]}}

@@ -4,8 +4,8 @@ a compact description of the model. Row references sent to the page are 1-based 
 
 import numpy as np
 
-from .. import cluster_metrics, metrics
-from ..features import numeric
+from ..evaluation import cluster_metrics, metrics
+from ..tabular.features import numeric
 
 MAX_POINTS = 5000  # rows drawn in a scatter (sampled with a fixed seed beyond)
 MAX_PAIRWISE = 5000  # rows above which O(n^2) measures (silhouette, Dunn) are skipped

@@ -4,8 +4,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import base
-from ..errors import DataError
+from ..core import base
+from ..core.errors import DataError
 
 # What the page offers in its "Model" select, in this order: class name -> (label, group).
 MODEL_MENU = {

@@ -4,8 +4,8 @@ the same seed (or the same k folds), fit the model with its parameters, and prin
 
 import pathlib
 
-from .. import base
-from ..errors import DataError
+from ..core import base
+from ..core.errors import DataError
 from .evaluation import check_evaluation
 from .runs import MODEL_MENU, SUPERVISED
 

@@ -11,8 +11,8 @@ import warnings as _warnings
 
 import numpy as np
 
-from ..errors import DataError
-from ..validation import check_target
+from ..core.errors import DataError
+from ..core.validation import check_target
 from . import tree_steps
 from .runs import SUPERVISED
 

@@ -12,7 +12,7 @@ the frame is about.
 
 import numpy as np
 
-from ..tree.criteria import entropy, gini
+from ..learners.tree.criteria import entropy, gini
 
 MAX_TREE_FRAMES = 600  # growth steps sent for one tree (a deeper tree is cut with a note)
 
@@ -107,7 +107,7 @@ def tree_frames(estimator, X, y, criterion="entropy"):
     rows_of, step_of, frames = {}, {}, []
     all_rows = np.arange(len(y), dtype=np.intp)
     if getattr(estimator, "prune", None) == "reduced_error" and classifier:
-        from ..tree.classifier import stratified_holdout
+        from ..learners.tree.classifier import stratified_holdout
         all_rows, _ = stratified_holdout(codes, estimator.validation_fraction, estimator.seed)
     at_depth = {}  # depth -> path of the latest node there (steps are in preorder)
     for step in grow:

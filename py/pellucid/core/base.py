@@ -1,0 +1,156 @@
+"""The estimator contract shared by every model: parameters, fitted state, scoring, and JSON round-trips.
+
+After scikit-learn's BaseEstimator, without depending on it. `__init__` stores hyperparameters only;
+`fit` checks them (see params.py), sets attributes ending in "_" and returns self. Every concrete
+estimator registers itself by class name so `from_dict` can rebuild it.
+"""
+
+import inspect
+
+import numpy as np
+
+from . import serialize
+from .errors import DataError, NotFittedError
+from ..evaluation.metrics import accuracy_score, r2_score
+from .params import check_params
+
+_REGISTRY = {}
+FORMAT = "pellucid-model"
+
+
+class Estimator:
+    """Base class: hyperparameters from the `__init__` signature, fitted state in attributes ending in "_"."""
+
+    _param_rules = {}
+    # Filled by subclasses: "classifier", "regressor", "clusterer" or "transformer".
+    task = None
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if not cls.__name__.startswith("_") and cls.task is not None:
+            _REGISTRY[cls.__name__] = cls
+
+    @classmethod
+    def _param_names(cls):
+        signature = inspect.signature(cls.__init__)
+        return [p.name for p in signature.parameters.values()
+                if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+
+    def get_params(self):
+        """The hyperparameters, as given to `__init__`."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params):
+        """Change hyperparameters; an unknown name fails and lists the valid ones."""
+        valid = self._param_names()
+        for name, value in params.items():
+            if name not in valid:
+                raise DataError(f"{type(self).__name__} has no parameter {name!r}; "
+                                f"valid parameters are: {', '.join(valid)}.")
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self):
+        defaults = {p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values()}
+        changed = [f"{k}={v!r}" for k, v in self.get_params().items() if not _same(v, defaults.get(k))]
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    def _check_params(self):
+        check_params(self)
+
+    def fitted_attributes(self):
+        """Names of the attributes `fit` set (they end in "_")."""
+        return [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]
+
+    def _check_fitted(self):
+        if not self.fitted_attributes():
+            raise NotFittedError(f"This {type(self).__name__} is not fitted yet; call fit(X, y) first.")
+
+    # --- JSON round trip -------------------------------------------------------------------------
+
+    def to_dict(self):
+        """A JSON-able description of the fitted model; `pellucid.from_dict` rebuilds it."""
+        self._check_fitted()
+        return {"format": FORMAT, "version": 1, "model": type(self).__name__,
+                "params": serialize.encode(self.get_params()), **self._state_to_dict()}
+
+    def _state_to_dict(self):
+        # trace_ is a record of training for the UI, not part of what predicts.
+        state = {k: getattr(self, k) for k in self.fitted_attributes() if k != "trace_"}
+        return {"state": serialize.encode(state)}
+
+    def _state_from_dict(self, d):
+        for key, value in serialize.decode(d["state"]).items():
+            setattr(self, key, value)
+
+
+def _same(a, b):
+    try:
+        return bool(a == b) if not isinstance(a, np.ndarray) else False
+    except Exception:
+        return False
+
+
+def from_dict(d):
+    """Rebuild a fitted model from `Estimator.to_dict()` output."""
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise DataError("This is not a pellucid model: expected a JSON object with "
+                        f"\"format\": \"{FORMAT}\".")
+    name = d.get("model")
+    if name not in _REGISTRY:
+        raise DataError(f"Unknown model {name!r}; known models are: {', '.join(sorted(_REGISTRY))}.")
+    cls = _REGISTRY[name]
+    try:
+        model = cls(**serialize.decode(d.get("params", {})))
+        model._check_params()
+        model._state_from_dict(d)
+    except DataError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise DataError(f"The {name} model description is incomplete or damaged ({exc}).") from exc
+    return model
+
+
+def all_estimators():
+    """Every registered estimator class, by name (for contract tests and the model menu)."""
+    return dict(sorted(_REGISTRY.items()))
+
+
+class ClassifierMixin:
+    """score = accuracy."""
+
+    task = "classifier"
+
+    def score(self, X, y):
+        """Fraction of rows of X whose predicted label equals y."""
+        return accuracy_score(np.asarray(y), self.predict(X))
+
+
+class RegressorMixin:
+    """score = R^2."""
+
+    task = "regressor"
+
+    def score(self, X, y):
+        """Coefficient of determination R^2 of the predictions."""
+        return r2_score(np.asarray(y, dtype=float), self.predict(X))
+
+
+class ClusterMixin:
+    """Unsupervised grouping: `fit(X)` sets `labels_`; score is left to the cluster metrics."""
+
+    task = "clusterer"
+
+    def fit_predict(self, X, y=None, feature_names=None):
+        """Fit and return the cluster label of every row."""
+        return self.fit(X, feature_names=feature_names).labels_
+
+
+class TransformerMixin:
+    """A fitted map from X to a new feature space."""
+
+    task = "transformer"
+
+    def fit_transform(self, X, y=None, feature_names=None):
+        """Fit, then transform the same X."""
+        return self.fit(X, feature_names=feature_names).transform(X)

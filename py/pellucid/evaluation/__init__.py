@@ -1,0 +1,1 @@
+"""Judging models honestly: metrics, splits and cross-validation, curves, and clustering scores."""

@@ -1,0 +1,288 @@
+"""Logistic regression: maximum-likelihood sigmoid (binary) and softmax (multiclass) classifiers."""
+
+import warnings
+
+import numpy as np
+
+from ..core.base import ClassifierMixin, Estimator
+from ..core.errors import ConvergenceWarning
+from ..tabular.features import fit_classes, numeric
+from .optim import as_list, gradient_descent, iteration_trace, lbfgs, newton
+from ..core.params import Choice, Flag, Integer, Number
+
+NEWTON_MAX_PARAMS = 1000  # above this many weights the (p x p) Hessian is dearer than L-BFGS
+MAX_PRODUCTS = 4_000_000  # most feature products (rows x D(D+1)/2) in one table for the Hessian
+DEFAULT_MAX_ITER = {"newton": 100, "lbfgs": 1000, "gd": 1000}
+
+
+class LogisticRegression(ClassifierMixin, Estimator):
+    """Logistic regression fitted by maximum likelihood.
+
+    Seed 001, "Logistic Regression": P(Y=1 | x) = sigma(theta^T x) with x_0 = 1, the log-likelihood
+    LL(theta) = sum_i y_i log sigma(theta^T x_i) + (1 - y_i) log(1 - sigma(theta^T x_i)), its gradient
+    sum_i (y_i - sigma(theta^T x_i)) x_i and "Gradient Ascent Optimization". Seed 000, "Logistic
+    Regression": predict label 1 when h_w(x) > 0.5. Seed 004, "Extending LR to K > 2 classes": the
+    softmax P(y = j | x) = exp(theta_j^T x) / sum_i exp(theta_i^T x), one theta_j per class.
+
+    Binary targets use the sigmoid: the SECOND of the sorted classes (`classes_[1]`) plays y = 1.
+    Three or more classes use the softmax with all K weight vectors.
+
+    Objective (minimised; the negative of the averaged log-likelihood, plus an L2 penalty):
+        loss(w) = -(1/n) LL(w) + (l2 / 2) * ||w||^2         (the biases are not penalised)
+    This is scikit-learn's objective with C = 1 / (n * l2): `LogisticRegression(l2=a)` matches
+    `sklearn.linear_model.LogisticRegression(C=1 / (n * a))`, and l2 = 0 matches `C=np.inf`.
+
+    Solvers: "newton" (default) is Newton's method (iteratively reweighted least squares) with a
+    backtracking line search, for binary and multiclass alike; when there are more than 1000 weights it
+    switches to L-BFGS (`solver_` says which ran). "gd" is seed 001's full-batch gradient ascent on the
+    averaged log-likelihood, w <- w + learning_rate * grad(LL/n - penalty). Both start at w = 0 and
+    stop when every gradient component is at most `tol`, or after `max_iter` iterations (None: 100 for
+    Newton, 1000 for L-BFGS and gradient ascent).
+
+    Softmax weights are only defined up to adding the same vector to every class (the probabilities do
+    not change), so with l2 = 0 compare probabilities rather than coefficients; the reported weights are
+    the representative whose class vectors sum to zero, as scikit-learn's are.
+
+    When l2 = 0 and the fitted weights classify every training row correctly, the classes are linearly
+    separable and the likelihood has no maximum: the weights grow without bound. The fit then stops at
+    `tol`/`max_iter`, warns with `ConvergenceWarning`, sets `converged_ = False` and explains in `warnings_`.
+
+    Fitted attributes: `classes_`, `coef_` ((1, d) binary, (K, d) multiclass, over the encoded columns
+    named by `feature_names_out_`), `intercept_` ((1,) or (K,)), `n_iter_`, `loss_curve_` (loss after each
+    iteration), `converged_`, `warnings_`, `solver_`.
+
+    Trace (`trace=True`): {"iter": t, "loss": loss(w_t), "weights": w_t} for t = 0 (all zeros) ..
+    n_iter_, thinned to at most 200 evenly spaced rows that always include the first and the last.
+    "weights" is [bias, w1..wd] for two classes and one such list per class for more.
+    """
+
+    _param_rules = {
+        "l2": Number(0, None, help="L2 penalty (l2/2)||w||^2 on the weights (not the biases); C = 1/(n l2)"),
+        "solver": Choice("newton", "gd", help="newton: Newton's method (IRLS), fast and exact; "
+                                              "gd: gradient ascent on the log-likelihood"),
+        "learning_rate": Number(0, None, low_open=True, help="Step size eta of gradient ascent"),
+        "max_iter": Integer(1, None, none_ok=True, help="Most iterations (None: 100 Newton, 1000 gradient ascent)"),
+        "tol": Number(0, None, low_open=True, help="Stop when every component of the gradient is below this"),
+        "standardize": Flag(help="Scale numeric features to mean 0, sd 1 before fitting"),
+        "trace": Flag(help="Record the weights and loss at each iteration"),
+    }
+
+    def __init__(self, l2=0.0, solver="newton", learning_rate=0.1, max_iter=None, tol=1e-6,
+                 standardize=False, trace=False):
+        self.l2 = l2
+        self.solver = solver
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.tol = tol
+        self.standardize = standardize
+        self.trace = trace
+
+    def fit(self, X, y, feature_names=None):
+        """Fit the weights by maximum likelihood; returns self."""
+        self._check_params()
+        Xb, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1), (n,) class numbers 0..K-1
+        n_classes = len(self.classes_)
+        objective = (binary_log_loss(Xb, y_index, self.l2) if n_classes == 2
+                     else softmax_log_loss(Xb, y_index, n_classes, self.l2))
+        solution = self._solve(objective, Xb.shape[1] * (1 if n_classes == 2 else n_classes))
+        W = solution.w.reshape(-1, Xb.shape[1])  # (1 or K, d + 1)
+        if n_classes > 2:
+            W = W - W.mean(axis=0)  # the representative with class vectors summing to zero
+        self.intercept_, self.coef_ = W[:, 0].copy(), W[:, 1:].copy()
+        self.n_iter_ = solution.n_iter
+        self.loss_curve_ = [float(v) for v in solution.loss_curve]
+        self._report_convergence(solution, Xb @ W.T, y_index)
+        if self.trace:
+            shape = (-1, Xb.shape[1])
+            view = as_list if n_classes == 2 else (lambda w: as_list(w.reshape(shape)))
+            self.trace_ = iteration_trace(solution, view)
+        return self
+
+    def _solve(self, objective, n_params):
+        value_grad, hessian = objective
+        self.solver_ = self.solver
+        if self.solver == "newton" and n_params > NEWTON_MAX_PARAMS:
+            self.solver_ = "lbfgs"
+        max_iter = self.max_iter if self.max_iter is not None else DEFAULT_MAX_ITER[self.solver_]
+        w0 = np.zeros(n_params)
+        if self.solver_ == "newton":
+            return newton(value_grad, hessian, w0, tol=self.tol, max_iter=max_iter, record=self.trace)
+        if self.solver_ == "lbfgs":
+            return lbfgs(value_grad, w0, tol=self.tol, max_iter=max_iter, record=self.trace)
+        return gradient_descent(value_grad, w0, learning_rate=self.learning_rate, tol=self.tol,
+                                max_iter=max_iter, stop_on="gradient", record=self.trace)
+
+    def _report_convergence(self, solution, scores, y_index):
+        """Set converged_/warnings_ and warn when the weights are not the maximum-likelihood ones."""
+        self.warnings_ = []
+        separable = self.l2 == 0 and separates(scores, y_index)
+        self.converged_ = bool(solution.converged and not separable)
+        if separable:
+            message = ("The classes are linearly separable in the training data, so the likelihood has no "
+                       "maximum: the weights grow without bound the longer the solver runs (it stopped after "
+                       f"{solution.n_iter} iterations). Set l2 > 0 for finite weights, or use only the "
+                       "predicted classes, not the coefficients or probabilities.")
+        elif not solution.converged:
+            message = (f"The {self.solver_} solver stopped after {solution.n_iter} iterations before every "
+                       f"gradient component fell below tol={self.tol}; raise max_iter"
+                       + (" or learning_rate, or use solver='newton'." if self.solver_ == "gd" else "."))
+        else:
+            return
+        self.warnings_.append(message)
+        warnings.warn(message, ConvergenceWarning, stacklevel=3)
+
+    def decision_function(self, X):
+        """theta^T x: (n,) for two classes (positive means classes_[1]), (n, K) for more."""
+        X = numeric(self, X)  # (n, d)
+        scores = X @ self.coef_.T + self.intercept_  # (n, 1 or K)
+        return scores[:, 0] if len(self.classes_) == 2 else scores
+
+    def predict_proba(self, X):
+        """(n, K) class probabilities, columns in the order of `classes_`."""
+        scores = self.decision_function(X)
+        if len(self.classes_) == 2:
+            p = sigmoid(scores)  # (n,)
+            return np.column_stack([1.0 - p, p])  # (n, 2)
+        return softmax(scores)  # (n, K)
+
+    def predict(self, X):
+        """The most probable class (binary: classes_[1] when sigma(theta^T x) > 0.5)."""
+        scores = self.decision_function(X)
+        index = (scores > 0).astype(int) if len(self.classes_) == 2 else np.argmax(scores, axis=1)
+        return self.classes_[index]
+
+
+def sigmoid(z):
+    """sigma(z) = 1 / (1 + e^-z), computed without overflow."""
+    return np.exp(-np.logaddexp(0.0, -z))
+
+
+def softmax(Z):
+    """Row-wise exp(z_j) / sum_i exp(z_i), shifted by the row maximum so exp cannot overflow."""
+    E = np.exp(Z - Z.max(axis=1, keepdims=True))  # (n, K)
+    return E / E.sum(axis=1, keepdims=True)
+
+
+def separates(scores, y_index):
+    """True when every row's own class strictly out-scores the others (the data are separated)."""
+    if scores.shape[1] == 1:
+        margin = np.where(y_index == 1, scores[:, 0], -scores[:, 0])  # (n,)
+        return bool(np.all(margin > 0))
+    own = scores[np.arange(len(y_index)), y_index]  # (n,)
+    others = scores.copy()
+    others[np.arange(len(y_index)), y_index] = -np.inf
+    return bool(np.all(own > others.max(axis=1)))
+
+
+def _penalty_mask(n_classes, n_cols):
+    mask = np.ones((n_classes, n_cols))
+    mask[:, 0] = 0.0  # biases are not penalised
+    return mask.ravel()  # (n_classes * n_cols,)
+
+
+class WeightedGram:
+    """sum_i c_i x_i x_i^T / n for several weight vectors c at once: the softmax Hessian's blocks.
+
+    Each Gram matrix is symmetric, so only its D(D+1)/2 upper entries are formed, as one matrix product
+    of the weights with the rows' feature products x_ia x_ib (a <= b). Those products do not change
+    between iterations: the first MAX_PRODUCTS of them (all, for moderate n) are formed once and kept;
+    the rows beyond are formed again on each call, a chunk at a time, so memory stays bounded and each
+    chunk costs one large product (few big numpy calls suit Pyodide, whose numpy has no optimised BLAS)."""
+
+    def __init__(self, XT):
+        self.D, self.n = XT.shape  # XT is (D, n): one contiguous row per feature
+        self.upper = np.triu_indices(self.D)
+        self.XT = XT
+        self.chunk = max(1, MAX_PRODUCTS // len(self.upper[0]))  # rows per products table
+        self.products = self.feature_products(0, min(self.chunk, self.n))  # kept for every call
+
+    def feature_products(self, start, stop):
+        """(D(D+1)/2, stop - start) rows x_a * x_b, a <= b in np.triu_indices order, of rows start:stop."""
+        XT = self.XT[:, start:stop]  # (D, b)
+        products = np.empty((len(self.upper[0]), stop - start))  # (D(D+1)/2, b)
+        row = 0
+        for a in range(self.D):
+            np.multiply(XT[a], XT[a:], out=products[row:row + self.D - a])
+            row += self.D - a
+        return products
+
+    def __call__(self, C):
+        """(m, D, D) Gram matrices, one per row of C (m, n)."""
+        kept = self.products.shape[1]
+        upper = C[:, :kept] @ self.products.T  # (m, D(D+1)/2)
+        for start in range(kept, self.n, self.chunk):
+            stop = min(start + self.chunk, self.n)
+            upper += C[:, start:stop] @ self.feature_products(start, stop).T
+        upper /= self.n
+        grams = np.empty((len(C), self.D, self.D))
+        grams[:, self.upper[0], self.upper[1]] = upper
+        grams[:, self.upper[1], self.upper[0]] = upper
+        return grams
+
+
+def binary_log_loss(Xb, y01, l2):
+    """(value_grad, hessian) of -LL/n + (l2/2)||w||^2 for the sigmoid model (seed 001)."""
+    n = Xb.shape[0]
+    y = y01.astype(float)  # (n,)
+    mask = _penalty_mask(1, Xb.shape[1])
+    XbT = np.ascontiguousarray(Xb.T)  # (d + 1, n)
+    cache = {}
+
+    def value_grad(w):
+        z = Xb @ w  # (n,)
+        e = np.exp(-np.abs(z))  # (n,) in (0, 1]: no overflow either way
+        softplus = np.maximum(z, 0.0) + np.log1p(e)  # log(1 + e^z) = -log(1 - sigma(z))
+        p = np.where(z >= 0, 1.0, e) / (1.0 + e)  # (n,) sigma(z)
+        cache["w"], cache["p"] = w, p
+        loss = np.mean(softplus - y * z) + 0.5 * l2 * np.sum((mask * w) ** 2)
+        return float(loss), Xb.T @ (p - y) / n + l2 * mask * w  # (d + 1,)
+
+    def hessian(w):
+        if cache.get("w") is not w:
+            value_grad(w)
+        p = cache["p"]  # (n,) from the last evaluation at w
+        s = p * (1.0 - p)  # (n,) Bernoulli variances: the IRLS weights
+        return (XbT * s) @ Xb / n + l2 * np.diag(mask)  # (d + 1, d + 1)
+
+    return value_grad, hessian
+
+
+def softmax_log_loss(Xb, y_index, n_classes, l2):
+    """(value_grad, hessian) of -LL/n + (l2/2)||W||^2 for the softmax model (seed 004), W flat (K*(d+1),)."""
+    n, D = Xb.shape
+    K = n_classes
+    XbT = np.ascontiguousarray(Xb.T)  # (D, n): class-major layout keeps the reductions over K fast
+    Yt = np.zeros((K, n))
+    Yt[y_index, np.arange(n)] = 1.0  # (K, n) one-hot targets
+    mask = _penalty_mask(K, D)
+    pairs = [(k, l) for k in range(K) for l in range(k, K)]
+    gram = WeightedGram(XbT)
+    cache = {}
+
+    def value_grad(w):
+        Z = w.reshape(K, D) @ XbT  # (K, n) scores theta_k^T x_i
+        top = Z.max(axis=0)  # (n,) shift so exp cannot overflow
+        E = np.exp(Z - top)  # (K, n)
+        total = E.sum(axis=0)  # (n,)
+        P = E / total  # (K, n) softmax probabilities
+        cache["w"], cache["P"] = w, P
+        log_norm = np.log(total) + top  # (n,) log sum_k exp(z_k)
+        loss = np.mean(log_norm - Z[y_index, np.arange(n)]) + 0.5 * l2 * np.sum((mask * w) ** 2)
+        G = (P - Yt) @ Xb / n  # (K, D)
+        return float(loss), G.ravel() + l2 * mask * w  # (K * D,)
+
+    def hessian(w):
+        if cache.get("w") is not w:
+            value_grad(w)
+        P = cache["P"]  # (K, n) from the last evaluation at w
+        # H[(k,a),(l,b)] = (1/n) sum_i P_ik (delta_kl - P_il) x_ia x_ib: one weighted Gram matrix per
+        # pair k <= l, the rest by symmetry.
+        weights = np.stack([P[k] * ((k == l) - P[l]) for k, l in pairs])  # (n_pairs, n)
+        grams = gram(weights)  # (n_pairs, D, D)
+        H = np.empty((K * D, K * D))
+        for j, (k, l) in enumerate(pairs):
+            H[k * D:(k + 1) * D, l * D:(l + 1) * D] = grams[j]
+            H[l * D:(l + 1) * D, k * D:(k + 1) * D] = grams[j].T
+        return H + l2 * np.diag(mask)  # (K * D, K * D)
+
+    return value_grad, hessian

@@ -1,0 +1,265 @@
+"""k-nearest neighbours: predict from the k training rows closest to each query.
+
+Seed 004 "K-Nearest Neighbor Methods": "to classify a new input vector x, examine the k-closest training
+data points to x and assign the object to the most frequently occurring class"; there is no training
+beyond storing the data, and the decision boundaries are a subset of the Voronoi diagram of the
+training points (k = 1 gives exactly the Voronoi cells).
+
+How the search works. Exactly, and deterministically: equidistant neighbours come in training-row
+order, and when several rows tie for the k-th place the earlier ones win. From 1,024 training rows on
+(and k at most 1/16 of them) a KD-tree compares each query only with the rows near it (kd_tree.py);
+otherwise, or when the tree's boxes cannot prune (many features), queries go in blocks against every
+training row (about 2 MB of scores each, never above 16 MB, so memory stays bounded and each block
+stays in cache). Both measure with distance_scores.exact and give the same answer to the last bit.
+
+Votes. The classifier predicts the class with the largest (weighted) vote; a tied vote goes to the
+smallest label (the first in `classes_`), as scikit-learn does. With weights="distance" each
+neighbour votes 1/distance; if some neighbours are at distance 0, they alone vote, with weight 1.
+"""
+
+import numpy as np
+
+from ..core.base import ClassifierMixin, Estimator, RegressorMixin
+from ..core.errors import DataError
+from ..tabular.features import fit_numeric, numeric, one_row
+from . import distance_scores
+from .kd_tree import build_tree, k_nearest
+from ..core.params import Choice, Flag, Integer
+from ..core.validation import check_classes
+
+_BLOCK_BYTES = 2 * 2 ** 20  # a block of distances sized for the cache ...
+_MAX_BLOCK_BYTES = 16 * 2 ** 20  # ... and never above this (so a search stays well under 64 MB)
+
+
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+# --- the search ---------------------------------------------------------------------------------------
+#
+# Brute force: each block of queries gets cheap scores against every training row (distance_scores.py),
+# a threshold that at least k rows pass (the k-th smallest score of a strided sample, widened by the
+# rounding slack), and exact distances for the few rows that pass; the k nearest are taken from those
+# by (distance, training row). With many training rows and a small k the KD-tree search (kd_tree.py)
+# compares each query only with the rows near it, and falls back to this when its tree would not prune.
+
+_SAMPLE_STRIDE = 16  # the threshold comes from every 16th row ...
+_SAMPLE_MIN_ROWS = 2048  # ... from this many training rows on
+_TREE_MIN_ROWS = 1024  # from this many training rows on, search through a KD-tree ...
+_TREE_MIN_SHARE = 16  # ... when k is at most 1/16 of them
+
+
+def prepare(X, metric, tree=None):
+    """What the searches need from the training matrix X (n, p), computed once per model. tree: build
+    a KD-tree (True), or not (False), or from _TREE_MIN_ROWS rows on (None). With a tree the score
+    arrays' columns go in tree order (no second copy of them), and "order" maps them back to rows."""
+    prepared = distance_scores.prepare(X, metric)
+    if tree or (tree is None and len(X) >= _TREE_MIN_ROWS):
+        built = build_tree(prepared["points"])
+        prepared = {**distance_scores.in_order(prepared, built["perm"]), "tree": built}
+    return prepared
+
+
+def _candidates(scores, slack, k, stride):
+    """(rows, cols) of every entry that can be among a row's k nearest: the k-th smallest score of a
+    strided sample is an upper bound on the row's k-th smallest, widened by the rounding slack."""
+    sample = scores[:, ::stride]  # (c, n / stride)
+    if k < sample.shape[1]:
+        kth = np.partition(sample, k - 1, axis=1)[:, k - 1]  # (c,)
+    else:
+        kth = sample.max(axis=1)
+    limit = (kth + slack).astype(scores.dtype)  # (c,)
+    limit = np.nextafter(limit, np.inf)  # rounding the limit itself must not lose a candidate
+    flat = np.flatnonzero(scores <= limit[:, None])
+    return np.divmod(flat, scores.shape[1])
+
+
+def _k_nearest_block(Q, prepared, metric, k):
+    """(distances, indices), each (c, k), for one block of queries against every training row."""
+    side = distance_scores.queries(Q, prepared, metric)
+    scores = distance_scores.scores(side, prepared, metric)  # (c, n)
+    n = scores.shape[1]
+    stride = _SAMPLE_STRIDE if n >= max(_SAMPLE_MIN_ROWS, 4 * k * _SAMPLE_STRIDE) else 1
+    rows, cols = _candidates(scores, side["slack"], k, stride)
+    if stride > 1 and len(rows) > 8 * k * _SAMPLE_STRIDE * len(Q):  # a poor sample: use every row
+        rows, cols = _candidates(scores, side["slack"], k, 1)
+    if "order" in prepared:  # score columns in tree order: back to training rows
+        cols = prepared["order"][cols]
+    dist = distance_scores.exact(side, prepared, metric, rows, cols)
+    order = np.lexsort((cols, dist, rows))  # by query, then distance, then training row
+    take = np.searchsorted(rows[order], np.arange(len(Q)))[:, None] + np.arange(k)  # (c, k)
+    return dist[order][take], cols[order][take]
+
+
+def nearest_neighbors(Q, prepared, metric, k, search="auto"):
+    """(distances, indices), each (m, k): the k nearest training rows of every query row of Q (m, p),
+    nearest first, equal distances by training row. search: "brute", "tree" (needs a prepared tree)
+    or "auto" (the tree when there is one and k is small beside the training set); same answer."""
+    n_train = len(prepared["points"])
+    if search == "tree" or (search == "auto" and "tree" in prepared and k <= n_train // _TREE_MIN_SHARE):
+        found = k_nearest(prepared, Q, k, metric, pruning_required=search == "auto")
+        if found is not None:
+            return found
+        del prepared["tree"]  # its boxes do not prune on these data: compare with every row from now on
+    m = len(Q)
+    distances, indices = np.empty((m, k)), np.empty((m, k), dtype=np.intp)
+    row_bytes = 8 * max(n_train, 1)
+    block = max(1, _BLOCK_BYTES // row_bytes, min(32, _MAX_BLOCK_BYTES // row_bytes))  # rows per block
+    for start in range(0, m, block):
+        stop = min(start + block, m)
+        distances[start:stop], indices[start:stop] = _k_nearest_block(Q[start:stop], prepared, metric, k)
+    return distances, indices
+
+
+# --- the estimators -----------------------------------------------------------------------------------
+
+_RULES = {
+    "k": Integer(1, help="How many of the closest training points vote (the notes suggest 3 or 5)."),
+    "metric": Choice("euclidean", "manhattan", "cosine", help="How distance between two points is measured."),
+    "weights": Choice("uniform", "distance", help="uniform: every neighbour counts the same; distance: "
+                                                  "closer neighbours count more (1 / distance)."),
+    "standardize": Flag(help="Rescale each numeric feature to mean 0 and standard deviation 1 first, so "
+                             "no feature dominates the distance by its units."),
+    "trace": Flag(help="Record what was stored and how the features were encoded."),
+}
+
+
+class _NeighborsBase(Estimator):
+    """Storing the training rows, finding the neighbours of queries, weighting their votes."""
+
+    _param_rules = _RULES
+
+    def __init__(self, k=5, metric="euclidean", weights="uniform", standardize=False, trace=False):
+        self.k = k
+        self.metric = metric
+        self.weights = weights
+        self.standardize = standardize
+        self.trace = trace
+
+    def _store(self, M):
+        if self.k > len(M):
+            raise DataError(f"k = {self.k} is larger than the training set, which has {len(M)} "
+                            f"rows; choose k <= {len(M)}.")
+        self.X_fit_ = np.array(M, dtype=float)  # (n, p) a copy: M may be the caller's array
+        self._cache = None
+
+    def _prepared(self):
+        key = (self.metric, id(self.X_fit_))
+        cache = getattr(self, "_cache", None)
+        if cache is None or cache[0] != key:
+            self._cache = (key, prepare(self.X_fit_, self.metric))
+        return self._cache[1]
+
+    def kneighbors(self, X, k=None):
+        """(distances, indices), each (m, k): the k nearest training rows of each row of X, nearest
+        first, equal distances by training row."""
+        self._check_fitted()
+        k = self.k if k is None else k
+        if not isinstance(k, (int, np.integer)) or not 1 <= k <= len(self.X_fit_):
+            raise DataError(f"k must be an integer from 1 to the {len(self.X_fit_)} training rows; got {k!r}.")
+        return nearest_neighbors(numeric(self, X), self._prepared(), self.metric, int(k))
+
+    def _vote_weights(self, distances):
+        """(m, k) weight of each neighbour: 1, or 1/distance (only the exact matches when some are at 0)."""
+        if self.weights == "uniform":
+            return np.ones_like(distances)
+        with np.errstate(divide="ignore"):
+            w = 1.0 / distances  # (m, k)
+        exact = np.isinf(w).any(axis=1)
+        w[exact] = (distances[exact] == 0).astype(float)
+        return w
+
+    def _fit_trace(self, extra):
+        enc = self.encoder_
+        self.trace_ = [{"step": "store", "n_train": int(len(self.X_fit_)), "k": int(self.k),
+                        "metric": self.metric, "weights": self.weights, "features": enc.output_names,
+                        "standardize": {"means": dict(enc.means), "scales": dict(enc.scales)}, **extra}]
+
+    def _explain_neighbors(self, x_row, targets):
+        columns = one_row(self, x_row)
+        dist, idx = self.kneighbors(columns)
+        w = self._vote_weights(dist)[0]
+        return columns, [{"row": int(i), "distance": float(d), "target": _plain(t), "weight": float(wi)}
+                         for i, d, t, wi in zip(idx[0], dist[0], targets[idx[0]], w)]
+
+
+class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
+    """k-nearest-neighbour classifier (seed 004): the majority class among the k closest training rows.
+
+    predict_proba is the (weighted) share of the vote for each class in `classes_`. Fitted: `classes_`,
+    `X_fit_` (n, p) encoded training rows, `y_fit_` (n,) class index of each row, `encoder_`.
+
+    trace_: [{"step": "store", "n_train", "k", "metric", "weights", "features" (encoded names),
+    "standardize": {"means", "scales"}, "classes", "class_count"}].
+    """
+
+    def fit(self, X, y, feature_names=None):
+        """Store the training rows and their labels."""
+        self._check_params()
+        M, y = fit_numeric(self, X, y, feature_names, task="classification", standardize=self.standardize)
+        self.classes_ = check_classes(y, minimum=1)
+        self.y_fit_ = np.searchsorted(self.classes_, y)  # (n,)
+        self._store(M)
+        if self.trace:
+            counts = np.bincount(self.y_fit_, minlength=len(self.classes_))
+            self._fit_trace({"classes": [_plain(c) for c in self.classes_], "class_count": counts.tolist()})
+        return self
+
+    def _votes(self, X):
+        dist, idx = self.kneighbors(X)
+        w = self._vote_weights(dist)  # (m, k)
+        m, n_classes = len(idx), len(self.classes_)
+        slots = np.arange(m)[:, None] * n_classes + self.y_fit_[idx]  # (m, k) row-major vote slots
+        return np.bincount(slots.ravel(), weights=w.ravel(), minlength=m * n_classes).reshape(m, n_classes)
+
+    def predict_proba(self, X):
+        """(m, C) share of the (weighted) vote won by each class."""
+        votes = self._votes(X)
+        return votes / votes.sum(axis=1, keepdims=True)
+
+    def predict(self, X):
+        """The most voted class (the smallest label on a tie)."""
+        votes = self._votes(X)  # (m, C)
+        return self.classes_[np.argmax(votes, axis=1)]
+
+    def explain(self, x_row):
+        """The k neighbours of one row (training row, distance, label, vote weight) and the vote."""
+        self._check_fitted()
+        columns, neighbours = self._explain_neighbors(x_row, self.classes_[self.y_fit_])
+        for nb in neighbours:
+            nb["label"] = nb.pop("target")
+        votes = self._votes(columns)[0]
+        return {"k": int(self.k), "neighbors": neighbours, "classes": [_plain(c) for c in self.classes_],
+                "votes": votes.tolist(), "proba": (votes / votes.sum()).tolist(),
+                "prediction": _plain(self.classes_[int(np.argmax(votes))])}
+
+
+class KNeighborsRegressor(RegressorMixin, _NeighborsBase):
+    """k-nearest-neighbour regression (seed 004's rule with an average for the vote): the (weighted)
+    mean target of the k closest training rows.
+
+    Fitted: `X_fit_` (n, p), `y_fit_` (n,) targets, `encoder_`. trace_: [{"step": "store", ...}] as for
+    the classifier, with "target_mean".
+    """
+
+    def fit(self, X, y, feature_names=None):
+        """Store the training rows and their targets."""
+        self._check_params()
+        M, y = fit_numeric(self, X, y, feature_names, task="regression", standardize=self.standardize)
+        self.y_fit_ = y  # (n,)
+        self._store(M)
+        if self.trace:
+            self._fit_trace({"target_mean": float(y.mean())})
+        return self
+
+    def predict(self, X):
+        """(m,) weighted mean of the neighbours' targets."""
+        dist, idx = self.kneighbors(X)
+        w = self._vote_weights(dist)  # (m, k)
+        return (w * self.y_fit_[idx]).sum(axis=1) / w.sum(axis=1)
+
+    def explain(self, x_row):
+        """The k neighbours of one row (training row, distance, target, weight) and their weighted mean."""
+        self._check_fitted()
+        columns, neighbours = self._explain_neighbors(x_row, self.y_fit_)
+        return {"k": int(self.k), "neighbors": neighbours, "prediction": float(self.predict(columns)[0])}

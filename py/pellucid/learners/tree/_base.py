@@ -1,0 +1,108 @@
+"""What the tree classifier and regressor share: reading X, growing, routing rows, and the JSON form."""
+
+import numpy as np
+
+from ...core.errors import DataError
+from ...core.validation import CATEGORICAL, check_target
+from . import tracing
+from .columns import category_lists, encode, read_columns
+from .description import from_nested, to_nested
+from .export import export_text
+from .growth import grow
+
+
+class _TreeModel:
+    """Mixin for DecisionTreeClassifier and DecisionTreeRegressor (fitted state: tree_ and its columns)."""
+
+    def _read_training(self, X, y, feature_names, task):
+        names, kinds, data = read_columns(X, feature_names)
+        y = check_target(y, len(data[0]), task=task)
+        self.feature_names_in_ = list(names)
+        self.feature_kinds_ = list(kinds)
+        self.categories_ = category_lists(kinds, data)
+        self.n_features_in_ = len(names)
+        return encode(kinds, data, self.categories_), y  # (n, d)
+
+    def _encode(self, X):
+        """X read as in training: (n, d) floats with categorical values as codes (-1 if unseen)."""
+        self._check_fitted()
+        table = hasattr(X, "columns") and hasattr(X, "column")
+        try:
+            shape = () if table else np.shape(X)
+        except ValueError:  # ragged rows: check_X explains
+            shape = ()
+        # The training names pick a table's columns and name an array's in messages (when they fit).
+        fits = table or (len(shape) == 2 and shape[1] == len(self.feature_names_in_))
+        names = self.feature_names_in_ if fits else None
+        names, kinds, data = read_columns(X, names, kinds=self.feature_kinds_)
+        return encode(kinds, data, self.categories_)
+
+    @property
+    def _is_categorical(self):
+        return np.array([k == CATEGORICAL for k in self.feature_kinds_], dtype=bool)
+
+    def _grow(self, X_encoded, criterion):
+        n_values = [len(c) if c is not None else 0 for c in self.categories_]
+        tree = grow(X_encoded, self._is_categorical, n_values, criterion, max_depth=self.max_depth,
+                    min_samples_split=self.min_samples_split, min_gain=self.min_gain)
+        tree.impurity = criterion.impurity(tree.stats)
+        return tree
+
+    def _start_trace(self, tree):
+        """Growth steps of the freshly grown tree, and the node paths pruning steps refer to."""
+        node_paths = tracing.paths(tree, self.feature_names_in_, self.categories_)
+        steps = tracing.growth_steps(tree, self.feature_names_in_, self.categories_, node_paths,
+                                     lambda i: self._trace_payload(tree, i))
+        return steps, node_paths
+
+    def apply(self, X):
+        """The id of the node each row of X ends in (a leaf, or the inner node where its value was unseen)."""
+        X_encoded = self._encode(X)  # checks the model is fitted first
+        return self.tree_.apply(X_encoded, self._is_categorical)
+
+    def get_depth(self):
+        """Length of the longest root-to-leaf path."""
+        self._check_fitted()
+        return self.tree_.max_depth()
+
+    def get_n_leaves(self):
+        """Number of leaves."""
+        self._check_fitted()
+        return int((self.tree_.feature < 0).sum())
+
+    def export_text(self, decimals=2):
+        """The tree as indented text (see `pellucid.tree.export_text`)."""
+        return export_text(self, decimals)
+
+    # --- JSON round trip -------------------------------------------------------------------------
+
+    def _state_to_dict(self):
+        state = {"feature_names": list(self.feature_names_in_), "feature_kinds": list(self.feature_kinds_),
+                 "categories": [None if c is None else list(c) for c in self.categories_],
+                 "n_nodes": int(self.tree_.node_count), "depth": self.get_depth(),
+                 "n_leaves": self.get_n_leaves(), **self._extra_state()}
+        state["tree"] = to_nested(self.tree_, self.feature_names_in_, self.categories_,
+                                  lambda i: self._node_payload(i))
+        return state
+
+    def _state_from_dict(self, d):
+        names = [str(n) for n in d["feature_names"]]
+        kinds = list(d["feature_kinds"])
+        categories = [None if c is None else [str(v) for v in c] for c in d["categories"]]
+        if not (len(names) == len(kinds) == len(categories)):
+            raise DataError("The tree description's feature_names, feature_kinds and categories differ in length.")
+        self.feature_names_in_, self.feature_kinds_, self.categories_ = names, kinds, categories
+        self.n_features_in_ = len(names)
+        self._read_extra_state(d)
+        tree, values = from_nested(d["tree"], names, categories, self._read_node_payload)
+        self.tree_ = tree
+        self._set_node_values(values)
+
+
+def check_validation(model, X_val, y_val):
+    """Validation rows given to fit: encoded X and target (both or neither)."""
+    if (X_val is None) != (y_val is None):
+        raise DataError("X_val and y_val go together: got only "
+                        f"{'X_val' if y_val is None else 'y_val'}.")
+    X_encoded = model._encode(X_val)
+    return X_encoded, check_target(y_val, X_encoded.shape[0], task="classification")

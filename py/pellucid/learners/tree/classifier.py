@@ -1,0 +1,171 @@
+"""DecisionTreeClassifier: ID3 with information gain or Gini, multiway categorical and binary numeric
+tests, and chi-squared or reduced-error pruning."""
+
+import numpy as np
+
+from ...core.base import ClassifierMixin, Estimator
+from ...core.errors import DataError
+from ...core.params import Choice, Flag, Integer, Number
+from ...core.validation import check_classes
+from . import tracing
+from ._base import _TreeModel, check_validation
+from .criteria import ClassCriterion
+from .pruning import chi2_prune, reduced_error_prune
+
+
+def stratified_holdout(codes, fraction, seed):
+    """(grow rows, validation rows): `fraction` of each class held out at random, at least one row of
+    every class kept for growing."""
+    rng = np.random.default_rng(seed)
+    held = []
+    for c in np.unique(codes):
+        rows = np.flatnonzero(codes == c)
+        n_val = min(int(round(fraction * len(rows))), len(rows) - 1)
+        held.append(rows[rng.permutation(len(rows))[:n_val]])
+    val = np.sort(np.concatenate(held))
+    return np.setdiff1d(np.arange(len(codes)), val), val
+
+
+def node_distribution(tree):
+    """(N, k) class frequencies of every node; an empty leaf takes its parent's (PLURALITY-VALUE of the
+    parent's examples). Parents have smaller ids, so one pass in id order suffices."""
+    counts = tree.stats.T.astype(float)  # (N, k)
+    samples = counts.sum(axis=1, keepdims=True)  # (N, 1)
+    proba = counts / np.maximum(samples, 1)
+    for i in np.flatnonzero(samples[:, 0] == 0):
+        proba[i] = proba[tree.parent[i]]
+    return proba
+
+
+class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
+    """Decision tree classifier grown by DECISION-TREE-LEARNING (seed 000, "Decision Trees"; seed 004,
+    "Choosing best attribute", "Pruning decision trees").
+
+    IMPORTANCE is the information gain in bits (criterion="entropy") or the decrease in Gini impurity
+    (criterion="gini"). A categorical column is split multiway, one branch per value it takes in the
+    whole training set; a value with no examples at a node becomes a leaf predicting PLURALITY-VALUE of
+    the parent's examples; an attribute is not tested twice on one path. A numeric column gets binary
+    tests x <= t (t halfway between consecutive distinct values) and may be tested again. Ties in
+    PLURALITY-VALUE go to the smallest label; ties between attributes (gains within 1e-12) to the
+    earlier column. Growth stops at pure nodes, when no attribute is left, at max_depth, below
+    min_samples_split examples, or when the best gain is <= min_gain.
+
+    prune="chi2" replaces, bottom-up, every node whose children are all leaves and whose split is not
+    significant at level alpha (Delta ~ chi-squared with (branches - 1)(classes - 1) degrees of
+    freedom, counting non-empty branches and classes present). prune="reduced_error" replaces,
+    bottom-up, every inner node whose replacement by a leaf does not increase the error on validation
+    data: X_val, y_val given to fit, or else a stratified `validation_fraction` of the training rows
+    (drawn with `seed`) held out from growing. X_val and y_val are ignored by the other settings.
+
+    Fitted: classes_, tree_ (flat node arrays), feature_names_in_, feature_kinds_, categories_ (sorted
+    training values of each categorical column, None for numeric ones), n_features_in_.
+
+    trace=True records trace_, a list of steps. Growth, in the order of the recursive pseudocode:
+    {"step": "split" | "leaf", "node": path such as "root/Pat=Full", "depth", "samples",
+    "counts": {label: n}, "impurity", "candidates": {attribute: gain} (empty when the node was not
+    scored), "chosen": attribute or None, "threshold": number (numeric test) or None, "reason": None
+    for splits, else "pure" | "no attributes" | "max_depth" | "min_samples_split" | "no gain" |
+    "empty branch: plurality of parent"}. Then pruning, bottom-up: chi2 gives {"step": "prune",
+    "node", "statistic": Delta, "dof", "p_value", "pruned"}; reduced_error gives {"step": "prune",
+    "node", "error_before" (validation errors of the subtree), "error_after" (as a leaf), "pruned"}.
+    """
+
+    _param_rules = {
+        "criterion": Choice("entropy", "gini", help="IMPORTANCE: information gain (entropy, bits) or Gini decrease"),
+        "max_depth": Integer(1, None, none_ok=True, help="Stop splitting at this depth (None: grow fully)"),
+        "min_samples_split": Integer(2, None, help="A node with fewer examples becomes a leaf"),
+        "min_gain": Number(0.0, None, help="Split only when the best gain exceeds this"),
+        "prune": Choice("chi2", "reduced_error", none_ok=True,
+                        help="After growing: chi-squared test, or pruning on validation data"),
+        "alpha": Number(0.0, 1.0, low_open=True, high_open=True,
+                        help="Significance level of the chi-squared test"),
+        "validation_fraction": Number(0.0, 1.0, low_open=True, high_open=True,
+                                      help="Share of training rows held out for reduced-error pruning"),
+        "seed": Integer(0, None, help="Seed of the random validation hold-out"),
+        "trace": Flag(help="Record every split, leaf and pruning test"),
+    }
+
+    def __init__(self, criterion="entropy", max_depth=None, min_samples_split=2, min_gain=0.0, prune=None,
+                 alpha=0.05, validation_fraction=0.2, seed=0, trace=False):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_gain = min_gain
+        self.prune = prune
+        self.alpha = alpha
+        self.validation_fraction = validation_fraction
+        self.seed = seed
+        self.trace = trace
+
+    def fit(self, X, y, feature_names=None, X_val=None, y_val=None):
+        """Grow (and prune) the tree on X, y."""
+        self._check_params()
+        self.__dict__.pop("trace_", None)
+        X_encoded, y = self._read_training(X, y, feature_names, "classification")
+        self.classes_ = check_classes(y)
+        codes = np.searchsorted(self.classes_, y)  # (n,)
+        grow_rows = np.arange(len(codes))
+        if self.prune == "reduced_error":
+            if X_val is None and y_val is None:
+                grow_rows, val_rows = stratified_holdout(codes, self.validation_fraction, self.seed)
+                X_v, y_v = X_encoded[val_rows], codes[val_rows]
+            else:
+                X_v, labels = check_validation(self, X_val, y_val)
+                index = {c: i for i, c in enumerate(self.classes_.tolist())}
+                y_v = np.array([index.get(v, -1) for v in labels.tolist()], dtype=np.intp)
+        criterion = ClassCriterion(codes[grow_rows], len(self.classes_), self.criterion)
+        tree = self._grow(X_encoded[grow_rows], criterion)
+        steps, paths = self._start_trace(tree) if self.trace else ([], None)
+        if self.prune == "chi2":
+            records = chi2_prune(tree, self.alpha)
+            steps += tracing.chi2_steps(records, paths) if self.trace else []
+        elif self.prune == "reduced_error":
+            prediction = node_distribution(tree).argmax(axis=1)
+            records = reduced_error_prune(tree, X_v, y_v, self._is_categorical, prediction)
+            steps += tracing.reduced_error_steps(records, paths) if self.trace else []
+        self.tree_ = tree.compact()
+        self._set_node_values(None)
+        if self.trace:
+            self.trace_ = steps
+        return self
+
+    def predict_proba(self, X):
+        """(n, k) class frequencies of the leaf each row reaches (columns in the order of classes_)."""
+        nodes = self.apply(X)
+        return self._proba[nodes]
+
+    def predict(self, X):
+        """The plurality class of the leaf each row reaches."""
+        nodes = self.apply(X)
+        return self.classes_[self._prediction[nodes]]
+
+    # --- node payloads for the nested form, the trace and export ---------------------------------
+
+    def _set_node_values(self, values):
+        self._proba = node_distribution(self.tree_)  # (N, k)
+        self._prediction = self._proba.argmax(axis=1)  # (N,) ties -> smallest label
+
+    def _counts(self, stats, i):
+        return {str(c): int(n) for c, n in zip(self.classes_.tolist(), stats[:, i])}
+
+    def _node_payload(self, i):
+        label = self.classes_[self._prediction[i]]
+        return {"counts": self._counts(self.tree_.stats, i), "prediction": label.item()}
+
+    def _trace_payload(self, tree, i):
+        return {"counts": self._counts(tree.stats, i)}
+
+    def _leaf_text(self, i, decimals):
+        return f"class: {self.classes_[self._prediction[i]]}"
+
+    def _extra_state(self):
+        return {"classes": self.classes_.tolist()}
+
+    def _read_extra_state(self, d):
+        self.classes_ = np.array(d["classes"])
+        if self.classes_.ndim != 1 or len(self.classes_) < 2:
+            raise DataError("The tree description needs a list of at least two classes.")
+
+    def _read_node_payload(self, node):
+        counts = node["counts"]
+        return np.array([int(counts[str(c)]) for c in self.classes_.tolist()], dtype=np.intp), None

@@ -1,0 +1,41 @@
+"""Reading X for a tree: numeric columns stay numbers, categorical columns become codes of their values.
+
+A tree splits a categorical attribute multiway, one branch per value seen in the whole training set
+(seed 000, DECISION-TREE-LEARNING: "for each value v_k of A"). The values are kept sorted, and a
+column is stored as the index of its value in that list, so the tree can be kept in flat numeric
+arrays; a value never seen in training is coded -1.
+
+Missing values are refused, as everywhere in pellucid (validation.check_X); note that the word
+"None" is a value, not a missing cell: the restaurant data's Patrons attribute takes it.
+"""
+
+import numpy as np
+
+from ...core.validation import CATEGORICAL, check_X
+
+
+def read_columns(X, feature_names=None, kinds=None):
+    """Validated (names, kinds, list of 1-D columns); categorical columns hold str values."""
+    columns = check_X(X, feature_names, kinds=kinds)
+    return columns.names, columns.kinds, columns.data
+
+
+def category_lists(kinds, data):
+    """For each column, the sorted list of its values (categorical) or None (numeric)."""
+    return [sorted(set(col.tolist())) if kind == CATEGORICAL else None for kind, col in zip(kinds, data)]
+
+
+def encode(kinds, data, categories):
+    """(n, d) float matrix: numeric values as they are, categorical values as codes (-1 if unseen)."""
+    n = len(data[0])
+    out = np.empty((n, len(data)))  # (n, d)
+    for j, (kind, col) in enumerate(zip(kinds, data)):
+        if kind != CATEGORICAL:
+            out[:, j] = col
+            continue
+        known = np.array(categories[j], dtype=str)  # (V,) sorted
+        values = np.array(col.tolist(), dtype=str)  # (n,)
+        pos = np.searchsorted(known, values)  # (n,)
+        pos = np.minimum(pos, len(known) - 1)
+        out[:, j] = np.where(known[pos] == values, pos, -1)
+    return out

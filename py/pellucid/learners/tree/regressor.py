@@ -1,0 +1,86 @@
+"""DecisionTreeRegressor: a regression tree, grown like ID3 with variance reduction as IMPORTANCE."""
+
+import numpy as np
+
+from ...core.base import Estimator, RegressorMixin
+from ...core.params import Flag, Integer, Number
+from ._base import _TreeModel
+from .criteria import VarianceCriterion
+
+
+def node_means(tree, means):
+    """Leaf values: the mean target of each node; an empty leaf takes its parent's mean."""
+    means = np.array(means, dtype=float)  # (N,)
+    for i in np.flatnonzero(tree.samples == 0):
+        means[i] = means[tree.parent[i]]
+    return means
+
+
+class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
+    """Regression tree (seed 000, "Decision Trees": trees "extended to continuous outputs").
+
+    Grown by the same DECISION-TREE-LEARNING as DecisionTreeClassifier, with IMPORTANCE = reduction in
+    the variance of the target: Var(parent) - sum_k (n_k / n) Var(child k). Numeric columns get binary
+    tests x <= t (t halfway between consecutive distinct values), categorical columns multiway tests
+    (one branch per training value, not reused below). A leaf predicts the mean target of its
+    examples; an empty branch the mean of its parent's. Growth stops when a node's targets are all
+    equal, at max_depth, below min_samples_split examples, or when the best reduction is <= min_gain.
+
+    Fitted: tree_, feature_names_in_, feature_kinds_, categories_, n_features_in_.
+
+    trace=True records trace_ as DecisionTreeClassifier does, with "value" (the node's mean) in place
+    of "counts", "impurity" the variance and candidate gains the variance reductions.
+    """
+
+    _param_rules = {
+        "max_depth": Integer(1, None, none_ok=True, help="Stop splitting at this depth (None: grow fully)"),
+        "min_samples_split": Integer(2, None, help="A node with fewer examples becomes a leaf"),
+        "min_gain": Number(0.0, None, help="Split only when the best variance reduction exceeds this"),
+        "trace": Flag(help="Record every split and leaf"),
+    }
+
+    def __init__(self, max_depth=None, min_samples_split=2, min_gain=0.0, trace=False):
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_gain = min_gain
+        self.trace = trace
+
+    def fit(self, X, y, feature_names=None):
+        """Grow the tree on X, y."""
+        self._check_params()
+        self.__dict__.pop("trace_", None)
+        X_encoded, y = self._read_training(X, y, feature_names, "regression")
+        criterion = VarianceCriterion(y)
+        tree = self._grow(X_encoded, criterion)
+        self.tree_ = tree
+        self._set_node_values(criterion.mean(tree.stats))
+        if self.trace:
+            self.trace_ = self._start_trace(tree)[0]
+        return self
+
+    def predict(self, X):
+        """The mean target of the leaf each row reaches."""
+        nodes = self.apply(X)
+        return self._value[nodes]
+
+    def _set_node_values(self, values):
+        self._value = node_means(self.tree_, values)  # (N,)
+
+    def _node_payload(self, i):
+        return {"value": float(self._value[i]), "prediction": float(self._value[i])}
+
+    def _trace_payload(self, tree, i):
+        return {"value": float(self._value[i])}
+
+    def _leaf_text(self, i, decimals):
+        return f"value: [{self._value[i]:.{decimals}f}]"
+
+    def _extra_state(self):
+        return {}
+
+    def _read_extra_state(self, d):
+        pass
+
+    def _read_node_payload(self, node):
+        n, value, impurity = int(node["samples"]), float(node["value"]), float(node["impurity"])
+        return np.array([n, n * value, n * (impurity + value * value)], dtype=float), value

@@ -1,0 +1,133 @@
+"""How learners that need numbers read X: validated, categorical columns one-hot encoded (and numeric ones
+standardised when asked), and at predict time read exactly as in training.
+
+At fit time a model records `feature_names_in_`, `feature_kinds_` and `n_features_in_` (and, for a
+numeric matrix, its fitted `encoder_` and `feature_names_out_`). At predict time a table's columns are
+picked by name and an array's are taken by position and given the fitted names; a wrong number of
+columns says "X has 3 features, but the model was fitted on 2".
+
+A plain finite numeric ndarray (the common case) is read without splitting it into columns: the matrix
+may then be X itself, so callers only read it and never write into it.
+"""
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from .encoding import FeatureEncoder
+from ..core.errors import DataError
+from ..learners.optim import with_bias
+from ..core.validation import CATEGORICAL, Columns, check_classes, check_target, check_X
+
+
+def _plain_matrix(X):
+    """X as float64 (not copied if it already is) when it is a non-empty 2-D numeric array without NaN
+    or infinity, else None (then `check_X` reads it and explains what is wrong)."""
+    if not isinstance(X, np.ndarray) or X.ndim != 2 or X.size == 0 or X.dtype.kind not in "fiub":
+        return None
+    M = np.asarray(X, dtype=float)  # (n, d)
+    if not np.isfinite(np.sum(M)) and not np.isfinite(M).all():  # a finite sum is the cheap first check
+        return None
+    return M
+
+
+# --- fit -------------------------------------------------------------------------------------------
+
+def read_fit(model, X, y=None, feature_names=None, *, task=None):
+    """(data, y) for fit: data is the float matrix of a plain numeric array, else the checked Columns;
+    y is checked for `task` ("classification" or "regression"; None: no target).
+
+    Sets `feature_names_in_`, `feature_kinds_` and `n_features_in_`."""
+    M = _plain_matrix(X)
+    if M is not None:
+        head = check_X(X[:1], feature_names)  # names and kinds, with the usual messages
+        data, names, kinds = M, head.names, head.kinds
+    else:
+        data = check_X(X, feature_names)
+        names, kinds = data.names, data.kinds
+    y = None if task is None else check_target(y, len(M) if M is not None else data.n_rows, task=task)
+    model.feature_names_in_ = list(names)
+    model.feature_kinds_ = list(kinds)
+    model.n_features_in_ = len(names)
+    return data, y
+
+
+def fit_numeric(model, X, y=None, feature_names=None, *, task=None, standardize=False):
+    """(M, y): X validated and encoded into an (n, d) float matrix, y checked for `task`.
+
+    Sets `feature_names_in_`, `feature_kinds_`, `n_features_in_`, `encoder_` and `feature_names_out_`."""
+    data, y = read_fit(model, X, y, feature_names, task=task)
+    columns = data if isinstance(data, Columns) else Columns(model.feature_names_in_, list(data.T),
+                                                             model.feature_kinds_)
+    model.encoder_ = FeatureEncoder(standardize=standardize).fit(columns)
+    model.feature_names_out_ = list(model.encoder_.output_names)
+    return _encode(model.encoder_, data), y
+
+
+def fit_classes(model, X, y, feature_names=None):
+    """The linear classifiers' opening (logistic regression, the perceptron): X encoded (standardised
+    when model.standardize), `classes_` set, and (F, y_index): the rows with the constant feature 1
+    first, F = [1, x] (n, d + 1), and each row's class number 0..K-1 (n,)."""
+    X, y = fit_numeric(model, X, y, feature_names, task="classification", standardize=model.standardize)
+    model.classes_ = check_classes(y)
+    return with_bias(X), np.searchsorted(model.classes_, y)
+
+
+def matrix(X, feature_names=None):
+    """X validated and encoded as `fit_numeric` would, for functions with no model to remember how."""
+    return fit_numeric(SimpleNamespace(), X, feature_names=feature_names)[0]  # (n, d)
+
+
+# --- predict ---------------------------------------------------------------------------------------
+
+def columns_for_predict(model, X):
+    """X as Columns read the way the training data was: the same names, kinds and order."""
+    if hasattr(X, "columns") and hasattr(X, "column"):  # a table (or Columns): pick by name
+        return check_X(X, model.feature_names_in_, kinds=model.feature_kinds_)
+    columns = check_X(X, kinds=model.feature_kinds_)  # an array: by position, named as in training
+    return Columns(model.feature_names_in_, columns.data, columns.kinds)
+
+
+def read(model, X):
+    """X at predict time: the float matrix of a plain numeric array shaped like the training data when
+    every fitted column is numeric, else `columns_for_predict`."""
+    model._check_fitted()
+    M = _plain_matrix(X)
+    if M is not None and M.shape[1] == len(model.feature_kinds_) and CATEGORICAL not in model.feature_kinds_:
+        return M
+    return columns_for_predict(model, X)
+
+
+def numeric(model, X):
+    """X read and encoded exactly as the training rows were: an (n, d) float matrix (maybe X itself)."""
+    data = read(model, X)  # checks that the model is fitted
+    return _encode(model.encoder_, data)
+
+
+def one_row(model, x_row):
+    """One row (a dict by feature name, a flat list, or a one-row table) as Columns."""
+    model._check_fitted()
+    if isinstance(x_row, dict):
+        missing = [n for n in model.feature_names_in_ if n not in x_row]
+        if missing:
+            raise DataError(f"The row has no value for feature(s) {', '.join(missing)}.")
+        x_row = [x_row[n] for n in model.feature_names_in_]
+    if not hasattr(x_row, "column") and np.ndim(x_row) == 1:
+        row = np.empty((1, len(x_row)), dtype=object)
+        row[0, :] = list(x_row)
+        x_row = row
+    columns = columns_for_predict(model, x_row)
+    if columns.n_rows != 1:
+        raise DataError(f"explain takes one row; got {columns.n_rows}.")
+    return columns
+
+
+def _encode(encoder, data):
+    """The encoder applied to Columns, or to an all-numeric matrix without splitting it into columns."""
+    if isinstance(data, Columns):
+        return encoder.transform(data)  # (n, d)
+    if not encoder.means:
+        return data
+    means = np.array([encoder.means[n] for n in encoder.input_names])  # (d,)
+    scales = np.array([encoder.scales[n] for n in encoder.input_names])  # (d,)
+    return (data - means) / scales  # (n, d), a new array
