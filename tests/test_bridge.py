@@ -205,14 +205,14 @@ def test_every_model_trains_and_draws_through_the_bridge():
         if entry["name"] in ("MultinomialNB", "BernoulliNB", "CategoricalNB"):
             continue  # count / binary / categorical features: not for x1, x2 drawn from Gaussians
         # regressors learn x2 from x1 and the class; the others use x1, x2 (and the class as target)
-        target, features = ("x2", ["x1", "class"]) if task == "regressor" else ("class", ["x1", "x2"])
+        target, features = ("x2", ["x1", "class"]) if task == "regression" else ("class", ["x1", "x2"])
         result = ok("train", table_id=blobs, target=target, features=features, model=entry["name"],
                     params={}, evaluation=evaluation)
         assert result["task"] == task and set(result["metrics"]) == {"train", "validation", "test"}
-        if task in ("classifier", "clusterer"):
+        if task in ("classification", "clustering"):
             b = ok("boundary", model_id=result["model_id"], x="x1", y="x2", resolution=20)
             assert len(b["predicted"]) == 400
-        if task == "regressor":
+        if task == "regression":
             assert len(result["fit_curve"]["predicted"]) == 200
         export = ok("export_predictions", model_id=result["model_id"])
         assert export["csv"].count("\n") == 151

@@ -108,7 +108,7 @@ VALUES = st.one_of(
 
 def target_for(model):
     task = MENU[model]["task"]
-    return {"classifier": "label", "regressor": "value"}.get(task)
+    return {"classification": "label", "regression": "value"}.get(task)
 
 
 # A step count in the billions is valid and just takes that long (the page's Cancel stops it).

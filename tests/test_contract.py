@@ -48,12 +48,12 @@ def _regression():
 
 
 SPECIAL_DATA = {"BernoulliNB": _binary_features, "MultinomialNB": _counts, "CategoricalNB": _categorical}
-TASK_DATA = {"classifier": _iris, "regressor": _regression, "clusterer": _iris, "transformer": _iris}
+TASK_DATA = {"classification": _iris, "regression": _regression, "clustering": _iris, "projection": _iris}
 
 
 def data_for(name, cls):
     X, y = SPECIAL_DATA.get(name, TASK_DATA[cls.task])()
-    return X, (y if cls.task in ("classifier", "regressor") else None)
+    return X, (y if cls.task in ("classification", "regression") else None)
 
 
 def outputs(model, X):

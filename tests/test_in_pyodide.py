@@ -25,7 +25,7 @@ SCRIPT = textwrap.dedent("""
         counts = name == "MultinomialNB"  # it needs non-negative counts
         data = np.abs(X).round(1) if counts else X
         rows = 600 if name in ("AgglomerativeClustering", "KernelRegression", "KernelPerceptron") else 3000
-        target = y[:rows] if cls.task in ("classifier", "regressor") else None
+        target = y[:rows] if cls.task in ("classification", "regression") else None
         model.fit(data[:rows], target)
         queries = np.abs(grid) if counts else grid
         out = model.predict(queries) if hasattr(model, "predict") else model.transform(queries)

@@ -58,7 +58,7 @@ def test_model_export_and_import_round_trip(model):
     assert export["filename"] == f"{model}.json" and "\n  " in export["json"]  # pretty-printed
     imported = ok("import_model", json=export["json"])
     assert imported["features"] == load_iris().feature_names and imported["target"] == "species"
-    assert imported["task"] == "classifier" and imported["model_id"] != result["model_id"]
+    assert imported["task"] == "classification" and imported["model_id"] != result["model_id"]
     original, copy = bridge._models[result["model_id"]].estimator, bridge._models[imported["model_id"]].estimator
     X = load_iris().X.astype(float)
     assert copy.predict(X).tolist() == original.predict(X).tolist()

@@ -180,8 +180,7 @@ def fit(table_id, target, features, model, params=None):
     X = table.select(features)
     y = None
     if supervised:
-        task = "regression" if estimator.task == "regressor" else "classification"
-        y = check_target(table.column(target), table.n_rows, task=task)
+        y = check_target(table.column(target), table.n_rows, task=estimator.task)
     estimator.fit(X, y)
     model_id = _new_id("m")
     _models[model_id] = Run(estimator=estimator, model=model, features=features,
@@ -196,11 +195,11 @@ def fit(table_id, target, features, model, params=None):
 
 def _training_score(estimator, X, y):
     """The one number the page shows for a fitted model, named, with how to format it."""
-    if estimator.task == "classifier":
+    if estimator.task == "classification":
         return {"score_name": "Accuracy", "train_score": estimator.score(X, y), "score_format": "percent"}
-    if estimator.task == "regressor":
+    if estimator.task == "regression":
         return {"score_name": "R²", "train_score": estimator.score(X, y), "score_format": "number"}
-    if estimator.task == "transformer":
+    if estimator.task == "projection":
         return {"score_name": "Variance explained", "score_format": "percent",
                 "train_score": float(np.sum(estimator.explained_variance_ratio_))}
     labels = estimator.labels_

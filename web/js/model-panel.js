@@ -2,7 +2,7 @@
 import { el, option } from "./dom.js";
 import { renderParams, readParams, checkParams } from "./params-form.js";
 
-export const SUPERVISED = ["classifier", "regressor"];
+export const SUPERVISED = ["classification", "regression"];
 
 export function fillModels(select, models, chosen) {
   const groups = new Map();

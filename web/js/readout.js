@@ -56,7 +56,7 @@ export function headline(result) {
       note: `mean of ${k} folds, ± ${formatValue(result.cv.std, format)} · ${result.label}` };
   }
   const value = metricValue(result.metrics?.[split], key);
-  const where = result.task === "transformer" || result.task === "clusterer" ? "All rows" : SPLIT_NAMES[split];
+  const where = result.task === "projection" || result.task === "clustering" ? "All rows" : SPLIT_NAMES[split];
   const lower = /^[A-Z][a-z]/.test(name) ? name.toLowerCase() : name;
   const label = where === "All rows" ? name : `${where} ${lower}`;
   return { label, value: formatValue(value, format), note: `${splitPhrase(result, split)} · ${result.label}` };
@@ -127,8 +127,8 @@ export function confusionSplit(result) {
 // Everything under the Metrics tab except the confusion canvas (views.js draws that).
 export function renderMetrics(container, result) {
   const parts = [el("h3", { text: "Scores" }), metricsTable(result), cvTable(result)];
-  if (result.task === "classifier") parts.push(el("h3", { text: "Precision, recall and F1" }), perClassTable(result, confusionSplit(result)));
-  if (result.task === "transformer") parts.push(el("h3", { text: "Explained variance" }), varianceTable(result));
+  if (result.task === "classification") parts.push(el("h3", { text: "Precision, recall and F1" }), perClassTable(result, confusionSplit(result)));
+  if (result.task === "projection") parts.push(el("h3", { text: "Explained variance" }), varianceTable(result));
   const warnings = (result.warnings || []).map((w) => el("li", { text: w }));
   if (warnings.length) parts.push(el("ul", { class: "warnings" }, ...warnings));
   container.replaceChildren(...parts.filter(Boolean).map((p) => (p.tagName === "TABLE" ? el("div", { class: "table-scroll" }, p) : p)));

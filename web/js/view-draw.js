@@ -23,7 +23,7 @@ export async function drawConfusion(container, confusion, caption) {
 
 export async function drawBoundaryView(canvas, textBox, boundary, task) {
   const mod = await renderer("boundary");
-  const options = { ...sizeFor(canvas), task: task === "regressor" ? "regression" : "classification" };
+  const options = { ...sizeFor(canvas), task: task === "regression" ? "regression" : "classification" };
   mod.drawBoundary(canvas, boundary, options);
   textBox.replaceChildren(mod.describeBoundary(boundary, options));
 }

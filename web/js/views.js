@@ -8,12 +8,12 @@ export function applicableViews(result, numericFeatures) {
   const views = new Set();
   if (result.metrics || result.summary) views.add("metrics");
   if (result.model?.tree) views.add("tree");
-  const supervised = result.task === "classifier" || result.task === "regressor";
+  const supervised = result.task === "classification" || result.task === "regression";
   if (supervised && numericFeatures.length >= 2 && !result.imported) views.add("boundary");
-  if (result.task === "clusterer") views.add("clusters");
+  if (result.task === "clustering") views.add("clusters");
   if (result.dendrogram?.merges?.length) views.add("dendrogram");
-  if (result.task === "transformer" && result.pca) views.add("pca");
-  if (result.task === "regressor" && result.predictions) views.add("regression");
+  if (result.task === "projection" && result.pca) views.add("pca");
+  if (result.task === "regression" && result.predictions) views.add("regression");
   return VIEW_ORDER.filter((v) => views.has(v));
 }
 

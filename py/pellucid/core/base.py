@@ -10,6 +10,7 @@ import inspect
 import numpy as np
 
 from . import serialize
+from .descriptor import Task
 from .errors import DataError, NotFittedError
 from ..evaluation.metrics import accuracy_score, r2_score
 from .params import check_params
@@ -22,7 +23,7 @@ class Estimator:
     """Base class: hyperparameters from the `__init__` signature, fitted state in attributes ending in "_"."""
 
     _param_rules = {}
-    # Filled by subclasses: "classifier", "regressor", "clusterer" or "transformer".
+    # Filled by subclasses: a descriptor.Task.
     task = None
 
     def __init_subclass__(cls, **kwargs):
@@ -119,7 +120,7 @@ def all_estimators():
 class ClassifierMixin:
     """score = accuracy."""
 
-    task = "classifier"
+    task = Task.CLASSIFICATION
 
     def score(self, X, y):
         """Fraction of rows of X whose predicted label equals y."""
@@ -129,7 +130,7 @@ class ClassifierMixin:
 class RegressorMixin:
     """score = R^2."""
 
-    task = "regressor"
+    task = Task.REGRESSION
 
     def score(self, X, y):
         """Coefficient of determination R^2 of the predictions."""
@@ -139,7 +140,7 @@ class RegressorMixin:
 class ClusterMixin:
     """Unsupervised grouping: `fit(X)` sets `labels_`; score is left to the cluster metrics."""
 
-    task = "clusterer"
+    task = Task.CLUSTERING
 
     def fit_predict(self, X, y=None, feature_names=None):
         """Fit and return the cluster label of every row."""
@@ -149,7 +150,7 @@ class ClusterMixin:
 class TransformerMixin:
     """A fitted map from X to a new feature space."""
 
-    task = "transformer"
+    task = Task.PROJECTION
 
     def fit_transform(self, X, y=None, feature_names=None):
         """Fit, then transform the same X."""

@@ -263,7 +263,7 @@ SCORERS = {
 def _scoring(model, scoring):
     """(name, greater_is_better) for a scoring choice; None means the model's own score."""
     if scoring is None:
-        return {"classifier": "accuracy", "regressor": "r2"}.get(getattr(model, "task", None), "score"), True
+        return {"classification": "accuracy", "regression": "r2"}.get(getattr(model, "task", None), "score"), True
     if scoring not in SCORERS:
         raise DataError(f"Unknown scoring {scoring!r}; choose one of: {', '.join(SCORERS)}.")
     return scoring, SCORERS[scoring][2]
@@ -293,7 +293,7 @@ def _fit(model, X, y, feature_names, context=None):
 
 def _splitter(model, k, stratified, shuffle, seed):
     if stratified is None:
-        stratified = getattr(model, "task", None) == "classifier"
+        stratified = getattr(model, "task", None) == "classification"
     return (StratifiedKFold if stratified else KFold)(k, shuffle=shuffle, seed=seed)
 
 

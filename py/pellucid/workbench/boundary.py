@@ -68,7 +68,7 @@ def _check(run, x, y, resolution, projection):
     if run.table is None:
         raise DataError("This model was imported without its data; train it on a loaded table to draw "
                         "its decision boundary.")
-    if run.task == "transformer":
+    if run.task == "projection":
         raise DataError("PCA does not predict a class or a value, so it has no decision boundary; its "
                         "projection is drawn from the training result.")
     if isinstance(resolution, bool) or not isinstance(resolution, int) or not 2 <= resolution <= MAX_RESOLUTION:
@@ -105,13 +105,13 @@ def boundary(run, x=None, y=None, resolution=200, projection=None):
     out = {"x_name": names[0], "y_name": names[1], "x_values": grid_x.tolist(), "y_values": grid_y.tolist(),
            "width": len(grid_x), "height": len(grid_y), "held": held, "projection": projection,
            "classes": None, "probability": None}
-    if run.task == "classifier":
+    if run.task == "classification":
         classes = np.asarray(estimator.classes_)
         out["classes"] = classes.tolist()
         out["predicted"] = np.searchsorted(classes, predicted).tolist()
         if proba is not None:
             out["probability"] = np.asarray(proba).max(axis=1).tolist()
-    elif run.task == "clusterer":
+    elif run.task == "clustering":
         out["classes"] = list(range(int(np.max(predicted)) + 1 if len(predicted) else 0))
         out["predicted"] = np.asarray(predicted).tolist()
     else:
@@ -143,13 +143,13 @@ def _points(run, points_xy):
     index of the actual class, cluster, or target value) and split."""
     table, estimator = run.table, run.estimator
     rows = sample_rows(table.n_rows)
-    if run.task == "classifier":
+    if run.task == "classification":
         actual = check_target(table.column(run.target)[rows], len(rows), task="classification")
         classes = np.asarray(estimator.classes_)
         index = np.minimum(np.searchsorted(classes, actual), len(classes) - 1)
         known = classes[index] == actual
         label = np.where(known, index, -1)  # -1: a class the model never saw in training
-    elif run.task == "clusterer":
+    elif run.task == "clustering":
         label = estimator.predict(table.select(run.features).take(rows))
     else:
         label = table.column(run.target)[rows]

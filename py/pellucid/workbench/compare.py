@@ -91,15 +91,14 @@ def compare_sklearn(run):
 
 
 def _score_name(task):
-    return {"classifier": {"score_name": "Accuracy", "score_format": "percent"},
-            "regressor": {"score_name": "R²", "score_format": "number"},
-            "clusterer": {"score_name": "Silhouette", "score_format": "number"},
-            "transformer": {"score_name": "Variance explained", "score_format": "percent"}}[task]
+    return {"classification": {"score_name": "Accuracy", "score_format": "percent"},
+            "regression": {"score_name": "R²", "score_format": "number"},
+            "clustering": {"score_name": "Silhouette", "score_format": "number"},
+            "projection": {"score_name": "Variance explained", "score_format": "percent"}}[task]
 
 
 def _target(run):
-    task = "regression" if run.task == "regressor" else "classification"
-    return check_target(run.table.column(run.target), run.table.n_rows, task=task)
+    return check_target(run.table.column(run.target), run.table.n_rows, task=run.task)
 
 
 def _fits(run, X, y):
@@ -107,7 +106,7 @@ def _fits(run, X, y):
     same splitter and seed as its cross-validation)."""
     evaluation = run.setup.get("evaluation") or {"method": "none"}
     if evaluation.get("method") == "kfold" and run.task in SUPERVISED:
-        stratified = bool(evaluation.get("stratify", True)) and run.task == "classifier"
+        stratified = bool(evaluation.get("stratify", True)) and run.task == "classification"
         splitter = (model_selection.StratifiedKFold if stratified else model_selection.KFold)(
             evaluation["k"], shuffle=True, seed=evaluation.get("seed", 0))
         folds = list(splitter.split(np.arange(X.n_rows), run.table.column(run.target)))
@@ -125,7 +124,7 @@ def _fit_ours(run, params, X, y, train_rows, score_rows):
         predicted = np.asarray(estimator.predict(X))
         return {"seconds": seconds, "scores": {name: _supervised_score(run.task, y[rows], predicted[rows])
                                                for name, rows in score_rows.items()}}
-    if run.task == "transformer":
+    if run.task == "projection":
         return {"seconds": seconds, "scores": {name: float(estimator.score(X.take(rows)))
                                                for name, rows in score_rows.items()}}
     labels = readouts.cluster_labels(estimator, X, train_rows)
@@ -148,7 +147,7 @@ def _fit_theirs(sk, entry, run, params, X, raw, y, train_rows, score_rows):
         predicted = np.asarray(model.predict(raw))
         out["scores"] = {name: _supervised_score(run.task, y[rows], predicted[rows])
                          for name, rows in score_rows.items()}
-    elif run.task == "transformer":
+    elif run.task == "projection":
         out["scores"] = {name: _variance_kept(final, prepared[rows]) for name, rows in score_rows.items()}
     else:
         labels = _cluster_labels(final, prepared, train_rows)
@@ -204,7 +203,7 @@ def _preparation(sk, entry, run, params, X):
 
 
 def _supervised_score(task, actual, predicted):
-    return float(accuracy_score(actual, predicted) if task == "classifier" else r2_score(actual, predicted))
+    return float(accuracy_score(actual, predicted) if task == "classification" else r2_score(actual, predicted))
 
 
 def _silhouette(M, labels):

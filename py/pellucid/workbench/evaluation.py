@@ -72,7 +72,7 @@ def split_rows(n, validation, test, stratify, seed):
 
 
 def _stratify_by(estimator, evaluation, table, target):
-    if evaluation["stratify"] and estimator.task == "classifier":
+    if evaluation["stratify"] and estimator.task == "classification":
         return table.column(target)
     return None
 
@@ -95,7 +95,7 @@ def _train(table, target, features, model, params, evaluation, include_trace):
     features, target = choose_columns(table, estimator, model, target, features)
     supervised = estimator.task in SUPERVISED
     check_no_missing(table, features + ([target] if supervised else []))
-    if estimator.task == "classifier":
+    if estimator.task == "classification":
         check_two_classes(table, target)
     evaluation = check_evaluation(evaluation)
     X, n = table.select(features), table.n_rows
@@ -136,7 +136,7 @@ def _cross_validate(estimator, X, y_raw, evaluation):
     report(0.05, f"Cross-validating ({evaluation['k']} folds)")
     out = model_selection.cross_validate(
         estimator, X, y_raw, k=evaluation["k"], stratified=evaluation["stratify"] and
-        estimator.task == "classifier", shuffle=True, seed=evaluation["seed"], return_indices=True)
+        estimator.task == "classification", shuffle=True, seed=evaluation["seed"], return_indices=True)
     return {"k": out["k"], "scoring": out["scoring"], "splitter": out["splitter"], "scores": out["test_scores"],
             "mean": out["mean"], "std": out["std"],
             "folds": [(np.asarray(rows) + 1).tolist() for rows in out["test_rows"]]}
@@ -146,15 +146,14 @@ def _readouts(run, X, y_raw, warnings):
     """The task's metrics per split and its drawings."""
     estimator, splits = run.estimator, run.splits
     if estimator.task in SUPERVISED:
-        task = "classification" if estimator.task == "classifier" else "regression"
-        y = check_target(y_raw, len(y_raw), task=task)
+        y = check_target(y_raw, len(y_raw), task=estimator.task)
         predicted = estimator.predict(X)
         out = {"metrics": readouts.supervised_metrics(estimator.task, y, predicted, splits),
                "predictions": readouts.predictions(run, y, predicted)}
-        if estimator.task == "regressor":
+        if estimator.task == "regression":
             out["fit_curve"] = readouts.fit_curve(run)
         return out
-    if estimator.task == "transformer":
+    if estimator.task == "projection":
         return {"metrics": readouts.pca_metrics(estimator, X, splits),
                 "pca": readouts.pca_readout(estimator, X, run.table, run.target)}
     labels = readouts.cluster_labels(estimator, X, splits["train"])

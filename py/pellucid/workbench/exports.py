@@ -38,16 +38,16 @@ def predictions_csv(run, table_name):
     taken = set(columns)
     split = _free_name("split", taken)
     columns[split], kinds[split] = run.split_of_rows(), "categorical"
-    if run.task in ("classifier", "regressor"):
+    if run.task in ("classification", "regression"):
         name = _free_name("prediction", taken)
         columns[name] = estimator.predict(X)
-        kinds[name] = "categorical" if run.task == "classifier" else "numeric"
-        if run.task == "classifier" and hasattr(estimator, "predict_proba"):
+        kinds[name] = "categorical" if run.task == "classification" else "numeric"
+        if run.task == "classification" and hasattr(estimator, "predict_proba"):
             proba = estimator.predict_proba(X)  # (n, k)
             for j, label in enumerate(np.asarray(estimator.classes_).tolist()):
                 name = _free_name(f"P({label})", taken)
                 columns[name], kinds[name] = proba[:, j], "numeric"
-    elif run.task == "clusterer":
+    elif run.task == "clustering":
         name = _free_name("cluster", taken)
         columns[name] = cluster_labels(estimator, X, run.train_rows())
         kinds[name] = "numeric"

@@ -60,11 +60,11 @@ def regressor_metrics(y, predicted, rows):
 
 def supervised_metrics(task, y, predicted, splits):
     """{split: report} for every split with rows."""
-    labels = class_labels(y, predicted) if task == "classifier" else None
+    labels = class_labels(y, predicted) if task == "classification" else None
     out = {}
     for name, rows in splits.items():
         if len(rows):
-            out[name] = (classifier_metrics(y, predicted, rows, labels) if task == "classifier"
+            out[name] = (classifier_metrics(y, predicted, rows, labels) if task == "classification"
                          else regressor_metrics(y, predicted, rows))
     return out
 

@@ -26,7 +26,7 @@ MODEL_MENU = {
     "AgglomerativeClustering": ("Agglomerative clustering", "Clustering"),
     "PCA": ("Principal component analysis", "Dimensionality reduction"),
 }
-SUPERVISED = ("classifier", "regressor")
+SUPERVISED = ("classification", "regression")
 SPLITS = ("train", "validation", "test")
 
 

@@ -40,11 +40,11 @@ def _split_lines(evaluation, classifier):
 
 
 def _report_lines(task, fitted_on):
-    if task == "classifier":
+    if task == "classification":
         what, call = "accuracy", "model.score(X.take(part), y[part])"
-    elif task == "regressor":
+    elif task == "regression":
         what, call = "R^2", "model.score(X.take(part), y[part])"
-    elif task == "clusterer":
+    elif task == "clustering":
         return ["labels = model.predict(X)",
                 "print('rows per cluster:', np.bincount(labels).tolist())"]
     else:
@@ -82,7 +82,7 @@ def python_script(setup):
              "X = table.select(features)", "y = table.column(target) if target else None",
              "rows = np.arange(table.n_rows)", f"model = {model}({args})"]
     if evaluation["method"] == "kfold" and supervised:
-        stratified = evaluation["stratify"] and cls.task == "classifier"
+        stratified = evaluation["stratify"] and cls.task == "classification"
         lines += [f"cv = cross_validate(model, X, y, k={evaluation['k']}, stratified={stratified}, "
                   f"shuffle=True, seed={evaluation['seed']})",
                   "print('fold scores:', cv['test_scores'])",
@@ -90,7 +90,7 @@ def python_script(setup):
                   "model.fit(X, y)  # the final model: trained on all rows"]
         lines += _report_lines(cls.task, '[("all rows", rows)]')
     else:
-        lines += (_split_lines(evaluation, cls.task == "classifier") if evaluation["method"] == "split"
+        lines += (_split_lines(evaluation, cls.task == "classification") if evaluation["method"] == "split"
                   else ["train, validation, test = rows, rows[:0], rows[:0]"])
         lines += ["model.fit(X.take(train), None if y is None else y[train])"]
         lines += _report_lines(cls.task, '[("train", train), ("validation", validation), ("test", test)]')

@@ -28,8 +28,7 @@ def training_data(run):
     X = run.table.select(run.features).take(rows)
     y = None
     if run.task in SUPERVISED:
-        task = "regression" if run.task == "regressor" else "classification"
-        y = check_target(run.table.column(run.target)[rows], len(rows), task=task)
+        y = check_target(run.table.column(run.target)[rows], len(rows), task=run.task)
     return X, y, rows
 
 
