@@ -37,23 +37,50 @@ class Estimator:
         return [p.name for p in signature.parameters.values()
                 if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
 
-    def get_params(self):
-        """The hyperparameters, as given to `__init__`."""
-        return {name: getattr(self, name) for name in self._param_names()}
+    def get_params(self, deep=True):
+        """The hyperparameters, as given to `__init__`; with `deep`, a nested estimator's own parameters
+        too, as "name__param" (scikit-learn's convention, so its clone, pipelines and searches work)."""
+        params = {}
+        for name in self._param_names():
+            value = getattr(self, name)
+            if deep and hasattr(value, "get_params") and not isinstance(value, type):
+                params.update((f"{name}__{key}", v) for key, v in value.get_params().items())
+            params[name] = value
+        return params
 
     def set_params(self, **params):
-        """Change hyperparameters; an unknown name fails and lists the valid ones."""
+        """Change hyperparameters, "name__param" reaching into a nested estimator; an unknown name fails
+        and lists the valid ones."""
         valid = self._param_names()
-        for name, value in params.items():
+        nested = {}
+        for key, value in params.items():
+            name, delimiter, inner = key.partition("__")
             if name not in valid:
                 raise DataError(f"{type(self).__name__} has no parameter {name!r}; "
                                 f"valid parameters are: {', '.join(valid)}.")
-            setattr(self, name, value)
+            if delimiter:
+                nested.setdefault(name, {})[inner] = value
+            else:
+                setattr(self, name, value)
+        for name, inner_params in nested.items():
+            getattr(self, name).set_params(**inner_params)
         return self
+
+    # --- what scikit-learn asks of an estimator --------------------------------------------------
+
+    @property
+    def _estimator_type(self):
+        """"classifier", "regressor", "clusterer" or None: what scikit-learn before 1.6 reads."""
+        return _SKLEARN_TYPES.get(_task_name(self.task))
+
+    def __sklearn_tags__(self):
+        """scikit-learn's Tags for this estimator. Only scikit-learn calls this, so importing it here
+        keeps it out of pellucid's own dependencies."""
+        return sklearn_tags(self)
 
     def __repr__(self):
         defaults = {p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values()}
-        changed = [f"{k}={v!r}" for k, v in self.get_params().items() if not _same(v, defaults.get(k))]
+        changed = [f"{k}={v!r}" for k, v in self.get_params(deep=False).items() if not _same(v, defaults.get(k))]
         return f"{type(self).__name__}({', '.join(changed)})"
 
     def _check_params(self):
@@ -73,7 +100,7 @@ class Estimator:
         """A JSON-able description of the fitted model; `pellucid.from_dict` rebuilds it."""
         self._check_fitted()
         return {"format": FORMAT, "version": 1, "model": type(self).__name__,
-                "params": serialize.encode(self.get_params()), **self._state_to_dict()}
+                "params": serialize.encode(self.get_params(deep=False)), **self._state_to_dict()}
 
     def _state_to_dict(self):
         # trace_ is a record of training for the UI, not part of what predicts.
@@ -155,3 +182,31 @@ class TransformerMixin:
     def fit_transform(self, X, y=None, feature_names=None):
         """Fit, then transform the same X."""
         return self.fit(X, feature_names=feature_names).transform(X)
+
+
+# --- scikit-learn's view of an estimator -----------------------------------------------------------
+
+_SKLEARN_TYPES = {"classification": "classifier", "regression": "regressor", "clustering": "clusterer"}
+
+
+def _task_name(task):
+    return getattr(task, "value", task)
+
+
+def sklearn_tags(estimator):
+    """scikit-learn's Tags for a pellucid estimator, from its task and methods.
+
+    Imports scikit-learn, so it is only called from `__sklearn_tags__`, that is by scikit-learn itself.
+    Every estimator takes text columns (string=True) and refuses missing values (allow_nan=False)."""
+    from sklearn.utils import ClassifierTags, InputTags, RegressorTags, Tags, TargetTags, TransformerTags
+
+    task = _task_name(estimator.task)
+    supervised = task in ("classification", "regression")
+    return Tags(
+        estimator_type=_SKLEARN_TYPES.get(task),
+        target_tags=TargetTags(required=supervised),
+        transformer_tags=TransformerTags() if hasattr(estimator, "transform") else None,
+        classifier_tags=ClassifierTags() if task == "classification" else None,
+        regressor_tags=RegressorTags() if task == "regression" else None,
+        input_tags=InputTags(two_d_array=True, string=True, allow_nan=False),
+    )
