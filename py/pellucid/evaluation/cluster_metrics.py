@@ -13,6 +13,8 @@ encoded, not standardised), so distances are taken between the encoded rows.
 import numpy as np
 
 from ..core.errors import DataError
+from ..learners.distances import squared_distances
+from ..learners.kmeans import KMeans
 from ..tabular.features import matrix
 
 _BLOCK = 1024  # rows per block in the O(n^2) metrics: memory stays O(block * n)
@@ -23,20 +25,6 @@ def _labels(labels, n):
     if labels.ndim != 1 or len(labels) != n:
         raise DataError(f"labels must be 1-D with one label per row of X ({n}); got shape {labels.shape}.")
     return np.unique(labels, return_inverse=True)[1].ravel()  # (n,) codes 0..k-1
-
-
-# --- distances ---------------------------------------------------------------------------------------
-
-def squared_distances(A, B, B_sq=None):
-    """||a - b||^2 for every pair of rows, by the expansion ||a||^2 - 2 a.b + ||b||^2 (clipped at 0),
-    computed as one matrix product of [-2a, ||a||^2, 1] and [b, 1, ||b||^2]."""
-    A_sq = np.einsum("ij,ij->i", A, A)  # (m,)
-    if B_sq is None:
-        B_sq = np.einsum("ij,ij->i", B, B)  # (p,)
-    left = np.hstack([-2.0 * A, A_sq[:, None], np.ones((len(A), 1))])  # (m, d+2)
-    right = np.hstack([B, np.ones((len(B), 1)), B_sq[:, None]])  # (p, d+2)
-    D2 = left @ right.T  # (m, p)
-    return np.maximum(D2, 0.0, out=D2)
 
 
 def _blocks(n):
@@ -153,8 +141,6 @@ def k_sweep(X, ks, seed=0, n_init=10):
     """"Empirical choice of k": fit k-means for each k in `ks`, and report for each
     {"k", "inertia", "dunn", "silhouette"} (None where a measure is undefined: one cluster, or a Dunn
     index of infinity). A JSON-able list of dicts, in the order of `ks`."""
-    from ..learners.kmeans import KMeans  # k-means uses this module's distances
-
     M = matrix(X)  # (n, d)
     ks = [int(k) for k in ks]
     if not ks or min(ks) < 1 or max(ks) > len(M):

@@ -18,11 +18,11 @@ first then depends on rounding, and scipy and scikit-learn's own single link dif
 import numpy as np
 
 from ..core.base import ClusterMixin, Estimator
-from ..evaluation.cluster_metrics import squared_distances
 from ..core.errors import DataError
 from ..tabular.features import fit_numeric, numeric
 from ..core.params import Choice, Flag, Integer
 from ..core.validation import check_k_within_rows
+from .distances import squared_distances
 
 
 class AgglomerativeClustering(ClusterMixin, Estimator):

@@ -15,10 +15,10 @@ centre chosen so far; repeat until k centres are chosen.
 import numpy as np
 
 from ..core.base import ClusterMixin, Estimator
-from ..evaluation.cluster_metrics import squared_distances
 from ..tabular.features import fit_numeric, numeric
 from ..core.params import Choice, Flag, Integer, Number
 from ..core.validation import check_k_within_rows
+from .distances import squared_distances
 
 _FULL_PROBABILITIES = 500  # up to this many rows the trace keeps every seeding probability
 _TOP_PROBABILITIES = 20  # above it, only the largest ones

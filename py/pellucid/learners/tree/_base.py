@@ -3,12 +3,12 @@
 import numpy as np
 
 from ...core.errors import DataError
-from ...core.validation import CATEGORICAL, check_target
+from ...core.validation import CATEGORICAL, check_target, check_X_fitted
 from . import tracing
 from .columns import category_lists, encode, read_columns
 from .description import from_nested, to_nested
 from .export import export_text
-from .growth import grow
+from . import growth, growth_fast
 
 
 class _TreeModel:
@@ -26,26 +26,21 @@ class _TreeModel:
     def _encode(self, X):
         """X read as in training: (n, d) floats with categorical values as codes (-1 if unseen)."""
         self._check_fitted()
-        table = hasattr(X, "columns") and hasattr(X, "column")
-        try:
-            shape = () if table else np.shape(X)
-        except ValueError:  # ragged rows: check_X explains
-            shape = ()
-        # The training names pick a table's columns and name an array's in messages (when they fit).
-        fits = table or (len(shape) == 2 and shape[1] == len(self.feature_names_in_))
-        names = self.feature_names_in_ if fits else None
-        names, kinds, data = read_columns(X, names, kinds=self.feature_kinds_)
-        return encode(kinds, data, self.categories_)
+        columns = check_X_fitted(self, X)
+        return encode(columns.kinds, columns.data, self.categories_)
 
     @property
     def _is_categorical(self):
         return np.array([k == CATEGORICAL for k in self.feature_kinds_], dtype=bool)
 
-    def _grow(self, X_encoded, criterion):
+    def _grow(self, X_encoded, target):
+        """DECISION-TREE-LEARNING: the readable grower when the steps are traced, else the fast one
+        (the same tree; tests/test_fast_paths.py)."""
         n_values = [len(c) if c is not None else 0 for c in self.categories_]
-        tree = grow(X_encoded, self._is_categorical, n_values, criterion, max_depth=self.max_depth,
+        grow = growth.grow if self.trace else growth_fast.grow
+        tree = grow(X_encoded, self._is_categorical, n_values, target, max_depth=self.max_depth,
                     min_samples_split=self.min_samples_split, min_gain=self.min_gain)
-        tree.impurity = criterion.impurity(tree.stats)
+        tree.impurity = target.impurity(tree.stats.T)  # (N,)
         return tree
 
     def _start_trace(self, tree):

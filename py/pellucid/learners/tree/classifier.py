@@ -9,7 +9,7 @@ from ...core.params import Choice, Flag, Integer, Number
 from ...core.validation import check_classes
 from . import tracing
 from ._base import _TreeModel, check_validation
-from .criteria import ClassCriterion
+from .criteria import Classes
 from .pruning import chi2_prune, reduced_error_prune
 
 
@@ -24,6 +24,12 @@ def stratified_holdout(codes, fraction, seed):
         held.append(rows[rng.permutation(len(rows))[:n_val]])
     val = np.sort(np.concatenate(held))
     return np.setdiff1d(np.arange(len(codes)), val), val
+
+
+def plurality_value(counts):
+    """PLURALITY-VALUE (seed 000): the most common class among a node's examples, from its class counts
+    or frequencies (..., k), as an index into classes_; a tie goes to the smallest label."""
+    return np.argmax(counts, axis=-1)
 
 
 def node_distribution(tree):
@@ -113,14 +119,14 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
                 X_v, labels = check_validation(self, X_val, y_val)
                 index = {c: i for i, c in enumerate(self.classes_.tolist())}
                 y_v = np.array([index.get(v, -1) for v in labels.tolist()], dtype=np.intp)
-        criterion = ClassCriterion(codes[grow_rows], len(self.classes_), self.criterion)
-        tree = self._grow(X_encoded[grow_rows], criterion)
+        target = Classes(codes[grow_rows], len(self.classes_), self.criterion)
+        tree = self._grow(X_encoded[grow_rows], target)
         steps, paths = self._start_trace(tree) if self.trace else ([], None)
         if self.prune == "chi2":
             records = chi2_prune(tree, self.alpha)
             steps += tracing.chi2_steps(records, paths) if self.trace else []
         elif self.prune == "reduced_error":
-            prediction = node_distribution(tree).argmax(axis=1)
+            prediction = plurality_value(node_distribution(tree))
             records = reduced_error_prune(tree, X_v, y_v, self._is_categorical, prediction)
             steps += tracing.reduced_error_steps(records, paths) if self.trace else []
         self.tree_ = tree.compact()
@@ -143,7 +149,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
 
     def _set_node_values(self, values):
         self._proba = node_distribution(self.tree_)  # (N, k)
-        self._prediction = self._proba.argmax(axis=1)  # (N,) ties -> smallest label
+        self._prediction = plurality_value(self._proba)  # (N,)
 
     def _counts(self, stats, i):
         return {str(c): int(n) for c, n in zip(self.classes_.tolist(), stats[:, i])}

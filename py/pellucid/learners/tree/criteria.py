@@ -8,10 +8,10 @@ B(q) = -q log2 q - (1 - q) log2(1 - q), and
 Seed 004 ("Choosing best attribute") adds Gini impurity as the other measure of homogeneity; regression
 trees (seed 000, last paragraph of "Decision Trees") use the variance of the target instead.
 
-The readable one-node functions (`B`, `entropy`, `gini`, `importance`) are what the notes write. The
-`*Criterion` classes compute the same quantities for many candidate splits at once, from "sufficient
-statistics" kept as an (s, m) array (class counts, or count/sum/sum of squares): with
-cost(node) = samples * impurity(node), the gain of a split is (cost(parent) - sum cost(child)) / samples.
+Every function reads a node from its statistics, which add up over examples: the class counts, or for a
+regression tree (count, sum, sum of squares) of the target. They work on one node or, along the last
+axis, on many at once (the candidate thresholds of a numeric attribute). `Classes` and `Values` are the
+two kinds of target a tree learns; criteria_fast.py computes the same gains for many nodes at once.
 """
 
 import numpy as np
@@ -25,181 +25,118 @@ def B(q):
     return np.where((q <= 0) | (q >= 1), 0.0, terms)
 
 
+def _scalar(value):
+    return float(value) if np.ndim(value) == 0 else value
+
+
+def _shares(counts):
+    """Class frequencies p_c of nodes with these counts (all 0 for a node without examples)."""
+    counts = np.asarray(counts, dtype=float)
+    total = counts.sum(axis=-1, keepdims=True)
+    return counts / np.where(total > 0, total, 1.0)
+
+
 def entropy(counts):
     """H = -sum_c p_c log2 p_c of a node with these class counts, in bits."""
-    counts = np.asarray(counts, dtype=float)
-    total = counts.sum()
-    if total == 0:
-        return 0.0
-    p = counts[counts > 0] / total
-    return float(-(p * np.log2(p)).sum())
+    p = _shares(counts)
+    terms = p * np.log2(np.where(p > 0, p, 1.0))  # 0 log 0 = 0
+    return _scalar(-terms.sum(axis=-1))
 
 
 def gini(counts):
     """Gini impurity 1 - sum_c p_c^2 of a node with these class counts."""
     counts = np.asarray(counts, dtype=float)
-    total = counts.sum()
-    if total == 0:
-        return 0.0
-    p = counts / total
-    return float(1.0 - (p * p).sum())
+    impurity = 1.0 - (_shares(counts) ** 2).sum(axis=-1)
+    return _scalar(np.where(counts.sum(axis=-1) > 0, impurity, 0.0))
 
 
-def importance(parent_counts, children_counts, impurity=entropy):
+def variance(stats):
+    """Variance of a regression node's targets, from (count, sum, sum of squares):
+    (sum y^2 - (sum y)^2 / n) / n."""
+    stats = np.asarray(stats, dtype=float)
+    count, total, squares = stats[..., 0], stats[..., 1], stats[..., 2]
+    n = np.where(count > 0, count, 1.0)
+    return _scalar(np.where(count > 0, np.maximum(squares - total * total / n, 0.0) / n, 0.0))
+
+
+def class_count(counts):
+    """How many examples a node with these class counts holds."""
+    return np.asarray(counts).sum(axis=-1)
+
+
+def importance(parent_counts, children_counts, impurity=entropy, size=class_count):
     """IMPORTANCE(a, examples): impurity of the parent minus the weighted impurity of the children
-    (information gain in bits for `entropy`, Gini decrease for `gini`)."""
-    parent_counts = np.asarray(parent_counts, dtype=float)
-    n = parent_counts.sum()
-    remainder = sum(np.sum(c) / n * impurity(c) for c in children_counts)
-    return impurity(parent_counts) - remainder
+    (information gain in bits for `entropy`, Gini decrease for `gini`, variance reduction for
+    `variance` with size=lambda s: s[..., 0]). children_counts: (..., branches, s)."""
+    parent = np.asarray(parent_counts, dtype=float)  # (..., s)
+    children = np.asarray(children_counts, dtype=float)  # (..., branches, s)
+    n = size(parent)[..., None]  # (..., 1)
+    remainder = (size(children) / n * impurity(children)).sum(axis=-1)  # (...,)
+    return _scalar(impurity(parent) - remainder)
 
 
-class ClassCriterion:
-    """Class counts as statistics; cost = samples * (entropy in bits | gini)."""
-
-    task = "classification"
+class Classes:
+    """A classification target: class codes 0..k-1; a node is summed up by its class counts, and
+    IMPORTANCE is the information gain (kind="entropy") or the Gini decrease (kind="gini")."""
 
     def __init__(self, y_codes, n_classes, kind="entropy"):
-        self.y = np.asarray(y_codes, dtype=np.int32)  # (n,)
+        self.y = np.asarray(y_codes, dtype=np.intp)  # (n,)
         self.k = n_classes
         self.kind = kind
-        self.tol = 1e-12
-        n = len(self.y)
-        counts = np.arange(n + 1, dtype=float)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            self._xlogx = np.where(counts > 0, counts * np.log2(counts), 0.0)  # (n + 1,)
-        # Running class counts come from cumulative sums of packed indicators: class c of a group
-        # adds 1 << (bits * c), so one sum counts several classes, read back by shifts.
-        self._bits = max(n.bit_length(), 1)
-        per_word = max(62 // self._bits, 1)
-        self._groups = [range(first, min(first + per_word, n_classes)) for first in range(0, n_classes, per_word)]
-        self._words = [sum((self.y == c).astype(np.int64) << (self._bits * (c - g.start)) for c in g)
-                       for g in self._groups]  # each (n,)
+        self.impurity = entropy if kind == "entropy" else gini
+        self.tol = 1e-12  # gains closer than this (bits, or Gini) tie
+        self.row_stats = (self.y[:, None] == np.arange(n_classes)).astype(np.intp)  # (n, k) one-hot
 
-    def samples(self, stats):
-        return stats.sum(axis=0)
+    def stats_of_rows(self, rows):
+        """(len(rows), k) each example's own statistics: a one-hot row of its class."""
+        return self.row_stats[rows]
 
-    def split_costs(self, orders, xs, valid, sizes, totals):
-        """Candidate cuts (flat indices into (F, m), ascending), their node, and the cost of the two
-        sides when the node's segment of an order is cut there.
-
-        orders: (F, m) rows grouped by node (segments of `sizes`), sorted by xs within; valid: (F, m)
-        cuts between different values of one node; totals: (k, A) class counts of the nodes.
-
-        Only boundary points are scored: cuts between examples of different classes, or next to tied
-        values. Inside a run of one class the cost is strictly concave in the cut position (for
-        entropy and Gini alike), so it is lower at an end of the run (Fayyad and Irani, 1992): the
-        best cut, and the first of several equally good ones, is always a boundary point."""
-        F, m = orders.shape
-        words = [w[orders] for w in self._words]  # each (F, m)
-        labels = words[0] if len(words) == 1 else self.y[orders]  # equal words <=> equal labels
-        maybe = np.ones((F, m), dtype=bool)
-        np.not_equal(labels[:, :-1], labels[:, 1:], out=maybe[:, :-1])
-        ties = xs[:, :-1] == xs[:, 1:]  # (F, m - 1)
-        maybe[:, 1:] |= ties
-        maybe[:, :-2] |= ties[:, 1:]
-        maybe &= valid
-        flat = np.flatnonzero(maybe)  # (c,) candidate cuts, as indices into (F, m)
-        pos = flat % m
-        node = np.repeat(np.arange(len(sizes)), sizes)[pos]  # (c,)
-        left = np.empty((self.k, len(flat)), dtype=np.intp)  # (k, c) counts up to the cut ...
-        mask = (1 << self._bits) - 1
-        for word, group in zip(words, self._groups):
-            packed = np.cumsum(word, axis=-1, out=word).ravel()[flat]  # (c,)
-            for c in group:
-                left[c] = (packed >> (self._bits * (c - group.start))) & mask
-        ends = np.cumsum(totals, axis=1)  # (k, A) counts up to the end of each segment
-        left -= (ends - totals)[:, node]  # ... minus those before the node's segment
-        right = totals[:, node] - left  # (k, c)
-        n_left = pos + 1 - (np.cumsum(sizes) - sizes)[node]  # (c,)
-        return flat, node, self.cost(left, n_left) + self.cost(right, sizes[node] - n_left)
-
-    def group_stats(self, rows, groups, n_groups):
-        """(k, n_groups) class counts of `rows` falling in each group."""
-        flat = np.bincount(self.y[rows] * n_groups + groups, minlength=self.k * n_groups)
-        return flat.reshape(self.k, n_groups)
-
-    def cost(self, stats, total=None):
-        """samples * impurity for every column of (k, ...) counts (total: their sums, if known)."""
-        if total is None:
-            total = stats.sum(axis=0)
-        if self.kind == "entropy":
-            table = self._xlogx
-            out = table[total]
-            for row in stats:
-                out = out - table[row]
-            return out
-        squares = (stats.astype(float) ** 2).sum(axis=0)
-        return np.where(total > 0, total - squares / np.maximum(total, 1), 0.0)
+    def size(self, stats):
+        return class_count(stats)
 
     def is_pure(self, stats):
-        """True for columns whose examples all share one class."""
-        return (stats > 0).sum(axis=0) <= 1
+        """All examples share one classification (or there are none)."""
+        return np.count_nonzero(stats, axis=-1) <= 1
 
-    def impurity(self, stats):
-        total = stats.sum(axis=0)
-        return np.where(total > 0, self.cost(stats) / np.maximum(total, 1), 0.0)
+    def importance(self, parent, children):
+        return importance(parent, children, self.impurity)
 
 
-class VarianceCriterion:
-    """Count, sum and sum of squares of the (centred) target; cost = samples * variance."""
+class Values:
+    """A regression target: a node is summed up by (count, sum, sum of squares) of its targets, taken
+    about the overall mean (so the sums of squares lose less to cancellation); IMPORTANCE is the
+    reduction in variance."""
 
-    task = "regression"
+    kind = "variance"
 
     def __init__(self, y):
-        y = np.asarray(y, dtype=float)
-        self.offset = float(y.mean())
-        self.y = y - self.offset  # centred, so sums of squares lose less to cancellation
+        self.y_raw = np.asarray(y, dtype=float)  # (n,)
+        self.offset = float(self.y_raw.mean())
+        self.y = self.y_raw - self.offset
         self.k = 3
-        self.tol = 1e-12 * max(float(np.mean(self.y ** 2)), 1e-300)
+        self.tol = 1e-12 * max(float(np.mean(self.y ** 2)), 1e-300)  # reductions closer than this tie
+        self.row_stats = np.column_stack([np.ones_like(self.y), self.y, self.y * self.y])  # (n, 3)
 
-    def samples(self, stats):
-        return stats[0]
+    def stats_of_rows(self, rows):
+        """(len(rows), 3) each example's own statistics: (1, y, y^2)."""
+        return self.row_stats[rows]
 
-    def split_costs(self, orders, xs, valid, sizes, totals):
-        """(None, None, cost): the (F, m) n * variance of the two sides when the node's segment of an
-        order is cut after each entry (inf where the cut is not valid); every cut is a candidate.
-
-        Both sides' sums of squares add up to the node's, so only running sums are needed:
-        cost = sum_sq(node) - sum_left^2 / n_left - sum_right^2 / n_right."""
-        F, m = orders.shape
-        starts = np.cumsum(sizes) - sizes  # (A,)
-        n_left = np.arange(1, m + 1) - np.repeat(starts, sizes)  # (m,)
-        n_right = np.repeat(sizes, sizes) - n_left  # (m,)
-        with np.errstate(divide="ignore"):
-            inv_right = np.where(n_right > 0, 1.0 / np.maximum(n_right, 1), 0.0)  # (m,)
-        left = np.cumsum(self.y[orders], axis=-1)  # (F, m) running sum of y ...
-        left -= np.repeat(np.cumsum(totals[1]) - totals[1], sizes)  # ... within the node's segment
-        right = np.repeat(totals[1], sizes) - left  # (F, m)
-        left *= left
-        left *= 1.0 / n_left
-        right *= right
-        right *= inv_right
-        left += right  # (F, m) sum_left^2 / n_left + sum_right^2 / n_right
-        cost = np.repeat(totals[2], sizes) - left  # (F, m)
-        np.maximum(cost, 0.0, out=cost)
-        cost[~valid] = np.inf
-        return None, None, cost
-
-    def group_stats(self, rows, groups, n_groups):
-        y = self.y[rows]
-        return np.vstack([np.bincount(groups, weights=w, minlength=n_groups)
-                          for w in (np.ones_like(y), y, y * y)])  # (3, n_groups)
-
-    def cost(self, stats, total=None):
-        count = stats[0] if total is None else total
-        sums, squares = stats[1], stats[2]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = np.where(count > 0, squares - sums * sums / np.maximum(count, 1), 0.0)
-        return np.maximum(out, 0.0)
-
-    def is_pure(self, stats):
-        return self.cost(stats) <= 1e-12 * np.maximum(stats[2], 1e-300) + 1e-300
+    def size(self, stats):
+        return np.asarray(stats)[..., 0]
 
     def impurity(self, stats):
-        count = stats[0]
-        return np.where(count > 0, self.cost(stats) / np.maximum(count, 1), 0.0)
+        return variance(stats)
+
+    def is_pure(self, stats):
+        """All targets equal, up to rounding: n * variance is a negligible share of the sum of squares."""
+        stats = np.asarray(stats, dtype=float)
+        return stats[..., 0] * variance(stats) <= 1e-12 * np.maximum(stats[..., 2], 1e-300) + 1e-300
+
+    def importance(self, parent, children):
+        return importance(parent, children, variance, self.size)
 
     def mean(self, stats):
-        count = stats[0]
-        return self.offset + np.where(count > 0, stats[1] / np.maximum(count, 1), 0.0)
+        """Each node's mean target (0 offset for a node without examples: its parent's is used)."""
+        stats = np.asarray(stats, dtype=float)
+        count = stats[..., 0]
+        return self.offset + np.where(count > 0, stats[..., 1] / np.where(count > 0, count, 1.0), 0.0)

@@ -5,7 +5,7 @@ import numpy as np
 from ...core.base import Estimator, RegressorMixin
 from ...core.params import Flag, Integer, Number
 from ._base import _TreeModel
-from .criteria import VarianceCriterion
+from .criteria import Values
 
 
 def node_means(tree, means):
@@ -50,10 +50,10 @@ class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
         self._check_params()
         self.__dict__.pop("trace_", None)
         X_encoded, y = self._read_training(X, y, feature_names, "regression")
-        criterion = VarianceCriterion(y)
-        tree = self._grow(X_encoded, criterion)
+        target = Values(y)
+        tree = self._grow(X_encoded, target)
         self.tree_ = tree
-        self._set_node_values(criterion.mean(tree.stats))
+        self._set_node_values(target.mean(tree.stats.T))
         if self.trace:
             self.trace_ = self._start_trace(tree)[0]
         return self

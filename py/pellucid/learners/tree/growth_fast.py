@@ -1,0 +1,237 @@
+"""Growing the tree fast: growth.py's DECISION-TREE-LEARNING with all nodes of one depth at a time.
+
+The recursion of the notes (growth.py) builds the same tree whatever order the nodes are expanded in,
+so here every node of a depth is expanded together and the arithmetic runs over all of them at once in
+numpy. growth.py grows the tree one node at a time for traced fits (the steps view); this grower serves
+every other fit, and tests/test_fast_paths.py checks that both give the same tree.
+
+Numeric attributes get binary tests x <= t, with t halfway between consecutive distinct values, and
+can be tested again further down. The rows are kept in an (F, m) matrix of orders: row f lists the
+rows of the open nodes grouped by node (same segments for every f) and sorted by column f within each
+node. Cumulative sums of the rows' statistics along it give the class counts left of every threshold,
+so one expression scores every threshold of every node and numeric column. Children inherit their
+order by a stable partition of the parent's segment. Categorical attributes are scored from a
+(node, value, class) count table and are not reused below a node that tested them.
+"""
+
+import numpy as np
+
+from .criteria_fast import for_target
+from .structure import LEAF, REASON, Tree
+
+
+def _starts(sizes):
+    return np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.intp)  # (A,)
+
+
+def _best_thresholds(criterion, XT, O, sizes, totals):
+    """Best threshold of every numeric column at every open node.
+
+    XT: (F, n) numeric columns; O: (F, m) orders; sizes: (A,) rows per node; totals: (s, A) node
+    statistics. Returns (cost after the best split, inf if none; threshold), each (F, A)."""
+    F, m = O.shape
+    A = len(sizes)
+    starts = _starts(sizes)
+    xs = _take_rows(XT, O)  # (F, m)
+    # Position i cuts between sorted entries i and i + 1 of the same node with different values.
+    valid = np.zeros((F, m), dtype=bool)
+    valid[:, :-1] = xs[:, :-1] < xs[:, 1:]
+    valid[:, starts + sizes - 1] = False
+    # Candidate cuts in ascending flat order (so grouped by column, then node) with their cost, or
+    # (when every valid cut is a candidate) the (F, m) costs with inf at the invalid ones. Costs within
+    # tol * samples of the best tie (gains within tol): the first is chosen, as growth.py chooses.
+    flat, node, cost = criterion.split_costs(O, xs, valid, sizes, totals)
+    best = np.full(F * A, np.inf)  # (F * A,)
+    threshold = np.full(F * A, np.nan)
+    if flat is None:
+        group_best = np.minimum.reduceat(cost, starts, axis=1)  # (F, A)
+        near = np.repeat(group_best + criterion.tol * sizes, sizes, axis=1)  # (F, m) costs that tie the best
+        index = np.where(cost <= near, np.arange(m), m)
+        chosen = np.minimum.reduceat(index, starts, axis=1)  # (F, A) first best cut of each node
+        keep = np.flatnonzero(np.isfinite(group_best))  # groups with a valid cut
+        group, group_best = keep, group_best.ravel()[keep]
+        chosen = (keep // A) * m + chosen.ravel()[keep]
+    elif len(flat):
+        group = (flat // m) * A + node  # (c,) ascending: which (column, node) each cut belongs to
+        first = np.flatnonzero(np.diff(group, prepend=-1))  # (g,) start of each group
+        group_best = np.minimum.reduceat(cost, first)  # (g,)
+        size = np.diff(np.append(first, len(cost)))
+        near = np.repeat(group_best + criterion.tol * sizes[node[first]], size)  # (c,) costs that tie the best
+        index = np.where(cost <= near, np.arange(len(cost)), len(cost))
+        chosen = flat[np.minimum.reduceat(index, first)]  # (g,) first best cut of each group
+        group = group[first]
+    else:
+        return best.reshape(F, A), threshold.reshape(F, A)
+    lo, hi = xs.ravel()[chosen], xs.ravel()[chosen + 1]
+    mid = lo / 2.0 + hi / 2.0
+    best[group] = group_best
+    threshold[group] = np.where((mid >= hi) | (mid < lo), lo, mid)  # rounding guard
+    return best.reshape(F, A), threshold.reshape(F, A)
+
+
+def _take_rows(A, O):
+    """A[f, O[f, i]] for every f, i: (F, m) from (F, n) by a 1-D take (faster than take_along_axis)."""
+    offsets = np.arange(O.shape[0])[:, None] * A.shape[1]  # (F, 1)
+    return np.take(A.ravel(), O + offsets)
+
+
+def _categorical_cost(criterion, codes, n_values, rows, node, n_nodes):
+    """Cost after a multiway split on one categorical column, for every open node."""
+    table = criterion.group_stats(rows, node * n_values + codes[rows], n_nodes * n_values)  # (s, A * V)
+    return criterion.cost(table).reshape(n_nodes, n_values).sum(axis=1)  # (A,)
+
+
+def _partition(O, child_of_row, open_):
+    """The orders of the children that expand further: each row of O, grouped by node, regrouped by
+    child (children of a node are consecutive) keeping the order within a child. child_of_row: (n,)
+    child of each row within the level; open_: (C,) children still to expand. A stable radix sort on
+    the small child index does it in linear time; rows of finished children sort last and are cut."""
+    n_open = int(open_.sum())
+    key_type = np.uint16 if n_open < 2 ** 16 else np.int64
+    rank = np.where(open_, np.cumsum(open_) - 1, n_open).astype(key_type)  # (C,)
+    key = rank[child_of_row[O]]  # (F, m)
+    order = np.argsort(key, axis=1, kind="stable")
+    m_open = int((key[0] < n_open).sum())
+    return np.take_along_axis(O, order[:, :m_open], axis=1)
+
+
+class _Grower:
+    """State of one growth: node records appended level by level."""
+
+    def __init__(self, X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain):
+        self.X, self.criterion = X, criterion
+        self.is_cat = np.asarray(is_categorical, dtype=bool)
+        self.n_values = np.asarray(n_values, dtype=np.intp)
+        self.codes = {j: X[:, j].astype(np.intp) for j in np.flatnonzero(self.is_cat)}
+        self.numeric = np.flatnonzero(~self.is_cat)
+        self.XT = np.ascontiguousarray(X[:, self.numeric].T)  # (F, n)
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_gain = min_gain
+        self.n_nodes = 0
+        self.levels = []  # per level: dict of node arrays
+        self.inner = []  # per level: (ids, feature, threshold, child_start, n_children, gain)
+        self.evaluated = []  # per level: (ids, candidate gains (A, d))
+        self.no_gain = []
+
+    def new_nodes(self, parent, branch, depth, stats, used):
+        """Record a level of nodes; returns (ids, mask of nodes still to expand)."""
+        count = stats.shape[1]
+        ids = np.arange(self.n_nodes, self.n_nodes + count)
+        self.n_nodes += count
+        samples = self.criterion.samples(stats)
+        reason = np.full(count, -1)
+        attributes_left = (~used[:, self.is_cat]).any(axis=1) | (len(self.numeric) > 0)
+        depth_reached = depth >= self.max_depth if self.max_depth is not None else np.zeros(count, bool)
+        # Later entries win, so a leaf is named by the pseudocode's first test that holds (empty, same
+        # classification, no attributes), then by the pre-pruning stops.
+        for mask, name in ((samples < self.min_samples_split, "min_samples_split"), (depth_reached, "max_depth"),
+                           (~attributes_left, "no attributes"), (self.criterion.is_pure(stats), "pure"),
+                           (samples == 0, "empty branch: plurality of parent")):
+            reason[mask] = REASON[name]
+        self.levels.append({"parent": parent, "branch": branch, "depth": depth, "stats": stats,
+                            "reason": reason})
+        return ids, reason < 0
+
+    def grow(self):
+        n = self.X.shape[0]
+        rows = np.arange(n)
+        stats = self.criterion.group_stats(rows, np.zeros(n, np.intp), 1)  # (s, 1)
+        used = np.zeros((1, self.X.shape[1]), dtype=bool)
+        ids, open_ = self.new_nodes(np.array([-1]), np.array([0]), np.array([0]), stats, used)
+        # Orders: one per numeric column, or just the rows when there is none.
+        O = np.argsort(self.XT, axis=1, kind="stable") if len(self.numeric) else rows[None, :]  # (F, n)
+        level = (ids, stats, used, O) if open_[0] else None
+        depth = 0
+        while level is not None:
+            level = self.expand_level(*level, depth)
+            depth += 1
+        return self.finish()
+
+    def score(self, stats, used, O, sizes):
+        """Candidate gains (A, d) and thresholds (A, d) of every attribute at every open node."""
+        A, d = stats.shape[1], self.X.shape[1]
+        parent_cost = self.criterion.cost(stats)  # (A,)
+        gains = np.full((A, d), np.nan)
+        thresholds = np.full((A, d), np.nan)
+        if len(self.numeric):
+            cost, thresholds[:, self.numeric] = (a.T for a in _best_thresholds(self.criterion, self.XT, O,
+                                                                                sizes, stats))
+            gains[:, self.numeric] = np.where(np.isfinite(cost), parent_cost[:, None] - cost, 0.0) / sizes[:, None]
+        node = np.repeat(np.arange(A), sizes)  # (m,)
+        for j in np.flatnonzero(self.is_cat):
+            cost = _categorical_cost(self.criterion, self.codes[j], self.n_values[j], O[0], node, A)
+            gains[:, j] = np.where(used[:, j], np.nan, (parent_cost - cost) / sizes)
+        return gains, thresholds
+
+    def expand_level(self, ids, stats, used, O, depth):
+        """Score every open node of this depth, split those with gain > min_gain, create their children.
+        Returns the children still to expand, with their orders."""
+        sizes = self.criterion.samples(stats).astype(np.intp)  # (A,)
+        gains, thresholds = self.score(stats, used, O, sizes)
+        self.evaluated.append((ids, gains))
+        best = np.nanmax(gains, axis=1)  # (A,)
+        # Gains within tol (1e-12 bits; 1e-12 of Var(y) for regression) tie: the earliest column wins.
+        tol = self.criterion.tol
+        feature = np.argmax(gains >= (best - tol)[:, None], axis=1)  # (A,)
+        splits = best > self.min_gain + tol
+        self.no_gain.append(ids[~splits])
+        if not splits.any():
+            return None
+        rows = O[0] if splits.all() else O[0][np.repeat(splits, sizes)]  # rows of the split nodes
+        threshold = thresholds[splits, feature[splits]]
+        ids, feature, used, sizes = ids[splits], feature[splits], used[splits], sizes[splits]
+        # Children: 2 for a numeric test, one per training value for a categorical one.
+        categorical = self.is_cat[feature]
+        n_children = np.where(categorical, self.n_values[feature], 2)  # (S,)
+        first_child = _starts(n_children)  # (S,) index within the next level
+        self.inner.append((ids, feature, np.where(categorical, np.nan, threshold),
+                           self.n_nodes + first_child, n_children, best[splits]))
+        # Route the rows of the split nodes to their child.
+        node = np.repeat(np.arange(len(ids)), sizes)  # (m,)
+        value = self.X[rows, feature[node]]
+        step = np.where(categorical[node], value, value > threshold[node]).astype(np.intp)  # (m,)
+        total = int(n_children.sum())
+        child_stats = self.criterion.group_stats(rows, first_child[node] + step, total)  # (s, C)
+        parent = np.repeat(np.arange(len(ids)), n_children)  # (C,)
+        child_used = used[parent].copy()
+        child_used[np.arange(total), feature[parent]] |= self.is_cat[feature[parent]]
+        branch = np.arange(total) - first_child[parent]
+        child_ids, open_ = self.new_nodes(ids[parent], branch, np.full(total, depth + 1), child_stats,
+                                          child_used)
+        if not open_.any():
+            return None
+        child_of_row = np.full(len(self.X), total)  # (n,) rows of nodes that stay leaves: "child" total
+        child_of_row[rows] = first_child[node] + step
+        O = _partition(O, child_of_row, np.append(open_, False))
+        return child_ids[open_], child_stats[:, open_], child_used[open_], O
+
+    def finish(self):
+        """Assemble the recorded levels into a Tree."""
+        levels = self.levels
+        N, d = self.n_nodes, self.X.shape[1]
+        parent = np.concatenate([lv["parent"] for lv in levels])
+        branch = np.concatenate([lv["branch"] for lv in levels])
+        depth = np.concatenate([lv["depth"] for lv in levels])
+        reason = np.concatenate([lv["reason"] for lv in levels])
+        stats = np.concatenate([lv["stats"] for lv in levels], axis=1)  # (s, N)
+        feature = np.full(N, LEAF)
+        threshold = np.full(N, np.nan)
+        child_start = np.full(N, -1)
+        n_children = np.zeros(N, dtype=np.intp)
+        gain = np.full(N, np.nan)
+        for ids, f, t, c, k, g in self.inner:
+            feature[ids], threshold[ids], child_start[ids], n_children[ids], gain[ids] = f, t, c, k, g
+        candidates = np.full((N, d), np.nan)
+        for ids, g in self.evaluated:
+            candidates[ids] = g
+        for ids in self.no_gain:
+            reason[ids] = REASON["no gain"]
+        return Tree(feature, threshold, child_start, n_children, parent, branch, depth, stats,
+                    gain, candidates, reason)
+
+
+def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0):
+    """growth.grow's tree (same arguments; target: criteria.Classes or criteria.Values), grown level-wise."""
+    criterion = for_target(target)
+    return _Grower(X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain).grow()
