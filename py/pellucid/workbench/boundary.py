@@ -5,57 +5,13 @@ principal components), the other features held at their training mean (numeric) 
 import numpy as np
 
 from ..core.errors import DataError
-from ..learners.pca import PCA
-from ..tabular.table import Table
 from ..core.validation import check_target
+from ..learners.pca import PCA  # the plane of the first two principal components, for any learner
+from .grid import held_values, predict_grid
 from .readouts import sample_rows
 
 MAX_RESOLUTION = 300
 MARGIN = 0.05  # the grid reaches 5% beyond the data on each side
-# Models whose predict is the first class of highest predict_proba (ties to the smallest label), so
-# the grid needs only predict_proba.
-PREDICT_IS_ARGMAX_PROBA = {"KNeighborsClassifier"}
-
-
-def held_values(run, exclude=()):
-    """{feature: value} for the features not drawn: mean (numeric) or mode (categorical) over the
-    training rows."""
-    train = run.table.take(run.train_rows())
-    held = {}
-    for name in run.features:
-        if name in exclude:
-            continue
-        values = train.column(name)
-        if train.kinds[name] == "numeric":
-            held[name] = float(np.nanmean(values))
-        else:
-            present = values[np.not_equal(values, None)]
-            distinct, first, counts = np.unique(present, return_index=True, return_counts=True)
-            best = counts == counts.max()
-            held[name] = str(distinct[best][np.argmin(first[best])])  # ties: the value seen first
-    return held
-
-
-def predict_grid(estimator, features, varying, held, kinds, proba=False):
-    """Predictions for rows whose `varying` columns take the given arrays and the others their held value;
-    with proba=True, (predict, predict_proba or None)."""
-    m = len(next(iter(varying.values())))
-    if all(kinds[f] == "numeric" for f in features):  # a plain matrix: no per-column conversion
-        X = np.empty((m, len(features)))  # (m, d)
-        for j, f in enumerate(features):
-            X[:, j] = varying[f] if f in varying else held[f]
-    else:
-        columns = {f: varying[f] if f in varying else np.full(m, held[f], dtype=object if
-                                                               kinds[f] != "numeric" else float)
-                   for f in features}
-        X = Table(columns, kinds={f: kinds[f] for f in features})
-    if proba and type(estimator).__name__ in PREDICT_IS_ARGMAX_PROBA:  # one neighbour search, not two
-        p = estimator.predict_proba(X)  # (m, C)
-        return np.asarray(estimator.classes_)[np.argmax(p, axis=1)], p
-    predicted = estimator.predict(X)
-    if not proba:
-        return predicted
-    return predicted, (estimator.predict_proba(X) if hasattr(estimator, "predict_proba") else None)
 
 
 def _axis(values, resolution):
@@ -68,9 +24,9 @@ def _check(run, x, y, resolution, projection):
     if run.table is None:
         raise DataError("This model was imported without its data; train it on a loaded table to draw "
                         "its decision boundary.")
-    if run.task == "projection":
-        raise DataError("PCA does not predict a class or a value, so it has no decision boundary; its "
-                        "projection is drawn from the training result.")
+    if not (run.learner.can("boundary") or run.learner.can("clusters")):
+        raise DataError(f"{run.label} does not predict a class, a value or a cluster, so it has no decision "
+                        "boundary; what it learned is drawn from the training result.")
     if isinstance(resolution, bool) or not isinstance(resolution, int) or not 2 <= resolution <= MAX_RESOLUTION:
         raise DataError(f"resolution must be a whole number from 2 to {MAX_RESOLUTION}; got {resolution!r}.")
     if projection not in (None, "pca"):

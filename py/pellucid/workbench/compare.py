@@ -1,8 +1,9 @@
 """A run compared with the equivalent scikit-learn model, fitted on the same rows with matching settings.
 
-`sklearn_equivalents.EQUIVALENTS` says, per pellucid class, how to build the scikit-learn estimator from
-our hyperparameters, how its input is prepared (one-hot encoded categorical columns, standardised numeric
-ones when our model standardises, ordinal codes for CategoricalNB) and where the two models differ.
+A learner's descriptor holds its scikit-learn twin (`sklearn`): how to build the scikit-learn estimator
+from our hyperparameters, how its input is prepared (one-hot encoded categorical columns, standardised
+numeric ones when our model standardises, or ordinal codes for every column) and where the two models
+differ; a learner without a twin says why (`no_twin`).
 Both models are fitted on exactly the run's training rows (or, for a k-fold run, on the run's folds)
 and scored with the same pellucid metric on the same rows.
 
@@ -17,12 +18,11 @@ import numpy as np
 
 from ..evaluation import model_selection
 from ..evaluation.cluster_metrics import silhouette_score
-from ..core.errors import DataError
+from ..core.errors import DataError, NotLoadedError
 from ..evaluation.metrics import accuracy_score, r2_score
 from ..core.validation import check_target
 from . import readouts
 from .runs import SUPERVISED, make_estimator
-from .sklearn_equivalents import EQUIVALENTS, NO_EQUIVALENT
 
 NOT_LOADED = "scikit-learn is not loaded"
 MAX_SILHOUETTE_ROWS = readouts.MAX_PAIRWISE
@@ -37,8 +37,8 @@ def import_sklearn():
         from sklearn import (cluster, compose, decomposition, kernel_ridge, linear_model, naive_bayes,
                              neighbors, pipeline, preprocessing, tree)  # noqa: F401
     except ImportError:
-        raise DataError(f"{NOT_LOADED}: load it first (in the page, press \"Compare with scikit-learn\"; "
-                        "natively, pip install scikit-learn).") from None
+        raise NotLoadedError(f"{NOT_LOADED}: load it first (in the page, press \"Compare with scikit-learn\"; "
+                              "natively, pip install scikit-learn).") from None
     return sklearn
 
 
@@ -47,11 +47,10 @@ def compare_sklearn(run):
     if run.table is None:
         raise DataError("This model was imported without its data, so there are no rows to fit "
                         "scikit-learn on; train it here first.")
-    entry = EQUIVALENTS.get(run.model)
+    entry = run.learner.sklearn
     if entry is None:
-        reason = NO_EQUIVALENT.get(run.model, "scikit-learn has no model that learns the same way.")
         return {"equivalent": False, "model": run.model, "label": run.label,
-                "message": f"{run.label} has no equivalent in scikit-learn: {reason}"}
+                "message": f"{run.label} has no equivalent in scikit-learn: {run.learner.no_twin}"}
     sk = import_sklearn()
     params = make_estimator(run.model, run.setup.get("params")).get_params()
     X = run.table.select(run.features)
@@ -230,7 +229,7 @@ def _cluster_labels(model, P, train_rows):
 
 
 def _variance_kept(pca, P):
-    """1 - reconstruction error / total variance around the training mean, as pellucid's PCA.score."""
+    """1 - reconstruction error / total variance around the training mean, as pellucid's principal components score it."""
     centred = P - pca.mean_  # (n, d)
     residual = P - pca.inverse_transform(pca.transform(P))  # (n, d)
     total = float(np.sum(centred ** 2))

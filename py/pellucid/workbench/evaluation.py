@@ -13,12 +13,12 @@ import numpy as np
 
 from ..evaluation import model_selection
 from ..core.errors import DataError
+from ..core.settings import CV_FOLDS, DEFAULT_SPLIT
 from .summaries import summary
 from ..core.validation import check_target
 from . import readouts
 from .host import report
-from .runs import (MODEL_MENU, SUPERVISED, Run, check_no_missing, check_two_classes, choose_columns,
-                   make_estimator)
+from .runs import SUPERVISED, Run, check_no_missing, check_two_classes, choose_columns, make_estimator
 
 METHODS = ("split", "kfold", "none")
 
@@ -41,8 +41,7 @@ def check_evaluation(evaluation):
     out = {"method": method, "stratify": bool(evaluation.get("stratify", True)),
            "seed": _whole(evaluation.get("seed", 0), "seed", 0, 2 ** 32 - 1)}
     if method == "split":
-        parts = {p: _whole(evaluation.get(p, d), p, 0, 100) for p, d in
-                 (("train", 60), ("validation", 20), ("test", 20))}
+        parts = {p: _whole(evaluation.get(p, d), p, 0, 100) for p, d in DEFAULT_SPLIT.items()}
         if sum(parts.values()) != 100:
             raise DataError(f"The train, validation and test percentages must add up to 100; they add up "
                             f"to {sum(parts.values())}.")
@@ -50,7 +49,7 @@ def check_evaluation(evaluation):
             raise DataError("The training part must have some rows: make train larger than 0%.")
         out.update(parts)
     elif method == "kfold":
-        out["k"] = _whole(evaluation.get("k", 5), "k", 2, 100)
+        out["k"] = _whole(evaluation.get("k", CV_FOLDS["default"]), "k", CV_FOLDS["min"], CV_FOLDS["max"])
     return out
 
 
@@ -111,13 +110,14 @@ def _train(table, target, features, model, params, evaluation, include_trace):
             cv = _cross_validate(estimator, X, y_raw, evaluation)
         else:
             warnings.append("k-fold cross-validation scores predictions of a target; a clustering or "
-                            "PCA has none, so it was fitted on all rows without folds.")
+                            "a projection has none, so it was fitted on all rows without folds.")
     report(0.8 if cv else 0.1, "Training")
     train_rows = splits["train"]
     estimator.fit(X.take(train_rows), None if y_raw is None else y_raw[train_rows])
     run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
               splits=splits, setup={"evaluation": evaluation, "params": dict(params or {})})
-    result = {"label": run.label, "task": estimator.task, "model": readouts.compact_model(estimator),
+    result = {"label": run.label, "task": estimator.task, "capabilities": sorted(run.learner.capabilities),
+              "model": readouts.compact_model(estimator),
               "summary": summary(estimator), "features": features, "target": target,
               "evaluation": evaluation, "splits": {k: (v + 1).tolist() for k, v in splits.items()},
               "warnings": warnings}
@@ -161,10 +161,6 @@ def _readouts(run, X, y_raw, warnings):
     out = {"metrics": {name: readouts.cluster_readout(estimator, M[rows], labels[rows], warnings, name)
                        for name, rows in splits.items() if len(rows)},
            "clusters": readouts.clusters(estimator, M, labels)}
-    if hasattr(estimator, "merges_"):
+    if run.learner.can("dendrogram"):
         out["dendrogram"] = readouts.dendrogram(estimator)
     return out
-
-
-def label_of(model):
-    return MODEL_MENU[model][0]

@@ -13,14 +13,13 @@ features as given, rounded to GIVEN_DECIMALS, so the rounding in the question co
 import numpy as np
 
 from ..core.errors import DataError
+from ..learners import registry
 from . import steps
+from .explain import explain_row
 from .readouts import encoded
 
 TOLERANCE = 0.005
 GIVEN_DECIMALS = 4
-KINDS = {"DecisionTreeClassifier": "gain", "Perceptron": "perceptron_update", "CategoricalNB": "nb_posterior",
-         "BernoulliNB": "nb_posterior", "MultinomialNB": "nb_posterior", "KMeans": "kmeans_centre",
-         "LinearRegression": "linear_prediction", "LogisticRegression": "logistic_probability"}
 
 
 def _seed(seed):
@@ -31,14 +30,13 @@ def _seed(seed):
 
 def _make(run, seed):
     """(public exercise dict, expected answer, worked computation)."""
-    model = type(run.estimator).__name__
-    kind = KINDS.get(model)
+    kind = run.learner.exercise
     if kind is None:
-        raise DataError(f"There is no exercise for {run.label} yet; try a decision tree, the perceptron, "
-                        "linear or logistic regression, categorical/Bernoulli/multinomial naive Bayes or k-means.")
+        offered = [learner.label for learner in registry.learners() if learner.exercise]
+        raise DataError(f"There is no exercise for {run.label} yet; try one of: {', '.join(offered)}.")
     rng = np.random.default_rng(_seed(seed))
     question, answer, worked = _MAKERS[kind](run, rng)
-    return {"kind": kind, "seed": int(seed), "model": model, "tolerance": TOLERANCE, **question}, answer, worked
+    return {"kind": kind, "seed": int(seed), "model": run.model, "tolerance": TOLERANCE, **question}, answer, worked
 
 
 def exercise(run, seed=0):
@@ -99,7 +97,6 @@ def _perceptron_update(run, rng):
 
 
 def _nb_posterior(run, rng):
-    from .explain import explain_row
     est = type(run.estimator)(**{**run.estimator.get_params(), "k": 1.0, "trace": False})
     X, y, rows = steps.training_data(run)
     est.fit(X, y)
@@ -195,6 +192,7 @@ def _logistic_probability(run, rng):
     return q, float(probs[c]), worked
 
 
+# The learner's descriptor names its exercise kind.
 _MAKERS = {"gain": _gain, "perceptron_update": _perceptron_update, "nb_posterior": _nb_posterior,
            "kmeans_centre": _kmeans_centre, "linear_prediction": _linear_prediction,
            "logistic_probability": _logistic_probability}

@@ -6,6 +6,7 @@ or its distance to each centre (k-means). Row numbers in and out are 1-based row
 import numpy as np
 
 from ..core.errors import DataError
+from ..learners import registry
 from ..tabular.features import numeric
 
 
@@ -30,29 +31,34 @@ def explain_row(run, row, estimator=None):
     out = {"row": int(row), "values": values}
     if run.target is not None:
         out["actual"] = _plain(run.table.column(run.target)[int(row) - 1])
-    name = type(est).__name__
-    if name.startswith("DecisionTree"):
-        out.update(_tree_path(est, values))
-    elif name.startswith("KNeighbors"):
-        out.update(kind="neighbours", **est.explain(X))
-        train = run.train_rows()
-        for nb in out["neighbors"]:
-            nb["row"] = int(train[nb["row"]]) + 1
-    elif name.endswith("NB"):
-        out.update(kind="naive_bayes", **est.explain(X))
-    elif hasattr(est, "coef_"):
-        out.update(_linear_scores(est, X))
-    elif hasattr(est, "cluster_centers_"):
-        m = numeric(est, X)[0]  # (d,)
-        d2 = ((est.cluster_centers_ - m) ** 2).sum(axis=1)  # (k,)
-        out.update(kind="centres", distances=np.sqrt(d2).tolist(), prediction=int(np.argmin(d2)))
-    else:
-        out.update(kind="prediction", prediction=_plain(np.asarray(est.predict(X))[0]) if hasattr(est, "predict")
-                   else None)
+    out.update(_KINDS[registry.of(est).explain](est, X, values, run))
     return out
 
 
-def _tree_path(est, values):
+def _neighbours(est, X, values, run):
+    out = {"kind": "neighbours", **est.explain(X)}
+    train = run.train_rows()
+    for nb in out["neighbors"]:
+        nb["row"] = int(train[nb["row"]]) + 1
+    return out
+
+
+def _naive_bayes(est, X, values, run):
+    return {"kind": "naive_bayes", **est.explain(X)}
+
+
+def _centres(est, X, values, run):
+    m = numeric(est, X)[0]  # (d,)
+    d2 = ((est.cluster_centers_ - m) ** 2).sum(axis=1)  # (k,)
+    return {"kind": "centres", "distances": np.sqrt(d2).tolist(), "prediction": int(np.argmin(d2))}
+
+
+def _prediction(est, X, values, run):
+    return {"kind": "prediction",
+            "prediction": _plain(np.asarray(est.predict(X))[0]) if hasattr(est, "predict") else None}
+
+
+def _tree_path(est, X, values, run):
     """The tests the row passes from the root to its leaf, with the trace's node names."""
     node, path, steps = est.to_dict()["tree"], "root", []
     nodes = [path]
@@ -78,7 +84,7 @@ def _tree_path(est, values):
             "counts": node.get("counts"), "text": text}
 
 
-def _linear_scores(est, X):
+def _linear_scores(est, X, values, run):
     """Score per class: bias + sum_j w_j f_j(x), each term listed (the binary score is w . f)."""
     f = numeric(est, X)[0]  # (d,) the row as the model reads it
     W = np.atleast_2d(est.coef_)  # (1 or K, d)
@@ -91,6 +97,11 @@ def _linear_scores(est, X):
         {"name": n, "value": float(v), "weights": W[:, j].tolist()} for j, (n, v) in enumerate(zip(names, f))]
     prediction = _plain(np.asarray(est.predict(X))[0])
     out = {"kind": "scores", "labels": labels, "scores": scores, "terms": terms, "prediction": prediction}
-    if hasattr(est, "predict_proba") and classes:
+    if registry.of(est).can("probabilities") and classes:
         out["proba"] = est.predict_proba(X)[0].tolist()
     return out
+
+
+# The learner's descriptor names its explain kind.
+_KINDS = {"path": _tree_path, "neighbours": _neighbours, "naive_bayes": _naive_bayes, "scores": _linear_scores,
+          "centres": _centres, "prediction": _prediction}

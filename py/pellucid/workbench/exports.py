@@ -9,7 +9,8 @@ from ..core import base
 from ..core.errors import DataError
 from ..tabular.table import Table
 from .readouts import cluster_labels
-from .runs import MODEL_MENU, Run
+from ..learners import registry
+from .runs import Run
 
 
 def _stem(name):
@@ -42,7 +43,7 @@ def predictions_csv(run, table_name):
         name = _free_name("prediction", taken)
         columns[name] = estimator.predict(X)
         kinds[name] = "categorical" if run.task == "classification" else "numeric"
-        if run.task == "classification" and hasattr(estimator, "predict_proba"):
+        if run.task == "classification" and run.learner.can("probabilities"):
             proba = estimator.predict_proba(X)  # (n, k)
             for j, label in enumerate(np.asarray(estimator.classes_).tolist()):
                 name = _free_name(f"P({label})", taken)
@@ -89,7 +90,5 @@ def import_model(text):
             from None
     extra = d.get("workbench") if isinstance(d.get("workbench"), dict) else {}
     target = extra.get("target") if isinstance(extra.get("target"), str) else None
-    model = type(estimator).__name__
-    if model not in MODEL_MENU:
-        raise DataError(f"{model} models cannot be used on this page; it offers: {', '.join(MODEL_MENU)}.")
-    return Run(estimator=estimator, model=model, features=features, target=target)
+    learner = registry.of(estimator)  # a DataError for a model the page does not offer
+    return Run(estimator=estimator, model=learner.name, features=features, target=target)

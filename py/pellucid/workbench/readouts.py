@@ -6,6 +6,7 @@ import numpy as np
 
 from ..evaluation import cluster_metrics, metrics
 from ..tabular.features import numeric
+from .grid import held_values, predict_grid
 
 MAX_POINTS = 5000  # rows drawn in a scatter (sampled with a fixed seed beyond)
 MAX_PAIRWISE = 5000  # rows above which O(n^2) measures (silhouette, Dunn) are skipped
@@ -78,7 +79,6 @@ def predictions(run, y, predicted):
 def fit_curve(run, resolution=200):
     """For a regressor with a numeric feature: predictions along the first numeric feature's range,
     the other features held at their training mean or mode (the fitted line or curve)."""
-    from .boundary import held_values, predict_grid  # the same held values as the boundary
     table = run.table
     name = next((f for f in run.features if table.kinds[f] == "numeric"), None)
     if name is None:

@@ -4,29 +4,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core import base
+from ..core.descriptor import Task
 from ..core.errors import DataError
+from ..learners import registry
 
-# What the page offers in its "Model" select, in this order: class name -> (label, group).
-MODEL_MENU = {
-    "DecisionTreeClassifier": ("Decision tree", "Trees"),
-    "DecisionTreeRegressor": ("Regression tree", "Trees"),
-    "LinearRegression": ("Linear regression", "Linear models"),
-    "LogisticRegression": ("Logistic regression", "Linear models"),
-    "Perceptron": ("Perceptron", "Linear models"),
-    "GaussianNB": ("Gaussian naive Bayes", "Probabilistic"),
-    "CategoricalNB": ("Categorical naive Bayes", "Probabilistic"),
-    "BernoulliNB": ("Bernoulli naive Bayes", "Probabilistic"),
-    "MultinomialNB": ("Multinomial naive Bayes", "Probabilistic"),
-    "KNeighborsClassifier": ("k-nearest neighbours", "Neighbours"),
-    "KNeighborsRegressor": ("k-nearest neighbours regression", "Neighbours"),
-    "KernelPerceptron": ("Kernel perceptron", "Kernels"),
-    "KernelRegression": ("Kernel regression", "Kernels"),
-    "KMeans": ("k-means", "Clustering"),
-    "AgglomerativeClustering": ("Agglomerative clustering", "Clustering"),
-    "PCA": ("Principal component analysis", "Dimensionality reduction"),
-}
-SUPERVISED = ("classification", "regression")
+SUPERVISED = tuple(task.value for task in Task if task.supervised)  # the tasks that learn a target
 SPLITS = ("train", "validation", "test")
 
 
@@ -44,8 +26,13 @@ class Run:
     setup: dict = field(default_factory=dict)
 
     @property
+    def learner(self):
+        """The model's descriptor: what it can do and show."""
+        return registry.get(self.model)
+
+    @property
     def label(self):
-        return MODEL_MENU.get(self.model, (self.model, ""))[0]
+        return self.learner.label
 
     @property
     def task(self):
@@ -63,14 +50,13 @@ class Run:
 
 
 def make_estimator(model, params, trace=False):
-    """A new estimator of menu class `model` with the page's params (unknown names: a DataError)."""
-    if model not in MODEL_MENU:
-        raise DataError(f"Unknown model {model!r}; choose one of: {', '.join(MODEL_MENU)}.")
-    cls = base.all_estimators()[model]
+    """A new estimator of the learner called `model` with the page's params (unknown names: a DataError)."""
+    learner = registry.get(model)
+    cls = learner.estimator
     params = dict(params or {})
     unknown = sorted(set(params) - set(cls._param_rules))
     if unknown:
-        raise DataError(f"{MODEL_MENU[model][0]} has no parameter {', '.join(map(repr, unknown))}.")
+        raise DataError(f"{learner.label} has no parameter {', '.join(map(repr, unknown))}.")
     params["trace"] = bool(trace)
     return cls(**params)
 
@@ -78,11 +64,11 @@ def make_estimator(model, params, trace=False):
 def choose_columns(table, estimator, model, target, features):
     """(features, target) checked against the table: the target must be a column (and is required for
     classifiers and regressors), features default to every other column."""
-    supervised = estimator.task in SUPERVISED
+    supervised = Task(estimator.task).supervised
     if target is not None and target not in table.columns:
         raise DataError(f"The target column {target!r} is not in the data.")
     if supervised and target is None:
-        raise DataError(f"{MODEL_MENU[model][0]} learns to predict a target: choose the Target column.")
+        raise DataError(f"{registry.get(model).label} learns to predict a target: choose the Target column.")
     unknown = [f for f in (features or []) if f not in table.columns]
     if unknown:
         raise DataError(f"Feature column {', '.join(map(repr, unknown))} is not in the data.")

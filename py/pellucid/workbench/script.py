@@ -4,10 +4,10 @@ the same seed (or the same k folds), fit the model with its parameters, and prin
 
 import pathlib
 
-from ..core import base
 from ..core.errors import DataError
+from ..learners import registry
 from .evaluation import check_evaluation
-from .runs import MODEL_MENU, SUPERVISED
+from .runs import SUPERVISED
 
 
 def _kind_lines(kinds):
@@ -54,6 +54,14 @@ def _report_lines(task, fitted_on):
             f"        print(f\"{{name}} {what}: {{{call}!r}}\")"]
 
 
+def _import_lines(learner):
+    """The estimator comes from pellucid itself, or from the module that defines a learner added later."""
+    tools = "read_csv, train_test_split, train_val_test_split, cross_validate"
+    if learner.script_import == "pellucid":
+        return [f"from pellucid import {learner.name}, {tools}"]
+    return [f"from pellucid import {tools}", f"from {learner.script_import} import {learner.name}"]
+
+
 def python_script(setup):
     """{filename, script} for `setup`: {file, target, features, model, params, evaluation, kinds?,
     missing?} (kinds: {column: kind} re-read before use; missing: [{strategy, columns}] in order)."""
@@ -61,21 +69,18 @@ def python_script(setup):
         raise DataError("export_python needs the run's setup: file, target, features, model, params, "
                         "evaluation.")
     model = setup.get("model")
-    if model not in MODEL_MENU:
-        raise DataError(f"Unknown model {model!r}; choose one of: {', '.join(MODEL_MENU)}.")
-    cls = base.all_estimators()[model]
+    learner = registry.get(model)
+    cls = learner.estimator
     params = {k: v for k, v in (setup.get("params") or {}).items() if k != "trace"}
     cls(**params)._check_params()
     evaluation = check_evaluation(setup.get("evaluation"))
     target, features, file = setup.get("target"), setup.get("features"), setup.get("file") or "data.csv"
     supervised = cls.task in SUPERVISED
     if supervised and not target:
-        raise DataError(f"{MODEL_MENU[model][0]} needs a target column in the setup.")
+        raise DataError(f"{learner.label} needs a target column in the setup.")
     args = ", ".join(f"{k}={v!r}" for k, v in params.items())
-    lines = [f'"""{MODEL_MENU[model][0]} on {file}, as trained in the pellucid workbench."""', "",
-             "import numpy as np", "",
-             f"from pellucid import {model}, read_csv, train_test_split, train_val_test_split, cross_validate",
-             "", f"table = read_csv({file!r})", *_kind_lines(setup.get("kinds")),
+    lines = [f'"""{learner.label} on {file}, as trained in the pellucid workbench."""', "",
+             "import numpy as np", "", *_import_lines(learner), "", f"table = read_csv({file!r})", *_kind_lines(setup.get("kinds")),
              *_missing_lines(setup.get("missing")),
              f"target = {target if supervised else None!r}",
              f"features = {features!r}" if features else "features = [c for c in table.columns if c != target]",

@@ -6,6 +6,8 @@ Bayes, the cluster sizes, the variance each principal component explains, any wa
 
 import numpy as np
 
+from ..learners import registry
+
 
 def _fmt(x):
     return f"{float(x):.4g}"
@@ -47,22 +49,19 @@ def _stored_rows(model):
     return [("training rows kept", str(len(model.X_fit_))), ("encoded features", str(model.X_fit_.shape[1]))]
 
 
+def _tree(model):
+    return [("depth", str(model.get_depth())), ("leaves", str(model.get_n_leaves()))]
+
+
+# The learner's descriptor names its summary kind.
+_KINDS = {"weights": _weights, "priors": _priors, "components": _components, "clusters": _cluster_sizes,
+          "stored_rows": _stored_rows, "tree": _tree}
+
+
 def summary(model):
     """[(label, value), ...] describing a fitted model; warnings it raised come last."""
-    if hasattr(model, "coef_"):
-        rows = _weights(model)
-    elif hasattr(model, "class_log_prior_"):
-        rows = _priors(model)
-    elif hasattr(model, "explained_variance_ratio_"):
-        rows = _components(model)
-    elif hasattr(model, "labels_"):
-        rows = _cluster_sizes(model)
-    elif hasattr(model, "X_fit_"):
-        rows = _stored_rows(model)
-    elif hasattr(model, "tree_"):
-        rows = [("depth", str(model.get_depth())), ("leaves", str(model.get_n_leaves()))]
-    else:
-        rows = []
+    kind = registry.of(model).summary
+    rows = _KINDS[kind](model) if kind else []
     if getattr(model, "n_iter_", None) is not None:
         rows.append(("iterations", str(int(model.n_iter_))))
     rows.extend(("warning", text) for text in getattr(model, "warnings_", []) or [])

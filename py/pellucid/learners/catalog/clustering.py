@@ -1,0 +1,36 @@
+"""Clustering: k-means and agglomerative clustering, and their scikit-learn twins."""
+
+from ...core.descriptor import Learner, SklearnTwin, Task
+from ..agglomerative import AgglomerativeClustering
+from ..kmeans import KMeans
+
+
+def _kmeans(sk, p, ctx):
+    return sk.cluster.KMeans(n_clusters=p["k"], init=p["init"], n_init=p["n_init"], max_iter=p["max_iter"],
+                             tol=p["tol"], random_state=p["seed"])
+
+
+def _kmeans_notes(p):
+    return ["The same assign/update iterations. scikit-learn's k-means++ is greedy (it draws 2 + ln k "
+            "candidates for each centre and keeps the best), pellucid draws one; their random generators "
+            "differ, so they start from different centres and may end in different local minima."]
+
+
+def _agglomerative(sk, p, ctx):
+    return sk.cluster.AgglomerativeClustering(n_clusters=p["k"], linkage=p["linkage"])
+
+
+def _agglomerative_notes(p):
+    return ["The same merges (Euclidean distance, the same linkage) up to ties. scikit-learn only labels "
+            "the rows it was fitted on, so other rows take the cluster of their nearest training row, as "
+            "in pellucid."]
+
+
+LEARNERS = (
+    Learner(KMeans, "k-means", "Clustering", Task.CLUSTERING, {"clusters", "steps", "exercises", "explain"},
+            steps="kmeans", exercise="kmeans_centre", explain="centres", summary="clusters",
+            scale_sensitive=True, sklearn=SklearnTwin(_kmeans, _kmeans_notes)),
+    Learner(AgglomerativeClustering, "Agglomerative clustering", "Clustering", Task.CLUSTERING,
+            {"clusters", "dendrogram", "steps"}, steps="agglomerative", summary="clusters", scale_sensitive=True,
+            sklearn=SklearnTwin(_agglomerative, _agglomerative_notes)),
+)

@@ -1,0 +1,70 @@
+"""The linear models: linear and logistic regression and the perceptron, and their scikit-learn twins."""
+
+import numpy as np
+
+from ...core.descriptor import Learner, SklearnTwin, Task
+from ..linear import LinearRegression
+from ..logistic import LogisticRegression
+from ..perceptron import Perceptron
+
+
+def _linear(sk, p, ctx):
+    if p["l2"] == 0:
+        return sk.linear_model.LinearRegression()
+    return sk.linear_model.Ridge(alpha=ctx["n_train"] * p["l2"])  # J = 1/(2n)|r|^2 + l2/2 |w|^2
+
+
+def _linear_notes(p):
+    notes = ["The same least-squares objective: l2 = 0 is LinearRegression, l2 > 0 is Ridge(alpha = n · l2) "
+             "(n training rows); neither penalises the bias."]
+    if p["solver"] == "gd":
+        notes.append("pellucid runs gradient descent, which may stop before the exact minimum; scikit-learn "
+                     "solves it exactly.")
+    return notes
+
+
+def _logistic(sk, p, ctx):
+    C = np.inf if p["l2"] == 0 else 1.0 / (ctx["n_train"] * p["l2"])  # the same objective
+    return sk.linear_model.LogisticRegression(C=C, tol=1e-8, max_iter=1000)
+
+
+def _logistic_notes(p):
+    return ["The same objective: mean log-loss + (l2/2)|w|^2 is scikit-learn's C = 1/(n · l2) (n training "
+            "rows; l2 = 0 is C = ∞); sigmoid for two classes, softmax for more; biases not penalised. "
+            "pellucid uses Newton's method (or gradient ascent), scikit-learn L-BFGS.",
+            "With l2 = 0 and separable classes the weights grow without bound and the two stop at "
+            "different places."]
+
+
+def _perceptron(sk, p, ctx):
+    return sk.linear_model.SGDClassifier(loss="perceptron", penalty=None, learning_rate="constant", eta0=1.0,
+                                         max_iter=p["max_epochs"], tol=None, shuffle=bool(p["shuffle"]),
+                                         random_state=p["seed"], average=bool(p["averaged"]))
+
+
+def _perceptron_notes(p):
+    notes = ["Both add the misclassified example to the weights (step 1, bias included, no penalty). For "
+             "three or more classes scikit-learn trains one binary perceptron per class (one-vs-rest); "
+             "pellucid's multiclass perceptron keeps one weight vector per class and updates two of them "
+             "on a mistake.",
+             "scikit-learn runs all max_epochs passes; pellucid stops after a pass with no mistake. Their "
+             "shuffled orders differ (different random generators)."]
+    if p.get("initial_weights") is not None:
+        notes.append("initial_weights are not passed on: scikit-learn starts from zero.")
+    return notes
+
+
+LEARNERS = (
+    Learner(LinearRegression, "Linear regression", "Linear models", Task.REGRESSION,
+            {"boundary", "regression_fit", "steps", "exercises", "explain"}, steps="descent",
+            exercise="linear_prediction", explain="scores", summary="weights",
+            sklearn=SklearnTwin(_linear, _linear_notes)),
+    Learner(LogisticRegression, "Logistic regression", "Linear models", Task.CLASSIFICATION,
+            {"probabilities", "boundary", "steps", "exercises", "explain"}, steps="descent",
+            exercise="logistic_probability", explain="scores", summary="weights", scale_sensitive=True,
+            sklearn=SklearnTwin(_logistic, _logistic_notes)),
+    Learner(Perceptron, "Perceptron", "Linear models", Task.CLASSIFICATION,
+            {"boundary", "steps", "exercises", "explain"}, steps="perceptron", exercise="perceptron_update",
+            explain="scores", summary="weights", scale_sensitive=True,
+            sklearn=SklearnTwin(_perceptron, _perceptron_notes)),
+)

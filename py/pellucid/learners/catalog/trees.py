@@ -1,0 +1,41 @@
+"""The decision trees: classification and regression trees, and their scikit-learn twins."""
+
+from ...core.descriptor import Learner, SklearnTwin, Task
+from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
+
+
+def _notes(p):
+    notes = ["Both grow a tree by the best impurity decrease (entropy or Gini) with midpoint thresholds on "
+             "numeric features. A categorical column splits many ways in pellucid, but on one-hot columns "
+             "(one yes/no test per category) in scikit-learn.",
+             "scikit-learn visits the features in a random order (random_state = seed) and keeps the first "
+             "best split it meets, so equally good splits are broken at random; pellucid takes the first "
+             "feature in column order."]
+    if p.get("prune"):
+        notes.append(f"pellucid prunes the tree ({p['prune']}); scikit-learn has no such pruning here and "
+                     "keeps the fully grown tree.")
+    if p.get("min_gain"):
+        notes.append("min_gain is not passed on: scikit-learn's min_impurity_decrease weighs the decrease by "
+                     "the node's share of the rows.")
+    return notes
+
+
+def _classifier(sk, p, ctx):
+    return sk.tree.DecisionTreeClassifier(criterion=p["criterion"], max_depth=p["max_depth"],
+                                          min_samples_split=p["min_samples_split"], random_state=p["seed"])
+
+
+def _regressor(sk, p, ctx):
+    return sk.tree.DecisionTreeRegressor(max_depth=p["max_depth"], min_samples_split=p["min_samples_split"],
+                                         random_state=0)
+
+
+LEARNERS = (
+    Learner(DecisionTreeClassifier, "Decision tree", "Trees", Task.CLASSIFICATION,
+            {"probabilities", "boundary", "tree", "steps", "exercises", "explain"}, steps="tree",
+            exercise="gain", explain="path", summary="tree", needs="categories",
+            sklearn=SklearnTwin(_classifier, _notes)),
+    Learner(DecisionTreeRegressor, "Regression tree", "Trees", Task.REGRESSION,
+            {"boundary", "tree", "regression_fit", "steps", "explain"}, steps="tree", explain="path",
+            summary="tree", needs="categories", sklearn=SklearnTwin(_regressor, _notes)),
+)

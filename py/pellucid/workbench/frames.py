@@ -1,0 +1,39 @@
+"""What every step builder shares: numbers written as the notes write them, the rows drawn under a
+timeline (sampled beyond MAX_POINTS), and the feature names as the model read them."""
+
+import numpy as np
+
+from .readouts import encoded as _encoded_rows
+
+MAX_POINTS = 2000  # rows drawn under a perceptron or k-means timeline (sampled with a fixed seed beyond)
+MAX_FRAMES = 2000  # perceptron visits / merges sent
+
+
+def vec(values, d=3):
+    return "[" + ", ".join(num(v, d) for v in values) + "]"
+
+
+def num(v, d=3):
+    v = float(v)
+    return str(int(v)) if v == int(v) and abs(v) < 1e12 else f"{v:.{d}f}"
+
+
+def plain(v):
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def sample(n, limit=MAX_POINTS):
+    if n <= limit:
+        return np.arange(n)
+    return np.sort(np.random.default_rng(0).choice(n, size=limit, replace=False))
+
+
+def encoded_names(est):
+    enc = getattr(est, "encoder_", None)
+    if enc is not None and getattr(enc, "output_names", None):
+        return list(enc.output_names)
+    return list(getattr(est, "feature_names_out_", getattr(est, "feature_names_in_", [])))
+
+
+def encoded(est, X):
+    return np.asarray(_encoded_rows(est, X), dtype=float)

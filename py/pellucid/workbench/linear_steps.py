@@ -1,0 +1,118 @@
+"""Step frames of the linear models and the kernel methods: the perceptron's visits, the iterations of
+gradient descent (linear and logistic regression, kernel regression) and the kernel perceptron's epochs."""
+
+import numpy as np
+
+from .frames import MAX_FRAMES, encoded_names, num, plain, sample, vec
+
+
+# --- perceptron -----------------------------------------------------------------------------------------
+
+def perceptron(est, X, y, rows, run, row):
+    trace = [r for r in est.trace_ if "omitted" not in r]
+    omitted = sum(r.get("omitted", 0) for r in est.trace_)
+    frames = [_perceptron_frame(r, len(est.classes_) == 2) for r in trace[:MAX_FRAMES]]
+    first_epoch = {}
+    for r in trace:
+        first_epoch.setdefault(r["index"], r["x"][1:])
+    d = len(trace[0]["x"]) - 1 if trace else 0
+    points = None
+    if d == 2:
+        keep = sample(len(first_epoch))
+        idx = sorted(first_epoch)
+        labels = np.searchsorted(est.classes_, np.asarray(y))
+        points = {"x": [first_epoch[idx[i]][0] for i in keep], "y": [first_epoch[idx[i]][1] for i in keep],
+                  "label": [int(labels[idx[i]]) for i in keep]}
+    return {"family": "perceptron", "frames": frames, "classes": [plain(c) for c in est.classes_],
+            "binary": len(est.classes_) == 2, "points": points, "weight_names": ["bias"] + encoded_names(est),
+            "omitted": omitted + max(0, len(trace) - MAX_FRAMES)}
+
+
+def _perceptron_frame(r, binary):
+    f = r["x"]
+    frame = {"kind": "visit", **r}
+    if binary:
+        products = " + ".join(f"{num(w)} \\cdot {num(x)}" for w, x in zip(r["weights"], f))
+        text = " + ".join(f"{num(w)}·{num(x)}" for w, x in zip(r["weights"], f))
+        math = [{"tex": rf"\mathbf{{w}} \cdot \mathbf{{f}}(\mathbf{{x}}) = {products} = {num(r['score'])}",
+                 "text": f"w · f(x) = {text} = {num(r['score'])}"}]
+        sign = "+" if r["target"] > 0 else "-"
+        if r["correct"]:
+            math.append({"tex": rf"y^* = {sign}1,\ \text{{correct: no update}}",
+                         "text": f"y* = {sign}1, correct: no update"})
+        else:
+            math.append({"tex": rf"\mathbf{{w}} \leftarrow \mathbf{{w}} {sign} \mathbf{{f}}(\mathbf{{x}}) = "
+                                rf"{vec(r['weights'])} {sign} {vec(f)} = {vec(r['weights_after'])}",
+                         "text": f"w ← w {sign.replace('-', '−')} f(x) = {vec(r['weights'])} "
+                                 f"{sign.replace('-', '−')} {vec(f)} = "
+                                 f"{vec(r['weights_after'])}"})
+    else:
+        scores = ", ".join(num(s) for s in r["score"])
+        math = [{"tex": rf"W\mathbf{{f}}(\mathbf{{x}}) = [{scores}],\ \hat y = \arg\max = {r['predicted']}",
+                 "text": f"W f(x) = [{scores}], predicted {r['predicted']}"}]
+        if not r["correct"]:
+            math.append({"tex": rf"\mathbf{{w}}_{{{r['y']}}} \mathrel{{+}}= \mathbf{{f}},\ "
+                                rf"\mathbf{{w}}_{{{r['predicted']}}} \mathrel{{-}}= \mathbf{{f}}",
+                         "text": f"w_{r['y']} += f(x), w_{r['predicted']} −= f(x)"})
+    frame["math"] = math
+    return frame
+
+
+# --- gradient descent and other iterative fits -----------------------------------------------------------
+
+def descent(est, X, y, rows, run, row):
+    trace = est.trace_
+    normal = next((r["normal_equation"] for r in trace if "normal_equation" in r), None)
+    iters = [r for r in trace if "iter" in r]
+    least_squares = est.task == "regression"  # linear regression; logistic regression climbs a likelihood
+    frames = []
+    for r in iters:
+        w = r["weights"]
+        flat = w if not w or not isinstance(w[0], list) else None
+        if least_squares:
+            tex = rf"J(\mathbf{{w}}_{{{r['iter']}}}) = \tfrac{{1}}{{2n}}\sum_i (y_i - \mathbf{{w}}^\top \mathbf{{x}}_i)^2 = {r['loss']:.5g}"
+            text = f"J(w_{r['iter']}) = 1/(2n) Σ (y_i − wᵀx_i)² = {r['loss']:.5g}"
+        else:
+            tex = rf"-\tfrac{{1}}{{n}}\ell\ell(\mathbf{{w}}_{{{r['iter']}}}) = {r['loss']:.5g}"
+            text = f"−(1/n) LL(w_{r['iter']}) = {r['loss']:.5g}"
+        math = [{"tex": tex, "text": text}]
+        if flat is not None:
+            math.append({"tex": rf"\mathbf{{w}} = {vec(flat, 4)}", "text": f"w = {vec(flat, 4)}"})
+        frames.append({"kind": "iteration", "iter": r["iter"], "loss": r["loss"], "weights": w, "math": math})
+    if not frames and normal is not None:
+        frames.append({"kind": "normal", "iter": 0, "loss": None, "weights": normal,
+                       "math": [{"tex": r"\mathbf{w} = (X^\top X)^{-1} X^\top \mathbf{y} = " + vec(normal, 4),
+                                 "text": f"w = (XᵀX)⁻¹ Xᵀy = {vec(normal, 4)}"}]})
+    return {"family": "descent", "frames": frames, "normal_equation": normal,
+            "weight_names": ["bias"] + encoded_names(est), "solver": getattr(est, "solver_", est.get_params().get("solver")),
+            "classes": [plain(c) for c in getattr(est, "classes_", [])]}
+
+
+def kernel_descent(est, X, y, rows, run, row):
+    frames = []
+    for r in est.trace_:
+        if r["step"] != "iteration":
+            continue
+        beta = r["beta"]
+        frames.append({"kind": "iteration", "iter": r["iteration"], "loss": r["loss"], "weights": beta[:12],
+                       "math": [{"tex": rf"\boldsymbol\beta \leftarrow \boldsymbol\beta + \alpha(\mathbf{{y}} - K\boldsymbol\beta),"
+                                        rf"\quad J = {r['loss']:.5g}",
+                                 "text": f"β ← β + α(y − Kβ), J = {r['loss']:.5g}"}]})
+    return {"family": "descent", "frames": frames, "normal_equation": None,
+            "weight_names": [f"β{i + 1}" for i in range(min(12, len(rows)))], "solver": "kernel gd",
+            "kernel": est.trace_[0], "classes": []}
+
+
+def epochs(est, X, y, rows, run, row):
+    frames = []
+    for r in est.trace_:
+        if r["step"] != "epoch":
+            continue
+        frames.append({"kind": "epoch", "iter": r["epoch"], "loss": r["loss"], "mistakes": r["mistakes"],
+                       "weights": [], "updates": r["updates"][:20],
+                       "math": [{"tex": rf"\text{{epoch }} {r['epoch']}:\ {r['mistakes']}\ \text{{mistakes}},\quad "
+                                        rf"\sum_i \max(0, -y_i f(\mathbf{{x}}_i)) = {r['loss']:.4g}",
+                                 "text": f"epoch {r['epoch']}: {r['mistakes']} mistakes, perceptron loss "
+                                         f"{r['loss']:.4g}"}]})
+    return {"family": "descent", "frames": frames, "normal_equation": None, "weight_names": [],
+            "solver": "kernel perceptron", "classes": [plain(c) for c in est.classes_]}
