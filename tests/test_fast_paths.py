@@ -4,6 +4,7 @@ duplicate rows) the fast modules (*_fast.py) and the readable ones beside them a
 import numpy as np
 import pytest
 
+from pellucid.learners import kmeans, kmeans_fast
 from pellucid.learners.tree import growth, growth_fast
 from pellucid.learners.tree.criteria import Classes, Values
 
@@ -56,3 +57,22 @@ def test_tree_growth_readable_equals_fast(seed, kind, limits):
     assert readable.node_count > 1
     _assert_same_tree(readable, fast, kind == "regression")
     assert np.array_equal(readable.apply(X, is_categorical), fast.apply(X, is_categorical))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kmeans_readable_steps_equal_fast_lloyd(seed):
+    rng = np.random.default_rng(seed)
+    n, k = int(rng.integers(30, 400)), int(rng.integers(2, 7))
+    M = _tied_matrix(rng, n, 3, levels=6) + rng.normal(scale=1e-3, size=(n, 3)) * (seed % 2)
+    MT = np.ascontiguousarray((M - M.mean(axis=0)).T)  # (d, n) centred, as KMeans.fit holds them
+    x_sq = np.einsum("ij,ij->j", MT, MT)
+    start = MT[:, rng.choice(n, size=k, replace=False)].T.copy()  # (k, d); duplicate rows may repeat a centre
+    readable = kmeans.lloyd(MT, start.copy(), 300, 0.0, x_sq, trace=True)
+    fast = kmeans.lloyd(MT, start.copy(), 300, 0.0, x_sq, trace=False)
+    assert np.array_equal(readable["labels"], fast["labels"])
+    assert readable["n_iter"] == fast["n_iter"]
+    np.testing.assert_allclose(readable["centres"], fast["centres"], rtol=1e-10, atol=1e-12)
+    assert readable["inertia"] == pytest.approx(fast["inertia"], rel=1e-10, abs=1e-12)
+    labels, part = kmeans.assign(MT, fast["centres"])
+    fast_labels, fast_part = kmeans_fast.assign(MT, fast["centres"])
+    assert np.array_equal(labels, fast_labels) and np.array_equal(part, fast_part)

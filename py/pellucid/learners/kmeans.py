@@ -18,6 +18,7 @@ from ..core.base import ClusterMixin, Estimator
 from ..tabular.features import fit_numeric, numeric
 from ..core.params import Choice, Flag, Integer, Number
 from ..core.validation import check_k_within_rows
+from . import kmeans_fast
 from .distances import squared_distances
 
 _FULL_PROBABILITIES = 500  # up to this many rows the trace keeps every seeding probability
@@ -118,7 +119,7 @@ class KMeans(ClusterMixin, Estimator):
         """The index of the closest centre for every row of X."""
         self._check_fitted()
         M = numeric(self, X)
-        return _assign(M, self.cluster_centers_)[0]
+        return kmeans_fast.assign(np.ascontiguousarray(M.T), self.cluster_centers_)[0]
 
     def transform(self, X):
         """(n, k) Euclidean distances from every row of X to every centre."""
@@ -133,7 +134,7 @@ class KMeans(ClusterMixin, Estimator):
         """Minus the inertia of X with respect to the fitted centres (higher is better, as scikit-learn)."""
         self._check_fitted()
         M = numeric(self, X)
-        labels = _assign(M, self.cluster_centers_)[0]
+        labels = kmeans_fast.assign(np.ascontiguousarray(M.T), self.cluster_centers_)[0]
         diff = M - self.cluster_centers_[labels]  # (n, d)
         return -float(np.einsum("ij,ij->", diff, diff))
 
@@ -182,35 +183,23 @@ def _probabilities(d2, total, chosen):
     return {"rows": rows.tolist(), "p": p[rows].tolist()}
 
 
-def _assign(M, centres):
-    """Closest centre of every row, and ||x - mu||^2 - ||x||^2 for it (the argmin needs no ||x||^2)."""
-    return _assign_t(np.ascontiguousarray(M.T), centres)
-
-
-def _assign_t(MT, centres):
-    # On the (d, n) transpose the (k, n) products reduce over k along contiguous rows (fast for small k).
-    # The centres are compared one row at a time with whole-array calls (less, putmask, minimum), which
-    # in Pyodide cost far less than part.argmin(axis=0) or masked copies; a strict "less" leaves ties
-    # with the lowest index, as argmin.
+def assign(MT, centres):
+    """Assignment step: C^(i) = argmin_j ||mu^(j) - x^(i)||^2 for the rows held as the columns of MT
+    (d, n). ||x||^2 is the same for every j, so the argmin is that of ||mu||^2 - 2 mu.x; returns the
+    labels (ties to the lowest j) and that value for each row's centre."""
     c_sq = np.einsum("ij,ij->i", centres, centres)  # (k,)
-    part = (-2.0 * centres) @ MT  # (k, n)
-    part += c_sq[:, None]
-    best = part[0].copy()  # (n,)
-    labels = np.zeros(MT.shape[1], dtype=np.intp)
-    closer = np.empty(MT.shape[1], dtype=bool)
-    for j in range(1, len(centres)):
-        np.less(part[j], best, out=closer)
-        np.putmask(labels, closer, j)
-        np.minimum(best, part[j], out=best)
-    return labels, best
+    part = c_sq[:, None] + (-2.0 * centres) @ MT  # (k, n)
+    labels = part.argmin(axis=0)  # (n,)
+    return labels, part[labels, np.arange(MT.shape[1])]
 
 
-def _cluster_sums(MT, labels, k):
-    onehot = (labels[None, :] == np.arange(k)[:, None]).astype(MT.dtype)  # (k, n)
-    return onehot @ MT.T, np.bincount(labels, minlength=k).astype(float)  # (k, d), (k,)
+def update(MT, labels, k):
+    """Update step: mu^(j) = (1/|Omega_j|) sum_{i in Omega_j} x^(i), the mean of each cluster's rows."""
+    members = (labels[None, :] == np.arange(k)[:, None]).astype(MT.dtype)  # (k, n) 1 where x^(i) in Omega_j
+    return (members @ MT.T) / members.sum(axis=1)[:, None]  # (k, d)
 
 
-def _relocate_empty(labels, counts, dist):
+def relocate_empty(labels, counts, dist):
     """Give each empty cluster the row farthest from its own centre (the next farthest for the next)."""
     labels = labels.copy()
     far = np.argsort(-dist, kind="stable")
@@ -220,54 +209,42 @@ def _relocate_empty(labels, counts, dist):
 
 
 def lloyd(MT, centres, max_iter, tol, x_sq, trace=False, origin=0.0):
-    """Lloyd's algorithm on the rows held as the columns of MT (d, n), from the given (k, d) centres.
-    Returns a dict of labels, centres, inertia, n_iter and trace. Stops when the labels stay the same,
-    or when the centres' squared shift <= tol. `origin` is added to the centres recorded in the trace.
+    """Lloyd's algorithm on the rows held as the columns of MT (d, n), from the given (k, d) centres:
+    assign, update, until the clusters stay the same or the centres' squared shift is <= tol. Returns
+    a dict of labels, centres, inertia, n_iter and trace (`origin` is added to the traced centres).
 
-    The cluster sums are updated only for the rows whose label changed, so late iterations, where few
-    rows move, cost little more than the assignment step."""
-    k = len(centres)
-    records = [] if trace else None
-    labels_old, stable = None, False
+    Traced fits run these steps as written; the others kmeans_fast.lloyd (the same clusters, faster)."""
+    if not trace:
+        centres, n_iter, stable = kmeans_fast.lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty)
+        return _result(MT, centres, n_iter, stable, None, x_sq, origin)
+    k, records, labels_old, stable = len(centres), [], None, False
     for it in range(1, max_iter + 1):
-        labels, best = _assign_t(MT, centres)  # assignment step
-        if trace:
-            records.append(_iteration(it, centres + origin, labels, best, x_sq))
-        if labels_old is None:
-            sums, counts = _cluster_sums(MT, labels, k)
-        else:
-            moved = np.flatnonzero(labels != labels_old)
-            if len(moved) == 0:
-                stable = True  # the clusters stayed the same: the centres are already their means
-                break
-            sums, counts = _move_rows(MT, moved, labels_old[moved], labels[moved], sums, counts)
+        labels, best = assign(MT, centres)
+        records.append(_iteration(it, centres + origin, labels, best, x_sq))
+        if labels_old is not None and np.array_equal(labels, labels_old):
+            stable = True  # the clusters stayed the same: the centres are already their means
+            break
+        counts = np.bincount(labels, minlength=k)
         if np.any(counts == 0):
-            labels = _relocate_empty(labels, counts, best + x_sq)
-            sums, counts = _cluster_sums(MT, labels, k)
-        new = sums / counts[:, None]  # (k, d) update step: the means
+            labels = relocate_empty(labels, counts, best + x_sq)
+        new = update(MT, labels, k)
         shift = float(np.sum((new - centres) ** 2))
         centres, labels_old = new, labels
         if shift <= tol:
             break
-    if not stable:  # exact means of the last assignment (the incremental sums may drift by rounding)
-        sums, counts = _cluster_sums(MT, labels_old, k)
-        centres = sums / counts[:, None]
-    labels, best = _assign_t(MT, centres)  # the labels of the final centres
-    diff = MT - centres.T[:, labels]  # (d, n) exact inertia, without the expansion
+    return _result(MT, centres, it, stable, records, x_sq, origin)
+
+
+def _result(MT, centres, n_iter, stable, records, x_sq, origin):
+    """The labels of the final centres, the exact inertia (without the expansion), and the last record."""
+    labels, best = assign(MT, centres)
+    diff = MT - centres.T[:, labels]  # (d, n)
     inertia = float(np.einsum("ij,ij->", diff, diff))
-    if trace:
+    if records is not None:
         if not stable:
-            records.append(_iteration(it + 1, centres + origin, labels, best, x_sq))
+            records.append(_iteration(n_iter + 1, centres + origin, labels, best, x_sq))
         records[-1]["inertia"] = inertia
-    return {"labels": labels, "centres": centres, "inertia": inertia, "n_iter": it, "trace": records}
-
-
-def _move_rows(MT, moved, old, new, sums, counts):
-    """Cluster sums and counts after the rows `moved` went from clusters `old` to clusters `new`."""
-    k = len(counts)
-    delta = ((new[None, :] == np.arange(k)[:, None]).astype(MT.dtype)
-             - (old[None, :] == np.arange(k)[:, None]).astype(MT.dtype))  # (k, m)
-    return sums + delta @ MT[:, moved].T, counts + delta.sum(axis=1)
+    return {"labels": labels, "centres": centres, "inertia": inertia, "n_iter": n_iter, "trace": records}
 
 
 def _iteration(it, centres, labels, best, x_sq):
