@@ -305,7 +305,7 @@ def test_bad_input_and_unfitted_use():
     with pytest.raises(NotFittedError):
         KNeighborsClassifier().predict([[0]])
     model = KNeighborsClassifier(k=1).fit([[0, 1], [1, 0]], [0, 1])
-    with pytest.raises(DataError, match="X has 3 features, but the model was fitted on 2"):
+    with pytest.raises(DataError, match="X has 3 features, but KNeighborsClassifier is expecting 2 features"):
         model.predict([[0, 1, 2]])
     with pytest.raises(DataError, match="k must be an integer from 1 to the 2 training rows"):
         model.kneighbors([[0, 1]], k=3)

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import serialize
 from .descriptor import Task
-from .errors import DataError, NotFittedError
+from .errors import DataError, not_fitted
 from ..evaluation.metrics import accuracy_score, r2_score
 from .params import check_params
 
@@ -92,7 +92,7 @@ class Estimator:
 
     def _check_fitted(self):
         if not self.fitted_attributes():
-            raise NotFittedError(f"This {type(self).__name__} is not fitted yet; call fit(X, y) first.")
+            raise not_fitted(f"This {type(self).__name__} is not fitted yet; call fit(X, y) first.")
 
     # --- JSON round trip -------------------------------------------------------------------------
 

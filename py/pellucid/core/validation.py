@@ -5,20 +5,19 @@ X may be a 2-D array or list of rows, or a pellucid Table (anything with `.colum
 Columns holding text are categorical (values kept as str); everything else is numeric (float64).
 """
 
+import datetime
 import numbers
+import warnings
 
 import numpy as np
 
-from .errors import DataError
-
-NUMERIC, CATEGORICAL = "numeric", "categorical"
-# The usual missing markers; "None" is not one of them: it is a real value (the restaurant data's Patrons).
-_MISSING_TEXT = {"", "na", "n/a", "nan", "null", "?"}
+from .errors import DataError, data_conversion_warning
+from .settings import CATEGORICAL, MISSING_MARKERS as _MISSING_TEXT, NUMERIC  # noqa: F401 (defined once)
 
 
 def is_missing(value):
-    """True for None, NaN and the usual missing markers in text."""
-    if value is None:
+    """True for None, NaN, pandas' NA and NaT, and the usual missing markers in text."""
+    if value is None or type(value).__name__ in ("NAType", "NaTType"):
         return True
     if isinstance(value, numbers.Real):
         return value != value
@@ -59,7 +58,7 @@ class Columns:
         return np.column_stack(self.data).astype(float, copy=False)  # (n, d)
 
 
-def _names_for(X, n_cols, feature_names):
+def _names_for(n_cols, feature_names):
     if feature_names is not None:
         names = [str(n) for n in feature_names]
         if len(names) != n_cols:
@@ -71,22 +70,73 @@ def _names_for(X, n_cols, feature_names):
     return names
 
 
+def is_table(X):
+    """A pellucid Table or Columns: columns picked by name with `.column(name)`."""
+    return hasattr(X, "columns") and hasattr(X, "column")
+
+
+def is_frame(X):
+    """A pandas DataFrame (told by its shape, without importing pandas)."""
+    return hasattr(X, "columns") and hasattr(X, "iloc") and hasattr(X, "dtypes") and not is_table(X)
+
+
+def frame_names(X):
+    """A DataFrame's column names when all are text (as scikit-learn takes them), else None."""
+    names = list(X.columns)
+    return [str(n) for n in names] if names and all(isinstance(n, str) for n in names) else None
+
+
+def _frame_column(series):
+    """One DataFrame column as a numpy array; pandas' nullable numbers (Int64, boolean) become floats
+    with NaN where they hold <NA>, so a missing value is never read as the text "<NA>"."""
+    if getattr(series.dtype, "kind", "O") in "iufb":
+        return series.to_numpy(dtype=float, na_value=np.nan)
+    return np.asarray(series)
+
+
+def _no_features(shape):
+    return DataError(f"X has 0 feature(s) (shape={tuple(shape)}) while a minimum of 1 is required: "
+                     "choose at least one feature column.")
+
+
 def _raw_columns(X, feature_names):
     """Split X into (names, list of 1-D arrays) without judging the values yet."""
-    if hasattr(X, "columns") and hasattr(X, "column"):
+    if is_table(X):
         names = list(feature_names) if feature_names is not None else list(X.columns)
         return [str(n) for n in names], [np.asarray(X.column(n)) for n in names]
+    if hasattr(X, "toarray") and hasattr(X, "nnz"):
+        raise DataError("X is a sparse matrix, and pellucid needs dense data (sparse input is not "
+                        "supported): pass X.toarray().")
+    if is_frame(X):
+        if X.shape[1] == 0:
+            raise _no_features(X.shape)
+        names = _names_for(X.shape[1], feature_names if feature_names is not None else frame_names(X))
+        return names, [_frame_column(X.iloc[:, j]) for j in range(X.shape[1])]
     try:
         arr = np.asarray(X)
     except ValueError as exc:
         raise DataError(f"X must be a table or a 2-D array with rows of equal length ({exc}).") from exc
     if arr.ndim == 1 and arr.size and arr.dtype != object:
-        raise DataError(f"X must be 2-D (rows x features); got a 1-D array of {arr.size} values. "
-                        "Wrap a single feature as a column: X.reshape(-1, 1).")
+        raise DataError(f"X must be 2-D (rows x features); got a 1-D array of {arr.size} values. Reshape "
+                        "your data: X.reshape(-1, 1) if it is one feature, X.reshape(1, -1) if it is one row.")
     if arr.ndim != 2:
         raise DataError(f"X must be 2-D (rows x features); got an array of shape {arr.shape}.")
-    names = _names_for(X, arr.shape[1], feature_names)
+    if arr.shape[1] == 0:
+        raise _no_features(arr.shape)
+    names = _names_for(arr.shape[1], feature_names)
     return names, [arr[:, j] for j in range(arr.shape[1])]
+
+
+def _refuse_unreadable(name, col):
+    """Complex numbers and dates have no faithful reading as a number or a category: refuse them rather
+    than drop an imaginary part or make one category per date."""
+    if col.dtype.kind == "c" or (col.dtype == object and any(isinstance(v, complex) for v in col.tolist())):
+        raise DataError(f"Complex data not supported: column {name!r} holds complex numbers; pass their "
+                        "real parts or magnitudes explicitly.")
+    dates = (datetime.date, datetime.time, datetime.timedelta, np.datetime64, np.timedelta64)
+    if col.dtype.kind in "mM" or (col.dtype == object and any(isinstance(v, dates) for v in col.tolist())):
+        raise DataError(f"Column {name!r} holds dates or times, which pellucid reads neither as numbers nor "
+                        "as categories; convert them first (for example to days since a start date).")
 
 
 def _as_numeric(name, col):
@@ -102,7 +152,7 @@ def _as_numeric(name, col):
             return None
         try:
             out[i] = float(v)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             return None
     return out
 
@@ -116,7 +166,7 @@ def _missing_mask(col, text=None):
     A missing value's str is a missing marker or "None", so only the rows with such text can be missing;
     for text columns that decides, otherwise is_missing decides those few rows (b"NA" is not missing)."""
     is_text = col.dtype.kind == "U"
-    markers = _MISSING_TEXT if is_text else _MISSING_TEXT | {"none"}
+    markers = _MISSING_TEXT if is_text else _MISSING_TEXT | {"none", "<na>", "nat"}
     if text is None:
         text = col if col.dtype.kind == "U" else _TO_STR(col)  # (n,) str(v)
     text = np.asarray(text, dtype=str)  # fixed-width text sorts fast
@@ -153,13 +203,51 @@ def check_X(X, feature_names=None, *, kinds=None, allow_missing=False):
     names, raw = _raw_columns(X, feature_names)
     if kinds is None and isinstance(getattr(X, "kinds", None), dict):
         kinds = [X.kinds[name] for name in names]  # a Table says how each column is to be read
-    if not raw or len(raw[0]) == 0:
-        raise DataError(f"X is empty: it has {len(raw[0]) if raw else 0} rows and {len(raw)} columns; "
-                        "at least one row and one feature are needed.")
     if kinds is not None and len(kinds) != len(raw):
         raise DataError(f"X has {len(raw)} features, but the model was fitted on {len(kinds)}.")
+    return _judge(names, raw, kinds, allow_missing)
+
+
+def check_X_fitted(model, X, *, allow_missing=False):
+    """X at predict time, read the way `model`'s training data was: a table's columns picked by name, a
+    DataFrame's required to be the fitted columns in the fitted order, an array's taken by position;
+    the same number of columns and the same kinds. The Columns carry the fitted names."""
+    fitted = list(model.feature_names_in_)
+    if is_table(X):
+        return _judge(*_raw_columns(X, fitted), model.feature_kinds_, allow_missing)
+    names, raw = _raw_columns(X, None)
+    given = frame_names(X) if is_frame(X) else None
+    if given is not None and given != fitted:
+        raise DataError(_names_differ(given, fitted))
+    if len(raw) != len(fitted):
+        raise DataError(f"X has {len(raw)} features, but {type(model).__name__} is expecting {len(fitted)} "
+                        "features as input (as many as it was fitted on).")
+    return _judge(fitted, raw, model.feature_kinds_, allow_missing)
+
+
+def _names_differ(given, fitted):
+    """What differs between a DataFrame's columns and the fitted ones (scikit-learn's wording)."""
+    message = "The feature names should match those that were passed during fit.\n"
+    unseen = [n for n in given if n not in fitted]
+    missing = [n for n in fitted if n not in given]
+    if unseen:
+        message += "Feature names unseen at fit time:\n" + "".join(f"- {n}\n" for n in unseen[:5])
+    if missing:
+        message += "Feature names seen at fit time, yet now missing:\n" + "".join(f"- {n}\n" for n in missing[:5])
+    if not unseen and not missing:
+        message += "Feature names must be in the same order as they were in fit.\n"
+    return message
+
+
+def _judge(names, raw, kinds, allow_missing):
+    """The raw columns read as numbers or categories (as `kinds` says, when given), or a DataError."""
+    if not raw:
+        raise _no_features((0, 0))
+    if len(raw[0]) == 0:
+        raise DataError(f"X is empty: it has 0 rows and {len(raw)} columns; at least one row is needed.")
     data, found_kinds = [], []
     for j, (name, col) in enumerate(zip(names, raw)):
+        _refuse_unreadable(name, col)
         wanted = kinds[j] if kinds is not None else None
         numeric = None if wanted == CATEGORICAL else _as_numeric(name, col)
         if wanted == NUMERIC and numeric is None:
@@ -182,7 +270,7 @@ def check_X(X, feature_names=None, *, kinds=None, allow_missing=False):
 def _require_finite(name, values):
     nan = np.isnan(values)
     if nan.any():
-        raise DataError(f"Column {name!r} has {int(nan.sum())} missing values (rows "
+        raise DataError(f"Column {name!r} has {int(nan.sum())} missing values (NaN, rows "
                         f"{_first_bad_rows(nan)}); drop those rows or fill them first.")
     inf = np.isinf(values)
     if inf.any():
@@ -191,7 +279,7 @@ def _require_finite(name, values):
 
 def one_column(data):
     """A one-column table or an (n, 1) array as a 1-D numpy array; anything else as np.asarray(data)."""
-    if hasattr(data, "column") and hasattr(data, "columns") and len(data.columns) == 1:
+    if is_table(data) and len(data.columns) == 1:
         data = data.column(data.columns[0])
     values = np.asarray(data)
     return values[:, 0] if values.ndim == 2 and values.shape[1] == 1 else values
@@ -200,13 +288,20 @@ def one_column(data):
 def check_target(y, n_rows, *, task):
     """y as a 1-D array with one value per row; floats for regression, labels for classification."""
     if y is None:
-        raise DataError("y is required: this model learns from labelled examples.")
+        raise DataError("This model requires y to be passed, but the target y is None: it learns from "
+                        "labelled examples.")
+    if not is_table(y):
+        y = np.asarray(y)
+    if not is_table(y) and y.ndim == 2 and y.shape[1] == 1:
+        warnings.warn("A column-vector y was passed when a 1d array was expected; it is read as one value "
+                      "per row (pass y.ravel() to say so).", data_conversion_warning(), stacklevel=3)
     y = one_column(y)
     if y.ndim != 1:
         raise DataError(f"y must be 1-D (one value per row); got shape {y.shape}.")
     if len(y) != n_rows:
         raise DataError(f"Found input variables with inconsistent numbers of samples: X has {n_rows} rows, "
                         f"y has {len(y)}.")
+    _refuse_unreadable("target", y)
     if y.dtype.kind in "fiub":  # numeric: only NaN can be missing, decided in one pass
         missing = np.isnan(y) if y.dtype.kind == "f" else np.zeros(len(y), dtype=bool)
     else:
@@ -221,8 +316,21 @@ def check_target(y, n_rows, *, task):
                             "choose a classifier for a categorical target.")
         _require_finite("target", numeric)
         return numeric
-    if y.dtype.kind == "f" and np.all(y == np.round(y)):
-        y = y.astype(np.int64)
+    return _class_labels(y)
+
+
+def _class_labels(y):
+    """Class labels: whole-number floats become integers (when int64 holds them all), text stays text;
+    fractional or infinite floats are refused, since they are a quantity rather than classes."""
+    if y.dtype.kind == "f":
+        _require_finite("target", y)
+        fractional = y != np.round(y)
+        if fractional.any():
+            raise DataError(f"The target holds continuous values (for example {y[fractional][0]:g} at row "
+                            f"{_first_bad_rows(fractional, 1)}), but a classifier needs class labels; choose "
+                            "a regression model, or bin the target into classes first.")
+        if np.all(np.abs(y) < 2.0 ** 63):
+            y = y.astype(np.int64)
     if y.dtype.kind == "O":
         y = np.asarray(_TO_STR(y), dtype=str)
     return y
@@ -247,5 +355,5 @@ def check_classes(y, minimum=2):
 def check_k_within_rows(k, n_rows):
     """A clustering cannot make more clusters than it has rows."""
     if k > n_rows:
-        raise DataError(f"Parameter 'k' must be at most the number of rows ({n_rows}); got {k}: "
+        raise DataError(f"Parameter 'k' must be at most the number of rows (n_samples={n_rows}); got {k}: "
                         "choose a smaller k or use more rows.")

@@ -145,6 +145,11 @@ class BernoulliNB(_BaseNB):
         "trace": _TRACE_RULE,
     }
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.poor_score = True  # one bit per feature: as coarse as scikit-learn's own
+        return tags
+
     def __init__(self, k=1.0, binarize=0.0, trace=False):
         self.k = k
         self.binarize = binarize
@@ -209,6 +214,12 @@ class MultinomialNB(_BaseNB):
 
     _param_rules = {"k": _K_RULE, "trace": _TRACE_RULE}
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True  # counts: a negative value is refused
+        tags.classifier_tags.poor_score = True  # as scikit-learn's own MultinomialNB is marked
+        return tags
+
     def __init__(self, k=1.0, trace=False):
         self.k = k
         self.trace = trace
@@ -217,8 +228,8 @@ class MultinomialNB(_BaseNB):
         X = _matrix(self, columns)  # (n, d)
         if (X < 0).any():
             row, col = np.argwhere(X < 0)[0]
-            raise DataError(f"MultinomialNB needs counts (values >= 0), but column {self.feature_names_in_[col]!r} "
-                            f"holds {X[row, col]:g} at row {row + 1}.")
+            raise DataError(f"Negative values in data: MultinomialNB needs counts (values >= 0), but column "
+                            f"{self.feature_names_in_[col]!r} holds {X[row, col]:g} at row {row + 1}.")
         return X
 
     def _fit_tables(self, X, codes):

@@ -67,7 +67,7 @@ class PCA(TransformerMixin, Estimator):
         M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
         n, d = M.shape
         if n < 2:
-            raise DataError(f"PCA needs at least 2 rows to estimate a variance; X has {n}.")
+            raise DataError(f"PCA needs at least 2 rows to estimate a variance; X has {n} (n_samples={n}).")
         most = min(n, d)
         if self.n_components is not None and self.n_components > most:
             raise DataError(f"Parameter 'n_components' must be at most min(rows, columns) = {most}; "

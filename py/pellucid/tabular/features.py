@@ -4,7 +4,7 @@ standardised when asked), and at predict time read exactly as in training.
 At fit time a model records `feature_names_in_`, `feature_kinds_` and `n_features_in_` (and, for a
 numeric matrix, its fitted `encoder_` and `feature_names_out_`). At predict time a table's columns are
 picked by name and an array's are taken by position and given the fitted names; a wrong number of
-columns says "X has 3 features, but the model was fitted on 2".
+columns says "X has 3 features, but LinearRegression is expecting 2 features as input".
 
 A plain finite numeric ndarray (the common case) is read without splitting it into columns: the matrix
 may then be X itself, so callers only read it and never write into it.
@@ -17,7 +17,7 @@ import numpy as np
 from .encoding import FeatureEncoder
 from ..core.errors import DataError
 from ..learners.optim import with_bias
-from ..core.validation import CATEGORICAL, Columns, check_classes, check_target, check_X
+from ..core.validation import CATEGORICAL, Columns, check_classes, check_target, check_X, check_X_fitted
 
 
 def _plain_matrix(X):
@@ -82,10 +82,7 @@ def matrix(X, feature_names=None):
 
 def columns_for_predict(model, X):
     """X as Columns read the way the training data was: the same names, kinds and order."""
-    if hasattr(X, "columns") and hasattr(X, "column"):  # a table (or Columns): pick by name
-        return check_X(X, model.feature_names_in_, kinds=model.feature_kinds_)
-    columns = check_X(X, kinds=model.feature_kinds_)  # an array: by position, named as in training
-    return Columns(model.feature_names_in_, columns.data, columns.kinds)
+    return check_X_fitted(model, X)
 
 
 def read(model, X):
