@@ -3,17 +3,18 @@
 
 export const VIEW_ORDER = ["metrics", "tree", "boundary", "clusters", "dendrogram", "pca", "regression"];
 
-// The views that mean something for this result; `numericFeatures` are the features a plane can show.
+// The views that mean something for this result, from the capabilities its learner's descriptor claims
+// (sent with every trained or imported model); `numericFeatures` are the features a plane can show.
 export function applicableViews(result, numericFeatures) {
+  const can = new Set(result.capabilities || []);
   const views = new Set();
   if (result.metrics || result.summary) views.add("metrics");
-  if (result.model?.tree) views.add("tree");
-  const supervised = result.task === "classification" || result.task === "regression";
-  if (supervised && numericFeatures.length >= 2 && !result.imported) views.add("boundary");
-  if (result.task === "clustering") views.add("clusters");
-  if (result.dendrogram?.merges?.length) views.add("dendrogram");
-  if (result.task === "projection" && result.pca) views.add("pca");
-  if (result.task === "regression" && result.predictions) views.add("regression");
+  if (can.has("tree") && result.model?.tree) views.add("tree");
+  if (can.has("boundary") && numericFeatures.length >= 2 && !result.imported) views.add("boundary");
+  if (can.has("clusters")) views.add("clusters");
+  if (can.has("dendrogram") && result.dendrogram?.merges?.length) views.add("dendrogram");
+  if (can.has("projection") && result.pca) views.add("pca");
+  if (can.has("regression_fit") && result.predictions) views.add("regression");
   return VIEW_ORDER.filter((v) => views.has(v));
 }
 
