@@ -4,7 +4,7 @@ duplicate rows) the fast modules (*_fast.py) and the readable ones beside them a
 import numpy as np
 import pytest
 
-from pellucid.learners import kmeans, kmeans_fast
+from pellucid.learners import kmeans, kmeans_fast, logistic, logistic_fast
 from pellucid.learners.tree import growth, growth_fast
 from pellucid.learners.tree.criteria import Classes, Values
 
@@ -76,3 +76,27 @@ def test_kmeans_readable_steps_equal_fast_lloyd(seed):
     labels, part = kmeans.assign(MT, fast["centres"])
     fast_labels, fast_part = kmeans_fast.assign(MT, fast["centres"])
     assert np.array_equal(labels, fast_labels) and np.array_equal(part, fast_part)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_softmax_hessian_grams_from_the_formula_equal_the_products_table(seed, monkeypatch):
+    monkeypatch.setattr(logistic_fast, "MAX_PRODUCTS", 500)  # several chunks of rows
+    rng = np.random.default_rng(seed)
+    n, D = int(rng.integers(5, 120)), int(rng.integers(1, 8))
+    XT = np.ascontiguousarray(_tied_matrix(rng, n, D, levels=4).T)  # (D, n)
+    C = rng.normal(size=(3, n))
+    np.testing.assert_allclose(logistic_fast.WeightedGram(XT)(C), logistic.weighted_gram(XT, C),
+                               rtol=1e-12, atol=1e-13)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_logistic_traced_fit_equals_fast_fit(seed):
+    rng = np.random.default_rng(seed)
+    n, K = int(rng.integers(30, 200)), int(rng.integers(3, 5))
+    X = _tied_matrix(rng, n, 3, levels=5)
+    y = (X[:, 0] + X[:, 1] + rng.integers(0, 2, size=n)).astype(int) % K
+    fast = logistic.LogisticRegression(l2=0.05).fit(X, y)
+    readable = logistic.LogisticRegression(l2=0.05, trace=True).fit(X, y)
+    assert readable.n_iter_ == fast.n_iter_
+    np.testing.assert_allclose(readable.coef_, fast.coef_, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(readable.intercept_, fast.intercept_, rtol=1e-10, atol=1e-10)

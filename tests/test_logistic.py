@@ -12,6 +12,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import pellucid.learners.logistic as logistic
+import pellucid.learners.logistic_fast as logistic_fast
 from pellucid.core.base import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
 from pellucid.learners.logistic import LogisticRegression, binary_log_loss, softmax_log_loss
@@ -147,11 +148,11 @@ def test_gradient_ascent_reaches_the_newton_optimum(cancer):
 
 @pytest.mark.parametrize("budget", [60, 1000, 10 ** 9])  # rows per products table: 1, 15, all
 def test_weighted_gram_in_chunks_is_the_sum_over_rows(monkeypatch, budget):
-    monkeypatch.setattr(logistic, "MAX_PRODUCTS", budget)
+    monkeypatch.setattr(logistic_fast, "MAX_PRODUCTS", budget)
     rng = np.random.default_rng(2)
     Xb = np.column_stack([np.ones(40), rng.normal(size=(40, 9))])  # D = 10: 55 products per row
     C = rng.normal(size=(3, 40))
-    grams = logistic.WeightedGram(np.ascontiguousarray(Xb.T))(C)
+    grams = logistic_fast.WeightedGram(np.ascontiguousarray(Xb.T))(C)
     expected = np.einsum("mi,ia,ib->mab", C, Xb, Xb) / 40  # sum_i c_i x_i x_i^T / n
     np.testing.assert_allclose(grams, expected, rtol=1e-12, atol=1e-14)
 
@@ -159,7 +160,7 @@ def test_weighted_gram_in_chunks_is_the_sum_over_rows(monkeypatch, budget):
 def test_hessian_products_in_chunks_give_the_same_fit(monkeypatch):
     X, y = load_wine(return_X_y=True)
     whole = LogisticRegression(l2=1e-2, standardize=True).fit(X, y)
-    monkeypatch.setattr(logistic, "MAX_PRODUCTS", 5000)  # 178 rows x 105 products: 4 chunks
+    monkeypatch.setattr(logistic_fast, "MAX_PRODUCTS", 5000)  # 178 rows x 105 products: 4 chunks
     chunked = LogisticRegression(l2=1e-2, standardize=True).fit(X, y)
     assert chunked.n_iter_ == whole.n_iter_
     np.testing.assert_allclose(chunked.coef_, whole.coef_, rtol=1e-10, atol=1e-12)

@@ -7,11 +7,11 @@ import numpy as np
 from ..core.base import ClassifierMixin, Estimator
 from ..core.errors import ConvergenceWarning
 from ..tabular.features import fit_classes, numeric
+from .logistic_fast import WeightedGram
 from .optim import as_list, gradient_descent, iteration_trace, lbfgs, newton
 from ..core.params import Choice, Flag, Integer, Number
 
 NEWTON_MAX_PARAMS = 1000  # above this many weights the (p x p) Hessian is dearer than L-BFGS
-MAX_PRODUCTS = 4_000_000  # most feature products (rows x D(D+1)/2) in one table for the Hessian
 DEFAULT_MAX_ITER = {"newton": 100, "lbfgs": 1000, "gd": 1000}
 
 
@@ -83,7 +83,7 @@ class LogisticRegression(ClassifierMixin, Estimator):
         Xb, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1), (n,) class numbers 0..K-1
         n_classes = len(self.classes_)
         objective = (binary_log_loss(Xb, y_index, self.l2) if n_classes == 2
-                     else softmax_log_loss(Xb, y_index, n_classes, self.l2))
+                     else softmax_log_loss(Xb, y_index, n_classes, self.l2, fast=not self.trace))
         solution = self._solve(objective, Xb.shape[1] * (1 if n_classes == 2 else n_classes))
         W = solution.w.reshape(-1, Xb.shape[1])  # (1 or K, d + 1)
         if n_classes > 2:
@@ -180,44 +180,10 @@ def _penalty_mask(n_classes, n_cols):
     return mask.ravel()  # (n_classes * n_cols,)
 
 
-class WeightedGram:
-    """sum_i c_i x_i x_i^T / n for several weight vectors c at once: the softmax Hessian's blocks.
-
-    Each Gram matrix is symmetric, so only its D(D+1)/2 upper entries are formed, as one matrix product
-    of the weights with the rows' feature products x_ia x_ib (a <= b). Those products do not change
-    between iterations: the first MAX_PRODUCTS of them (all, for moderate n) are formed once and kept;
-    the rows beyond are formed again on each call, a chunk at a time, so memory stays bounded and each
-    chunk costs one large product (few big numpy calls suit Pyodide, whose numpy has no optimised BLAS)."""
-
-    def __init__(self, XT):
-        self.D, self.n = XT.shape  # XT is (D, n): one contiguous row per feature
-        self.upper = np.triu_indices(self.D)
-        self.XT = XT
-        self.chunk = max(1, MAX_PRODUCTS // len(self.upper[0]))  # rows per products table
-        self.products = self.feature_products(0, min(self.chunk, self.n))  # kept for every call
-
-    def feature_products(self, start, stop):
-        """(D(D+1)/2, stop - start) rows x_a * x_b, a <= b in np.triu_indices order, of rows start:stop."""
-        XT = self.XT[:, start:stop]  # (D, b)
-        products = np.empty((len(self.upper[0]), stop - start))  # (D(D+1)/2, b)
-        row = 0
-        for a in range(self.D):
-            np.multiply(XT[a], XT[a:], out=products[row:row + self.D - a])
-            row += self.D - a
-        return products
-
-    def __call__(self, C):
-        """(m, D, D) Gram matrices, one per row of C (m, n)."""
-        kept = self.products.shape[1]
-        upper = C[:, :kept] @ self.products.T  # (m, D(D+1)/2)
-        for start in range(kept, self.n, self.chunk):
-            stop = min(start + self.chunk, self.n)
-            upper += C[:, start:stop] @ self.feature_products(start, stop).T
-        upper /= self.n
-        grams = np.empty((len(C), self.D, self.D))
-        grams[:, self.upper[0], self.upper[1]] = upper
-        grams[:, self.upper[1], self.upper[0]] = upper
-        return grams
+def weighted_gram(XT, C):
+    """(m, D, D): sum_i c_i x_i x_i^T / n for each row c of C (m, n); XT is (D, n). The blocks of the
+    softmax Hessian, written as the formula; logistic_fast.WeightedGram gives the same, faster."""
+    return np.stack([(XT * c) @ XT.T for c in C]) / XT.shape[1]
 
 
 def binary_log_loss(Xb, y01, l2):
@@ -247,8 +213,9 @@ def binary_log_loss(Xb, y01, l2):
     return value_grad, hessian
 
 
-def softmax_log_loss(Xb, y_index, n_classes, l2):
-    """(value_grad, hessian) of -LL/n + (l2/2)||W||^2 for the softmax model (seed 004), W flat (K*(d+1),)."""
+def softmax_log_loss(Xb, y_index, n_classes, l2, fast=True):
+    """(value_grad, hessian) of -LL/n + (l2/2)||W||^2 for the softmax model (seed 004), W flat (K*(d+1),).
+    fast: the Hessian's Gram matrices from logistic_fast.WeightedGram, else from weighted_gram."""
     n, D = Xb.shape
     K = n_classes
     XbT = np.ascontiguousarray(Xb.T)  # (D, n): class-major layout keeps the reductions over K fast
@@ -256,7 +223,7 @@ def softmax_log_loss(Xb, y_index, n_classes, l2):
     Yt[y_index, np.arange(n)] = 1.0  # (K, n) one-hot targets
     mask = _penalty_mask(K, D)
     pairs = [(k, l) for k in range(K) for l in range(k, K)]
-    gram = WeightedGram(XbT)
+    gram = WeightedGram(XbT) if fast else (lambda C: weighted_gram(XbT, C))
     cache = {}
 
     def value_grad(w):
