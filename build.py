@@ -17,6 +17,8 @@ import base64
 import functools
 import hashlib
 import http.server
+import importlib
+import importlib.util
 import io
 import json
 import os
@@ -202,7 +204,8 @@ def _urlsafe_digest(data):
 # --- The site ------------------------------------------------------------------------------------------
 
 def build(pyodide_dir=None, out=DIST):
-    """Assemble dist/: web files, Pyodide runtime, verified packages, the pellucid wheel, build-info.json."""
+    """Assemble dist/: web files, Pyodide runtime, verified packages, the pellucid wheel, build-info.json,
+    settings.json."""
     runtime = read_runtime(pyodide_tarball())
     lock = json.loads(runtime["pyodide-lock.json"])
     if lock["info"]["version"] != PYODIDE_VERSION:
@@ -226,6 +229,7 @@ def build(pyodide_dir=None, out=DIST):
     info = {"version": version, "wheel": wheel_name, "wheel_sha256": hashlib.sha256(wheel).hexdigest(),
             "pyodide": PYODIDE_VERSION, "packages": START_PACKAGES, "on_demand_packages": ON_DEMAND_PACKAGES}
     (out / "build-info.json").write_text(json.dumps(info, indent=2))
+    write_settings(out)
     write_service_worker(out, on_demand_files={lock["packages"][name]["file_name"]
                                                for name in wheel_closure(lock, ON_DEMAND_PACKAGES)
                                                if name not in wheel_closure(lock, START_PACKAGES)})
@@ -233,6 +237,27 @@ def build(pyodide_dir=None, out=DIST):
     print(f"Built {out.relative_to(ROOT) if out.is_relative_to(ROOT) else out} "
           f"({size / 1e6:.1f} MB, pellucid {version}, Pyodide {PYODIDE_VERSION}).")
     return out
+
+
+def write_settings(out):
+    """Write settings.json: what the page shares with Python (default split, k-fold range, missing-value
+    markers, column kinds, upload limits, task names), taken from pellucid.core.settings so the two sides
+    are defined once. The page reads it at start, before Python is ready."""
+    (out / "settings.json").write_text(json.dumps(shared_settings(), indent=2))
+
+
+def shared_settings():
+    """pellucid.core.settings.shared_settings(), read without importing pellucid (which needs numpy: the
+    machine that builds the site may have none). pellucid.core's settings need only the standard
+    library, so that folder is loaded as a package of its own."""
+    core = ROOT / "py" / "pellucid" / "core"
+    name = "_pellucid_core_for_build"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, core / "__init__.py",
+                                                      submodule_search_locations=[str(core)])
+        sys.modules[name] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[name])
+    return importlib.import_module(f"{name}.settings").shared_settings()
 
 
 def add_module_preloads(out):

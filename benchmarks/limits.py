@@ -78,7 +78,7 @@ self.onmessage = async ({ data }) => {
 import gc, json
 from pellucid import bridge
 r = bridge.handle("load_csv", {"path": "/tmp/limits.csv", "name": "limits.csv", "max_bytes": 10**10, "max_rows": 10**9})
-bridge._tables.clear(); bridge._table_meta.clear(); gc.collect()
+bridge.worker_session.forget(); gc.collect()
 json.dumps({"ok": r["ok"], "rows": r["result"]["n_rows"] if r["ok"] else None,
             "error": None if r["ok"] else r["error"]["message"]})`);
     const seconds = (performance.now() - started) / 1000;

@@ -1,15 +1,21 @@
 """The bridge, as the page's worker calls it: commands in, plain JSON-able replies out, errors as data."""
 
 import json
+import sys
 
+import numpy as np
 import pytest
 
 from pellucid import bridge
+from pellucid.core import serialize
+from pellucid.core.jsonable import plain, tagged, untag
 from pellucid.tabular.datasets import load_restaurant
+
+session = bridge.Session()
 
 
 def call(cmd, **args):
-    reply = bridge.handle(cmd, args)
+    reply = session.handle(cmd, args)
     json.dumps(reply, allow_nan=False)  # everything that crosses to JavaScript is plain JSON
     return reply
 
@@ -35,12 +41,11 @@ def test_load_csv_describes_the_table(restaurant_path):
     assert len(data["preview"]) == 10 and len(data["preview"][0]) == 11
 
 
-def test_fit_trains_the_restaurant_tree(restaurant_path):
+def test_train_grows_the_restaurant_tree(restaurant_path):
     table_id = ok("load_csv", path=restaurant_path)["table_id"]
-    result = ok("fit", table_id=table_id, target="WillWait", features=None, model="DecisionTreeClassifier",
-                params={"criterion": "entropy", "max_depth": None})
-    assert result["train_score"] == 1.0
-    assert result["score_name"] == "Accuracy"
+    result = ok("train", table_id=table_id, target="WillWait", features=None, model="DecisionTreeClassifier",
+                params={"criterion": "entropy", "max_depth": None}, evaluation={"method": "none"})
+    assert result["metrics"]["train"]["accuracy"] == 1.0
     assert "WillWait" not in result["features"]
     root = result["model"]["tree"]
     assert root["feature"] == "Pat"
@@ -62,8 +67,10 @@ def test_models_menu_describes_controls():
 
 @pytest.mark.parametrize("cmd, args, fragment", [
     ("load_csv", {"path": None}, ""),
-    ("fit", {"table_id": "t999", "target": "y", "features": None, "model": "DecisionTreeClassifier"},
+    ("train", {"table_id": "t999", "target": "y", "features": None, "model": "DecisionTreeClassifier"},
      "No data set is loaded"),
+    ("fit", {"table_id": "t999", "target": "y", "features": None, "model": "DecisionTreeClassifier"},
+     "Unknown command 'fit'"),
     ("nonsense", {}, "Unknown command"),
 ])
 def test_errors_come_back_as_data(cmd, args, fragment):
@@ -82,7 +89,7 @@ def test_bad_csv_names_the_line(tmp_path):
 
 def test_bad_parameter_is_a_data_error(restaurant_path):
     table_id = ok("load_csv", path=restaurant_path)["table_id"]
-    reply = call("fit", table_id=table_id, target="WillWait", features=None, model="DecisionTreeClassifier",
+    reply = call("train", table_id=table_id, target="WillWait", features=None, model="DecisionTreeClassifier",
                  params={"max_depth": 0})
     assert reply["ok"] is False and reply["error"]["type"] == "DataError"
     assert "max_depth" in reply["error"]["message"]
@@ -90,14 +97,14 @@ def test_bad_parameter_is_a_data_error(restaurant_path):
 
 def test_unknown_target_is_named(restaurant_path):
     table_id = ok("load_csv", path=restaurant_path)["table_id"]
-    reply = call("fit", table_id=table_id, target="Nope", features=None, model="DecisionTreeClassifier")
+    reply = call("train", table_id=table_id, target="Nope", features=None, model="DecisionTreeClassifier")
     assert reply["ok"] is False and "'Nope'" in reply["error"]["message"]
 
 
 def test_handle_json_speaks_strict_json(restaurant_path):
-    reply = json.loads(bridge.handle_json("load_csv", json.dumps({"path": restaurant_path})))
+    reply = json.loads(session.handle_json("load_csv", json.dumps({"path": restaurant_path})))
     assert reply["ok"] and reply["result"]["n_rows"] == 12
-    broken = json.loads(bridge.handle_json("load_csv", json.dumps({"path": None})))
+    broken = json.loads(session.handle_json("load_csv", json.dumps({"path": None})))
     assert broken["ok"] is False
 
 
@@ -227,7 +234,64 @@ def test_wrong_arguments_are_named():
 def test_one_data_set_at_a_time(restaurant_path):
     """Loading new data forgets the previous table and its models, so memory does not pile up."""
     first = ok("load_csv", path=restaurant_path)["table_id"]
-    model_id = ok("fit", table_id=first, target="WillWait", features=None, model="DecisionTreeClassifier")["model_id"]
+    model_id = ok("train", table_id=first, target="WillWait", features=None, model="DecisionTreeClassifier")["model_id"]
     ok("load_example", name="iris")
     assert "No data set is loaded" in call("set_kind", table_id=first, column="Pat", kind="categorical")["error"]["message"]
     assert call("export_model", model_id=model_id)["ok"] is False
+
+
+# --- sessions ------------------------------------------------------------------------------------------------
+
+def test_each_session_keeps_its_own_data(restaurant_path):
+    """A restarted worker starts a fresh session: what one session keeps, another does not see."""
+    first, second = bridge.Session(), bridge.Session()
+    table_id = first.handle("load_csv", {"path": restaurant_path})["result"]["table_id"]
+    assert second.handle("set_kind", {"table_id": table_id, "column": "Pat", "kind": "categorical"})["ok"] is False
+    assert first.handle("set_kind", {"table_id": table_id, "column": "Pat", "kind": "categorical"})["ok"]
+    assert set(first.tables) == {table_id} and not second.tables
+
+
+def test_the_worker_session_answers_the_module_level_calls():
+    table_id = bridge.handle("load_example", {"name": "restaurant"})["result"]["table_id"]
+    assert set(bridge.worker_session.tables) == {table_id}
+    reply = json.loads(bridge.handle_json("set_kind", json.dumps({"table_id": table_id, "column": "Pat",
+                                                                  "kind": "categorical"})))
+    assert reply["ok"] and reply["result"]["table_id"] == table_id
+
+
+# --- error codes: what the page switches on --------------------------------------------------------------
+
+def test_bad_input_has_code_data_error():
+    reply = call("load_example", name="penguins")
+    assert reply["error"]["code"] == "data_error" and reply["error"]["type"] == "DataError"
+    assert "traceback" not in reply["error"]
+
+
+def test_scikit_learn_not_loaded_has_code_not_loaded(monkeypatch):
+    model_id = ok("train", table_id=ok("load_example", name="iris")["table_id"], target="species", features=None,
+                  model="GaussianNB", evaluation={"method": "none"})["model_id"]
+    monkeypatch.setitem(sys.modules, "sklearn", None)  # import sklearn now raises ImportError
+    reply = call("compare_sklearn", model_id=model_id)
+    assert reply["ok"] is False and reply["error"]["code"] == "not_loaded"
+    assert "scikit-learn is not loaded" in reply["error"]["message"]
+
+
+def test_a_bug_has_code_internal_with_its_traceback(monkeypatch):
+    def broken():
+        raise ZeroDivisionError("a bug")
+    monkeypatch.setitem(bridge.STATELESS, "datasets", broken)
+    reply = call("datasets")
+    assert reply["ok"] is False and reply["error"]["code"] == "internal"
+    assert reply["error"]["type"] == "ZeroDivisionError" and "broken" in reply["error"]["traceback"]
+
+
+# --- one rule for NaN and infinity ----------------------------------------------------------------------------
+
+def test_replies_carry_non_finite_numbers_as_null_and_fitted_state_keeps_them():
+    value = {"a": np.array([1.5, np.nan, np.inf]), "b": (np.float32(-np.inf), np.int64(3)), 2: [np.bool_(True)]}
+    assert plain(value) == {"a": [1.5, None, None], "b": [None, 3], "2": [True]}
+    assert tagged(value) == {"a": [1.5, "nan", "inf"], "b": ["-inf", 3], "2": [True]}
+    assert [untag(t) for t in tagged([np.inf, -np.inf])] == [np.inf, -np.inf] and np.isnan(untag("nan"))
+    state = np.array([[0.0, -np.inf], [np.nan, 2.0]])
+    again = serialize.decode(json.loads(json.dumps(serialize.encode(state), allow_nan=False)))
+    np.testing.assert_array_equal(again, state)

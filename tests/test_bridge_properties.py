@@ -11,6 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pellucid import bridge
+from pellucid.core.settings import MAX_ROWS
+
+SESSION = bridge.Session()
 
 # The table fixture is loaded per test (the bridge keeps one data set at a time) and stays the same
 # across a test's examples, which only train on it.
@@ -27,7 +30,7 @@ TABLE_CSV = (
 
 def call(cmd, **args):
     """The reply, checked: ok or a DataError, and strict JSON either way."""
-    reply = bridge.handle(cmd, args)
+    reply = SESSION.handle(cmd, args)
     json.dumps(reply, allow_nan=False)
     assert reply["ok"] or reply["error"]["type"] == "DataError", reply["error"].get("traceback", reply)
     return reply
@@ -126,7 +129,7 @@ def param_dicts(model):
     return st.dictionaries(keys, VALUES, max_size=4).map(_quick)
 
 
-@pytest.mark.parametrize("model", list(bridge.MODEL_MENU))
+@pytest.mark.parametrize("model", list(MENU))
 def test_random_hyperparameters_give_ok_or_a_data_error(table_id, model):
     @SETTINGS
     @given(param_dicts(model))
@@ -171,7 +174,7 @@ HASHLIKE = st.one_of(
     st.builds(json.dumps, st.dictionaries(st.sampled_from(["class", "params", "state", "version", "workbench",
                                                            "model", "features", "x"]), VALUES, max_size=5)),
     st.builds(lambda name, params: json.dumps({"class": name, "params": params}),
-              st.sampled_from(list(bridge.MODEL_MENU) + ["Estimator", "object", ""]),
+              st.sampled_from(list(MENU) + ["Estimator", "object", ""]),
               st.dictionaries(st.text(max_size=6), VALUES, max_size=3)),
 )
 
@@ -214,7 +217,7 @@ def test_load_csv_refuses_more_rows_than_the_limit_saying_how_many():
     assert not reply["ok"]
     assert "about 2,500 rows" in message and "the limit here is 1,000 rows" in message and "sample" in message
     assert load(text.encode(), max_rows=2500)["result"]["n_rows"] == 2500
-    assert bridge.DEFAULT_MAX_ROWS >= 100_000  # a 100,000-row file is what the page is built for
+    assert MAX_ROWS >= 100_000  # a 100,000-row file is what the page is built for
 
 
 @pytest.mark.parametrize("model,params", [("LinearRegression", {"l2": math.inf}),

@@ -5,12 +5,11 @@ import time
 import numpy as np
 import pytest
 
-from pellucid import bridge
 from pellucid.tabular.datasets import load_iris
 from pellucid.learners.pca import PCA
 from pellucid.tabular.table import Table
 
-from bridgekit import error, ok
+from bridgekit import error, ok, session
 
 SPLIT = {"method": "split", "train": 60, "validation": 20, "test": 20, "stratify": True, "seed": 0}
 
@@ -19,7 +18,7 @@ def trained(model="LogisticRegression", example="iris", target="species", featur
     table_id = ok("load_example", name=example)["table_id"]
     result = ok("train", table_id=table_id, target=target, features=features, model=model, params=params,
                 evaluation=SPLIT)
-    return result, bridge._models[result["model_id"]]
+    return result, session.runs[result["model_id"]]
 
 
 X_NAME, Y_NAME = "petal length (cm)", "petal width (cm)"
@@ -84,7 +83,7 @@ def test_mixed_features_hold_the_mode(tmp_path):
     assert b["held"] == {"colour": "red"} and (colour == "red").sum() > n / 2
     gx, gy = np.meshgrid(b["x_values"], b["y_values"])
     grid = Table({"x1": gx.ravel(), "x2": gy.ravel(), "colour": np.full(400, "red", dtype=object)})
-    expected = bridge._models[result["model_id"]].estimator.predict(grid)
+    expected = session.runs[result["model_id"]].estimator.predict(grid)
     assert np.array(b["classes"])[b["predicted"]].tolist() == expected.tolist()
 
 

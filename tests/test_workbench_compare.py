@@ -12,6 +12,7 @@ from pellucid import bridge
 
 IRIS_FEATURES = ["sepal length (cm)", "sepal width (cm)", "petal length (cm)", "petal width (cm)"]
 SPLIT = {"method": "split", "train": 60, "validation": 20, "test": 20, "stratify": True, "seed": 3}
+session = bridge.Session()
 
 
 def ok(reply):
@@ -21,25 +22,25 @@ def ok(reply):
 
 @pytest.fixture
 def iris():
-    table = ok(bridge.handle("load_example", {"name": "iris"}))
+    table = ok(session.handle("load_example", {"name": "iris"}))
     X = np.array([table_row[:4] for table_row in _rows(table["table_id"])], dtype=float)
     y = np.array([table_row[4] for table_row in _rows(table["table_id"])], dtype=object)
     return table["table_id"], X, y
 
 
 def _rows(table_id):
-    table = bridge._tables[table_id]
+    table = session.tables[table_id]
     return list(zip(*[table.column(c).tolist() for c in table.columns]))
 
 
 def train(table_id, model, params=None, evaluation=SPLIT, target="species"):
     features = IRIS_FEATURES
-    return ok(bridge.handle("train", {"table_id": table_id, "target": target, "features": features,
+    return ok(session.handle("train", {"table_id": table_id, "target": target, "features": features,
                                       "model": model, "params": params or {}, "evaluation": evaluation}))
 
 
 def compare(result):
-    return ok(bridge.handle("compare_sklearn", {"model_id": result["model_id"]}))
+    return ok(session.handle("compare_sklearn", {"model_id": result["model_id"]}))
 
 
 def scores(c):
@@ -126,9 +127,9 @@ def test_regression_and_ridge_match(iris):
 
 def _regression(table_id, model, params):
     features = IRIS_FEATURES[:3] + ["species"]  # a categorical feature: one-hot encoded on both sides
-    result = ok(bridge.handle("train", {"table_id": table_id, "target": IRIS_FEATURES[3], "features": features,
+    result = ok(session.handle("train", {"table_id": table_id, "target": IRIS_FEATURES[3], "features": features,
                                         "model": model, "params": params, "evaluation": SPLIT}))
-    c = ok(bridge.handle("compare_sklearn", {"model_id": result["model_id"]}))
+    c = ok(session.handle("compare_sklearn", {"model_id": result["model_id"]}))
     assert "one-hot" in c["sklearn"]["preparation"]
     return c
 
@@ -143,13 +144,13 @@ def test_kernel_perceptron_has_no_equivalent(iris):
 def test_without_sklearn_it_says_it_is_not_loaded(iris, monkeypatch):
     result = train(iris[0], "GaussianNB")
     monkeypatch.setitem(sys.modules, "sklearn", None)  # import sklearn now raises ImportError
-    reply = bridge.handle("compare_sklearn", {"model_id": result["model_id"]})
+    reply = session.handle("compare_sklearn", {"model_id": result["model_id"]})
     assert reply["ok"] is False and reply["error"]["type"] == "DataError"
     assert reply["error"]["message"].startswith("scikit-learn is not loaded")
 
 
 def test_unknown_model_id_is_a_data_error():
-    reply = bridge.handle("compare_sklearn", {"model_id": "m-nope"})
+    reply = session.handle("compare_sklearn", {"model_id": "m-nope"})
     assert reply["error"]["type"] == "DataError" and "train one first" in reply["error"]["message"]
 
 

@@ -7,12 +7,12 @@ import pytest
 from sklearn.decomposition import PCA as SkPCA
 from sklearn.metrics import silhouette_score as sk_silhouette
 
-from pellucid import bridge, cluster_metrics, model_selection
+from pellucid import cluster_metrics, model_selection
 from pellucid.tabular.datasets import load_iris
 from pellucid.tabular.table import Table
 from pellucid.learners.tree import DecisionTreeClassifier
 
-from bridgekit import error, ok
+from bridgekit import error, ok, session
 
 SPLIT = {"method": "split", "train": 60, "validation": 20, "test": 20, "stratify": True, "seed": 0}
 
@@ -212,7 +212,7 @@ def test_a_10000_by_10_reply_stays_small(tmp_path):
     path.write_text(Table(columns).to_csv())
     table_id = ok("load_csv", path=str(path))["table_id"]
     for model in ("DecisionTreeClassifier", "KMeans", "PCA"):
-        text = bridge.handle_json("train", json.dumps({"table_id": table_id, "target": "label", "features": None,
+        text = session.handle_json("train", json.dumps({"table_id": table_id, "target": "label", "features": None,
                                                        "model": model, "params": {}, "evaluation": SPLIT}))
         reply = json.loads(text)
         assert reply["ok"], reply

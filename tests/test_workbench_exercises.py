@@ -13,13 +13,15 @@ from pellucid import bridge
 from pellucid.core.errors import DataError
 from pellucid.workbench import exercises, lab
 
+session = bridge.Session()
+
 
 def trained(example, model, target, params=None, **load):
-    table = bridge.handle("load_example", {"name": example, **load})["result"]
-    reply = bridge.handle("train", {"table_id": table["table_id"], "target": target, "features": None,
+    table = session.handle("load_example", {"name": example, **load})["result"]
+    reply = session.handle("train", {"table_id": table["table_id"], "target": target, "features": None,
                                     "model": model, "params": params or {}})
     assert reply["ok"], reply
-    return reply["result"]["model_id"], bridge._models[reply["result"]["model_id"]]
+    return reply["result"]["model_id"], session.runs[reply["result"]["model_id"]]
 
 
 def H(counts):
@@ -36,7 +38,7 @@ def test_gain_exercise_answer_is_the_information_gain_from_the_data(seed):
     col = run.table.column(attribute)
     gain = H([np.sum(y == "No"), np.sum(y == "Yes")]) - sum(
         np.sum(col == v) / len(y) * H([np.sum((col == v) & (y == c)) for c in ("No", "Yes")]) for v in set(col))
-    right = bridge.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": round(gain, 3)})["result"]
+    right = session.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": round(gain, 3)})["result"]
     assert right["correct"] and right["expected"] == pytest.approx(gain)
     wrong = exercises.check_exercise(run, seed, gain + 0.01)
     assert not wrong["correct"] and "B(6/12)" in wrong["worked"][0]
@@ -121,11 +123,11 @@ def test_lab_estimates_of_a_seeded_sample():
 
 
 def test_lab_through_the_bridge_on_a_table_column():
-    table = bridge.handle("load_example", {"name": "iris"})["result"]
-    reply = bridge.handle("estimation_lab", {"distribution": "gaussian", "table_id": table["table_id"],
+    table = session.handle("load_example", {"name": "iris"})["result"]
+    reply = session.handle("estimation_lab", {"distribution": "gaussian", "table_id": table["table_id"],
                                              "column": "sepal length (cm)"})
     assert reply["ok"]
-    values = bridge._tables[table["table_id"]].column("sepal length (cm)")
+    values = session.tables[table["table_id"]].column("sepal length (cm)")
     assert reply["result"]["mle"]["params"]["mu"] == pytest.approx(values.mean())
     assert reply["result"]["mle"]["params"]["sigma2"] == pytest.approx(values.var())
 
@@ -154,12 +156,12 @@ def test_logistic_probability_is_the_sigmoid_or_softmax_of_the_given_numbers(exa
         by_hand = p_second if asked == classes[1] else 1 - p_second
     else:
         by_hand = _softmax(np.array([np.dot(list(weights[c].values()), f) for c in classes]))[classes.index(asked)]
-    right = bridge.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": round(by_hand, 3)})["result"]
+    right = session.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": round(by_hand, 3)})["result"]
     assert right["correct"] and right["expected"] == pytest.approx(by_hand, abs=1e-12)
     # The given numbers are the model's own, rounded: the answer is the model's probability to rounding.
     proba = run.estimator.predict_proba(run.table.select(run.features).take([row]))[0]
     assert by_hand == pytest.approx(proba[classes.index(asked)], abs=2e-3)
-    wrong = bridge.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": by_hand + 0.01})["result"]
+    wrong = session.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": by_hand + 0.01})["result"]
     assert not wrong["correct"]
 
 
@@ -169,10 +171,10 @@ def test_linear_prediction_is_the_weighted_sum_of_the_given_features(seed):
     ex = exercises.exercise(run, seed)
     assert ex["kind"] == "linear_prediction" and list(ex["given"]["f(x)"])[0] == "1 (bias)"
     by_hand = sum(w * x for w, x in zip(ex["given"]["w"].values(), ex["given"]["f(x)"].values()))
-    right = bridge.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": by_hand})["result"]
+    right = session.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": by_hand})["result"]
     assert right["correct"] and right["expected"] == pytest.approx(by_hand, abs=1e-12)
     row = int(ex["question"].split("for row ")[1].rstrip("?")) - 1
     assert by_hand == pytest.approx(run.estimator.predict(run.table.select(run.features).take([row]))[0], abs=5e-3)
     assert right["worked"][0].startswith("ŷ = w · f(x) = ") and right["worked"][0].endswith(f"= {by_hand:.4f}")
-    wrong = bridge.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": by_hand + 0.01})["result"]
+    wrong = session.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": by_hand + 0.01})["result"]
     assert not wrong["correct"]

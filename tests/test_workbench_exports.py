@@ -9,11 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pellucid import bridge
 from pellucid.tabular.csvio import read_csv
 from pellucid.tabular.datasets import load_iris
 
-from bridgekit import error, ok
+from bridgekit import error, ok, session
 
 SPLIT = {"method": "split", "train": 60, "validation": 20, "test": 20, "stratify": True, "seed": 4}
 PY_DIR = str(Path(__file__).resolve().parents[1] / "py")
@@ -59,7 +58,7 @@ def test_model_export_and_import_round_trip(model):
     imported = ok("import_model", json=export["json"])
     assert imported["features"] == load_iris().feature_names and imported["target"] == "species"
     assert imported["task"] == "classification" and imported["model_id"] != result["model_id"]
-    original, copy = bridge._models[result["model_id"]].estimator, bridge._models[imported["model_id"]].estimator
+    original, copy = session.runs[result["model_id"]].estimator, session.runs[imported["model_id"]].estimator
     X = load_iris().X.astype(float)
     assert copy.predict(X).tolist() == original.predict(X).tolist()
     assert "imported without its data" in error("boundary", model_id=imported["model_id"],
@@ -73,17 +72,17 @@ def test_model_export_and_import_round_trip(model):
     ('{"format": "pellucid-model", "model": "Forest"}', "Unknown model"),
 ])
 def test_malformed_model_json_changes_nothing(text, fragment):
-    before = dict(bridge._models)
+    before = dict(session.runs)
     assert fragment in error("import_model", json=text)
-    assert bridge._models == before
+    assert session.runs == before
 
 
 def test_damaged_model_json_is_a_data_error():
     export = json.loads(ok("export_model", model_id=train("GaussianNB")["model_id"])["json"])
     del export["state"]
-    before = dict(bridge._models)
+    before = dict(session.runs)
     error("import_model", json=json.dumps(export))
-    assert bridge._models == before
+    assert session.runs == before
 
 
 def _run_script(script, tmp_path, data_name, csv_text):

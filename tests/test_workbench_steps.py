@@ -10,18 +10,21 @@ import pytest
 
 from pellucid import bridge
 from pellucid.core.errors import DataError
+from pellucid.core.jsonable import plain
 from pellucid.workbench import explain, steps
 from pellucid.learners.tree.criteria import B
+from pellucid.tabular.csvio import read_csv
 
 SEED_CSV = b"f1,f2,y\n1,1,-1\n3,2,1\n2,4,1\n3,4,1\n2,3,-1\n"
+session = bridge.Session()
 
 
 def trained(example, model, target, params=None, **load):
-    table = bridge.handle("load_example", {"name": example, **load})["result"]
-    reply = bridge.handle("train", {"table_id": table["table_id"], "target": target, "features": None,
+    table = session.handle("load_example", {"name": example, **load})["result"]
+    reply = session.handle("train", {"table_id": table["table_id"], "target": target, "features": None,
                                     "model": model, "params": params or {}})
     assert reply["ok"], reply
-    return bridge._models[reply["result"]["model_id"]], table
+    return session.runs[reply["result"]["model_id"]], table
 
 
 def test_B_is_the_notes_boolean_entropy():
@@ -46,7 +49,7 @@ def test_restaurant_root_frame_has_the_notes_gains_and_formulas():
     # frames follow the raw trace one to one
     raw = steps.refit_traced(run)[0].trace_
     assert [f["node"] for f in tl["frames"]] == [s["node"] for s in raw]
-    json.dumps(bridge._plain(tl), allow_nan=False)
+    json.dumps(plain(tl), allow_nan=False)
 
 
 def test_every_frame_breakdown_matches_its_node_counts_and_the_tree_is_tagged_by_frame():
@@ -69,10 +72,10 @@ def test_every_frame_breakdown_matches_its_node_counts_and_the_tree_is_tagged_by
 
 
 def test_perceptron_frames_reproduce_seed_000_table():
-    info = bridge._keep_table(bridge.read_csv(SEED_CSV), "seed.csv")
-    reply = bridge.handle("train", {"table_id": info["table_id"], "target": "y", "features": None, "model": "Perceptron",
+    info = session.keep_table(read_csv(SEED_CSV), "seed.csv")
+    reply = session.handle("train", {"table_id": info["table_id"], "target": "y", "features": None, "model": "Perceptron",
                                     "params": {"initial_weights": [-1, 0, 0], "max_epochs": 1}})
-    run = bridge._models[reply["result"]["model_id"]]
+    run = session.runs[reply["result"]["model_id"]]
     tl = steps.timeline(run)
     assert [f["score"] for f in tl["frames"]] == [-1, -1, 14, 17, 12]
     assert [f["correct"] for f in tl["frames"]] == [True, False, True, True, False]
@@ -134,5 +137,5 @@ def test_explain_row_gives_the_tree_path_and_checks_the_row():
     assert ex["text"] == "Pat = Full → Hun = Yes → Type = Thai → Fri = No → predict No"
     with pytest.raises(DataError, match="from 1 to 12"):
         explain.explain_row(run, 13)
-    reply = bridge.handle("timeline", {"model_id": "m-none"})
+    reply = session.handle("timeline", {"model_id": "m-none"})
     assert not reply["ok"] and "No model" in reply["error"]["message"]

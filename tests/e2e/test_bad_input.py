@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from pagekit import wait_until_ready
-from pellucid.bridge import DEFAULT_MAX_ROWS
+from pellucid.core.settings import MAX_ROWS as DEFAULT_MAX_ROWS
 
 pytestmark = pytest.mark.e2e
 

@@ -1,9 +1,14 @@
 // The page's side of the worker RPC: call(cmd, args) returns a promise of the result, or rejects
-// with an Error carrying the Python error's type and message. restart() replaces a stuck worker.
+// with a PythonError. restart() replaces a stuck worker.
 
+// A failed call. `code` says what kind of failure it is, and is what the page switches on:
+// "data_error" (bad input; the message is for the user), "not_loaded" (an on-demand package is not
+// loaded yet), "cancelled" (the user stopped the job), "crashed" (the worker died) or "internal" (a bug;
+// `traceback` tells where). `name` is the error's type ("DataError", "WorkerCrashed", ...).
 export class PythonError extends Error {
-  constructor({ type, message, traceback }) {
+  constructor({ code = "internal", type = "Error", message, traceback }) {
     super(message);
+    this.code = code;
     this.name = type;
     this.traceback = traceback;
   }
@@ -27,7 +32,7 @@ export class PyClient {
     // let the page start a new worker and restore its data.
     this.worker.onerror = (error) => {
       error.preventDefault?.();
-      this.failPending("WorkerCrashed", `Python stopped unexpectedly (${error.message || "unknown error"}).`);
+      this.failPending("crashed", "WorkerCrashed", `Python stopped unexpectedly (${error.message || "unknown error"}).`);
       this.onCrash(error.message || "unknown error");
     };
   }
@@ -40,11 +45,11 @@ export class PyClient {
     this.pending.delete(data.id);
     if (data.ok) pending.resolve(data.result);
     else pending.reject(new PythonError(data.error));
-    if (!data.ok && data.error.type === "WorkerCrashed") this.onCrash(data.error.message);
+    if (!data.ok && data.error.code === "crashed") this.onCrash(data.error.message);
   }
 
-  failPending(type, message) {
-    for (const { reject } of this.pending.values()) reject(new PythonError({ type, message }));
+  failPending(code, type, message) {
+    for (const { reject } of this.pending.values()) reject(new PythonError({ code, type, message }));
     this.pending.clear();
   }
 
@@ -59,7 +64,7 @@ export class PyClient {
   // Stop whatever Python is doing by replacing the worker; callers restore their data into the new one.
   restart() {
     this.worker.terminate();
-    this.failPending("Cancelled", "Stopped.");
+    this.failPending("cancelled", "Cancelled", "Stopped.");
     this.start();
   }
 }

@@ -1,6 +1,7 @@
 // The Python side of the page: Pyodide in a module Web Worker. It loads Python, numpy and pellucid,
-// then answers one request at a time: {id, cmd, args} -> {id, ok, result | error}. Unsolicited
-// messages are tagged {event: ...} so they are never mistaken for replies.
+// then answers one request at a time: {id, cmd, args} -> {id, ok, result | error}, where error is
+// {code, type, message, traceback?} and code is "data_error", "not_loaded", "crashed" or "internal"
+// (docs/bridge.md). Unsolicited messages are tagged {event: ...} so they are never mistaken for replies.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const siteRoot = new URL("../", import.meta.url);
@@ -89,11 +90,11 @@ async function loadOnDemand() {
   return (performance.now() - started) / 1000;
 }
 
-// compare_sklearn answers "not loaded" until the on-demand packages are in: load them, then ask again
-// (inside the same queued request, so Python still runs one call at a time).
+// A command answers with code "not_loaded" until the on-demand packages are in: load them, then ask
+// again (inside the same queued request, so Python still runs one call at a time).
 async function callWithPackages(cmd, args) {
   const reply = callBridge(cmd, args);
-  if (cmd !== "compare_sklearn" || reply.ok || !reply.error.message.startsWith("scikit-learn is not loaded")) return reply;
+  if (reply.ok || reply.error.code !== "not_loaded") return reply;
   const seconds = await loadOnDemand();
   const again = callBridge(cmd, args);
   if (again.ok) again.result.load_seconds = seconds;
@@ -120,10 +121,12 @@ self.onmessage = (message) => {
       const reply = await callWithPackages(cmd, args);
       self.postMessage({ id, ...reply });
     } catch (error) {
-      // After a fatal error (out of memory, say) this Python cannot be used again: say so, so the page
-      // replaces the worker instead of sending more work to it.
-      const type = error.pyodide_fatal_error || error instanceof RangeError ? "WorkerCrashed" : "WorkerError";
-      self.postMessage({ id, ok: false, error: { type, message: String(error.message || error) } });
+      // After a fatal error (out of memory, say) this Python cannot be used again: say so ("crashed"),
+      // so the page replaces the worker instead of sending more work to it. Anything else that fails
+      // here (Python that could not start, say) is "internal".
+      const crashed = error.pyodide_fatal_error || error instanceof RangeError;
+      const [code, type] = crashed ? ["crashed", "WorkerCrashed"] : ["internal", "WorkerError"];
+      self.postMessage({ id, ok: false, error: { code, type, message: String(error.message || error) } });
     }
   });
 };

@@ -1,30 +1,22 @@
 """Turn fitted state (numpy arrays, numpy scalars, nested containers) into JSON-able values and back.
 
 Arrays become `{"__ndarray__": [...], "dtype": "float64", "shape": [...]}`; non-finite floats, which JSON
-cannot hold, become the strings "nan", "inf" and "-inf" inside that list. A fitted FeatureEncoder
-becomes `{"__encoder__": {...}}`.
+cannot hold, become the strings "nan", "inf" and "-inf" (the fitted-state rule of
+`pellucid.core.jsonable`), so a model reads back exactly. A fitted FeatureEncoder becomes
+`{"__encoder__": {...}}`.
 """
-
-import math
 
 import numpy as np
 
 from ..tabular.encoding import FeatureEncoder
-
-_NON_FINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
-
-
-def _json_float(x):
-    if math.isfinite(x):
-        return x
-    return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+from .jsonable import tag, untag
 
 
 def encode(value):
     """A JSON-able copy of `value`."""
     if isinstance(value, np.ndarray):
         if value.dtype.kind == "f":
-            flat = [_json_float(float(v)) for v in value.ravel()]
+            flat = [tag(float(v)) for v in value.ravel()]
         elif value.dtype.kind in "iub":
             flat = value.ravel().tolist()
         else:
@@ -40,7 +32,7 @@ def encode(value):
     if isinstance(value, np.generic):
         return encode(value.item())
     if isinstance(value, float):
-        return _json_float(value)
+        return tag(value)
     return value
 
 
@@ -51,7 +43,7 @@ def decode(value):
             dtype = value["dtype"]
             flat = value["__ndarray__"]
             if dtype.startswith("float"):
-                flat = [_NON_FINITE.get(v, v) if isinstance(v, str) else v for v in flat]
+                flat = [untag(v) for v in flat]
             arr = np.empty(len(flat), dtype=object) if dtype == "object" else np.array(flat, dtype=dtype)
             if dtype == "object":
                 arr[:] = flat

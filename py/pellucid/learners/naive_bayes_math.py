@@ -7,6 +7,8 @@ seed 001 advises working in log space so that products of many small probabiliti
 
 import numpy as np
 
+from ..core.jsonable import tagged
+
 
 def laplace_estimate(counts, total, k, n_values):
     """Seed 000's P_LAP,k(x|y) = (count(x,y) + k) / (count(y) + k|X|); k = 0 gives the MLE.
@@ -55,14 +57,4 @@ def normalise(jll):
 
 def jsonable(value):
     """Plain JSON-able copy: numpy to Python, and -inf (log 0) to the string "-inf" as the model codec does."""
-    if isinstance(value, np.ndarray):
-        return jsonable(value.tolist())
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, np.generic):
-        return jsonable(value.item())
-    if isinstance(value, float) and not np.isfinite(value):
-        return "nan" if np.isnan(value) else ("inf" if value > 0 else "-inf")
-    return value
+    return tagged(value)

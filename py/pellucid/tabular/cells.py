@@ -9,12 +9,8 @@ import operator
 import numpy as np
 
 from ..core.errors import DataError
-
-NUMERIC, CATEGORICAL = "numeric", "categorical"
-KINDS = (NUMERIC, CATEGORICAL)
-# The usual ways a spreadsheet or a database export writes "no value" (compared stripped, lower-cased);
-# Must agree with pellucid.validation.is_missing; "None" is a real value (the restaurant data's Patrons).
-MISSING_MARKERS = frozenset({"", "na", "n/a", "?", "null", "nan"})
+# The column kinds and the missing markers are defined once, with what else the page shares.
+from ..core.settings import CATEGORICAL, COLUMN_KINDS as KINDS, MISSING_MARKERS, NUMERIC  # noqa: F401
 
 
 def is_missing_text(text):

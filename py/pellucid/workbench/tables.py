@@ -1,0 +1,82 @@
+"""What the page's data commands do to a table: read an upload within the page's limits, load a
+built-in example or draw a generated set, re-read a column as another kind, drop or fill missing values,
+and take one column's values as a sample. Each returns a new table; the session keeps it under its id.
+"""
+
+import math
+
+import numpy as np
+
+from ..core.errors import DataError
+from ..core.settings import MAX_BYTES, MAX_ROWS
+from ..tabular import datasets as _datasets, generators
+from ..tabular.csvio import read_csv
+from .host import reporter
+
+
+def menu():
+    """The data menu: the built-in examples, then the generators with their parameters."""
+    entries = [{"name": e.name, "label": e.label, "group": "Examples", "description": e.description,
+                "target": e.target, "generator_params": []} for e in _datasets.EXAMPLES.values()]
+    for name, (_, label, description, target, params) in generators.GENERATORS.items():
+        entries.append({"name": name, "label": label, "group": "Generators", "description": description,
+                        "target": target, "generator_params": params})
+    return entries
+
+
+def read_upload(path, name, max_bytes=MAX_BYTES, max_rows=MAX_ROWS):
+    """The CSV the page wrote into the worker's file system, read with progress reports; at most
+    `max_bytes` and `max_rows` (the browser tab runs out of memory beyond the defaults)."""
+    if not isinstance(path, str):
+        raise DataError("load_csv needs the path of the uploaded file.")
+    for limit, value in (("max_bytes", max_bytes), ("max_rows", max_rows)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise DataError(f"load_csv's {limit} must be a whole number of at least 1; got {value!r}.")
+    return read_csv(path, progress=reporter("Reading " + str(name)), max_bytes=max_bytes, max_rows=max_rows)
+
+
+def example(name, params):
+    """(table, file name, suggested target) of a built-in example or a generated set; `params` are the
+    generator's (an example is fixed data and ignores them)."""
+    if name in _datasets.EXAMPLES:
+        chosen = _datasets.EXAMPLES[name]
+        return read_csv(chosen.loader().csv_text.encode("utf-8")), f"{name}.csv", chosen.target
+    if name in generators.GENERATORS:
+        return generators.generate(name, **params), f"{name}.csv", generators.GENERATORS[name][3]
+    known = list(_datasets.EXAMPLES) + list(generators.GENERATORS)
+    raise DataError(f"Unknown example {name!r}; choose one of: {', '.join(known)}.")
+
+
+def with_kind(table, column, kind):
+    """The table with `column` re-read as `kind` ("numeric" or "categorical")."""
+    try:
+        return table.with_kind(column, kind)
+    except DataError as exc:
+        if kind != "numeric" or column not in table.columns:
+            raise
+        raise DataError(f"{exc} It stays categorical; to use it as numbers, fix that cell in the file "
+                        "(or leave the column out).") from None
+
+
+def with_missing_handled(table, strategy, columns=None):
+    """"drop": without the rows missing a value in `columns` (None: any column); "fill": numeric columns
+    filled with their mean and categorical ones with their mode."""
+    if columns is not None and (isinstance(columns, str) or not isinstance(columns, list)):
+        raise DataError("columns must be a list of column names, or null for all columns.")
+    if strategy == "drop":
+        changed = table.drop_missing(columns)
+        if changed.n_rows == 0:
+            raise DataError("Dropping the rows with missing values would leave no rows; fill them instead, "
+                            "or choose fewer columns.")
+        return changed
+    if strategy == "fill":
+        return table.fill_missing(columns)
+    raise DataError(f"strategy must be 'drop' or 'fill'; got {strategy!r}.")
+
+
+def column_sample(table, column):
+    """The present values of one column, as Python numbers or text (for the estimation lab)."""
+    if column is None:
+        raise DataError("Choose the column to estimate from.")
+    return [v.item() if isinstance(v, np.generic) else v for v in table.column(column)
+            if v is not None and not (isinstance(v, float) and math.isnan(v))]
