@@ -4,7 +4,7 @@ duplicate rows) the fast modules (*_fast.py) and the readable ones beside them a
 import numpy as np
 import pytest
 
-from pellucid.learners import kmeans, kmeans_fast, logistic, logistic_fast
+from pellucid.learners import kmeans, kmeans_fast, logistic, logistic_fast, neighbors, neighbors_fast
 from pellucid.learners.tree import growth, growth_fast
 from pellucid.learners.tree.criteria import Classes, Values
 
@@ -100,3 +100,18 @@ def test_logistic_traced_fit_equals_fast_fit(seed):
     assert readable.n_iter_ == fast.n_iter_
     np.testing.assert_allclose(readable.coef_, fast.coef_, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(readable.intercept_, fast.intercept_, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan", "cosine"])
+@pytest.mark.parametrize("search", ["brute", "tree"])
+def test_knn_search_finds_the_neighbours_of_the_definition(seed, metric, search):
+    rng = np.random.default_rng(seed)
+    n, k = int(rng.integers(1100, 2500)), int(rng.integers(1, 12))
+    X = _tied_matrix(rng, n, 3, levels=5)  # many equidistant rows: ties go by training row
+    Q = np.vstack([_tied_matrix(rng, 40, 3, levels=5), X[:10]])  # queries on the grid and on training rows
+    prepared = neighbors_fast.prepare(X, metric, tree=search == "tree")
+    fast = neighbors_fast.nearest_neighbors(Q, prepared, metric, k, search=search)
+    readable = neighbors.k_nearest(Q, X, k, metric)
+    assert np.array_equal(fast[1], readable[1])
+    assert np.array_equal(fast[0], readable[0])

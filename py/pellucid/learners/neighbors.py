@@ -6,10 +6,11 @@ beyond storing the data, and the decision boundaries are a subset of the Voronoi
 training points (k = 1 gives exactly the Voronoi cells).
 
 How the search works. Exactly, and deterministically: equidistant neighbours come in training-row
-order, and when several rows tie for the k-th place the earlier ones win. From 1,024 training rows on
-(and k at most 1/16 of them) a KD-tree compares each query only with the rows near it (kd_tree.py);
-otherwise, or when the tree's boxes cannot prune (many features), queries go in blocks against every
-training row (about 2 MB of scores each, never above 16 MB, so memory stays bounded and each block
+order, and when several rows tie for the k-th place the earlier ones win. `k_nearest` below is that
+definition (explain() uses it); predictions search with neighbors_fast.py, which finds the same rows:
+from 1,024 training rows on (and k at most 1/16 of them) a KD-tree compares each query only with the
+rows near it (kd_tree.py); otherwise, or when the tree's boxes cannot prune (many features), queries
+go in blocks against every training row (about 2 MB of scores each, never above 16 MB, so memory stays bounded and each block
 stays in cache). Both measure with distance_scores.exact and give the same answer to the last bit.
 
 Votes. The classifier predicts the class with the largest (weighted) vote; a tied vote goes to the
@@ -23,92 +24,30 @@ from ..core.base import ClassifierMixin, Estimator, RegressorMixin
 from ..core.errors import DataError
 from ..tabular.features import fit_numeric, numeric, one_row
 from . import distance_scores
-from .kd_tree import build_tree, k_nearest
+from .neighbors_fast import nearest_neighbors, prepare
 from ..core.params import Choice, Flag, Integer
 from ..core.validation import check_classes
 
-_BLOCK_BYTES = 2 * 2 ** 20  # a block of distances sized for the cache ...
-_MAX_BLOCK_BYTES = 16 * 2 ** 20  # ... and never above this (so a search stays well under 64 MB)
 
 
 def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-# --- the search ---------------------------------------------------------------------------------------
-#
-# Brute force: each block of queries gets cheap scores against every training row (distance_scores.py),
-# a threshold that at least k rows pass (the k-th smallest score of a strided sample, widened by the
-# rounding slack), and exact distances for the few rows that pass; the k nearest are taken from those
-# by (distance, training row). With many training rows and a small k the KD-tree search (kd_tree.py)
-# compares each query only with the rows near it, and falls back to this when its tree would not prune.
+# --- the neighbours, by definition ---------------------------------------------------------------------
 
-_SAMPLE_STRIDE = 16  # the threshold comes from every 16th row ...
-_SAMPLE_MIN_ROWS = 2048  # ... from this many training rows on
-_TREE_MIN_ROWS = 1024  # from this many training rows on, search through a KD-tree ...
-_TREE_MIN_SHARE = 16  # ... when k is at most 1/16 of them
-
-
-def prepare(X, metric, tree=None):
-    """What the searches need from the training matrix X (n, p), computed once per model. tree: build
-    a KD-tree (True), or not (False), or from _TREE_MIN_ROWS rows on (None). With a tree the score
-    arrays' columns go in tree order (no second copy of them), and "order" maps them back to rows."""
+def k_nearest(Q, X, k, metric):
+    """(distances, indices), each (m, k): for every query row of Q (m, p), the k training rows of X
+    (n, p) closest to it, nearest first, equal distances by training row. Seed 004's definition as it
+    reads: measure the distance to every training row and keep the k smallest. Predictions search with
+    neighbors_fast.nearest_neighbors instead, which finds the same rows without measuring them all."""
+    m, n = len(Q), len(X)
     prepared = distance_scores.prepare(X, metric)
-    if tree or (tree is None and len(X) >= _TREE_MIN_ROWS):
-        built = build_tree(prepared["points"])
-        prepared = {**distance_scores.in_order(prepared, built["perm"]), "tree": built}
-    return prepared
-
-
-def _candidates(scores, slack, k, stride):
-    """(rows, cols) of every entry that can be among a row's k nearest: the k-th smallest score of a
-    strided sample is an upper bound on the row's k-th smallest, widened by the rounding slack."""
-    sample = scores[:, ::stride]  # (c, n / stride)
-    if k < sample.shape[1]:
-        kth = np.partition(sample, k - 1, axis=1)[:, k - 1]  # (c,)
-    else:
-        kth = sample.max(axis=1)
-    limit = (kth + slack).astype(scores.dtype)  # (c,)
-    limit = np.nextafter(limit, np.inf)  # rounding the limit itself must not lose a candidate
-    flat = np.flatnonzero(scores <= limit[:, None])
-    return np.divmod(flat, scores.shape[1])
-
-
-def _k_nearest_block(Q, prepared, metric, k):
-    """(distances, indices), each (c, k), for one block of queries against every training row."""
     side = distance_scores.queries(Q, prepared, metric)
-    scores = distance_scores.scores(side, prepared, metric)  # (c, n)
-    n = scores.shape[1]
-    stride = _SAMPLE_STRIDE if n >= max(_SAMPLE_MIN_ROWS, 4 * k * _SAMPLE_STRIDE) else 1
-    rows, cols = _candidates(scores, side["slack"], k, stride)
-    if stride > 1 and len(rows) > 8 * k * _SAMPLE_STRIDE * len(Q):  # a poor sample: use every row
-        rows, cols = _candidates(scores, side["slack"], k, 1)
-    if "order" in prepared:  # score columns in tree order: back to training rows
-        cols = prepared["order"][cols]
-    dist = distance_scores.exact(side, prepared, metric, rows, cols)
-    order = np.lexsort((cols, dist, rows))  # by query, then distance, then training row
-    take = np.searchsorted(rows[order], np.arange(len(Q)))[:, None] + np.arange(k)  # (c, k)
-    return dist[order][take], cols[order][take]
-
-
-def nearest_neighbors(Q, prepared, metric, k, search="auto"):
-    """(distances, indices), each (m, k): the k nearest training rows of every query row of Q (m, p),
-    nearest first, equal distances by training row. search: "brute", "tree" (needs a prepared tree)
-    or "auto" (the tree when there is one and k is small beside the training set); same answer."""
-    n_train = len(prepared["points"])
-    if search == "tree" or (search == "auto" and "tree" in prepared and k <= n_train // _TREE_MIN_SHARE):
-        found = k_nearest(prepared, Q, k, metric, pruning_required=search == "auto")
-        if found is not None:
-            return found
-        del prepared["tree"]  # its boxes do not prune on these data: compare with every row from now on
-    m = len(Q)
-    distances, indices = np.empty((m, k)), np.empty((m, k), dtype=np.intp)
-    row_bytes = 8 * max(n_train, 1)
-    block = max(1, _BLOCK_BYTES // row_bytes, min(32, _MAX_BLOCK_BYTES // row_bytes))  # rows per block
-    for start in range(0, m, block):
-        stop = min(start + block, m)
-        distances[start:stop], indices[start:stop] = _k_nearest_block(Q[start:stop], prepared, metric, k)
-    return distances, indices
+    queries, rows = np.repeat(np.arange(m), n), np.tile(np.arange(n), m)  # every (query, row) pair
+    distances = distance_scores.exact(side, prepared, metric, queries, rows).reshape(m, n)  # (m, n)
+    order = np.argsort(distances, axis=1, kind="stable")[:, :k]  # (m, k) ties keep training-row order
+    return np.take_along_axis(distances, order, axis=1), order
 
 
 # --- the estimators -----------------------------------------------------------------------------------
@@ -178,7 +117,7 @@ class _NeighborsBase(Estimator):
 
     def _explain_neighbors(self, x_row, targets):
         columns = one_row(self, x_row)
-        dist, idx = self.kneighbors(columns)
+        dist, idx = k_nearest(numeric(self, columns), self.X_fit_, self.k, self.metric)  # the definition
         w = self._vote_weights(dist)[0]
         return columns, [{"row": int(i), "distance": float(d), "target": _plain(t), "weight": float(wi)}
                          for i, d, t, wi in zip(idx[0], dist[0], targets[idx[0]], w)]
