@@ -1,7 +1,6 @@
 """Decision trees against scikit-learn on its bundled datasets: numeric thresholds, accuracy, regression
 trees, probabilities, export layout and prediction speed."""
 
-import time
 
 import numpy as np
 import pytest
@@ -55,10 +54,41 @@ def test_fully_grown_tree_fits_training_data(name):
     assert ours.get_n_leaves() == pytest.approx(theirs.get_n_leaves(), abs=3)
 
 
+def assert_best_splits_are_unique(X, y, depth, criterion):
+    """Down to `depth`, every node's best splits (by information gain or Gini decrease, to 1e-12) cut its
+    rows one way only. Where splits that cut differently tie, the two libraries break the tie
+    differently (the earlier column here, a random feature order in scikit-learn)."""
+    def impurity(labels):
+        p = np.bincount(labels) / len(labels)
+        p = p[p > 0]
+        return float(-(p * np.log2(p)).sum()) if criterion == "entropy" else float(1 - (p ** 2).sum())
+
+    def visit(rows, level):
+        if level == depth or len(np.unique(y[rows])) == 1:
+            return
+        splits = []  # (gain, which rows go left)
+        for j in range(X.shape[1]):
+            values = np.unique(X[rows, j])
+            for threshold in (values[:-1] + values[1:]) / 2:
+                left = X[rows, j] <= threshold
+                after = left.mean() * impurity(y[rows][left]) + (~left).mean() * impurity(y[rows][~left])
+                splits.append((impurity(y[rows]) - after, left))
+        best = max(gain for gain, _ in splits)
+        cut = next(left for gain, left in splits if gain == best)
+        for gain, left in splits:
+            if gain >= best - 1e-12:
+                assert np.array_equal(left, cut), (level, best, gain)
+        visit(rows[cut], level + 1)
+        visit(rows[~cut], level + 1)
+
+    visit(np.arange(len(y)), 0)
+
+
 @pytest.mark.parametrize("criterion", ["entropy", "gini"])
 def test_shallow_trees_predict_like_sklearn(criterion):
     X, y = _load("iris")
     for depth in (2, 3):
+        assert_best_splits_are_unique(X, y, depth, criterion)
         ours = DecisionTreeClassifier(criterion=criterion, max_depth=depth).fit(X, y)
         theirs = SkTree(criterion=criterion, max_depth=depth, random_state=0).fit(X, y)
         np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
@@ -69,6 +99,7 @@ def test_export_text_has_sklearns_layout():
     X, y = _load("wine")
     X = X.astype(np.float32).astype(float)  # the values sklearn sees, so thresholds print alike
     names = [f"x{j}" for j in range(X.shape[1])]
+    assert_best_splits_are_unique(X, y, 2, "entropy")
     ours = DecisionTreeClassifier(max_depth=2).fit(X, y)
     theirs = SkTree(criterion="entropy", max_depth=2, random_state=0).fit(X, y)
     assert export_text(ours) == sk_export_text(theirs, feature_names=names)
@@ -107,19 +138,15 @@ def test_regression_tree_with_a_categorical_column():
     assert model.trace_[0]["value"] == pytest.approx(np.mean(y))
 
 
-def test_predicting_a_grid_is_fast():
+def test_a_deep_tree_predicts_a_grid_like_sklearn():
+    # How fast belongs to benchmarks/ ("grid predict 200x200: decision tree"), not to a test.
     X, y = datasets.make_classification(n_samples=4000, n_features=2, n_redundant=0, n_informative=2,
                                         n_clusters_per_class=2, flip_y=0.2, random_state=0)
     model = DecisionTreeClassifier(max_depth=10).fit(X, y)
     assert model.get_depth() == 10
     gx, gy = np.meshgrid(np.linspace(-4, 4, 200), np.linspace(-4, 4, 200))
     grid = np.column_stack([gx.ravel(), gy.ravel()])  # (40000, 2)
-    best = np.inf
-    for _ in range(3):
-        start = time.perf_counter()
-        labels = model.predict(grid)
-        best = min(best, time.perf_counter() - start)
+    labels = model.predict(grid)
     assert labels.shape == (40000,)
-    assert best < 0.1
     sk = SkTree(criterion="entropy", max_depth=10, random_state=0).fit(X, y)
     assert np.mean(labels == sk.predict(grid)) > 0.95

@@ -1,6 +1,7 @@
 """The "Compare with scikit-learn" command: the same rows, matching settings, the same scores where the
 two models solve the same problem, and a clear message where there is no equivalent."""
 
+import csv
 import sys
 
 import numpy as np
@@ -26,6 +27,33 @@ def iris():
     X = np.array([table_row[:4] for table_row in _rows(table["table_id"])], dtype=float)
     y = np.array([table_row[4] for table_row in _rows(table["table_id"])], dtype=object)
     return table["table_id"], X, y
+
+
+def load_untied_iris(iris, folder):
+    """(table id, X, y) of iris with every value moved by less than 0.005 (seeded), loaded as a user's
+    CSV (which replaces the loaded table). Raw iris repeats values, so k-NN meets rows at equal distance,
+    and which of them counts among the k nearest is resolved differently by the two libraries, and by
+    scikit-learn from one version to the next; here no distance ties (each k-NN test checks it)."""
+    _, X, y = iris
+    moved = X + np.random.default_rng(0).uniform(-0.005, 0.005, size=X.shape)  # (150, 4)
+    path = folder / "iris-untied.csv"
+    with open(path, "w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(IRIS_FEATURES + ["species"])
+        writer.writerows([*map(repr, row), label] for row, label in zip(moved.tolist(), y))
+    table = ok(session.handle("load_csv", {"path": str(path), "name": path.name}))
+    return table["table_id"], moved, y
+
+
+def assert_no_tie_at_the_kth_neighbour(X, splits, k, standardize=False):
+    """For every scored row, the k-th nearest training row is nearer than the (k+1)-th by far more than
+    rounding can move a distance: any exact search finds the same k neighbours."""
+    train = np.asarray(splits["train"]) - 1
+    space = (X - X[train].mean(axis=0)) / X[train].std(axis=0) if standardize else X  # (n, d)
+    scored = np.concatenate([np.asarray(rows, dtype=int) - 1 for rows in splits.values()])
+    D = np.sqrt(((space[scored, None, :] - space[None, train, :]) ** 2).sum(axis=2))  # (n scored, n train)
+    D.sort(axis=1)
+    assert np.min(D[:, k] - D[:, k - 1]) > 1e-9 * D.max()
 
 
 def _rows(table_id):
@@ -71,15 +99,24 @@ def test_sklearn_is_fitted_and_scored_on_the_runs_rows(iris, model, params, targ
 
 
 @pytest.mark.parametrize("model, params", [
-    ("GaussianNB", {}), ("KNeighborsClassifier", {"k": 5}), ("KNeighborsClassifier", {"k": 7, "standardize": True}),
-    ("LogisticRegression", {"l2": 0.01}), ("LogisticRegression", {"l2": 0.1, "standardize": True})])
+    ("GaussianNB", {}), ("LogisticRegression", {"l2": 0.01}), ("LogisticRegression", {"l2": 0.1, "standardize": True})])
 def test_same_objective_gives_the_same_scores(iris, model, params):
     c = compare(train(iris[0], model, params))
     for split, (ours, theirs) in scores(c).items():
         assert ours == pytest.approx(theirs, abs=1e-12), split
 
 
-def test_sklearn_score_is_that_of_sklearn_on_those_rows(iris):
+@pytest.mark.parametrize("params", [{"k": 5}, {"k": 7, "standardize": True}])
+def test_k_nn_gives_the_same_scores_where_no_distances_tie(iris, tmp_path, params):
+    # Tied votes are no exception: both libraries give a tied vote to the smallest label.
+    table_id, X, _ = load_untied_iris(iris, tmp_path)
+    result = train(table_id, "KNeighborsClassifier", params)
+    assert_no_tie_at_the_kth_neighbour(X, result["splits"], params["k"], params.get("standardize", False))
+    for split, (ours, theirs) in scores(compare(result)).items():
+        assert ours == pytest.approx(theirs, abs=1e-12), split
+
+
+def test_sklearn_score_is_that_of_sklearn_on_those_rows(iris, tmp_path):
     table_id, X, y = iris
     result = train(table_id, "GaussianNB")
     c = compare(result)
@@ -87,11 +124,15 @@ def test_sklearn_score_is_that_of_sklearn_on_those_rows(iris):
     test_rows = np.array(result["splits"]["test"]) - 1
     oracle = GaussianNB().fit(X[train_rows], y[train_rows])
     assert scores(c)["test"][1] == pytest.approx(oracle.score(X[test_rows], y[test_rows]))
-    knn = compare(train(table_id, "KNeighborsClassifier", {"k": 3}))
-    oracle = KNeighborsClassifier(n_neighbors=3).fit(X[train_rows], y[train_rows])
-    assert scores(knn)["validation"][1] == pytest.approx(
-        oracle.score(X[np.array(result["splits"]["validation"]) - 1], y[np.array(result["splits"]["validation"]) - 1]))
     assert "C=" in compare(train(table_id, "LogisticRegression", {"l2": 0.01}))["sklearn"]["estimator"]
+    # k-NN on rows without tied distances, where scikit-learn's own searches (brute force in the
+    # comparison, a tree here by default) find the same neighbours.
+    untied_id, X, y = load_untied_iris(iris, tmp_path)
+    result = train(untied_id, "KNeighborsClassifier", {"k": 3})
+    assert_no_tie_at_the_kth_neighbour(X, result["splits"], 3)
+    train_rows, validation_rows = (np.array(result["splits"][name]) - 1 for name in ("train", "validation"))
+    oracle = KNeighborsClassifier(n_neighbors=3).fit(X[train_rows], y[train_rows])
+    assert scores(compare(result))["validation"][1] == pytest.approx(oracle.score(X[validation_rows], y[validation_rows]))
 
 
 def test_tree_kmeans_and_pca_agree_where_they_should(iris):
@@ -154,10 +195,15 @@ def test_unknown_model_id_is_a_data_error():
     assert reply["error"]["type"] == "DataError" and "train one first" in reply["error"]["message"]
 
 
-def test_pellucid_imports_sklearn_only_in_compare():
+def test_pellucid_imports_sklearn_only_where_it_is_needed():
+    # compare.py, when a comparison is asked for; core/base.py, inside __sklearn_tags__, which only
+    # scikit-learn itself calls. Never at a module's top: pellucid imports without scikit-learn.
     import pathlib
     import re
+    import subprocess
     package = pathlib.Path(bridge.__file__).parent
     pattern = re.compile(r"^\s*(import|from) sklearn\b", re.MULTILINE)
-    importers = [p.relative_to(package).as_posix() for p in package.rglob("*.py") if pattern.search(p.read_text())]
-    assert importers == ["workbench/compare.py"]
+    importers = sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py") if pattern.search(p.read_text()))
+    assert importers == ["core/base.py", "workbench/compare.py"]
+    check = "import sys, pellucid, pellucid.bridge; assert 'sklearn' not in sys.modules, 'scikit-learn was imported'"
+    subprocess.run([sys.executable, "-c", check], cwd=package.parent, check=True)
