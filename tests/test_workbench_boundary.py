@@ -1,7 +1,5 @@
 """`boundary`: the grid's shape and range, the held values, predictions equal to the model's, errors."""
 
-import time
-
 import numpy as np
 import pytest
 
@@ -135,20 +133,14 @@ def test_pca_models_and_unknown_ids_have_no_boundary():
     assert "No model is kept under id 'm0'" in error("boundary", model_id="m0", x=X_NAME, y=Y_NAME)
 
 
-# Targets: 0.1 s for the first three, 0.3 s for k-NN (measured single-threaded: about 30 ms and 0.25 s).
-# The bound is 3x the target for the fast ones and 10x for k-NN, whose time depends most on the BLAS
-# threads and the machine's load.
-@pytest.mark.parametrize("model, limit", [("DecisionTreeClassifier", 0.3), ("LogisticRegression", 0.3),
-                                          ("GaussianNB", 0.3), ("KNeighborsClassifier", 3.0)])
-def test_a_200_by_200_grid_is_quick(model, limit):
+# How fast a 200 x 200 grid is predicted belongs to benchmarks/ ("grid predict 200x200"), not to a test.
+@pytest.mark.parametrize("model", ["DecisionTreeClassifier", "LogisticRegression", "GaussianNB",
+                                   "KNeighborsClassifier"])
+def test_a_200_by_200_grid_has_a_class_in_every_cell(model):
     table_id = ok("load_example", name="moons", n=500, noise=0.2, seed=0)["table_id"]
     result = ok("train", table_id=table_id, target="class", features=None, model=model, params={},
                 evaluation=SPLIT)
-    best = min(_timed(result["model_id"]) for _ in range(3))
-    assert best < limit, f"{model}: {best:.3f} s"
+    b = ok("boundary", model_id=result["model_id"], x="x1", y="x2", resolution=200)
+    assert (b["width"], b["height"]) == (200, 200) and len(b["predicted"]) == 40_000
+    assert set(b["predicted"]) == {0, 1}  # both moons show
 
-
-def _timed(model_id):
-    start = time.perf_counter()
-    ok("boundary", model_id=model_id, x="x1", y="x2", resolution=200)
-    return time.perf_counter() - start
