@@ -205,7 +205,7 @@ def check_X(X, feature_names=None, *, kinds=None, allow_missing=False):
         kinds = [X.kinds[name] for name in names]  # a Table says how each column is to be read
     if kinds is not None and len(kinds) != len(raw):
         raise DataError(f"X has {len(raw)} features, but the model was fitted on {len(kinds)}.")
-    return _judge(names, raw, kinds, allow_missing)
+    return _judge(names, raw, kinds, allow_missing, fitting=True)
 
 
 def check_X_fitted(model, X, *, allow_missing=False):
@@ -214,7 +214,7 @@ def check_X_fitted(model, X, *, allow_missing=False):
     the same number of columns and the same kinds. The Columns carry the fitted names."""
     fitted = list(model.feature_names_in_)
     if is_table(X):
-        return _judge(*_raw_columns(X, fitted), model.feature_kinds_, allow_missing)
+        return _judge(*_raw_columns(X, fitted), model.feature_kinds_, allow_missing, fitting=False)
     names, raw = _raw_columns(X, None)
     given = frame_names(X) if is_frame(X) else None
     if given is not None and given != fitted:
@@ -222,7 +222,7 @@ def check_X_fitted(model, X, *, allow_missing=False):
     if len(raw) != len(fitted):
         raise DataError(f"X has {len(raw)} features, but {type(model).__name__} is expecting {len(fitted)} "
                         "features as input (as many as it was fitted on).")
-    return _judge(fitted, raw, model.feature_kinds_, allow_missing)
+    return _judge(fitted, raw, model.feature_kinds_, allow_missing, fitting=False)
 
 
 def _names_differ(given, fitted):
@@ -239,8 +239,9 @@ def _names_differ(given, fitted):
     return message
 
 
-def _judge(names, raw, kinds, allow_missing):
-    """The raw columns read as numbers or categories (as `kinds` says, when given), or a DataError."""
+def _judge(names, raw, kinds, allow_missing, fitting):
+    """The raw columns read as numbers or categories (as `kinds` says, when given), or a DataError.
+    Training data must be at a workable scale; a query far outside it is still answered."""
     if not raw:
         raise _no_features((0, 0))
     if len(raw[0]) == 0:
@@ -255,6 +256,8 @@ def _judge(names, raw, kinds, allow_missing):
         if numeric is not None:
             if not allow_missing:
                 _require_finite(name, numeric)
+            if fitting:
+                _require_workable_scale(name, numeric)
             data.append(numeric)
             found_kinds.append(NUMERIC)
         else:
@@ -265,6 +268,26 @@ def _judge(names, raw, kinds, allow_missing):
             data.append(values)
             found_kinds.append(CATEGORICAL)
     return Columns(names, data, found_kinds)
+
+
+# Learners square and multiply values: in float64 that overflows for magnitudes beyond 1e150, so a
+# column living at such a scale is refused rather than mislearned.
+_LARGEST = 1e150
+
+
+def workable_scale(M):
+    """Whether every column of the finite matrix M (n, d) is at a scale the learners can compute with."""
+    top = np.abs(M).max(axis=0)  # (d,)
+    return bool(np.all(top <= _LARGEST))
+
+
+def _require_workable_scale(name, values):
+    finite = np.abs(values[np.isfinite(values)])
+    top = finite.max() if finite.size else 0.0
+    if top > _LARGEST:
+        raise DataError(f"Column {name!r} holds values of magnitude {top:.3g}; learners square and multiply "
+                        "values, which in float64 overflows beyond 1e150: rescale "
+                        "the column (for example, change its units).")
 
 
 def _require_finite(name, values):
@@ -315,6 +338,7 @@ def check_target(y, n_rows, *, task):
             raise DataError("The target must be numeric for regression, but it holds text; "
                             "choose a classifier for a categorical target.")
         _require_finite("target", numeric)
+        _require_workable_scale("target", numeric)
         return numeric
     return _class_labels(y)
 

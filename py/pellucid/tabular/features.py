@@ -17,18 +17,19 @@ import numpy as np
 from .encoding import FeatureEncoder
 from ..core.errors import DataError
 from ..learners.optim import with_bias
-from ..core.validation import CATEGORICAL, Columns, check_classes, check_target, check_X, check_X_fitted
+from ..core.validation import (CATEGORICAL, Columns, check_classes, check_target, check_X, check_X_fitted,
+                               workable_scale)
 
 
 def _plain_matrix(X):
     """X as float64 (not copied if it already is) when it is a non-empty 2-D numeric array without NaN
-    or infinity, else None (then `check_X` reads it and explains what is wrong)."""
+    or infinity and at a workable scale, else None (then `check_X` reads it and explains what is wrong)."""
     if not isinstance(X, np.ndarray) or X.ndim != 2 or X.size == 0 or X.dtype.kind not in "fiub":
         return None
     M = np.asarray(X, dtype=float)  # (n, d)
     if not np.isfinite(np.sum(M)) and not np.isfinite(M).all():  # a finite sum is the cheap first check
         return None
-    return M
+    return M if workable_scale(M) else None
 
 
 # --- fit -------------------------------------------------------------------------------------------
