@@ -1,6 +1,9 @@
 // "Compare with scikit-learn": the trained model next to scikit-learn's equivalent, fitted by the worker
 // on the same rows (scikit-learn is loaded into the worker the first time, never at start).
 import { byId } from "./dom.js";
+import { store } from "./store.js";
+import { python } from "./python.js";
+import { run, showMessage } from "./work.js";
 
 const SPLIT_NAMES = { train: "training rows", validation: "validation rows", test: "test rows" };
 
@@ -48,14 +51,16 @@ function paragraph(text, className = "help") {
   return cell("p", text, { class: className });
 }
 
-export function createCompare({ python, app, setBusy, showMessage }) {
+// Wires the button; a new result (or none) takes the last comparison away.
+export function mountCompare() {
   const button = byId("compare-sklearn");
   const box = byId("compare-result");
 
-  function reset() {
+  store.subscribe(["result"], () => {
     box.replaceChildren();
     box.hidden = true;
-  }
+  });
+  store.subscribe(["ready", "busy"], ({ ready, busy }) => { button.disabled = !(ready && !busy); });
 
   function render(r) {
     if (!r.equivalent) {
@@ -76,13 +81,12 @@ export function createCompare({ python, app, setBusy, showMessage }) {
   }
 
   async function compare() {
-    const modelId = app.result?.model_id;
+    const modelId = store.get().result?.model_id;
     if (!modelId) return;
     showMessage("");
-    const r = await setBusy("Comparing with scikit-learn…", () => python.call("compare_sklearn", { model_id: modelId }));
-    if (r && app.result?.model_id === modelId) render(r);
+    const r = await run("Comparing with scikit-learn…", () => python.call("compare_sklearn", { model_id: modelId }));
+    if (r && store.get().result?.model_id === modelId) render(r);
   }
 
   button.addEventListener("click", compare);
-  return { reset, setEnabled: (idle) => { button.disabled = !idle; } };
 }

@@ -29,19 +29,18 @@ export function renderGenerator(container, dataset, values) {
   }));
 }
 
-// {n, noise, seed} read back from the generator inputs, each clamped to its stated range.
-export function readGenerator(container, dataset) {
-  const values = {};
+// A generator's {n, noise, seed}: `values` where they name them, else the defaults, each clamped to its
+// stated range (and whole where the parameter is).
+export function generatorValues(dataset, values = {}) {
+  const out = {};
   for (const p of dataset?.generator_params || []) {
-    const input = container.querySelector(`[data-gen="${p.name}"]`);
-    let v = Number(input?.value);
+    let v = Number(values[p.name] ?? p.default);
     if (!Number.isFinite(v)) v = p.default;
     if (p.low !== null && p.low !== undefined) v = Math.max(p.low, v);
     if (p.high !== null && p.high !== undefined) v = Math.min(p.high, v);
-    values[p.name] = Number.isInteger(p.step ?? 1) && Number.isInteger(p.default) ? Math.round(v) : v;
-    if (input) input.value = String(values[p.name]);
+    out[p.name] = Number.isInteger(p.step ?? 1) && Number.isInteger(p.default) ? Math.round(v) : v;
   }
-  return values;
+  return out;
 }
 
 export function describeTable(info) {

@@ -1,5 +1,3 @@
-import { MAX_BYTES } from "./drop-zone.js";
-
 // Where the data came from, kept in the page so it can be loaded again into a fresh worker after a
 // cancel: a built-in dataset (name + generator settings) or an uploaded file's bytes, plus the kind
 // overrides and missing-value choice applied on top, in order.
@@ -13,8 +11,9 @@ export function fileSource(name, bytes) {
 }
 
 // Loads the source into the worker and replays the edits; resolves to the final TableInfo.
-// `onStep` is told what is happening, for the status line.
-export async function loadSource(python, source, onStep = () => {}) {
+// `limits` are the shared upload limits ({max_bytes, max_rows}); `onStep` is told what is happening,
+// for the status line.
+export async function loadSource(python, source, limits, onStep = () => {}) {
   let info;
   if (source.type === "example") {
     onStep(`Loading ${source.name}…`);
@@ -23,7 +22,7 @@ export async function loadSource(python, source, onStep = () => {}) {
     onStep(`Reading ${source.name}…`);
     // The page keeps its own copy: the one sent is transferred (moved) to the worker.
     const copy = source.bytes.slice(0);
-    info = await python.call("load_csv", { path: copy, name: source.name, max_bytes: MAX_BYTES }, [copy]);
+    info = await python.call("load_csv", { path: copy, name: source.name, max_bytes: limits.max_bytes, max_rows: limits.max_rows }, [copy]);
   }
   for (const [column, kind] of Object.entries(source.kinds)) {
     if (info.columns.includes(column) && info.kinds[column] !== kind) {

@@ -1,13 +1,13 @@
 // Files dragged onto the page: a visible drop zone while dragging, and a size limit checked before reading.
 
-export const MAX_BYTES = 50 * 1024 * 1024;
+const MB = 1024 * 1024;
 
-// A message saying why a file cannot be read, or "" when it can.
-export function fileProblem(file) {
+// A message saying why a file cannot be read, or "" when it can; `limits` are the shared upload limits.
+export function fileProblem(file, limits) {
   if (!file) return "No file was chosen.";
-  if (file.size > MAX_BYTES) {
-    const mb = (file.size / 1024 / 1024).toFixed(1);
-    return `${file.name} is ${mb} MB; the limit is 50 MB. Use a smaller sample of the rows.`;
+  if (file.size > limits.max_bytes) {
+    const mb = (file.size / MB).toFixed(1);
+    return `${file.name} is ${mb} MB; the limit is ${Math.round(limits.max_bytes / MB)} MB. Use a smaller sample of the rows.`;
   }
   if (file.size === 0) return `${file.name} is empty (0 bytes): choose a CSV file with a header line and rows of data.`;
   return "";

@@ -1,50 +1,59 @@
 // How the model is judged: a train/validation/test split, k-fold cross-validation, or no held-out data.
-// The controls live in index.html; this module reads, writes and checks them.
+// The controls live in index.html; they write the store, and are drawn from it.
 import { byId } from "./dom.js";
+import { store } from "./store.js";
 
-const ids = { train: "split-train", validation: "split-validation", test: "split-test", k: "cv-k",
-  stratify: "eval-stratify", seed: "eval-seed" };
+const NUMBERS = { train: "split-train", validation: "split-validation", test: "split-test", k: "cv-k", seed: "eval-seed" };
+export const EVALUATION_KEYS = ["method", ...Object.keys(NUMBERS), "stratify"];
 
 function methodInputs() {
   return Array.from(document.querySelectorAll('input[name="eval-method"]'));
 }
 
-export function readEvaluation() {
-  const method = methodInputs().find((r) => r.checked)?.value || "split";
-  const num = (id) => Number(byId(id).value);
-  return {
-    method, train: num(ids.train), validation: num(ids.validation), test: num(ids.test), k: num(ids.k),
-    stratify: byId(ids.stratify).checked, seed: num(ids.seed),
-  };
+// The training share follows the other two while they are typed.
+function withTrainShare(s) {
+  const rest = s.validation + s.test;
+  return Number.isFinite(rest) && rest < 100 ? { ...s, train: 100 - rest } : s;
 }
 
-export function writeEvaluation(s) {
+function render(s) {
   for (const r of methodInputs()) r.checked = r.value === s.method;
-  for (const key of ["train", "validation", "test", "k", "seed"]) byId(ids[key]).value = String(s[key]);
-  byId(ids.stratify).checked = s.stratify;
-  showMethod();
+  for (const [key, id] of Object.entries(NUMBERS)) {
+    // Only a value that differs is written back, so a box being typed in is left alone.
+    if (Number(byId(id).value) !== s[key]) byId(id).value = String(s[key]);
+  }
+  byId("eval-stratify").checked = s.stratify;
+  byId("split-fields").hidden = s.method !== "split";
+  byId("kfold-fields").hidden = s.method !== "kfold";
+  byId("shared-eval-fields").hidden = s.method === "none";
 }
 
-// Only the controls of the chosen method are shown; the training share follows the other two.
-export function showMethod() {
-  const { method } = readEvaluation();
-  byId("split-fields").hidden = method !== "split";
-  byId("kfold-fields").hidden = method !== "kfold";
-  byId("shared-eval-fields").hidden = method === "none";
+// Wires the controls; `folds` is the shared range of k ({min, max}).
+export function mountEvaluation(folds) {
+  byId(NUMBERS.k).min = String(folds.min);
+  byId(NUMBERS.k).max = String(folds.max);
+  for (const r of methodInputs()) r.addEventListener("change", () => store.set({ method: r.value }));
+  for (const [key, id] of Object.entries(NUMBERS)) {
+    const write = () => {
+      const patch = { [key]: Number(byId(id).value) };
+      store.update((s) => (key === "validation" || key === "test" ? withTrainShare({ ...s, ...patch }) : patch));
+    };
+    byId(id).addEventListener("input", write);
+    byId(id).addEventListener("change", write);
+  }
+  byId("eval-stratify").addEventListener("change", (event) => store.set({ stratify: event.target.checked }));
+  store.subscribe(EVALUATION_KEYS, render);
 }
 
-export function syncTrainShare() {
-  const rest = Number(byId(ids.validation).value) + Number(byId(ids.test).value);
-  if (Number.isFinite(rest) && rest < 100) byId(ids.train).value = String(100 - rest);
-}
-
-// The bridge's `evaluation` argument, or {problem} saying what to fix.
-export function evaluationArgs(s) {
+// The bridge's `evaluation` argument, or {problem} saying what to fix; `folds` is the range of k.
+export function evaluationArgs(s, folds) {
   if (s.method === "none") return { method: "none" };
   const whole = (v) => Number.isInteger(v);
   if (!whole(s.seed) || s.seed < 0) return { problem: "The split seed must be a whole number, 0 or more." };
   if (s.method === "kfold") {
-    if (!whole(s.k) || s.k < 2 || s.k > 20) return { problem: "k-fold cross-validation needs k between 2 and 20." };
+    if (!whole(s.k) || s.k < folds.min || s.k > folds.max) {
+      return { problem: `k-fold cross-validation needs k between ${folds.min} and ${folds.max}.` };
+    }
     return { method: "kfold", k: s.k, stratify: s.stratify, seed: s.seed };
   }
   const parts = [s.train, s.validation, s.test];
@@ -54,10 +63,4 @@ export function evaluationArgs(s) {
     return { problem: `Split percentages must add up to 100 (now ${s.train + s.validation + s.test}).` };
   }
   return { method: "split", train: s.train, validation: s.validation, test: s.test, stratify: s.stratify, seed: s.seed };
-}
-
-export function onEvaluationChange(handler) {
-  for (const r of methodInputs()) r.addEventListener("change", () => { showMethod(); handler(); });
-  for (const id of Object.values(ids)) byId(id).addEventListener("change", handler);
-  for (const id of [ids.validation, ids.test]) byId(id).addEventListener("input", syncTrainShare);
 }

@@ -23,14 +23,4 @@ export function showParams(container, model, values = {}) {
   renderParams(container, model ? model.params : [], values);
 }
 
-// Only the parameters that differ from the defaults, so links stay short.
-export function changedParams(container, model) {
-  const values = readParams(container);
-  const changed = {};
-  for (const p of model?.params || []) {
-    if (p.name in values && values[p.name] !== p.default) changed[p.name] = values[p.name];
-  }
-  return changed;
-}
-
 export { readParams, checkParams };

@@ -1,5 +1,6 @@
 // Builds labelled hyperparameter controls from the rules the Python side describes, checks them
-// against the same rules (so a bad value is explained before anything is sent) and reads them back.
+// against the same rules (so a bad value is explained before anything is sent); the controls' own
+// handlers read them (readParams) to write the page's store.
 import { el, option } from "./dom.js";
 
 function controlFor(param) {
@@ -71,9 +72,15 @@ export function paramProblem(param, value) {
   return "";
 }
 
-// Marks each invalid control and returns ["name: problem", ...] (empty when all fit).
-export function checkParams(container, params) {
-  const values = readParams(container);
+// The value of each parameter with a control: `values` where they name it, else its default.
+export function paramValues(params, values = {}) {
+  return Object.fromEntries(params.filter((p) => p.kind !== "vector")
+    .map((p) => [p.name, p.name in values ? values[p.name] : p.default]));
+}
+
+// Marks each control whose value in `values` breaks its rule, and returns ["name: problem", ...]
+// (empty when all fit).
+export function checkParams(container, params, values) {
   const problems = [];
   for (const param of params) {
     const control = container.querySelector(`[data-param="${param.name}"]`);

@@ -5,11 +5,11 @@ import { el, simpleTable, formatValue } from "./dom.js";
 const SPLITS = ["train", "validation", "test"];
 const SPLIT_NAMES = { train: "Training", validation: "Validation", test: "Test" };
 const METRICS = {
-  classifier: [["accuracy", "Accuracy", "percent"], ["macro_precision", "Precision (macro)", "number"],
+  classification: [["accuracy", "Accuracy", "percent"], ["macro_precision", "Precision (macro)", "number"],
     ["macro_recall", "Recall (macro)", "number"], ["macro_f1", "F1 (macro)", "number"]],
-  regressor: [["r2", "R²", "number"], ["mse", "MSE", "number"], ["mae", "MAE", "number"]],
-  clusterer: [["silhouette", "Silhouette", "number"], ["inertia", "Inertia", "number"], ["dunn", "Dunn index", "number"]],
-  transformer: [["explained_variance", "Variance explained", "percent"]],
+  regression: [["r2", "R²", "number"], ["mse", "MSE", "number"], ["mae", "MAE", "number"]],
+  clustering: [["silhouette", "Silhouette", "number"], ["inertia", "Inertia", "number"], ["dunn", "Dunn index", "number"]],
+  projection: [["explained_variance", "Variance explained", "percent"]],
 };
 
 // A metric by name, also found as macro.{name} or as the sum of a ratio list.

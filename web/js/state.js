@@ -43,40 +43,46 @@ const json = (max = 4000) => ({
   format: (v) => JSON.stringify(v),
 });
 
-// name -> {type, default}. The order is the order in the URL.
-export const PROPS = {
-  dataset: { type: text(60), default: "restaurant" },
-  n: { type: integer(10, 5000), default: 300 },
-  noise: { type: number(0, 1), default: 0.2 },
-  dataSeed: { type: integer(0, 2 ** 31 - 1), default: 0 },
-  target: { type: text(), default: "" },
-  ignore: { type: list(), default: [] },
-  categorical: { type: list(), default: [] },
-  model: { type: text(60), default: "DecisionTreeClassifier" },
-  params: { type: json(), default: {} },
-  method: { type: { parse: (v) => (["split", "kfold", "none"].includes(v) ? v : undefined), format: (v) => v }, default: "split" },
-  train: { type: integer(1, 100), default: 70 },
-  validation: { type: integer(0, 98), default: 0 },
-  test: { type: integer(0, 99), default: 30 },
-  k: { type: integer(2, 20), default: 5 },
-  stratify: { type: flag, default: true },
-  seed: { type: integer(0, 2 ** 31 - 1), default: 0 },
-  view: { type: text(30), default: "" },
-  x: { type: text(), default: "" },
-  y: { type: text(), default: "" },
-};
+// name -> {type, default}. The order is the order in the URL. The split, the folds' range and the default
+// model and dataset are not written here: they come from what Python shares (settings.json) and from
+// its menus (the first dataset and the model marked default, else the first), so there is one source.
+export function makeProps(shared, { datasets, models }) {
+  const { split, cv_folds: folds } = shared;
+  const model = models.find((m) => m.default) || models[0];
+  return {
+    dataset: { type: text(60), default: datasets[0]?.name ?? "" },
+    n: { type: integer(10, 5000), default: 300 },
+    noise: { type: number(0, 1), default: 0.2 },
+    dataSeed: { type: integer(0, 2 ** 31 - 1), default: 0 },
+    target: { type: text(), default: "" },
+    ignore: { type: list(), default: [] },
+    categorical: { type: list(), default: [] },
+    model: { type: text(60), default: model?.name ?? "" },
+    params: { type: json(), default: {} },
+    method: { type: { parse: (v) => (["split", "kfold", "none"].includes(v) ? v : undefined), format: (v) => v }, default: "split" },
+    train: { type: integer(1, 100), default: split.train },
+    validation: { type: integer(0, 98), default: split.validation },
+    test: { type: integer(0, 99), default: split.test },
+    k: { type: integer(folds.min, folds.max), default: folds.default },
+    stratify: { type: flag, default: true },
+    seed: { type: integer(0, 2 ** 31 - 1), default: 0 },
+    view: { type: text(30), default: "" },
+    x: { type: text(), default: "" },
+    y: { type: text(), default: "" },
+  };
+}
 
-export function defaults() {
-  return Object.fromEntries(Object.entries(PROPS).map(([name, p]) => [name, structuredClone(p.default)]));
+export function defaults(props) {
+  return Object.fromEntries(Object.entries(props).map(([name, p]) => [name, structuredClone(p.default)]));
 }
 
 // Reads a location.hash into settings. Returns {settings, rejected: [names whose values did not fit]}.
-export function readHash(hash) {
-  const settings = defaults();
+export function readHash(props, hash) {
+  const settings = defaults(props);
   const rejected = [];
   const params = new URLSearchParams(String(hash || "").replace(/^#/, ""));
   for (const [name, raw] of params) {
-    const prop = PROPS[name];
+    const prop = props[name];
     if (!prop) {
       rejected.push(name);
       continue;
@@ -89,9 +95,9 @@ export function readHash(hash) {
 }
 
 // Writes settings as a hash, leaving out values equal to their defaults so links stay short.
-export function writeHash(settings) {
+export function writeHash(props, settings) {
   const params = new URLSearchParams();
-  for (const [name, prop] of Object.entries(PROPS)) {
+  for (const [name, prop] of Object.entries(props)) {
     const value = settings[name];
     if (value === undefined || JSON.stringify(value) === JSON.stringify(prop.default)) continue;
     params.set(name, prop.type.format(value));

@@ -1,0 +1,175 @@
+// The data side wired to the store: the dataset menu, the generator settings, an uploaded file, the
+// target, and the preview's roles, kinds and missing values. Loading sets the table and its roles;
+// the summary, the target menu and the preview are drawn from them.
+import { byId } from "./dom.js";
+import { store } from "./store.js";
+import { python } from "./python.js";
+import { run, setStatus, showMessage } from "./work.js";
+import { fillDatasets, renderGenerator, generatorValues, describeTable, renderMissing } from "./data-panel.js";
+import { renderPreview } from "./preview.js";
+import { attachDropZone, fileProblem } from "./drop-zone.js";
+import { exampleSource, fileSource, loadSource } from "./data-source.js";
+import { clearResults } from "./results.js";
+import { saveSession } from "./session-store.js";
+
+const els = {
+  dataset: byId("dataset"), generator: byId("generator"), file: byId("csv-file"), summary: byId("data-summary"),
+  missing: byId("missing-box"), target: byId("target"), preview: byId("preview"), previewBox: byId("preview-box"),
+  dropZone: byId("drop-zone"),
+};
+
+export function chosenDataset(s = store.get()) {
+  return s.datasets.find((d) => d.name === s.dataset);
+}
+
+export function chooseDataset(name, generator = {}) {
+  const dataset = store.get().datasets.find((d) => d.name === name);
+  store.set({ dataset: name, generator: generatorValues(dataset, generator) });
+}
+
+function defaultRoles(info, wanted = {}) {
+  const target = info.columns.includes(wanted.target) ? wanted.target
+    : wanted.target === "" && wanted.explicit ? "" : info.suggested_target || info.columns[info.columns.length - 1];
+  const ignore = new Set(wanted.ignore || []);
+  return Object.fromEntries(info.columns.map((c) => [c, c === target ? "target" : ignore.has(c) ? "ignore" : "feature"]));
+}
+
+export function showTable(table, roles) {
+  store.set({ table, roles, message: null });
+}
+
+// The session kept across reloads: where the data came from (an upload's bytes included), its roles,
+// and whether a model was trained (retraining with the same settings and seed gives the same model).
+export function rememberSession() {
+  const { source, roles, trained } = store.get();
+  if (!source) return Promise.resolve();
+  return saveSession({ source, roles, trained: Boolean(trained) });
+}
+
+// A file chosen while the opening dataset is still loading wins: only the latest load is shown.
+let latestLoad = 0;
+
+export async function loadData(source, wanted = {}) {
+  const load = ++latestLoad;
+  const info = await run(source.type === "file" ? `Reading ${source.name}…` : "Loading the data…",
+    () => loadSource(python, source, store.get().shared.limits, (step) => setStatus("busy", step)), { cancellable: true });
+  if (!info || load !== latestLoad) return false;
+  store.set({ source, trained: false });
+  clearResults();
+  showTable(info, defaultRoles(info, wanted));
+  rememberSession();
+  return true;
+}
+
+async function loadFile(file) {
+  const problem = fileProblem(file, store.get().shared.limits);
+  if (problem) return showMessage(problem);
+  const bytes = await file.arrayBuffer();
+  store.set({ dataset: "" });
+  const loaded = await loadData(fileSource(file.name, bytes), store.get().pending || {});
+  const { source } = store.get();
+  if (!loaded && source?.type === "example") chooseDataset(source.name, source.generator);
+  store.set({ pending: null });
+}
+
+export function loadChosenDataset(wanted = {}) {
+  const s = store.get();
+  const dataset = chosenDataset(s);
+  if (!dataset) return Promise.resolve(false);
+  const source = exampleSource(dataset.name, s.generator);
+  for (const c of wanted.categorical || []) source.kinds[c] = "categorical";
+  return loadData(source, { target: dataset.target, ...wanted });
+}
+
+function setRole(column, role) {
+  const roles = { ...store.get().roles };
+  if (role === "target") for (const c of Object.keys(roles)) if (roles[c] === "target") roles[c] = "feature";
+  roles[column] = role;
+  showTable(store.get().table, roles);
+}
+
+// "No target": the former target is ignored rather than silently becoming a feature (set its role to use it).
+function clearTarget() {
+  const roles = { ...store.get().roles };
+  for (const c of Object.keys(roles)) if (roles[c] === "target") roles[c] = "ignore";
+  showTable(store.get().table, roles);
+}
+
+// The kind overrides and the missing-value choice are kept in the source, so a restart replays them.
+function withSource(change) {
+  const { source } = store.get();
+  store.set({ source: { ...source, ...change(source) } });
+}
+
+async function setKind(column, kind) {
+  const { table } = store.get();
+  const info = await run(`Reading ${column} as ${kind}…`, () => python.call("set_kind", { table_id: table.table_id, column, kind }));
+  // Refused: the message stays and the preview's kind select goes back to the column's kind.
+  if (!info) return drawPreview(store.get());
+  withSource((source) => ({ kinds: { ...source.kinds, [column]: kind } }));
+  showTable(info, store.get().roles);
+}
+
+async function chooseMissing(strategy) {
+  const { table } = store.get();
+  const info = await run("Handling missing values…", () => python.call("handle_missing", { table_id: table.table_id, strategy, columns: null }));
+  if (!info) return;
+  withSource(() => ({ missing: strategy }));
+  showTable(info, store.get().roles);
+}
+
+function drawPreview({ table, roles }) {
+  renderPreview(els.preview, table, roles, { onRole: setRole, onKind: setKind });
+}
+
+function drawTable(s) {
+  const { table, roles } = s;
+  if (!table) return;
+  els.summary.hidden = false;
+  els.summary.textContent = describeTable(table);
+  renderMissing(els.missing, table, chooseMissing);
+  const target = table.columns.find((c) => roles[c] === "target") || "";
+  els.target.replaceChildren(...table.columns.map((c) => new Option(c, c)), new Option("none (clustering, PCA)", ""));
+  els.target.value = target;
+  drawPreview(s);
+  els.previewBox.hidden = false;
+}
+
+// The generator's inputs are made again when the dataset changes, and otherwise only take new values.
+let generatorFor = null;
+function drawGenerator(s) {
+  const dataset = chosenDataset(s);
+  if (dataset !== generatorFor) {
+    generatorFor = dataset;
+    return renderGenerator(els.generator, dataset, s.generator || {});
+  }
+  for (const [name, value] of Object.entries(s.generator || {})) {
+    const input = els.generator.querySelector(`[data-gen="${name}"]`);
+    if (input && Number(input.value) !== value) input.value = String(value);
+  }
+}
+
+export function mountDataControls() {
+  store.subscribe(["table", "roles"], drawTable);
+  store.subscribe(["datasets"], (s) => fillDatasets(els.dataset, s.datasets, s.dataset));
+  store.subscribe(["dataset"], (s) => { els.dataset.value = chosenDataset(s) ? s.dataset : ""; });
+  store.subscribe(["datasets", "dataset", "generator"], drawGenerator);
+  els.dataset.addEventListener("change", () => {
+    chooseDataset(els.dataset.value);
+    loadChosenDataset();
+  });
+  els.generator.addEventListener("change", (event) => {
+    const name = event.target.dataset.gen;
+    const s = store.get();
+    store.set({ generator: generatorValues(chosenDataset(s), { ...s.generator, [name]: Number(event.target.value) }) });
+    const { roles } = store.get();
+    const target = Object.keys(roles).find((c) => roles[c] === "target") || "";
+    loadChosenDataset({ target, ignore: Object.keys(roles).filter((c) => roles[c] === "ignore") });
+  });
+  els.file.addEventListener("change", () => els.file.files[0] && loadFile(els.file.files[0]));
+  attachDropZone(document.body, els.dropZone, (file) => {
+    const { ready, busy } = store.get();
+    return ready && !busy ? loadFile(file) : showMessage("Wait until Python is ready, then drop the file again.");
+  });
+  els.target.addEventListener("change", () => (els.target.value ? setRole(els.target.value, "target") : clearTarget()));
+}

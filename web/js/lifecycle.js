@@ -1,0 +1,85 @@
+// The page's life with its Python worker: opening as a link describes it (data, roles, model,
+// parameters, evaluation; then training), coming back after a reload, and starting a new worker after
+// a cancel or a crash with the page's data loaded back in.
+import { store } from "./store.js";
+import { python } from "./python.js";
+import { run, setStatus, showMessage, showNote } from "./work.js";
+import { loadSharedSettings } from "./shared-settings.js";
+import { openLink } from "./link.js";
+import { chooseModel } from "./model-controls.js";
+import { chooseDataset, loadData, loadChosenDataset, showTable } from "./data-controls.js";
+import { clearResults, wantView } from "./results.js";
+import { train } from "./training.js";
+import { loadSession } from "./session-store.js";
+import { loadSource } from "./data-source.js";
+import { EVALUATION_KEYS } from "./eval-panel.js";
+
+// Read at once: the page needs it (split, folds, limits) before Python is ready.
+export const sharedSettings = loadSharedSettings();
+
+export async function start() {
+  const [datasets, models] = await Promise.all([python.call("datasets"), python.call("models")]);
+  store.set({ datasets, models });
+  const hash = location.hash;
+  const { settings: s, rejected } = openLink(hash);
+  const known = datasets.some((d) => d.name === s.dataset);
+  if (!known && s.dataset !== "upload") rejected.push("dataset");
+  const modelKnown = models.some((m) => m.name === s.model);
+  if (!modelKnown) rejected.push("model");
+  if (rejected.length) showNote(`Some settings in the link were not understood and were left at their defaults: ${[...new Set(rejected)].join(", ")}.`);
+  chooseModel(modelKnown ? s.model : models[0].name, s.params);
+  store.set(Object.fromEntries(EVALUATION_KEYS.map((key) => [key, s[key]])));
+  wantView({ view: s.view, x: s.x, y: s.y });
+  const wanted = { target: s.target, ignore: s.ignore, explicit: hash.includes("target=") };
+  const saved = await loadSession();
+  if (saved && (s.dataset === "upload" || hash.length <= 1)) return restoreSession(saved, s);
+  if (s.dataset === "upload") {
+    store.set({ pending: { ...wanted, categorical: s.categorical } });
+    showNote("This link was made with an uploaded file, which stays on its owner's machine. Upload the same file to use these settings.");
+    return;
+  }
+  const dataset = datasets.find((d) => d.name === (known ? s.dataset : datasets[0].name));
+  chooseDataset(dataset.name, { n: s.n, noise: s.noise, seed: s.dataSeed });
+  const target = hash.includes("target=") ? s.target : dataset.target;
+  const loaded = await loadChosenDataset({ ...wanted, target, categorical: s.categorical });
+  if (loaded && hash.length > 1 && !rejected.includes("model")) await train();
+}
+
+// Reload: the saved data comes back with its roles, and the model is trained again if there was one.
+async function restoreSession(saved, s) {
+  if (saved.source.type === "example") chooseDataset(saved.source.name, saved.source.generator);
+  const loaded = await loadData(saved.source, {});
+  if (!loaded) return;
+  const { table, roles } = store.get();
+  showTable(table, { ...roles, ...saved.roles });
+  if (saved.trained && s.model) await train();
+}
+
+// A new worker with the page's data loaded back in: after a cancel, or after Python died.
+async function restartAndRestore(reason, doneText) {
+  python.restart();
+  clearResults(reason);
+  setStatus("loading", "Restarting Python…");
+  const { source, shared } = store.get();
+  if (!source) return;
+  const info = await run("Restoring your data…", () => loadSource(python, source, shared.limits));
+  if (info) showTable(info, store.get().roles);
+  setStatus("ready", doneText);
+}
+
+export function cancel() {
+  return restartAndRestore("Training cancelled. Your data and settings are kept; press Train to start again.",
+    "Training cancelled");
+}
+
+export async function recover(detail) {
+  if (store.get().recovering) return;
+  store.set({ recovering: true });
+  try {
+    showMessage(`Python stopped unexpectedly (${detail}). It has been restarted and your data and settings restored; ` +
+      "if it happens again, try fewer rows or a simpler model.");
+    await restartAndRestore("", "Ready");
+  } finally {
+    store.set({ recovering: false });
+  }
+}

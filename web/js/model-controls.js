@@ -1,0 +1,54 @@
+// The model menu and the chosen model's hyperparameters, wired to the store: choosing a model or
+// editing a parameter writes the store; the menu and the parameter controls are drawn from it.
+import { byId } from "./dom.js";
+import { store } from "./store.js";
+import { fillModels, findModel, showParams, SUPERVISED } from "./model-panel.js";
+import { readParams, checkParams, paramValues } from "./params-form.js";
+
+const els = { model: byId("model"), params: byId("params") };
+
+export function chosenModel(s = store.get()) {
+  return findModel(s.models, s.model);
+}
+
+// Whether the chosen model learns to predict a column (and so needs a target).
+export function needsTarget(s = store.get()) {
+  return SUPERVISED.includes(chosenModel(s)?.task);
+}
+
+// Chooses a model, its parameters starting from `values` where they name them.
+export function chooseModel(name, values = {}) {
+  const model = findModel(store.get().models, name);
+  store.set({ model: name, params: paramValues(model?.params || [], values) });
+}
+
+// Marks the parameters that break their rules; returns the problems (empty when all fit).
+export function checkChosenParams() {
+  const s = store.get();
+  return checkParams(els.params, chosenModel(s)?.params || [], s.params);
+}
+
+// Only the parameters that differ from the defaults, so links stay short.
+export function changedParams(s = store.get()) {
+  const changed = {};
+  for (const p of chosenModel(s)?.params || []) {
+    const values = s.params || {};
+    if (p.name in values && values[p.name] !== p.default) changed[p.name] = values[p.name];
+  }
+  return changed;
+}
+
+export function mountModelControls() {
+  els.model.addEventListener("change", () => chooseModel(els.model.value));
+  els.params.addEventListener("input", () => store.set({ params: readParams(els.params) }));
+  els.params.addEventListener("change", () => {
+    store.set({ params: readParams(els.params) });
+    checkChosenParams();
+  });
+  store.subscribe(["models"], (s) => fillModels(els.model, s.models, s.model));
+  // The controls are drawn when the model changes, not on every edit, so typing is never interrupted.
+  store.subscribe(["model"], (s) => {
+    els.model.value = s.model;
+    showParams(els.params, chosenModel(s), s.params);
+  });
+}

@@ -1,0 +1,66 @@
+// The page's state in one place. Controls write to it; views subscribe to the keys they draw from and
+// render when those change. Nothing learns the state by reading it back from the page.
+
+// What the page knows. The choices a link records (state.js PROPS) are kept as the controls hold them:
+// the dataset and generator values, the model and all its parameter values, and the evaluation keys
+// (method, train, validation, test, k, stratify, seed), which the page sets from the link at start.
+// The link's target, ignore and categorical come from `roles` and `source`; view, x and y from the
+// results' keys (link.js turns the state into a link).
+const INITIAL = {
+  dataset: "",         // the chosen dataset's name ("" for an upload or none)
+  generator: {},       // the chosen generator's {n, noise, seed}
+  model: "",           // the chosen model's class name
+  params: {},          // its hyperparameters' values
+  view: "",            // the view shown
+  ready: false,        // Python has started (the menus may still be loading)
+  starting: false,     // the opening load (menus, linked data, first training) is under way
+  status: { state: "loading", text: "Loading Python…" },  // the status line
+  progress: null,      // the running job's fraction done, or null when none is reported
+  message: null,       // {text, detail?}: what went wrong, shown in the message area
+  note: "",            // a quiet note about the link the page was opened with
+  busy: "",            // what the page is doing, or "" when idle
+  cancellable: false,  // whether the busy work can be stopped
+  recovering: false,   // a new worker is being started after Python died
+  shared: null,        // settings.json: what Python and the page share (split, k, limits, kinds)
+  datasets: [],        // the dataset menu from Python
+  models: [],          // the model menu from Python
+  source: null,        // where the loaded data came from (data-source.js), replayed after a restart
+  table: null,         // the loaded table's TableInfo
+  roles: {},           // column -> "target" | "feature" | "ignore"
+  pending: null,       // roles a link asked for, waiting for the user's upload
+  trained: false,      // a model was trained on this data (the session retrains it on reload)
+  result: null,        // the shown model's result
+  enabledViews: [],    // the views that apply to the result
+  wanted: {},          // the view and axes a link asked for, used by the next result
+  axes: { boundary: { x: "", y: "" }, clusters: { x: "", y: "" } },
+  cut: 2,              // the dendrogram's number of clusters
+};
+
+function createStore(initial) {
+  let state = { ...initial };
+  const listeners = [];
+
+  function set(patch) {
+    const changed = Object.keys(patch).filter((key) => !Object.is(state[key], patch[key]));
+    if (!changed.length) return;
+    state = { ...state, ...patch };
+    for (const { keys, fn } of [...listeners]) {
+      if (!keys || keys.some((key) => changed.includes(key))) fn(state, changed);
+    }
+  }
+
+  return {
+    get: () => state,
+    set,
+    update: (fn) => set(fn(state)),
+    // Calls fn(state, changedKeys) after every change to one of `keys` (every change when keys is null);
+    // returns a function that stops it.
+    subscribe(keys, fn) {
+      const entry = { keys, fn };
+      listeners.push(entry);
+      return () => listeners.splice(listeners.indexOf(entry), 1);
+    },
+  };
+}
+
+export const store = createStore(INITIAL);
