@@ -25,7 +25,6 @@ ALLOWED = {
     "workbench/boundary.py": "draws any model over the plane of the first two principal components: "
                              "it uses PCA as a tool, not as the run's learner",
     "evaluation/cluster_metrics.py": "the elbow curve is defined on k-means: it runs it for each k",
-    "web/js/state.js": "the default model of a shared link, which must keep its meaning for old links",
 }
 
 
