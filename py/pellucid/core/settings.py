@@ -11,9 +11,9 @@ from .descriptor import Task
 NUMERIC, CATEGORICAL = "numeric", "categorical"
 COLUMN_KINDS = (NUMERIC, CATEGORICAL)
 
-# The usual ways a spreadsheet or a database export writes "no value" (compared stripped, lower-cased).
-# "None" is not one of them: it is a real value (the restaurant data's Patrons).
-MISSING_MARKERS = frozenset({"", "na", "n/a", "?", "null", "nan"})
+# The usual ways a spreadsheet or a database export writes "no value" (compared stripped, lower-cased);
+# "#n/a" is Excel's. "None" is not one of them: it is a real value (the restaurant data's Patrons).
+MISSING_MARKERS = frozenset({"", "na", "n/a", "#n/a", "?", "null", "nan"})
 
 # The split the page starts with, in percent of the rows: fit on 70%, judge once on the other 30%.
 DEFAULT_SPLIT = {"train": 70, "validation": 0, "test": 30}

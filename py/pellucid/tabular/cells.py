@@ -1,10 +1,14 @@
 """How the cells of a column become values: the missing markers, numbers (float64, NaN = missing) and
 categories (str, None = missing), with the first cell that is not a number named for error messages.
+
+A CSV column is read as numbers only when its cells are written as numbers (`csv_numbers`): Python's
+float() reads more than that ("1_000", "007", Arabic-Indic digits), and float64 rounds long integers.
 """
 
 import itertools
 import numbers
 import operator
+import re
 
 import numpy as np
 
@@ -72,6 +76,103 @@ def text_to_categorical(cells):
     out[:] = list(map(lookup.__getitem__, cells))
     return out
 
+
+
+# ---- which text is a number in a CSV ----------------------------------------------------------------
+
+_EXACT = 2 ** 53  # float64 holds every integer up to here exactly, and only some beyond
+_LEADING_ZERO = re.compile(r"[+-]?0[0-9]")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_ASCII_SPACE = frozenset(b" \t\n\r\x0b\x0c")
+
+
+def why_not_a_number(text):
+    """None when `text`, which float() reads, is also written as a number; else why it is text:
+    "leading zero" (a code such as "00501"), "too long" (an integer float64 would round, such as an
+    18-digit ID), "digit separator" ("1_000") or "not ASCII" (digits of another script)."""
+    text = text.strip()
+    if not text.isascii():
+        return "not ASCII"
+    if "_" in text:
+        return "digit separator"
+    if _LEADING_ZERO.match(text):
+        return "leading zero"
+    if _INTEGER.fullmatch(text) and len(text) > 15 and not _exact_integer(text):
+        return "too long"
+    return None
+
+
+def is_csv_number(text, decimal_comma=False):
+    """Whether one cell is written as a number (the rule of `csv_numbers`, one cell at a time)."""
+    if decimal_comma:
+        if "." in text:
+            return False
+        text = text.replace(",", ".")
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return why_not_a_number(text) is None
+
+
+def _exact_integer(text):
+    """Whether float64 holds the integer written in `text` exactly."""
+    if len(text) > 300:  # past 1e300; int() of thousands of digits is refused by Python anyway
+        return False
+    value = int(text)
+    return abs(value) <= _EXACT or int(float(value)) == value
+
+
+def csv_numbers(cells, decimal_comma=False):
+    """(values, refused) for a column of CSV cells: values is a float64 array (NaN for missing) when every
+    cell is a missing marker or written as a number, else None; refused is (cell, reason) when float()
+    read every cell but `why_not_a_number` refused one (so the page can say why the column is text).
+    decimal_comma: read "1,5" as 1.5 (a file separated by semicolons or tabs); a cell holding a point
+    then makes the column text, as "1.234,5" and "1.5" are ambiguous there."""
+    if decimal_comma:
+        joined = "\x00".join(cells)
+        if "." in joined:
+            return None, None
+        cells = joined.replace(",", ".").split("\x00")
+    values = text_to_numeric(cells)
+    if values is None:
+        return None, None
+    refused = _first_refused(cells, values)
+    return (None, refused) if refused else (values, None)
+
+
+def _first_refused(cells, values):
+    """(cell, reason) of the first cell float() read but `why_not_a_number` refuses, or None.
+
+    Whole columns at once: the cells joined into one ASCII byte string, and the character after each
+    separator looked at with numpy; only the rare column with other characters is judged cell by cell."""
+    joined = "\x00" + "\x00".join(cells) + "\x00\x00\x00"
+    if not joined.isascii() or "_" in joined:
+        return _first_refused_by_cell(cells)
+    text = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)  # (chars,)
+    starts = np.flatnonzero(text[:-3] == 0) + 1  # (n,) where each cell begins
+    first, second, third = text[starts], text[starts + 1], text[starts + 2]  # (n,) each
+    if np.isin(first, list(_ASCII_SPACE)).any():  # " 007": a quoted cell with spaces before it
+        return _first_refused_by_cell(cells)
+    signed = (first == ord("+")) | (first == ord("-"))  # (n,)
+    digit = np.where(signed, second, first)  # (n,) the first character after a sign
+    after = np.where(signed, third, second)  # (n,)
+    leading_zero = np.flatnonzero((digit == ord("0")) & (after >= ord("0")) & (after <= ord("9")))
+    if len(leading_zero):
+        return cells[leading_zero[0]], "leading zero"
+    for i in np.flatnonzero(np.abs(values) > _EXACT):  # few: only these can be rounded integers
+        if why_not_a_number(cells[i]) == "too long":
+            return cells[i], "too long"
+    return None
+
+
+def _first_refused_by_cell(cells):
+    for cell in dict.fromkeys(cells):  # each distinct cell once, in order
+        if not is_missing_text(cell):
+            reason = why_not_a_number(cell)
+            if reason:
+                return cell, reason
+    return None
 
 # ---- reading cells: any values (from a caller) ----------------------------------------------------
 

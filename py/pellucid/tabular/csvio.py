@@ -1,82 +1,146 @@
-"""Reading a CSV file into a Table: find the encoding and the delimiter, parse, and type each column.
+"""Reading a CSV file into a Table: find the encoding and the delimiter, parse, decide whether the first
+row names the columns, and type each column.
 
 Parsing is Python's C-implemented `csv` module (also present in Pyodide); numeric columns are converted
 in bulk. Whatever is wrong with the input is reported as a DataError a person can act on: which line,
-what was expected, what was found.
+what was expected, what was found. What was decided about the file (delimiter, header, decimal commas,
+renamed columns) comes with the table as `table.read_info`, for the page to show.
 """
 
 import csv
 import gc
 import io
 import itertools
-import os
-import pathlib
+import re
 import sys
 
 from ..core.errors import DataError
-from .cells import CATEGORICAL, NUMERIC, text_to_categorical, text_to_numeric
+from .cells import CATEGORICAL, NUMERIC, csv_numbers, is_csv_number, is_missing_text, text_to_categorical
+from .dialect import delimiter_name, is_blank, sniff_delimiter, splits, take_sep_line
+from .header import detect_header, drop_trailing_empty, renaming_notes, unique_names
+from .read_info import ReadInfo, header_note, text_column_note
 from .table import Table
+from .text_source import decode, format_size, read_source  # noqa: F401 (format_size: part of this API)
 
-DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab"}
-_SAMPLE_CHARS = 65536  # how much text the delimiter is judged on
-_SAMPLE_ROWS = 50
 _END = "\uffffend of input\uffff"  # a last line no file ends with; see _parse
-_SINGLE_COLUMN_DELIMITERS = "\x1f\x1e\x1d\x1c"  # never in text, so one column stays one column
-# ASCII control bytes that do not occur in text (tab, newlines and form feed do).
-_CONTROL_BYTES = bytes(set(range(32)) - {9, 10, 12, 13} | {127})
-_BINARY_SHARE = 0.05
 
 
-def read_csv(source, *, progress=None, max_bytes=None, max_rows=None):
-    """Read a CSV into a Table.
+def read_csv(source, *, header=None, progress=None, max_bytes=None, max_rows=None):
+    """Read a CSV into a Table, which carries what was decided about the file as `table.read_info` (a
+    ReadInfo: delimiter, header, decimal-comma columns, renamed columns, notes for people).
 
     source: a path (str or pathlib.Path), bytes, or a file-like object opened in text or binary mode.
+    header: True (the first row names the columns), False (it is data; the columns are called column_1,
+        column_2, ...) or None (decide; the rule is in pellucid.tabular.header).
     progress: optional callable given fractions 0..1 while reading (a few dozen calls at most).
     max_bytes: optional size limit; a larger input is refused before it is parsed.
     max_rows: optional limit on data rows; parsing stops (with a DataError) as soon as it is passed.
 
-    The delimiter (comma, semicolon or tab) is detected; a UTF-8 byte-order mark is dropped and text that
-    is not UTF-8 is read as Latin-1 (Windows-1252); CRLF, LF and CR line endings are accepted; quoted values
-    may hold delimiters, doubled quotes and line breaks. Blank lines are skipped. Cells and header names
-    are trimmed; blank names become "column_<position>", repeated names get " (2)", " (3)"... ; a trailing
-    delimiter on every line (header included) adds no column. "", NA, N/A, ?, null, NaN and None (any
-    case) are missing. A column whose every non-missing cell is a number is numeric, else categorical.
+    The delimiter (comma, semicolon or tab) is detected, unless the first line is Excel's "sep=X", which
+    names it; a byte-order mark is dropped and text that is not UTF-8 is read as Windows-1252 (Latin-1);
+    CRLF, LF and CR line endings are accepted; quoted values may hold delimiters, doubled quotes and line
+    breaks. Blank lines are skipped. Cells and header names are trimmed; blank names become
+    "column_<position>", repeated names get " (2)", " (3)"... (both noted); a trailing delimiter on every
+    line (header included) adds no column.
+
+    Missing: "", NA, N/A, #N/A (Excel's), ?, null and NaN, in any case ("None" is a value). A column
+    whose every non-missing cell is written as a number is numeric, else categorical (text). Written as
+    a number means what float() reads, in ASCII, with no "_" separators, and, so that codes and IDs keep
+    their digits, no leading zero before another digit ("00501", "007" are codes: "0" and "0.5" are
+    numbers) and no integer longer than float64 holds exactly (beyond 2^53, such as an 18-digit ID):
+    such columns are kept as text, exactly as written, with a note saying why. In a file separated by
+    semicolons or tabs, a column of numbers with decimal commas ("1,5") is read as numbers; when such a
+    column also holds a decimal point it stays text, with a note.
     """
+    if header not in (None, True, False):
+        raise DataError(f"header must be True (the first row names the columns), False (it is data) or "
+                        f"None (decide from the file); got {header!r}.")
     report = _Progress(progress)
     _raise_field_size_limit()
-    text = _decode(_read_source(source, max_bytes))
+    text = decode(read_source(source, max_bytes))
     report(0.05)
-    delimiter = sniff_delimiter(text)
+    text, named = take_sep_line(text)
+    delimiter = named or sniff_delimiter(text)
     # Parsing makes a list per row; the cyclic garbage collector would scan them all again and again
     # (a third of the time on a large file), though lists of strings hold no cycles. They are freed
     # (by reference counting) before it is switched back on.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        names, data, kinds = _read_text(text, delimiter, report, max_rows)
+        names, data, kinds, decided = _read_text(text, delimiter, header, report, max_rows)
     finally:
         if collecting:
             gc.enable()
     report(1.0)
-    return Table._trusted(names, data, kinds)
+    if named is not None:
+        decided["notes"].insert(0, f"The first line, sep={named}, names the delimiter "
+                                   f"({delimiter_name(named)}); it is not read as data.")
+    table = Table._trusted(names, data, kinds)
+    table.read_info = ReadInfo(delimiter=delimiter if splits(delimiter) else None, sep_line=named is not None, header=decided["header"],
+                               header_detected=header is None, decimal_comma=tuple(decided["decimal_comma"]),
+                               renamed=tuple(decided["renamed"]), notes=tuple(decided["notes"]))
+    return table
 
 
-def _read_text(text, delimiter, report, max_rows=None):
-    """Column names, typed column arrays and their kinds."""
-    header, rows = _parse(text, delimiter, report, max_rows)
+def _read_text(text, delimiter, header, report, max_rows=None):
+    """Column names, typed column arrays, their kinds, and what was decided on the way (a dict of
+    ReadInfo's header, decimal_comma, renamed and notes)."""
+    rows = _parse(text, delimiter, report, max_rows)
     report(0.75)
-    names = unique_names(header)
+    decimal_comma = delimiter != ","  # "1,5" can only be one number where commas do not separate values
+    notes = []
+    if header is None:
+        header, reason = detect_header(rows, lambda cell: is_csv_number(cell, decimal_comma) or
+                                       is_csv_number(cell))
+        notes.append(header_note(header, reason, len(rows[0])))
+    _check_ragged(text, delimiter, rows, header)
+    first = rows.pop(0) if header else [""] * len(rows[0])
+    if not rows:
+        names = ", ".join(h.strip() for h in first)
+        raise DataError(f"The file has a header line ({names}) but no data rows.")
+    if max_rows is not None and len(rows) > max_rows:
+        _raise_too_many_rows(len(rows), max_rows)
+    names = unique_names(first)
     columns = list(zip(*rows))
     del rows
-    names, columns = _drop_trailing_empty(header, names, columns)
-    data, kinds = [], []
-    for j in range(len(columns)):
+    names, columns = drop_trailing_empty(first, names, columns)
+    renamed = [(given.strip(), name) for given, name in zip(first, names) if given.strip() != name]
+    notes.extend(renaming_notes(first, names) if header else [])
+    data, kinds, decimal_columns = [], [], []
+    for j, name in enumerate(names):
         cells, columns[j] = columns[j], None
-        numeric = text_to_numeric(cells)
-        data.append(numeric if numeric is not None else text_to_categorical(cells))
-        kinds.append(NUMERIC if numeric is not None else CATEGORICAL)
-        report(0.75 + 0.25 * (j + 1) / len(columns))
-    return names, data, kinds
+        values, note = _column_values(name, cells, decimal_comma)
+        if values is not None and note:
+            decimal_columns.append(name)
+        notes.extend([note] if note else [])
+        data.append(values if values is not None else text_to_categorical(cells))
+        kinds.append(NUMERIC if values is not None else CATEGORICAL)
+        report(0.75 + 0.25 * (j + 1) / len(names))
+    return names, data, kinds, {"header": header, "decimal_comma": decimal_columns,
+                                "renamed": renamed if header else [], "notes": notes}
+
+
+def _column_values(name, cells, decimal_comma):
+    """(float64 values or None for text, a note or None): a note when the column is read with decimal
+    commas, or is text though it looks like numbers."""
+    values, refused = csv_numbers(cells)
+    if refused:
+        return None, text_column_note(name, *refused)
+    if values is not None or not decimal_comma or not _DECIMAL_COMMA.search("\x00".join(cells)):
+        return values, None
+    values, refused = csv_numbers(cells, decimal_comma=True)
+    if refused:
+        return None, text_column_note(name, *refused)
+    if values is not None:
+        return values, f"Column {name!r} is read as numbers with decimal commas (1,5 is 1.5)."
+    odd = next(cell for cell in dict.fromkeys(cells) if not is_missing_text(cell)
+               and not is_csv_number(cell, decimal_comma=True))
+    why = "holds a decimal point too" if "." in odd else "is not a number"
+    return None, (f"Column {name!r} has numbers with decimal commas, but {odd.strip()!r} {why}; "
+                  "it is read as text.")
+
+
+_DECIMAL_COMMA = re.compile(r"[0-9],[0-9]")
 
 
 class _Progress:
@@ -93,137 +157,6 @@ class _Progress:
             self.callback(float(fraction))
 
 
-# ---- bytes in, text out -----------------------------------------------------------------------------
-
-def _read_source(source, max_bytes):
-    """The raw content (bytes, or str from a text-mode file), refused early if over max_bytes."""
-    if isinstance(source, (str, pathlib.PurePath)):
-        if isinstance(source, str) and ("\n" in source or "\r" in source):
-            raise DataError("read_csv takes a path, bytes or a file object, and this text is not a path; "
-                            "to read CSV text, pass source.encode() or io.StringIO(source).")
-        if max_bytes is not None:
-            _check_size(os.path.getsize(source), max_bytes)
-        with open(source, "rb") as handle:
-            return handle.read()
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
-    elif hasattr(source, "read"):
-        data = source.read()
-        if not isinstance(data, (str, bytes, bytearray)):
-            raise DataError(f"The file object gave {type(data).__name__}, not text or bytes.")
-    else:
-        raise TypeError(f"read_csv needs a path, bytes or a file object; got {type(source).__name__}.")
-    if max_bytes is not None:
-        _check_size(len(data.encode("utf-8")) if isinstance(data, str) else len(data), max_bytes)
-    return data
-
-
-def _check_size(size, max_bytes):
-    if size > max_bytes:
-        found, limit = format_size(size), format_size(max_bytes)
-        if found == limit:
-            found, limit = f"{size:,} bytes", f"{max_bytes:,} bytes"
-        raise DataError(f"The file is too large to load here: the file is {found}; the limit is {limit}.")
-
-
-def format_size(n_bytes):
-    """Bytes for people: 532 bytes, 4.1 kB, 12.3 MB, 2 GB."""
-    if n_bytes < 1000:
-        return f"{n_bytes} bytes"
-    for unit, scale in (("kB", 1e3), ("MB", 1e6), ("GB", 1e9)):
-        if n_bytes < scale * 999.95 or unit == "GB":
-            return f"{n_bytes / scale:.1f}".rstrip("0").rstrip(".") + f" {unit}"
-
-
-def _decode(data):
-    """Text from bytes: UTF-16 with a BOM, else UTF-8 (BOM dropped), else Latin-1; binary is refused."""
-    if isinstance(data, (bytes, bytearray)):
-        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            try:
-                data = data.decode("utf-16")
-            except UnicodeDecodeError:
-                raise DataError("The file starts like UTF-16 text but is not valid UTF-16; "
-                                "save it as UTF-8 CSV.") from None
-        else:
-            _refuse_binary(data, b"\x00", _CONTROL_BYTES, data[:4] == b"PK\x03\x04")
-            data = _decode_8bit(data)
-    else:
-        _refuse_binary(data, "\x00", _CONTROL_BYTES.decode("latin-1"), False)
-    text = data[1:] if data.startswith("\ufeff") else data
-    if not text.strip():
-        raise DataError("The file is empty: there is no header line and no data.")
-    return text
-
-
-def _refuse_binary(data, nul, controls, zipped):
-    sample = data[:_SAMPLE_CHARS]
-    n_control = sum(sample.count(c) for c in controls) if isinstance(sample, str) else \
-        len(sample) - len(sample.translate(None, controls))
-    if nul in data or n_control > _BINARY_SHARE * len(sample):
-        hint = (" (it is a zip archive, perhaps an Excel workbook: save it as CSV first)" if zipped else
-                "; a CSV is plain text with one row per line")
-        raise DataError(f"Cannot read this file: this looks like a binary file, not a CSV{hint}.")
-
-
-def _decode_8bit(data):
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp1252")  # Latin-1 plus the printable characters Windows puts in 0x80-0x9f
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
-# ---- the delimiter ----------------------------------------------------------------------------------
-
-def _reader(text, delimiter):
-    return csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, skipinitialspace=True)
-
-
-def _is_blank(row):
-    return not row or (len(row) == 1 and not row[0].strip())
-
-
-def sniff_delimiter(text):
-    """The delimiter among comma, semicolon and tab that splits the first lines into a consistent
-    number (> 1) of fields, counting only outside quotes; a single-column file gets a delimiter that
-    never occurs in it. A reading in which quotes do not sit at the edges of fields (a strict reading
-    fails) is a sign of the wrong delimiter, so strict readings are tried first."""
-    sample = text[:_SAMPLE_CHARS]
-    truncated = len(sample) < len(text)
-    strict = {d: _field_counts(sample, d, truncated, strict=True) for d in DELIMITERS}
-    loose = {d: _field_counts(sample, d, truncated, strict=False) for d in DELIMITERS}
-    for counts in ({d: c for d, c in strict.items() if c is not None}, loose):
-        consistent = [d for d, c in counts.items() if c and c[0] > 1 and len(set(c)) == 1]
-        if consistent:
-            return max(consistent, key=lambda d: counts[d][0])  # ties: the first in DELIMITERS
-    splitting = [d for d, c in loose.items() if c and c[0] > 1]
-    if splitting:  # a ragged file: pick the best fit, so that parsing reports the odd line
-        return max(splitting, key=lambda d: (strict[d] is not None,
-                                             sum(n == loose[d][0] for n in loose[d]), loose[d][0]))
-    return next((d for d in _SINGLE_COLUMN_DELIMITERS if d not in text), ",")
-
-
-def _field_counts(sample, delimiter, truncated, strict):
-    """Fields in each non-blank row of the sample; None when a strict reading fails before its end."""
-    reader = csv.reader(io.StringIO(sample, newline=""), delimiter=delimiter, skipinitialspace=True,
-                        strict=strict)
-    counts = []
-    try:
-        for row in itertools.islice(reader, _SAMPLE_ROWS):
-            if not _is_blank(row):
-                counts.append(len(row))
-    except csv.Error:
-        n_lines = len(io.StringIO(sample, newline="").readlines())
-        if not truncated or reader.line_num < n_lines:
-            return None  # a misplaced quote, not just a sample cut inside a quoted value
-    if truncated and len(counts) > 1:
-        counts.pop()  # the sample may end inside this row
-    return counts
-
-
 # ---- parsing -----------------------------------------------------------------------------------------
 
 def _raise_field_size_limit():
@@ -236,8 +169,12 @@ def _raise_field_size_limit():
             limit //= 2
 
 
+def _reader(text, delimiter):
+    return csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, skipinitialspace=True)
+
+
 def _parse(text, delimiter, report, max_rows=None):
-    """The header and the data rows (blank lines dropped), each row with as many fields as the header."""
+    """The rows (blank lines dropped), the first (header or not) included; at least one."""
     lines = itertools.chain(io.StringIO(text, newline=""), (_END,))
     reader = csv.reader(lines, delimiter=delimiter, skipinitialspace=True)
     step = max(1000, (max(text.count("\n"), text.count("\r")) + 1) // 25)
@@ -257,19 +194,14 @@ def _parse(text, delimiter, report, max_rows=None):
         _raise_unclosed_quote(text, delimiter)
     if not all(rows):
         rows = [r for r in rows if r]
-    while rows and _is_blank(rows[0]):
+    while rows and is_blank(rows[0]):
         rows.pop(0)
     if not rows:
         raise DataError("The file is empty: there is no header line and no data.")
-    header, rows = rows[0], rows[1:]
-    n_fields = len(header)
+    n_fields = len(rows[0])
     if set(map(len, rows)) - {n_fields}:
-        rows = [r for r in rows if len(r) == n_fields or not _is_blank(r)]
-        _check_ragged(text, delimiter, header, rows)
-    if not rows:
-        names = ", ".join(h.strip() for h in header)
-        raise DataError(f"The file has a header line ({names}) but no data rows.")
-    return header, rows
+        rows = [r for r in rows if len(r) == n_fields or not is_blank(r)]
+    return rows
 
 
 def _check_row_limit(text, rows, max_rows):
@@ -277,40 +209,46 @@ def _check_row_limit(text, rows, max_rows):
     kept = sum(1 for r in rows if r and r != [_END]) - 1  # blank lines are not rows; nor is the header
     if kept > max_rows:
         lines = max(text.count("\n"), text.count("\r")) + (not text.endswith(("\n", "\r")))
-        raise DataError(f"This file has about {max(kept, lines - 1):,} rows; the limit here is {max_rows:,} "
-                        "rows (more would run out of memory). Use a sample of the rows, or run pellucid "
-                        "in Python, which has no such limit.")
+        _raise_too_many_rows(max(kept, lines - 1), max_rows)
+
+
+def _raise_too_many_rows(n_rows, max_rows):
+    raise DataError(f"This file has about {n_rows:,} rows; the limit here is {max_rows:,} "
+                    "rows (more would run out of memory). Use a sample of the rows, or run pellucid "
+                    "in Python, which has no such limit.")
 
 
 def _kept_records(text, delimiter):
-    """(first line number, row) for each record kept by _parse, the header first."""
+    """(first line number, row) for each record kept by _parse, the first row first."""
     reader = _reader(text, delimiter)
     start, n_fields = 1, None
     for row in reader:
-        if row and not (_is_blank(row) and n_fields != 1):
+        if row and not (is_blank(row) and n_fields != 1):
             n_fields = n_fields or len(row)
             yield start, row
         start = reader.line_num + 1
 
 
-def _check_ragged(text, delimiter, header, rows):
-    n_fields = len(header)
+def _check_ragged(text, delimiter, rows, header):
+    """Every row must have as many fields as the first; else say which line does not, and guess why."""
+    first, n_fields = rows[0], len(rows[0])
     bad = next((i for i, r in enumerate(rows) if len(r) != n_fields), None)
     if bad is None:
         return
     records = _kept_records(text, delimiter)
-    header_line = next(records)[0]
-    line, row = next(itertools.islice(records, bad, None))
-    name = DELIMITERS.get(delimiter, "delimiter")
+    first_line = next(records)[0]
+    line, row = next(itertools.islice(records, bad - 1, None))
+    name = delimiter_name(delimiter)
     found = f"{len(row)} field" + ("" if len(row) == 1 else "s")
-    message = (f"Line {line} has {found}, but the header (line {header_line}) has {n_fields}: "
+    first_is = "the header" if header else "the first row"
+    message = (f"Line {line} has {found}, but {first_is} (line {first_line}) has {n_fields}: "
                f"expected {n_fields} {name}-separated values, found {len(row)}.")
     if any("\n" in f or "\r" in f for f in row):
         message += f" A quoted value on line {line} may be missing its closing quote."
     elif len(row) == n_fields + 1 and not row[-1].strip():
-        message += f" Line {line} ends with a trailing {name}; the header does not."
-    elif len(row) == n_fields - 1 and not header[-1].strip():
-        message += f" The header ends with a trailing {name}; line {line} does not."
+        message += f" Line {line} ends with a trailing {name}; {first_is} does not."
+    elif len(row) == n_fields - 1 and not first[-1].strip():
+        message += f" {first_is.capitalize()} ends with a trailing {name}; line {line} does not."
     else:
         message += f" Is there an unquoted {name} inside a value, or a value missing?"
     raise DataError(message)
@@ -327,27 +265,3 @@ def _raise_unclosed_quote(text, delimiter):
     raise DataError(f"A quoted value that starts on line {line} is never closed: its opening quote (\") "
                     "has no closing quote before the end of the file. Close it, and double any quote "
                     "that is part of a value (\"\").")
-
-
-# ---- header names ------------------------------------------------------------------------------------
-
-def unique_names(raw):
-    """Trimmed, non-blank, unique column names: blank -> "column_<position>", repeats -> "name (2)"."""
-    names = [h.strip() or f"column_{j + 1}" for j, h in enumerate(raw)]
-    given, taken, out = set(names), set(), []
-    for name in names:
-        unique, k = name, 2
-        while unique in taken:  # a repeat: the first free suffix that no other column is called
-            unique, k = f"{name} ({k})", k + 1
-            if unique in given:
-                unique = name
-        taken.add(unique)
-        out.append(unique)
-    return out
-
-
-def _drop_trailing_empty(header, names, columns):
-    """Drop columns made by a trailing delimiter: unnamed, last, and empty on every line."""
-    while len(columns) > 1 and not header[len(columns) - 1].strip() and not "".join(columns[-1]).strip():
-        columns.pop()
-    return names[:len(columns)], columns

@@ -36,6 +36,8 @@ class Table:
     non-missing value is a number, categorical otherwise; `kinds={"age": "categorical"}` forces one.
     """
 
+    read_info = None  # how read_csv read the file (a ReadInfo) on a table it made; None on others
+
     def __init__(self, columns, kinds=None):
         if not hasattr(columns, "items"):
             raise DataError(f"Table needs a dict of column name -> values; got {type(columns).__name__}.")
