@@ -328,10 +328,52 @@ def run(command, **kwargs):
     subprocess.run(command, check=True, **kwargs)
 
 
-def test_requirements():
-    import tomllib
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    return project["dependencies"] + project["optional-dependencies"]["test"]
+# The tests run in virtual environments inside the project, never in the system Python: .venv/ holds
+# the newest versions the tests support (requirements/test.txt), .venv-lowest/ the lowest scikit-learn
+# with its numpy and scipy (requirements/test-lowest.txt). Both lock files pin every package to an
+# exact version and its sha256, so every machine installs the same bytes.
+REQUIREMENTS = ROOT / "requirements"
+TEST_ENVIRONMENTS = {"newest": (ROOT / ".venv", REQUIREMENTS / "test.txt"),
+                     "lowest": (ROOT / ".venv-lowest", REQUIREMENTS / "test-lowest.txt")}
+LOCK_STAMP = "pellucid-lock.sha256"  # in each environment: which lock file (and Python) it was made from
+
+
+def venv_python(venv):
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def _lock_stamp(lock):
+    return f"{hashlib.sha256(lock.read_bytes()).hexdigest()} python {sys.version.split()[0]}\n"
+
+
+def make_venv(venv):
+    """A fresh virtual environment at `venv`, made by this Python; on Debian its venv module is a
+    separate package, which is installed when running as root and named otherwise."""
+    if importlib.util.find_spec("ensurepip") is None:
+        version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+        if _is_root() and shutil.which("apt-get") and sys.executable.startswith("/usr/bin/"):
+            _apt_get_install(f"{version}-venv")
+        else:
+            raise BuildError(f"{sys.executable} cannot create virtual environments (its venv module has no "
+                             f"ensurepip). On Debian or Ubuntu: sudo apt-get install {version}-venv "
+                             "(or python3-venv), then run the tests again.")
+    run([sys.executable, "-m", "venv", "--clear", str(venv)])
+
+
+def ensure_test_environment(environment):
+    """The Python of a test environment holding exactly its lock file's packages. It is (re)made only
+    when the lock file, or the Python that made it, changed since the last install."""
+    venv, lock = TEST_ENVIRONMENTS[environment]
+    python, stamp = venv_python(venv), venv / LOCK_STAMP
+    wanted = _lock_stamp(lock)
+    if python.exists() and stamp.exists() and stamp.read_text() == wanted:
+        return python
+    print(f"Installing {lock.relative_to(ROOT)} into {venv.name}/ ...", flush=True)
+    make_venv(venv)  # from scratch, so nothing from an older lock file stays behind
+    run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--require-hashes",
+         "-r", str(lock)])
+    stamp.write_text(wanted)
+    return python
 
 
 def find_chromium():
@@ -342,32 +384,70 @@ def find_chromium():
     return None
 
 
+def _is_root():
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _apt_get_install(*packages):
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    run(["apt-get", "update", "-qq"], env=env)
+    run(["apt-get", "install", "-y", "-qq", *packages], env=env)
+
+
 def install_test_tools():
-    """pip packages from pyproject's test extra, and a Chromium for the browser tests."""
-    run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *test_requirements()])
+    """Both test environments, and a Chromium for the browser tests; the Pythons of the environments."""
+    pythons = {name: ensure_test_environment(name) for name in TEST_ENVIRONMENTS}
     if find_chromium():
-        return
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        run(["apt-get", "update", "-qq"], env=env)
-        run(["apt-get", "install", "-y", "-qq", "chromium"], env=env)
-        return
+        return pythons
+    if _is_root() and shutil.which("apt-get"):
+        _apt_get_install("chromium")
+        return pythons
     try:
-        run([sys.executable, "-m", "playwright", "install", "chromium"])
+        run([str(pythons["newest"]), "-m", "playwright", "install", "chromium"])
     except subprocess.CalledProcessError:
         raise BuildError("The browser tests need Chromium. Install it (Debian: sudo apt-get install chromium) "
                          "and run the tests again.") from None
+    return pythons
+
+
+# Only the browser tests' documented start-up wait (tests/e2e/pagekit.py, StartupTimeout) is retried: on
+# a loaded machine Pyodide can take longer to start; the rerun shows in the summary ("R", "rerun").
+RERUN_STARTUP_TIMEOUT = ["--reruns", "1", "--only-rerun", "StartupTimeout"]
+PYTEST_NO_TESTS_COLLECTED = 5  # pytest.ExitCode, spelled out: pytest lives in the environments, not here
+E2E_DIR = ROOT / "tests" / "e2e"
 
 
 def test(pytest_args):
-    """Install the test tools, build dist/, run the suite; the browser tests must run, not skip."""
-    install_test_tools()
+    """Install the test tools, build dist/, then run the suite twice: everything with the newest versions
+    (the browser tests must run, not skip), and the native tests with the lowest scikit-learn. Either
+    run failing fails the command."""
+    pythons = install_test_tools()
     build()
     env = {**os.environ, "PELLUCID_E2E": "required"}
-    # A browser test that timed out waiting for the page gets one more try on a loaded machine; the
-    # rerun is reported ("R" and "rerun" in the summary), and any other failure fails at once.
-    reruns = ["--reruns", "1", "--only-rerun", "TimeoutError"]
-    return subprocess.call([sys.executable, "-m", "pytest", *reruns, *pytest_args], cwd=ROOT, env=env)
+    newest = subprocess.call([str(pythons["newest"]), "-m", "pytest", *RERUN_STARTUP_TIMEOUT, *pytest_args],
+                             cwd=ROOT, env=env)
+    lowest = run_native_tests(pythons["lowest"], pytest_args)
+    print(f"build.py test: newest versions {_outcome(newest)}; lowest scikit-learn (native tests) "
+          f"{_outcome(lowest)}.", flush=True)
+    return newest or lowest
+
+
+def run_native_tests(python, pytest_args):
+    """pytest's exit code for the chosen tests less the browser ones (and the Pyodide run), which use
+    Pyodide's own packages, not this environment's; 0 when only browser tests were chosen."""
+    paths = [arg for arg in pytest_args if not arg.startswith("-") and (ROOT / arg.split("::")[0]).exists()]
+    browser = [path for path in paths if (ROOT / path.split("::")[0]).resolve().is_relative_to(E2E_DIR)]
+    if paths and len(browser) == len(paths):
+        print("build.py test: only browser tests chosen, so no run with the lowest scikit-learn.", flush=True)
+        return 0
+    args = [arg for arg in pytest_args if arg not in browser]
+    native_only = ["--ignore=tests/e2e", "--ignore=tests/test_in_pyodide.py", "-m", "not e2e"]
+    code = subprocess.call([str(python), "-m", "pytest", *native_only, *args], cwd=ROOT)
+    return 0 if code == PYTEST_NO_TESTS_COLLECTED and pytest_args else code  # e.g. -k matched browser tests only
+
+
+def _outcome(code):
+    return "passed" if code == 0 else f"FAILED (pytest exit code {code})"
 
 
 def main(argv=None):
