@@ -181,10 +181,14 @@ function clusterCentres(r, x, y) {
 }
 
 // Trains; when it succeeded, awaits `beforeShow` (the page saving its session), then shows the model.
+// The save is part of the work, so the model is on screen in the same moment the page says "Ready".
 export async function trainModel(args, beforeShow = async () => {}) {
-  const result = await run("Training…", () => python.call("train", args), { cancellable: true });
+  const result = await run("Training…", async () => {
+    const trained = await python.call("train", args);
+    await beforeShow();
+    return trained;
+  }, { cancellable: true });
   if (!result) return false;
-  await beforeShow();
   show(result);
   return true;
 }
