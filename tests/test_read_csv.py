@@ -107,7 +107,7 @@ def test_cells_and_header_names_are_trimmed():
 
 # ---- missing values and kinds ------------------------------------------------------------------------
 
-MARKERS = ["", "NA", "na", "N/A", "n/a", "?", "null", "NULL", "NaN", "nan", "NAN", " NA ", "  ", "nUlL",
+MARKERS = ["", "NA", "na", "N/A", "n/a", "#N/A", "#n/a", "?", "null", "NULL", "NaN", "nan", "NAN", " NA ", "  ", "nUlL",
            " ? "]
 
 
@@ -435,3 +435,128 @@ def test_none_is_a_value_not_a_missing_marker():
     assert table.kinds["Pat"] == "categorical"
     assert table.missing["Pat"] == 0
     assert list(table.column("Pat")) == ["None", "Some", "Full"]
+
+
+# ---- numbers as a spreadsheet writes them ------------------------------------------------------------
+
+@pytest.mark.parametrize("cells, kind", [
+    (["0", "0.5", "-0.25", "1e5", "+3", ".5", "7."], "numeric"),
+    (["00501", "02134"], "categorical"),            # zip codes keep their leading zeros
+    (["12", "007"], "categorical"),                 # one code makes the column codes
+    (["-01", "5"], "categorical"),
+    (["0e3", "-0.0"], "numeric"),                  # a zero before an exponent or a point is a number
+    (["1_000", "2"], "categorical"),                # float() reads it; a CSV does not write it
+    (["\u0661\u0662", "3"], "categorical"),         # Arabic-Indic digits
+    (["9007199254740992", "1"], "numeric"),         # 2^53: exact
+    (["9007199254740993", "1"], "categorical"),     # 2^53 + 1: float64 would round it
+    (["-123456789012345678"], "categorical"),       # an 18-digit ID
+    (["100000000000000000000", "1e300"], "numeric"),  # integers float64 holds exactly are numbers
+])
+def test_which_cells_are_numbers(cells, kind):
+    table = read_csv(("v,w\n" + "".join(f"{c},x{i}\n" for i, c in enumerate(cells))).encode())
+    assert table.kinds["v"] == kind
+    if kind == "categorical":
+        assert values(table, "v") == cells  # exactly as written, digit for digit
+        assert any("'v' is read as text" in note for note in table.read_info.notes)
+    else:
+        np.testing.assert_array_equal(table.column("v"), [float(c) for c in cells])
+
+
+def test_a_quoted_code_with_spaces_before_it_is_still_a_code():
+    table = read_csv(b'v,w\n" 007",a\n12,b\n')
+    assert table.kinds["v"] == "categorical" and values(table, "v") == ["007", "12"]
+
+
+def test_a_numeric_column_can_still_be_made_of_codes_on_request():
+    table = read_csv(b"zip,n\n00501,1\n02134,2\n").with_kind("zip", "numeric")
+    assert values(table, "zip") == [501.0, 2134.0]
+
+
+# ---- delimiters: Excel's sep= line, tabs and semicolons before commas, decimal commas ---------------
+
+def test_excel_sep_line_names_the_delimiter_and_keeps_line_numbers():
+    table = read_csv(b"sep=,\na;b,c\n1;2,3\n")
+    assert table.columns == ["a;b", "c"] and table.read_info.sep_line and table.read_info.delimiter == ","
+    with pytest.raises(DataError, match=r"Line 4 has 1 field, but the header \(line 2\) has 2"):
+        read_csv(b"sep=;\na;b\n1;2\n3\n")
+
+
+def test_tab_separated_values_holding_comma_space_are_tab_separated():
+    table = read_csv(b"Last, First\tCity, Country\nSmith, J\tOslo, Norway\nDoe, A\tLima, Peru\n")
+    assert table.columns == ["Last, First", "City, Country"] and table.read_info.delimiter == "\t"
+
+
+def test_semicolons_with_decimal_commas_read_as_numbers():
+    table = read_csv("1,5;2\n3,25;-4,0\n".encode(), header=False)
+    assert table.read_info.delimiter == ";" and table.read_info.decimal_comma == ("column_1", "column_2")
+    np.testing.assert_array_equal(table.column("column_1"), [1.5, 3.25])
+    np.testing.assert_array_equal(table.column("column_2"), [2.0, -4.0])
+
+
+def test_decimal_comma_with_a_point_stays_text_and_says_why():
+    table = read_csv(b"a;b\n1,5;x\n1.234,5;y\n")
+    assert table.kinds["a"] == "categorical" and table.read_info.decimal_comma == ()
+    assert any("'1.234,5' holds a decimal point" in note for note in table.read_info.notes)
+
+
+def test_decimal_commas_are_not_read_in_a_comma_separated_file():
+    table = read_csv(b'a,b\n"1,5",x\n"2,5",y\n')
+    assert table.kinds["a"] == "categorical" and values(table, "a") == ["1,5", "2,5"]
+
+
+def test_a_utf8_bom_before_bytes_that_are_not_utf8_is_dropped_too():
+    table = read_csv(b"\xef\xbb\xbfid,name\n1,Zo\xeb\n")
+    assert table.columns == ["id", "name"] and values(table, "name") == ["Zoë"]
+
+
+# ---- the first row: header or data -------------------------------------------------------------------
+
+@pytest.mark.parametrize("data, header, why", [
+    (b"age,city\n31,Oslo\n45,Lima\n", True, "text above columns of numbers"),
+    (b"31,Oslo\n45,Lima\n28,Rome\n", False, "numbers like the rows below"),
+    (b",a\n0,1\n1,2\n", True, "text above columns of numbers"),   # a blank name (an index column)
+    (b"Sunny,No\nRain,Yes\nSunny,Yes\n", False, "'Sunny' occurs again"),
+    (b"Outlook,Play\nSunny,No\nRain,Yes\n", True, "do not occur again"),
+    (b"1,2.5\n", False, "the only row"),
+    (b"x,NA\n1,\n2,3\n", True, "text above columns of numbers"),
+])
+def test_header_detection(data, header, why):
+    info = read_csv(data).read_info
+    assert info.header is header and info.header_detected
+    assert why in info.notes[0]
+
+
+def test_header_false_keeps_the_first_row_and_names_the_columns():
+    table = read_csv(b"a,b\n1,2\n", header=False)
+    assert table.columns == ["column_1", "column_2"] and values(table, "column_1") == ["a", "1"]
+    assert table.read_info.to_dict()["header"] is False and table.read_info.renamed == ()
+
+
+def test_header_true_reads_names_that_look_like_numbers():
+    table = read_csv(b"1,2\n3,4\n", header=True)
+    assert table.columns == ["1", "2"] and table.n_rows == 1
+
+
+@pytest.mark.parametrize("header", ["yes", 1, 0])
+def test_header_must_be_true_false_or_none(header):
+    with pytest.raises(DataError, match="header must be True"):
+        read_csv(b"a\n1\n", header=header)
+
+
+def test_a_ragged_file_without_header_says_first_row():
+    with pytest.raises(DataError, match=r"Line 3 has 1 field, but the first row \(line 1\) has 2"):
+        read_csv(b"1,2\n3,4\n5\n", header=False)
+
+
+def test_max_rows_counts_the_first_row_when_it_is_data():
+    read_csv(b"1,2\n3,4\n", header=False, max_rows=2)
+    read_csv(b"a,b\n3,4\n5,6\n", header=True, max_rows=2)
+    with pytest.raises(DataError, match="limit here is 2 rows"):
+        read_csv(b"1,2\n3,4\n5,6\n", header=False, max_rows=2)
+
+
+def test_read_info_is_json_able_and_tables_built_otherwise_have_none():
+    info = read_csv(b"a,a\n1,2\n").read_info.to_dict()
+    assert json.loads(json.dumps(info)) == info
+    assert info["renamed"] == [["a", "a (2)"]] and info["delimiter_name"] == "comma"
+    assert Table({"a": [1]}).read_info is None

@@ -9,6 +9,7 @@ import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from pellucid.tabular.cells import csv_numbers, is_csv_number, is_missing_text, why_not_a_number
 from pellucid.tabular.csvio import read_csv
 from pellucid.core.errors import DataError
 from pellucid.tabular.table import Table
@@ -210,3 +211,28 @@ def test_damaged_csv_gives_a_table_or_a_data_error(written, data):
         at = data.draw(st.integers(0, len(raw)))
         raw[at:at] = data.draw(st.sampled_from(PIECES))
     read_or_data_error(bytes(raw))
+
+
+# ---- a column is numbers exactly when each of its cells is one ---------------------------------------
+
+number_like_cells = st.one_of(
+    st.from_regex(r"\A[ ]?[+-]?0{0,2}[0-9]{0,20}(\.[0-9]{0,3})?([eE][+-]?[0-9]{1,3})?[ ]?\Z"),
+    st.from_regex(r"\A[+-]?[0-9]{0,3},[0-9]{0,3}\Z"),
+    st.sampled_from(MARKERS + ["inf", "-Infinity", "1_0", "\u0661", "\xa01\xa0", " 007", "0", "-0"]),
+    st.text(max_size=4))
+
+
+@SETTINGS
+@given(st.lists(number_like_cells, min_size=1, max_size=30), st.booleans())
+def test_a_column_is_numbers_exactly_when_each_cell_is_a_number(cells, decimal_comma):
+    values, refused = csv_numbers(cells, decimal_comma=decimal_comma)
+    each = [is_missing_text(c) or is_csv_number(c, decimal_comma) for c in cells]
+    assert (values is not None) == all(each)
+    if values is not None:
+        expected = [np.nan if is_missing_text(c) else float(c.replace(",", ".") if decimal_comma else c)
+                    for c in cells]
+        np.testing.assert_array_equal(values, expected)
+    if refused is not None:  # the cell named is one the column holds, and one float() reads
+        cell, reason = refused
+        assert reason == why_not_a_number(cell)
+        assert cell.replace(",", ".") in [c.replace(",", ".") for c in cells]

@@ -160,7 +160,7 @@ def _first_refused(cells, values):
     leading_zero = np.flatnonzero((digit == ord("0")) & (after >= ord("0")) & (after <= ord("9")))
     if len(leading_zero):
         return cells[leading_zero[0]], "leading zero"
-    for i in np.flatnonzero(np.abs(values) > _EXACT):  # few: only these can be rounded integers
+    for i in np.flatnonzero(np.abs(values) >= _EXACT):  # few: only these can be rounded integers
         if why_not_a_number(cells[i]) == "too long":
             return cells[i], "too long"
     return None

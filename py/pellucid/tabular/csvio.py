@@ -52,7 +52,7 @@ def read_csv(source, *, header=None, progress=None, max_bytes=None, max_rows=Non
     semicolons or tabs, a column of numbers with decimal commas ("1,5") is read as numbers; when such a
     column also holds a decimal point it stays text, with a note.
     """
-    if header not in (None, True, False):
+    if header is not None and not isinstance(header, bool):
         raise DataError(f"header must be True (the first row names the columns), False (it is data) or "
                         f"None (decide from the file); got {header!r}.")
     report = _Progress(progress)

@@ -3,7 +3,8 @@
 The rule (`detect_header`), judged on the first row and up to 100 rows below it:
 1. Columns of numbers below: if the first row holds text above any of them, it is a header (names
    above numbers); if it holds numbers above them (and no text), it is data, and the columns are named
-   column_1, column_2, ...
+   column_1, column_2, ... (so a file without a header keeps its first row; names that are numbers,
+   such as years, need the switch).
 2. No such column (an all-text table): the first row is data when one of its cells occurs again in
    its column below (names do not recur as values; "Sunny" in a weather column does), else a header.
 3. A file of one row is data when that row is all numbers, else a header (and has no data rows).
