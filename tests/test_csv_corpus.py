@@ -21,7 +21,8 @@ EXPECTED = {
                  "population": ("numeric", [12.0, 40.5, 0.0])},
         info={"header": True, "notes": ["column names", "'00501' starts with a zero", "'007' starts"]}),
     "long_ids.csv": dict(
-        columns={"order_id": ("categorical", ["123456789012345678", "123456789012345679", "9007199254740993"]),
+        columns={"order_id": ("categorical",
+                              ["123456789012345678", "123456789012345679", "9007199254740993"]),
                  "amount": ("numeric", [9.99, 19.5, 1.0])},
         info={"notes": ["column names", "beyond 2^53"]}),
     "excel_missing.csv": dict(
@@ -52,7 +53,8 @@ EXPECTED = {
     "decimal_comma_and_point.csv": dict(
         columns={"item": ("categorical", ["bread", "cheese"]),
                  "price": ("categorical", ["2,49", "12.90"])},
-        info={"delimiter": ";", "decimal_comma": [], "notes": ["column names", "'12.90' holds a decimal point"]}),
+        info={"delimiter": ";", "decimal_comma": [],
+              "notes": ["column names", "'12.90' holds a decimal point"]}),
     "duplicate_headers.csv": dict(
         columns={"x": ("numeric", [1.0, 6.0]), "y": ("numeric", [2.0, 7.0]), "x (2)": ("numeric", [3.0, 8.0]),
                  "column_4": ("numeric", [4.0, 9.0]), "y (2)": ("numeric", [5.0, 10.0])},

@@ -107,8 +107,8 @@ def test_cells_and_header_names_are_trimmed():
 
 # ---- missing values and kinds ------------------------------------------------------------------------
 
-MARKERS = ["", "NA", "na", "N/A", "n/a", "#N/A", "#n/a", "?", "null", "NULL", "NaN", "nan", "NAN", " NA ", "  ", "nUlL",
-           " ? "]
+MARKERS = ["", "NA", "na", "N/A", "n/a", "#N/A", "#n/a", "?", "null", "NULL", "NaN", "nan", "NAN", " NA ",
+           "  ", "nUlL", " ? "]
 
 
 @pytest.mark.parametrize("marker", MARKERS)
@@ -560,3 +560,9 @@ def test_read_info_is_json_able_and_tables_built_otherwise_have_none():
     assert json.loads(json.dumps(info)) == info
     assert info["renamed"] == [["a", "a (2)"]] and info["delimiter_name"] == "comma"
     assert Table({"a": [1]}).read_info is None
+
+
+def test_text_holding_digit_comma_digit_gets_no_decimal_comma_note():
+    table = read_csv(b"room;floor\nRoom 1,2;x\nHall;y\nAttic;z\n")
+    assert table.kinds["room"] == "categorical"
+    assert not any("decimal comma" in note for note in table.read_info.notes)

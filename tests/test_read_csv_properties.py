@@ -32,7 +32,8 @@ def cells(excluded):
                         st.floats(-1e3, 1e3).map(lambda v: f" {v:.3g} "),
                         # What float() reads but a CSV does not write as a number: codes, IDs, "1_000".
                         st.integers(0, 999).map(lambda v: f"0{v}"), st.integers(10**17, 10**19).map(str),
-                        st.integers(1, 99).map(lambda v: f"{v}_000"), st.sampled_from(["\u0661\u0662", "inf"]))
+                        st.integers(1, 99).map(lambda v: f"{v}_000"),
+                        st.sampled_from(["\u0661\u0662", "inf"]))
     return st.one_of(st.text(characters(excluded), max_size=12), numbers,
                      st.sampled_from(MARKERS), st.sampled_from(['"', '""', "a,b", "x;y", "\n", "  pad  "]))
 

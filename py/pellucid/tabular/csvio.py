@@ -67,29 +67,25 @@ def read_csv(source, *, header=None, progress=None, max_bytes=None, max_rows=Non
     collecting = gc.isenabled()
     gc.disable()
     try:
-        names, data, kinds, decided = _read_text(text, delimiter, header, report, max_rows)
+        names, data, kinds, info = _read_text(text, delimiter, named, header, report, max_rows)
     finally:
         if collecting:
             gc.enable()
     report(1.0)
-    if named is not None:
-        decided["notes"].insert(0, f"The first line, sep={named}, names the delimiter "
-                                   f"({delimiter_name(named)}); it is not read as data.")
     table = Table._trusted(names, data, kinds)
-    table.read_info = ReadInfo(delimiter=delimiter if splits(delimiter) else None, sep_line=named is not None, header=decided["header"],
-                               header_detected=header is None, decimal_comma=tuple(decided["decimal_comma"]),
-                               renamed=tuple(decided["renamed"]), notes=tuple(decided["notes"]))
+    table.read_info = info
     return table
 
 
-def _read_text(text, delimiter, header, report, max_rows=None):
-    """Column names, typed column arrays, their kinds, and what was decided on the way (a dict of
-    ReadInfo's header, decimal_comma, renamed and notes)."""
+def _read_text(text, delimiter, named, header, report, max_rows=None):
+    """Column names, typed column arrays, their kinds, and the ReadInfo saying what was decided."""
     rows = _parse(text, delimiter, report, max_rows)
     report(0.75)
     decimal_comma = delimiter != ","  # "1,5" can only be one number where commas do not separate values
-    notes = []
-    if header is None:
+    notes = [f"The first line, sep={named}, names the delimiter ({delimiter_name(named)}); it is not "
+             "read as data."] if named else []
+    detected = header is None
+    if detected:
         header, reason = detect_header(rows, lambda cell: is_csv_number(cell, decimal_comma) or
                                        is_csv_number(cell))
         notes.append(header_note(header, reason, len(rows[0])))
@@ -104,11 +100,21 @@ def _read_text(text, delimiter, header, report, max_rows=None):
     columns = list(zip(*rows))
     del rows
     names, columns = drop_trailing_empty(first, names, columns)
-    renamed = [(given.strip(), name) for given, name in zip(first, names) if given.strip() != name]
+    renamed = [(given.strip(), name) for given, name in zip(first, names) if header and given.strip() != name]
     notes.extend(renaming_notes(first, names) if header else [])
+    data, kinds, decimal_columns = _typed_columns(names, columns, decimal_comma, notes, report)
+    info = ReadInfo(delimiter=delimiter if splits(delimiter) else None, sep_line=named is not None,
+                    header=header, header_detected=detected, decimal_comma=tuple(decimal_columns),
+                    renamed=tuple(renamed), notes=tuple(notes))
+    return names, data, kinds, info
+
+
+def _typed_columns(names, columns, decimal_comma, notes, report):
+    """Each column's array and kind, and the names of those read with decimal commas; `notes` gets a
+    sentence for each column read with decimal commas, or read as text though it looks like numbers."""
     data, kinds, decimal_columns = [], [], []
     for j, name in enumerate(names):
-        cells, columns[j] = columns[j], None
+        cells, columns[j] = columns[j], None  # each column's text is freed once it is converted
         values, note = _column_values(name, cells, decimal_comma)
         if values is not None and note:
             decimal_columns.append(name)
@@ -116,8 +122,7 @@ def _read_text(text, delimiter, header, report, max_rows=None):
         data.append(values if values is not None else text_to_categorical(cells))
         kinds.append(NUMERIC if values is not None else CATEGORICAL)
         report(0.75 + 0.25 * (j + 1) / len(names))
-    return names, data, kinds, {"header": header, "decimal_comma": decimal_columns,
-                                "renamed": renamed if header else [], "notes": notes}
+    return data, kinds, decimal_columns
 
 
 def _column_values(name, cells, decimal_comma):
@@ -126,21 +131,34 @@ def _column_values(name, cells, decimal_comma):
     values, refused = csv_numbers(cells)
     if refused:
         return None, text_column_note(name, *refused)
-    if values is not None or not decimal_comma or not _DECIMAL_COMMA.search("\x00".join(cells)):
+    if values is not None or not decimal_comma or not _has_decimal_commas(cells):
         return values, None
     values, refused = csv_numbers(cells, decimal_comma=True)
     if refused:
         return None, text_column_note(name, *refused)
     if values is not None:
         return values, f"Column {name!r} is read as numbers with decimal commas (1,5 is 1.5)."
-    odd = next(cell for cell in dict.fromkeys(cells) if not is_missing_text(cell)
-               and not is_csv_number(cell, decimal_comma=True))
-    why = "holds a decimal point too" if "." in odd else "is not a number"
-    return None, (f"Column {name!r} has numbers with decimal commas, but {odd.strip()!r} {why}; "
-                  "it is read as text.")
+    return None, _why_not_decimal_commas(name, cells)
+
+
+def _has_decimal_commas(cells):
+    joined = "\x00".join(cells)
+    return "," in joined and _DECIMAL_COMMA.search(joined) is not None
 
 
 _DECIMAL_COMMA = re.compile(r"[0-9],[0-9]")
+
+
+def _why_not_decimal_commas(name, cells):
+    """A note when most of a text column's first distinct values are numbers with decimal commas (so
+    the file meant numbers), naming a cell that is not one; None for a column of text."""
+    distinct = [cell for cell in itertools.islice(dict.fromkeys(cells), 1000) if not is_missing_text(cell)]
+    odd = [cell for cell in distinct if not is_csv_number(cell, decimal_comma=True)]
+    if not odd or len(odd) > len(distinct) / 2:
+        return None
+    why = "holds a decimal point too" if "." in odd[0] else "is not a number"
+    return (f"Column {name!r} has numbers with decimal commas, but {odd[0].strip()!r} {why}; "
+            "it is read as text.")
 
 
 class _Progress:
