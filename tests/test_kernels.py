@@ -104,6 +104,22 @@ def test_ridge_penalty_reaches_the_kernel_ridge_solution():
     assert np.allclose(model.beta_, np.linalg.solve(K + 0.5 * np.eye(25), y), atol=1e-6)
 
 
+def test_stopping_at_max_iter_warns_and_settling_does_not():
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(40, 2))
+    y = np.sin(X[:, 0]) + X[:, 1]
+    with pytest.warns(ConvergenceWarning, match="max_iter=5 steps"):
+        cut_short = KernelRegression(kernel="rbf", max_iter=5).fit(X, y)
+    assert not cut_short.converged_ and cut_short.n_iter_ == 5 and cut_short.warnings_
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        settled = KernelRegression(kernel="linear", max_iter=5000, tol=1e-6).fit(X, y)
+    losses = settled.loss_curve_
+    assert settled.converged_ and settled.n_iter_ < 5000 and settled.warnings_ == []
+    assert abs(losses[-2] - losses[-1]) <= 1e-6 * losses[-2]  # the relative change that stopped it
+    assert abs(losses[-3] - losses[-2]) > 1e-6 * losses[-3]  # and not one step earlier
+
+
 def test_divergence_asks_for_a_smaller_learning_rate():
     X = np.linspace(0, 1, 20)[:, None]
     lam = np.linalg.eigvalsh(rbf_kernel(X, gamma=1.0)).max()

@@ -2,6 +2,7 @@
 probability D(x)^2, the best of n_init runs is no worse than scikit-learn's, plus trace and errors."""
 
 import json
+import warnings
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wi
 from sklearn.preprocessing import StandardScaler
 
 from pellucid import from_dict
-from pellucid.core.errors import DataError, NotFittedError
+from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
 from pellucid.learners.kmeans import KMeans, kmeans_plus_plus, lloyd
 
 IRIS = load_iris().data
@@ -121,6 +122,18 @@ def test_empty_cluster_gets_the_farthest_row():
     result = _lloyd(X, centres)
     assert sorted(np.bincount(result["labels"], minlength=3)) == [1, 1, 2]
     assert result["labels"][3] != result["labels"][0]  # row 10 (farthest from its centre) was moved out
+
+
+@pytest.mark.parametrize("init", ["k-means++", "random"])
+@pytest.mark.parametrize("trace", [False, True])
+def test_fewer_distinct_rows_than_k_warns(init, trace):
+    X = np.array([[0.0, 0.0], [0.0, 0.0], [5.0, 1.0], [5.0, 1.0], [5.0, 1.0]])  # 2 distinct rows
+    with pytest.warns(ConvergenceWarning, match=r"distinct clusters \(2\) found smaller than k \(3\)"):
+        model = KMeans(k=3, init=init, trace=trace).fit(X)
+    assert len(np.unique(model.labels_)) == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        KMeans(k=2, init=init, trace=trace).fit(X)
 
 
 def test_predict_transform_score_and_round_trip():

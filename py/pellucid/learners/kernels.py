@@ -152,6 +152,14 @@ def _largest_eigenvalue(K, n_iter=100):
     return estimate
 
 
+def _settled(losses, tol):
+    """Whether the last step changed the loss by at most tol times its previous value."""
+    if len(losses) < 2:
+        return False
+    previous, last = losses[-2], losses[-1]
+    return abs(previous - last) <= tol * max(previous, 1e-300)
+
+
 def _snapshot_every(max_iter):
     return max(1, math.ceil(max_iter / (_MAX_TRACE - 2)))
 
@@ -168,10 +176,12 @@ class KernelRegression(RegressorMixin, _KernelModel):
     the kernel matrix: the steps shrink the error only when alpha < 2 / lambda_max(K). learning_rate=None
     takes alpha = 1 / lambda_max(K) (largest eigenvalue by power iteration). With a linear kernel the
     fit converges to the least-squares fit through the origin; l2 > 0 gives kernel ridge regression.
-    A loss that blows up raises DataError suggesting a smaller learning rate.
+    A loss that blows up raises DataError suggesting a smaller learning rate. The descent stops when one
+    step changes the loss by at most `tol` times itself; stopping at `max_iter` before that warns
+    (ConvergenceWarning) and is said in `warnings_`.
 
     Fitted: `beta_` (n,), `X_fit_` (n, p), `loss_curve_` (J at beta^0 = 0, then after each step, plus
-    l2/2 beta^T K beta when l2 > 0), `n_iter_`, `learning_rate_`, `lambda_max_` (largest eigenvalue of
+    l2/2 beta^T K beta when l2 > 0), `n_iter_`, `converged_`, `warnings_`, `learning_rate_`, `lambda_max_` (largest eigenvalue of
     K + l2 I, which sets the learning rates that converge), `gamma_`, `encoder_`.
 
     trace_: [{"step": "kernel", "kernel", "degree", "c", "gamma", "n_train", "learning_rate", "lambda_max"},
@@ -191,7 +201,7 @@ class KernelRegression(RegressorMixin, _KernelModel):
     }
 
     def __init__(self, kernel="rbf", degree=2, c=1.0, gamma=None, learning_rate=None, max_iter=1000, l2=0.0,
-                 tol=1e-10, trace=False):
+                 tol=1e-6, trace=False):
         self.kernel = kernel
         self.degree = degree
         self.c = c
@@ -214,6 +224,7 @@ class KernelRegression(RegressorMixin, _KernelModel):
         self.beta_, losses, snapshots = self._descend(K, y)
         self.loss_curve_ = np.array(losses)
         self.n_iter_ = len(losses) - 1
+        self._report_convergence()
         if self.trace:
             self.trace_ = [self._kernel_step({"learning_rate": self.learning_rate_,
                                               "lambda_max": self.lambda_max_})] + snapshots
@@ -229,12 +240,23 @@ class KernelRegression(RegressorMixin, _KernelModel):
             r = y - Kb
             losses.append(0.5 * float(r @ r) + 0.5 * self.l2 * float(beta @ Kb))
             self._check_divergence(t, losses)
-            done = abs(losses[-2] - losses[-1]) <= self.tol * max(losses[-2], 1e-300)
+            done = _settled(losses, self.tol)
             if t % every == 0 or done or t == self.max_iter:
                 self._snapshot(snapshots, t, losses[-1], beta)
             if done:
                 break
         return beta, losses, snapshots
+
+    def _report_convergence(self):
+        self.converged_ = _settled(self.loss_curve_, self.tol)
+        self.warnings_ = []
+        if not self.converged_:
+            previous, last = self.loss_curve_[-2:]
+            message = (f"Kernel gradient descent stopped after max_iter={self.max_iter} steps while the loss "
+                       f"was still changing by {abs(previous - last) / max(previous, 1e-300):.2g} of itself "
+                       f"per step (tol={self.tol:g}); raise max_iter or tol, or the learning rate.")
+            self.warnings_.append(message)
+            warnings.warn(message, ConvergenceWarning, stacklevel=3)
 
     def _snapshot(self, snapshots, t, loss, beta):
         if self.trace:

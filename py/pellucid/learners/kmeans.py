@@ -12,9 +12,12 @@ centre is a row drawn with probability proportional to D(x)^2, the squared dista
 centre chosen so far; repeat until k centres are chosen.
 """
 
+import warnings
+
 import numpy as np
 
 from ..core.base import ClusterMixin, Estimator
+from ..core.errors import ConvergenceWarning
 from ..tabular.features import fit_numeric, numeric
 from ..core.params import Choice, Flag, Integer, Number
 from ..core.validation import check_k_within_rows
@@ -103,7 +106,18 @@ class KMeans(ClusterMixin, Estimator):
         self.n_iter_ = best["n_iter"]
         if self.trace:
             self.trace_ = best_seeding + best["trace"]
+        self._warn_if_fewer_clusters()
         return self
+
+    def _warn_if_fewer_clusters(self):
+        """Rows that coincide share a centre, so data with fewer than k distinct rows gives fewer than k
+        clusters: said rather than left for the caller to notice (scikit-learn warns alike)."""
+        found = len(np.unique(self.labels_))
+        if found < self.k:
+            warnings.warn(f"Number of distinct clusters ({found}) found smaller than k ({self.k}), "
+                          "usually because X has fewer than k distinct rows (duplicate points); choose a "
+                          "smaller k.",
+                          ConvergenceWarning, stacklevel=3)
 
     def _initial_centres(self, MT, x_sq, rng, seeding):
         if self.init == "random":
