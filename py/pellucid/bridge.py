@@ -100,8 +100,8 @@ class Session:
         self.forget()
         table_id = self._new_id("t")
         self.tables[table_id] = table
-        if suggested_target not in table.columns:
-            suggested_target = table.columns[-1] if table.columns else None  # a CSV: the last column
+        if suggested_target not in table.columns:  # a CSV: a column named like a target, else the last
+            suggested_target = tables.suggested_target(table)
         self.table_meta[table_id] = {"name": name, "suggested_target": suggested_target,
                                      "steps": {"kinds": {}, "missing": []}}
         return self._table_info(table_id)
@@ -123,7 +123,8 @@ class Session:
     def _table_info(self, table_id):
         table, meta = self.tables[table_id], self.table_meta[table_id]
         return {"table_id": table_id, "name": meta["name"], **table.summary(), "preview": table.head(10),
-                "suggested_target": meta["suggested_target"]}
+                "suggested_target": meta["suggested_target"],
+                "profile": tables.column_profile(table, meta["suggested_target"])}
 
     # --- data ---------------------------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from ..evaluation import model_selection
 from ..core.errors import DataError
+from ..tabular.dates import expand_dates
 from ..core.settings import CV_FOLDS, DEFAULT_SPLIT
 from .summaries import summary
 from ..core.validation import check_target
@@ -92,6 +93,7 @@ def _train(table, target, features, model, params, evaluation, include_trace):
     estimator = make_estimator(model, params, trace=include_trace)
     estimator._check_params()
     features, target = choose_columns(table, estimator, model, target, features)
+    table, features = expand_dates(table, features)  # a date is learned from as its parts, never as categories
     supervised = estimator.task in SUPERVISED
     check_no_missing(table, features + ([target] if supervised else []))
     if estimator.task == "classification":

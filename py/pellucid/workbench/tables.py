@@ -1,6 +1,7 @@
 """What the page's data commands do to a table: read an upload within the page's limits, load a
 built-in example or draw a generated set, re-read a column as another kind, drop or fill missing values,
 and take one column's values as a sample. Each returns a new table; the session keeps it under its id.
+A table is described with a profile of its columns (tabular/profile.py) and a suggested target.
 """
 
 import math
@@ -9,7 +10,7 @@ import numpy as np
 
 from ..core.errors import DataError
 from ..core.settings import MAX_BYTES, MAX_ROWS
-from ..tabular import datasets as _datasets, generators
+from ..tabular import datasets as _datasets, generators, profile
 from ..tabular.csvio import read_csv
 from .host import reporter
 
@@ -45,6 +46,18 @@ def example(name, params):
         return generators.generate(name, **params), f"{name}.csv", generators.GENERATORS[name][3]
     known = list(_datasets.EXAMPLES) + list(generators.GENERATORS)
     raise DataError(f"Unknown example {name!r}; choose one of: {', '.join(known)}.")
+
+
+def suggested_target(table):
+    """The column to predict by default: one named like target, class, label, y, species, outcome or
+    survived, else the last."""
+    return profile.suggested_target(table.columns)
+
+
+def column_profile(table, target):
+    """Per column: kind (number, category, text, date, id), missing and distinct counts, a small chart,
+    and the role it gets by default with the reason when it is left out (tabular/profile.py)."""
+    return profile.profile(table, target)
 
 
 def with_kind(table, column, kind):

@@ -1,0 +1,162 @@
+"""A profile of each column before training: what kind of values it holds, how many are missing and how
+many distinct, a small histogram or bar chart, and whether it should be a feature.
+
+Kinds, decided in this order:
+  number    a numeric column (an ID when it is one of the ID cases below);
+  date      text that reads as dates (dates.py); by default a feature, learned from as its parts;
+  text      free text: values longer than 20 characters in the middle (median), or mostly distinct values
+            of three words or more in the middle ("Braund, Mr. Owen Harris"; a ticket "A/5 21171" is not);
+  id        named like an ID (id, *_id, *Id, *ID, key, uuid, guid) with a distinct value in at least 90% of
+            its rows; or whole numbers or short text with a distinct value in every row (numbers) or in
+            at least 95% of them (text), in more than 20 rows. A column of measurements with decimals is
+            never an ID, however distinct its values;
+  category  the rest of the text.
+
+Roles: the target column is "target"; an ID, free text, a column with no values and a category with more
+than 100 distinct values (tickets, cabins, zip codes: a tree would split them into that many branches, the
+thousands of leaves that no one can read) are "ignore", each with a reason the page shows next to a "use
+anyway" button; every other column is a "feature".
+
+The default target (`suggested_target`) is a column named like target, class, label, y, species, outcome
+or survived, else the last column.
+
+Fast enough for large uploads: counts are numpy or one Counter per text column, text length and spaces
+are judged on a sample, and dates are parsed vectorised.
+"""
+
+import re
+from collections import Counter
+
+import numpy as np
+
+from .cells import NUMERIC
+from . import dates
+
+TARGET_NAMES = ("target", "class", "label", "y", "species", "outcome", "survived")
+
+BINS = 12           # histogram bars for numbers and dates
+TOP = 8             # bars for the most frequent categories; the rest are counted as "other"
+MIN_ROWS_FOR_ID = 20
+ID_SHARE_NAMED, ID_SHARE_TEXT = 0.9, 0.95
+MANY_LEVELS = 100
+MOSTLY_DISTINCT = 0.5
+TEXT_MEDIAN_LENGTH, TEXT_MEDIAN_WORDS = 20, 3
+_SAMPLE = 1000      # values looked at for lengths and spaces
+
+_ID_NAME = re.compile(r"(?:^|[\s_.\-])(?:id|key|uuid|guid)$|^(?:id|uuid|guid)(?:[\s_.\-]|$)|(?:uu|gu)id$",
+                      re.IGNORECASE)
+_ID_CAMEL = re.compile(r"[a-z0-9](?:Id|ID|Key)$")
+
+
+def named_like_id(name):
+    """True for names such as id, PassengerId, customer_id, CustomerID, order key, uuid."""
+    name = name.strip()
+    return bool(_ID_NAME.search(name) or _ID_CAMEL.search(name))
+
+
+def suggested_target(columns):
+    """The column to predict by default: the first named like a target (any case), else the last."""
+    for column in columns:
+        if column.strip().lower() in TARGET_NAMES:
+            return column
+    return columns[-1] if columns else None
+
+
+def profile(table, target=None):
+    """One dict per column, in order: {name, kind, missing, unique, role, reason, and a histogram
+    {edges, counts} (numbers, dates) or bars [[value, count], ...] of the most frequent values and
+    "other", the rows holding the rest (categories, text, IDs; no bars when more than half the values
+    are distinct)}; a date column also has its
+    "date_format", the "parts" it becomes and how many values are "not_dates" (read as missing)."""
+    return [_profile_column(table, name, target) for name in table.columns]
+
+
+def _profile_column(table, name, target):
+    values, n = table.column(name), table.n_rows
+    missing = table.missing[name]
+    if table.kinds[name] == NUMERIC:
+        entry = _number(name, values, n - missing)
+    else:
+        entry = _text(name, values, n - missing)
+    entry = {"name": name, "missing": missing, **entry}
+    entry["role"], entry["reason"] = _role(entry, name == target, n)
+    return entry
+
+
+def _number(name, values, present):
+    finite = values[np.isfinite(values)]
+    unique = len(np.unique(values[~np.isnan(values)]))
+    whole = bool(len(finite)) and bool(np.all(finite == np.round(finite)))
+    is_id = whole and present > MIN_ROWS_FOR_ID and (
+        unique == present or (named_like_id(name) and unique >= ID_SHARE_NAMED * present))
+    return {"kind": "id" if is_id else "number", "unique": unique, "histogram": _histogram(finite)}
+
+
+def _text(name, values, present):
+    distinct_values = set(values.tolist())
+    distinct_values.discard(None)
+    unique = len(distinct_values)
+    fmt, parsed = dates.read_dates(values) if present else (None, None)
+    if fmt is not None:
+        days = parsed[~np.isnat(parsed)].astype(np.int64)
+        return {"kind": "date", "unique": unique, "date_format": fmt.describe(), "not_dates": present - len(days),
+                "parts": [dates.part_name(name, part) for part in dates.PARTS],
+                "histogram": _histogram(days, as_dates=True)}
+    distinct = unique / present if present else 0.0
+    if _is_free_text(list(distinct_values), distinct):
+        kind = "text"
+    elif present > MIN_ROWS_FOR_ID and (distinct >= ID_SHARE_TEXT or
+                                        (named_like_id(name) and distinct >= ID_SHARE_NAMED)):
+        kind = "id"
+    else:
+        kind = "category"
+    # Mostly distinct values have no bars worth drawing (nearly every count is 1), and counting them all
+    # is the slow part of a large profile.
+    mostly_distinct = unique > MOSTLY_DISTINCT * present
+    return {"kind": kind, "unique": unique, **_bars(Counter() if mostly_distinct else Counter(values.tolist()), present)}
+
+
+def _is_free_text(distinct_values, distinct_share):
+    sample = distinct_values[::max(1, len(distinct_values) // _SAMPLE)][:_SAMPLE]
+    if not sample:
+        return False
+    if np.median([len(v) for v in sample]) > TEXT_MEDIAN_LENGTH:
+        return True
+    return distinct_share >= MOSTLY_DISTINCT and np.median([len(v.split()) for v in sample]) >= TEXT_MEDIAN_WORDS
+
+
+def _role(entry, is_target, n_rows):
+    """(role, reason): why a column is left out of the features by default, or None."""
+    if is_target:
+        return "target", None
+    present, unique = n_rows - entry["missing"], entry["unique"]
+    if present == 0:
+        return "ignore", "every cell is missing"
+    if entry["kind"] == "id":
+        return "ignore", f"looks like an ID ({unique} distinct values in {present} rows): it names rows, it does not describe them"
+    if entry["kind"] == "text":
+        return "ignore", f"free text ({unique} distinct values): each value is nearly unique, so a model cannot learn from it as a category"
+    if entry["kind"] == "category" and unique > MANY_LEVELS:
+        return "ignore", f"too many categories ({unique}): a tree would split it into that many branches"
+    return "feature", None
+
+
+def _histogram(values, as_dates=False):
+    """{edges, counts} over BINS equal bins of the values (none when there are none); dates' edges are
+    ISO days."""
+    if len(values) == 0:
+        return {"edges": [], "counts": []}
+    low, high = float(values.min()), float(values.max())
+    counts, edges = np.histogram(values, bins=BINS if high > low else 1, range=(low, high if high > low else low + 1))
+    if as_dates:
+        edges = [str(np.datetime64(int(round(e)), "D")) for e in edges]
+    else:
+        edges = edges.tolist()
+    return {"edges": edges, "counts": counts.tolist()}
+
+
+def _bars(counts, present):
+    """{bars: [[value, count], ...] of the TOP most frequent values, other: how many rows hold the rest}."""
+    counts.pop(None, None)
+    top = counts.most_common(TOP)
+    return {"bars": [[value, count] for value, count in top], "other": present - sum(c for _, c in top)}
