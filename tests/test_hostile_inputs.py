@@ -23,9 +23,6 @@ SCALE_FREE = {"AgglomerativeClustering", "BernoulliNB", "CategoricalNB", "Decisi
               "LinearRegression", "PCA"}
 
 
-# Known gap: these square distances or deviations, which underflow for features near 1e-200.
-SQUARES_UNDERFLOW = {"AgglomerativeClustering", "KMeans", "KNeighborsClassifier", "KNeighborsRegressor", "PCA"}
-
 
 def tame():
     X, y = load_iris(return_X_y=True)
@@ -70,12 +67,9 @@ CASES = list(hostile_cases())
 
 @pytest.mark.parametrize("name", list(ESTIMATORS))
 @pytest.mark.parametrize("case", range(len(CASES)), ids=[c[0] for c in CASES])
-def test_hostile_input_gives_a_right_answer_or_a_data_error(name, case, request):
+def test_hostile_input_gives_a_right_answer_or_a_data_error(name, case):
     cls = ESTIMATORS[name]
     label, X, y = CASES[case]
-    if label == "scale 1e-200" and name in SQUARES_UNDERFLOW:
-        request.applymarker(pytest.mark.xfail(strict=True, reason="squared distances of values near 1e-200 "
-                                              "underflow to 0 and every row ties: not yet fixed"))
     if name == "MultinomialNB" and X.dtype != object:
         X = np.abs(X)  # counts; negative values are refused by design
     y = y if supervised(cls) else None
@@ -203,3 +197,22 @@ def test_a_date_column_is_refused():
     X["day"] = pd.date_range("2024-01-01", periods=len(X))
     with pytest.raises(DataError, match="'day' holds dates"):
         pellucid.DecisionTreeClassifier().fit(X, y)
+
+
+@pytest.mark.parametrize("factor", [2.0 ** -660, 2.0 ** -1000])  # near 1e-199 and 1e-301: exact multiples
+def test_distance_learners_report_in_the_data_units_at_any_scale(factor):
+    """They work on rows divided by a power of two; what they report is multiplied back."""
+    X, y = tame()
+    tiny = X * factor
+    kmeans, kmeans_tiny = pellucid.KMeans(k=3).fit(X), pellucid.KMeans(k=3).fit(tiny)
+    np.testing.assert_allclose(kmeans_tiny.cluster_centers_, kmeans.cluster_centers_ * factor, rtol=1e-12)
+    np.testing.assert_allclose(kmeans_tiny.transform(tiny), kmeans.transform(X) * factor, rtol=1e-9)
+    knn, knn_tiny = pellucid.KNeighborsClassifier(k=4).fit(X, y), pellucid.KNeighborsClassifier(k=4).fit(tiny, y)
+    (dist, idx), (dist_tiny, idx_tiny) = knn.kneighbors(X), knn_tiny.kneighbors(tiny)
+    np.testing.assert_array_equal(idx_tiny, idx)
+    np.testing.assert_allclose(dist_tiny, dist * factor, rtol=1e-12)
+    links, links_tiny = pellucid.AgglomerativeClustering(k=3).fit(X), pellucid.AgglomerativeClustering(k=3).fit(tiny)
+    np.testing.assert_allclose(links_tiny.distances_, links.distances_ * factor, rtol=1e-12)
+    pca, pca_tiny = pellucid.PCA().fit(X), pellucid.PCA().fit(tiny)
+    np.testing.assert_allclose(pca_tiny.explained_variance_ratio_, pca.explained_variance_ratio_, rtol=1e-9)
+    np.testing.assert_allclose(pca_tiny.singular_values_, pca.singular_values_ * factor, rtol=1e-9)

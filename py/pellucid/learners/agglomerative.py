@@ -22,7 +22,7 @@ from ..core.errors import DataError
 from ..tabular.features import fit_numeric, numeric
 from ..core.params import Choice, Flag, Integer
 from ..core.validation import check_k_within_rows
-from .distances import squared_distances
+from .distances import squared_distances, unit_scale
 
 
 class AgglomerativeClustering(ClusterMixin, Estimator):
@@ -63,6 +63,8 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         check_k_within_rows(self.k, n)
         mean = M.mean(axis=0)
         M = M - mean  # centring keeps the distance expansion accurate
+        scale = unit_scale(M)  # and dividing by a power of two keeps squares of tiny values from underflowing
+        M = M / scale
         if n == 1:
             a, b, dist = np.empty(0, np.intp), np.empty(0, np.intp), np.empty(0)
         elif self.linkage == "single":
@@ -71,9 +73,9 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
             a, b, dist = nearest_neighbour_chain(M, self.linkage)
         order = np.argsort(dist, kind="stable")  # the merges from the closest pair up
         self.children_, self.sizes_ = label_merges(a[order], b[order], n)
-        self.distances_ = dist[order]
+        self.distances_ = dist[order] * scale
         self.n_leaves_ = n
-        self.X_fit_ = M + mean  # (n, d) the encoded rows, for predict
+        self.X_fit_ = M * scale + mean  # (n, d) the encoded rows, for predict
         self.labels_ = self.labels_for(self.k)
         if self.trace:
             self.trace_ = [{"step": i, **merge} for i, merge in enumerate(self.merges_)]
@@ -110,11 +112,12 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         """The cluster of the nearest fitted row, for every row of X (the fitted rows get `labels_`).
         Agglomerative clustering itself only labels the rows it was fitted on; this extends it."""
         self._check_fitted()
-        M = numeric(self, X)
+        scale = unit_scale(self.X_fit_)  # both sides scaled, so no square underflows
+        M, fitted = numeric(self, X) / scale, self.X_fit_ / scale
         nearest = np.empty(len(M), dtype=np.intp)
-        fit_sq = np.einsum("ij,ij->i", self.X_fit_, self.X_fit_)  # (n_fit,)
+        fit_sq = np.einsum("ij,ij->i", fitted, fitted)  # (n_fit,)
         for start in range(0, len(M), 1024):  # blocks keep memory at O(1024 * n_fit)
-            block = squared_distances(M[start:start + 1024], self.X_fit_, fit_sq)  # (b, n_fit)
+            block = squared_distances(M[start:start + 1024], fitted, fit_sq)  # (b, n_fit)
             nearest[start:start + 1024] = np.argmin(block, axis=1)
         return self.labels_[nearest]
 

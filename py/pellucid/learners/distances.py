@@ -4,6 +4,20 @@ clustering merges by, and the cluster measures (Dunn index, silhouette) judge by
 import numpy as np
 
 
+def unit_scale(M):
+    """A power of two near the largest |value| of M (1 for an empty, all-zero or non-finite M).
+
+    The learners that square distances divide their rows by it first: squares of values near 1e-200
+    underflow to 0 (every row would tie) and near 1e200 overflow, while rows brought to magnitudes
+    about 1 square safely. Dividing by a power of two rounds no value, so on data of an ordinary scale
+    every distance is the same to the last bit, and at any scale no neighbour, cluster or merge order
+    changes; distances found in the scaled space are multiplied back by it."""
+    top = float(np.max(np.abs(M))) if np.size(M) else 0.0
+    if top == 0.0 or not np.isfinite(top):
+        return 1.0
+    return float(np.ldexp(1.0, np.frexp(top)[1]))
+
+
 def squared_distances(A, B, B_sq=None):
     """||a - b||^2 for every pair of rows, by the expansion ||a||^2 - 2 a.b + ||b||^2 (clipped at 0),
     computed as one matrix product of [-2a, ||a||^2, 1] and [b, 1, ||b||^2]."""

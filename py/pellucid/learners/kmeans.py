@@ -22,7 +22,7 @@ from ..tabular.features import fit_numeric, numeric
 from ..core.params import Choice, Flag, Integer, Number
 from ..core.validation import check_k_within_rows
 from . import kmeans_fast
-from .distances import squared_distances
+from .distances import squared_distances, unit_scale
 
 _FULL_PROBABILITIES = 500  # up to this many rows the trace keeps every seeding probability
 _TOP_PROBABILITIES = 20  # above it, only the largest ones
@@ -87,6 +87,8 @@ class KMeans(ClusterMixin, Estimator):
         n = len(M)
         check_k_within_rows(self.k, n)
         rng = np.random.default_rng(self.seed)
+        scale = unit_scale(M)  # the runs work on M / scale, where squares neither underflow nor overflow
+        M = M / scale
         # k-means is unmoved by a shift; centred data keeps the distance expansion exact. The rows are
         # kept as columns of MT, so every (k, n) product reduces over k along contiguous memory.
         origin = np.ones(n) @ M / n  # (d,) the column means
@@ -101,11 +103,11 @@ class KMeans(ClusterMixin, Estimator):
             if best is None or run["inertia"] < best["inertia"]:
                 best, best_seeding = run, seeding
         self.labels_ = best["labels"]
-        self.cluster_centers_ = best["centres"] + origin
-        self.inertia_ = best["inertia"]
+        self.cluster_centers_ = (best["centres"] + origin) * scale
+        self.inertia_ = best["inertia"] * scale ** 2
         self.n_iter_ = best["n_iter"]
         if self.trace:
-            self.trace_ = best_seeding + best["trace"]
+            self.trace_ = best_seeding + [_in_data_units(record, scale) for record in best["trace"]]
         self._warn_if_fewer_clusters()
         return self
 
@@ -132,24 +134,24 @@ class KMeans(ClusterMixin, Estimator):
     def predict(self, X):
         """The index of the closest centre for every row of X."""
         self._check_fitted()
-        M = numeric(self, X)
-        return kmeans_fast.assign(np.ascontiguousarray(M.T), self.cluster_centers_)[0]
+        scale = unit_scale(self.cluster_centers_)
+        M = numeric(self, X) / scale
+        return kmeans_fast.assign(np.ascontiguousarray(M.T), self.cluster_centers_ / scale)[0]
 
     def transform(self, X):
         """(n, k) Euclidean distances from every row of X to every centre."""
         self._check_fitted()
-        M = numeric(self, X)
-        return np.sqrt(squared_distances(M, self.cluster_centers_))  # (n, k)
+        scale = unit_scale(self.cluster_centers_)
+        M = numeric(self, X) / scale
+        return np.sqrt(squared_distances(M, self.cluster_centers_ / scale)) * scale  # (n, k)
 
     def fit_transform(self, X, y=None, feature_names=None):
         return self.fit(X, feature_names=feature_names).transform(X)
 
     def score(self, X, y=None):
         """Minus the inertia of X with respect to the fitted centres (higher is better, as scikit-learn)."""
-        self._check_fitted()
-        M = numeric(self, X)
-        labels = kmeans_fast.assign(np.ascontiguousarray(M.T), self.cluster_centers_)[0]
-        diff = M - self.cluster_centers_[labels]  # (n, d)
+        labels = self.predict(X)
+        diff = numeric(self, X) - self.cluster_centers_[labels]  # (n, d)
         return -float(np.einsum("ij,ij->", diff, diff))
 
 
@@ -259,6 +261,12 @@ def _result(MT, centres, n_iter, stable, records, x_sq, origin):
             records.append(_iteration(n_iter + 1, centres + origin, labels, best, x_sq))
         records[-1]["inertia"] = inertia
     return {"labels": labels, "centres": centres, "inertia": inertia, "n_iter": n_iter, "trace": records}
+
+
+def _in_data_units(record, scale):
+    """An iteration record of a run on rows divided by `scale`, in the units of the data."""
+    return {**record, "centres": (np.array(record["centres"]) * scale).tolist(),
+            "inertia": record["inertia"] * scale ** 2}
 
 
 def _iteration(it, centres, labels, best, x_sq):

@@ -24,6 +24,7 @@ from ..core.base import ClassifierMixin, Estimator, RegressorMixin
 from ..core.errors import DataError
 from ..tabular.features import fit_numeric, numeric, one_row
 from . import distance_scores
+from .distances import unit_scale
 from .neighbors_fast import nearest_neighbors, prepare
 from ..core.params import Choice, Flag, Integer
 from ..core.validation import check_classes
@@ -84,11 +85,21 @@ class _NeighborsBase(Estimator):
         self._prepared()  # built here, so that predicting leaves the fitted model as it is
 
     def _prepared(self):
+        """The search structure of the training rows, divided by `_scale()` as the queries will be."""
         key = (self.metric, id(self.X_fit_))
         cache = getattr(self, "_cache", None)
         if cache is None or cache[0] != key:
-            self._cache = (key, prepare(self.X_fit_, self.metric))
+            self._cache = (key, prepare(self.X_fit_ / self._scale(), self.metric))
         return self._cache[1]
+
+    def _scale(self):
+        """Training rows and queries are searched divided by this power of two, so that distances of
+        rows near 1e-200 do not underflow to 0 (every row tying); found distances are multiplied back."""
+        return unit_scale(self.X_fit_)
+
+    def _in_data_units(self, distances):
+        """Distances found on the scaled rows, in the data's units (a cosine distance has none)."""
+        return distances if self.metric == "cosine" else distances * self._scale()
 
     def kneighbors(self, X, k=None):
         """(distances, indices), each (m, k): the k nearest training rows of each row of X, nearest
@@ -97,7 +108,8 @@ class _NeighborsBase(Estimator):
         k = self.k if k is None else k
         if not isinstance(k, (int, np.integer)) or not 1 <= k <= len(self.X_fit_):
             raise DataError(f"k must be an integer from 1 to the {len(self.X_fit_)} training rows; got {k!r}.")
-        return nearest_neighbors(numeric(self, X), self._prepared(), self.metric, int(k))
+        dist, idx = nearest_neighbors(numeric(self, X) / self._scale(), self._prepared(), self.metric, int(k))
+        return self._in_data_units(dist), idx
 
     def _vote_weights(self, distances):
         """(m, k) weight of each neighbour: 1, or 1/distance (only the exact matches when some are at 0)."""
@@ -117,7 +129,9 @@ class _NeighborsBase(Estimator):
 
     def _explain_neighbors(self, x_row, targets):
         columns = one_row(self, x_row)
-        dist, idx = k_nearest(numeric(self, columns), self.X_fit_, self.k, self.metric)  # the definition
+        scale = self._scale()  # the definition, on the rows scaled as every search scales them
+        dist, idx = k_nearest(numeric(self, columns) / scale, self.X_fit_ / scale, self.k, self.metric)
+        dist = self._in_data_units(dist)
         w = self._vote_weights(dist)[0]
         return columns, [{"row": int(i), "distance": float(d), "target": _plain(t), "weight": float(wi)}
                          for i, d, t, wi in zip(idx[0], dist[0], targets[idx[0]], w)]

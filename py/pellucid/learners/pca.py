@@ -17,6 +17,7 @@ from ..core.base import Estimator, TransformerMixin
 from ..core.errors import DataError
 from ..tabular.features import fit_numeric, numeric
 from ..core.params import Flag, Integer, Number
+from .distances import unit_scale
 
 
 class PCA(TransformerMixin, Estimator):
@@ -74,9 +75,13 @@ class PCA(TransformerMixin, Estimator):
                             f"got {self.n_components}.")
         trace = [] if self.trace else None
         mean = np.ones(n) @ M / n  # (d,) line 1
-        eigenvalues, vectors = _eigen(M, mean, trace)  # (r,), (r, d) largest first
-        total = float(eigenvalues.sum())
-        ratios = eigenvalues / total if total > 0 else np.zeros_like(eigenvalues)  # (r,)
+        # The scatter is found from M / scale, whose squares neither underflow nor overflow; a power of
+        # two rounds nothing, so the eigenvectors are those of M and its eigenvalues are scale^2 times.
+        scale = unit_scale(M)
+        scaled_values, vectors = _eigen(M / scale, mean / scale, trace, scale)  # (r,), (r, d) largest first
+        eigenvalues = scaled_values * scale ** 2
+        total = float(scaled_values.sum())
+        ratios = scaled_values / total if total > 0 else np.zeros_like(eigenvalues)  # (r,)
         k, rule = self._choose(ratios, most)
         if trace is not None:
             trace[0:0] = [{"step": "mean", "mean": mean.tolist()}]
@@ -88,7 +93,7 @@ class PCA(TransformerMixin, Estimator):
         self.components_ = _flip_signs(vectors[:k])  # (K, d)
         self.explained_variance_ = eigenvalues[:k] / (n - 1)
         self.explained_variance_ratio_ = ratios[:k]
-        self.singular_values_ = np.sqrt(eigenvalues[:k])
+        self.singular_values_ = np.sqrt(scaled_values[:k]) * scale
         self.n_components_ = k
         self.n_samples_ = n
         return self
@@ -123,20 +128,21 @@ class PCA(TransformerMixin, Estimator):
         self._check_fitted()
         M = numeric(self, X)
         centred = M - self.mean_  # (n, d)
+        centred = centred / unit_scale(centred)  # a ratio of sums of squares: scaled so none underflows
         residual = centred - (centred @ self.components_.T) @ self.components_
         total = float(np.sum(centred ** 2))
         return 1.0 - float(np.sum(residual ** 2)) / total if total > 0 else 1.0
 
 
-def _eigen(M, mean, trace):
+def _eigen(M, mean, trace, scale=1.0):
     """Eigenvalues (descending, >= 0) of the scatter matrix (X - mu)^T (X - mu) and the unit
-    eigenvectors as rows."""
+    eigenvectors as rows, for X = M (the traced covariance is that of M * scale)."""
     n, d = M.shape
     if n >= d:
         scatter = _scatter(M, mean)  # (d, d) line 2 (the covariance times n - 1)
         if trace is not None:
             trace.append({"step": "covariance",
-                          "matrix": (scatter / (n - 1)).tolist() if d <= 50 else None})
+                          "matrix": (scatter * scale ** 2 / (n - 1)).tolist() if d <= 50 else None})
         values, vectors = np.linalg.eigh(scatter)  # ascending
         values, vectors = values[::-1], vectors[:, ::-1].T  # (d,), (d, d) largest first
     else:
