@@ -60,6 +60,32 @@ def test_tree_growth_readable_equals_fast(seed, kind, limits):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", ["entropy", "gini", "regression"])
+@pytest.mark.parametrize("limits", [{}, {"min_samples_leaf": 4}, {"max_depth": 3, "min_samples_leaf": 7}])
+def test_tree_growth_with_binary_category_tests_readable_equals_fast(seed, kind, limits):
+    """Binary tests "A in S" on a 15-value column (and, on even seeds, on the 4-value one too), with
+    leaf-size limits: the same tests, left sets and leaves from both growers."""
+    X, is_categorical, n_values, target = _tree_inputs(seed, kind)
+    rng = np.random.default_rng(seed + 100)
+    city = rng.integers(0, 15, size=len(X))
+    X, is_categorical, n_values = np.column_stack([X, city]), np.append(is_categorical, True), n_values + [15]
+    if kind == "regression":  # the target depends on the city, so its tests are chosen
+        target = Values(target.y_raw + city % 3)
+    else:
+        labels = np.where(rng.random(len(X)) < 0.5, target.y, city % target.k)
+        target = Classes(labels, target.k, target.kind)
+    binary = [False, False, seed % 2 == 0, False, True]
+    readable = growth.grow(X, is_categorical, n_values, target, binary=binary, **limits)
+    fast = growth_fast.grow(X, is_categorical, n_values, target, binary=binary, **limits)
+    assert readable.left_values  # the premise: some node tests a left set
+    _assert_same_tree(readable, fast, kind == "regression")
+    assert readable.left_values.keys() == fast.left_values.keys()
+    for node, codes in readable.left_values.items():
+        assert np.array_equal(codes, fast.left_values[node]), node
+    assert np.array_equal(readable.apply(X, is_categorical), fast.apply(X, is_categorical))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_kmeans_readable_steps_equal_fast_lloyd(seed):
     rng = np.random.default_rng(seed)
     n, k = int(rng.integers(30, 400)), int(rng.integers(2, 7))

@@ -150,3 +150,44 @@ def test_a_deep_tree_predicts_a_grid_like_sklearn():
     assert labels.shape == (40000,)
     sk = SkTree(criterion="entropy", max_depth=10, random_state=0).fit(X, y)
     assert np.mean(labels == sk.predict(grid)) > 0.95
+
+
+def _distinct_improvements(model):
+    """The premise of a best-first comparison: the splits best-first growth orders (samples * gain of
+    every inner node of the fully grown tree) differ, so no tie decides which is made first."""
+    inner = model.tree_.feature >= 0
+    priority = np.sort(model.tree_.samples[inner] * model.tree_.gain[inner])
+    return bool(np.all(np.diff(priority) > 1e-9 * priority[-1]))
+
+
+@pytest.mark.parametrize("criterion", ["entropy", "gini"])
+def test_min_samples_leaf_grows_sklearns_tree(criterion):
+    X, y = _load("iris")
+    assert_best_splits_are_unique(X, y, 2, criterion)
+    ours = DecisionTreeClassifier(criterion=criterion, max_depth=2, min_samples_leaf=5).fit(X, y)
+    theirs = SkTree(criterion=criterion, max_depth=2, min_samples_leaf=5, random_state=0).fit(X, y)
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-12)
+
+
+@pytest.mark.parametrize("criterion", ["entropy", "gini"])
+@pytest.mark.parametrize("cap", [6, 8])
+def test_max_leaf_nodes_grows_best_first_like_sklearn(criterion, cap):
+    X, y = _load("wine")
+    grown = DecisionTreeClassifier(criterion=criterion).fit(X, y)
+    assert _distinct_improvements(grown)
+    assert_best_splits_are_unique(X, y, 2, criterion)  # deeper, the ties isolate single rows
+    ours = DecisionTreeClassifier(criterion=criterion, max_leaf_nodes=cap).fit(X, y)
+    theirs = SkTree(criterion=criterion, max_leaf_nodes=cap, random_state=0).fit(X, y)
+    assert ours.get_n_leaves() == theirs.get_n_leaves() == cap
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+    np.testing.assert_allclose(ours.predict_proba(X), theirs.predict_proba(X), atol=1e-12)
+
+
+@pytest.mark.parametrize("leaf, cap", [(10, None), (1, 10), (20, 16)])
+def test_regression_leaf_size_and_leaf_cap_match_sklearn_on_diabetes(leaf, cap):
+    X, y = datasets.load_diabetes(return_X_y=True)  # continuous columns and target: no ties
+    ours = DecisionTreeRegressor(min_samples_leaf=leaf, max_leaf_nodes=cap).fit(X, y)
+    theirs = SkRegressor(min_samples_leaf=leaf, max_leaf_nodes=cap, random_state=0).fit(X, y)
+    assert ours.get_n_leaves() == theirs.get_n_leaves()
+    np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-10)

@@ -7,6 +7,7 @@ import numpy as np
 
 from ..core.errors import DataError
 from ..learners import registry
+from ..learners.tree.tracing import subset_label
 from ..tabular.features import numeric
 
 
@@ -71,6 +72,17 @@ def _tree_path(est, X, values, run):
                 break
             path, node = f"{path}/{feature}={key}", node["branches"][key]
             steps.append({"feature": feature, "value": value, "test": f"{feature} = {key}"})
+        elif "values" in node:  # a binary category test: the left set against the rest
+            key, left_set = str(value), node["values"]
+            if key not in est.categories_[est.feature_names_in_.index(feature)]:
+                steps.append({"feature": feature, "value": value, "test": f"{feature} = {key} (unseen)"})
+                break
+            inside = key in left_set
+            path = f"{path}/{subset_label(feature, left_set, inside)}"
+            node = node["left"] if inside else node["right"]
+            listed = ", ".join(map(str, left_set))
+            steps.append({"feature": feature, "value": value,
+                          "test": f"{feature} = {key} {'in' if inside else 'not in'} {{{listed}}}"})
         else:
             t = node["threshold"]
             left = float(value) <= t

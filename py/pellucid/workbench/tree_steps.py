@@ -66,12 +66,18 @@ class _Data:
         self.kinds = list(estimator.feature_kinds_)
         self.columns = {name: np.asarray(X.column(name)) for name in self.names}
         self.categories = dict(zip(self.names, estimator.categories_))
+        self.binary = {name for name, kind in zip(self.names, estimator.categorical_splits_) if kind == "binary"}
         self.codes = codes  # (n,) class index per row, or None for a regression tree
 
-    def branches(self, rows, attribute, threshold):
-        """[(label, row indices)] of a test on `attribute` at the given rows."""
+    def branches(self, rows, attribute, threshold, left_set=None):
+        """[(label, row indices)] of a test on `attribute` at the given rows (left_set: the values of a
+        binary categorical test)."""
         values = self.columns[attribute][rows]
         cats = self.categories[attribute]
+        if left_set is not None:
+            inside = np.isin(values.astype(str), [str(v) for v in left_set])
+            listed = ", ".join(map(str, left_set))
+            return [(f"in {{{listed}}}", rows[inside]), (f"not in {{{listed}}}", rows[~inside])]
         if cats is not None:
             return [(str(c), rows[values.astype(str) == str(c)]) for c in cats]
         values = values.astype(float)
@@ -87,6 +93,9 @@ def _child_rows(data, parent_step, parent_rows, child_path, parent_path):
     label = child_path[len(parent_path) + 1:]
     attribute, threshold = parent_step["chosen"], parent_step["threshold"]
     values = data.columns[attribute][parent_rows]
+    if parent_step.get("values") is not None:  # a binary categorical test: in the left set or not
+        inside = np.isin(values.astype(str), [str(v) for v in parent_step["values"]])
+        return parent_rows[inside if label[len(attribute):].startswith("∈") else ~inside]
     if threshold is None:
         value = label[len(attribute) + 1:]
         return parent_rows[values.astype(str) == value]
@@ -139,11 +148,14 @@ def _growth_frame(step, rows, data, classes, criterion):
     breakdown = {}
     if len(rows) == step["samples"] and step["candidates"]:
         for attribute, gain in step["candidates"].items():
-            threshold = step["threshold"] if attribute == step["chosen"] else None
-            if data.categories[attribute] is None and threshold is None:
-                continue  # a numeric candidate's best threshold is not recorded; its gain alone is shown
+            chosen = attribute == step["chosen"]
+            threshold = step["threshold"] if chosen else None
+            left_set = step.get("values") if chosen else None
+            if (data.categories[attribute] is None and threshold is None) or \
+                    (attribute in data.binary and left_set is None):
+                continue  # a candidate's best threshold or left set is not recorded; its gain alone is shown
             branches = [(label, _class_counts(data.codes, r, len(classes)))
-                        for label, r in data.branches(rows, attribute, threshold)]
+                        for label, r in data.branches(rows, attribute, threshold, left_set)]
             breakdown[attribute] = {"branches": [{"value": label, "counts": c} for label, c in branches],
                                     **gain_formula(attribute, counts, branches, criterion, gain)}
     frame["breakdown"] = breakdown
@@ -206,6 +218,8 @@ def _nested(frames, classes):
             node["gain"] = frame["candidates"].get(frame["chosen"], 0.0)
             if frame["threshold"] is not None:
                 node["threshold"] = frame["threshold"]
+            elif frame.get("values") is not None:
+                node["values"] = frame["values"]
             else:
                 node["branches"] = {}
         path = frame["node"]
@@ -219,7 +233,7 @@ def _nested(frames, classes):
         parent = nodes[parent_path]
         if "branches" in parent:
             parent["branches"][label[len(parent["feature"]) + 1:]] = node
-        elif label[len(parent["feature"]):].startswith("<="):
+        elif label[len(parent["feature"]):].startswith(("<=", "∈")):
             parent["left"] = node
         else:
             parent["right"] = node

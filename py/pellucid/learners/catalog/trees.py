@@ -6,8 +6,10 @@ from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 def _notes(p):
     notes = ["Both grow a tree by the best impurity decrease (entropy or Gini) with midpoint thresholds on "
-             "numeric features. A categorical column splits many ways in pellucid, but on one-hot columns "
-             "(one yes/no test per category) in scikit-learn.",
+             "numeric features, with the same min_samples_leaf and best-first max_leaf_nodes. A categorical "
+             "column splits many ways or into a set of values against the rest in pellucid "
+             f"(categorical_split={p.get('categorical_split', 'auto')!r}), but on one-hot columns (one "
+             "yes/no test per category) in scikit-learn.",
              "scikit-learn visits the features in a random order (random_state = seed) and keeps the first "
              "best split it meets, so equally good splits are broken at random; pellucid takes the first "
              "feature in column order."]
@@ -22,12 +24,15 @@ def _notes(p):
 
 def _classifier(sk, p, ctx):
     return sk.tree.DecisionTreeClassifier(criterion=p["criterion"], max_depth=p["max_depth"],
-                                          min_samples_split=p["min_samples_split"], random_state=p["seed"])
+                                          min_samples_split=p["min_samples_split"],
+                                          min_samples_leaf=p["min_samples_leaf"],
+                                          max_leaf_nodes=p["max_leaf_nodes"], random_state=p["seed"])
 
 
 def _regressor(sk, p, ctx):
     return sk.tree.DecisionTreeRegressor(max_depth=p["max_depth"], min_samples_split=p["min_samples_split"],
-                                         random_state=0)
+                                         min_samples_leaf=p["min_samples_leaf"],
+                                         max_leaf_nodes=p["max_leaf_nodes"], random_state=0)
 
 
 LEARNERS = (

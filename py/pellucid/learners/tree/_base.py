@@ -3,12 +3,29 @@
 import numpy as np
 
 from ...core.errors import DataError
+from ...core.params import Choice, Integer
 from ...core.validation import CATEGORICAL, check_target, check_X_fitted
 from . import tracing
 from .columns import category_lists, encode, read_columns
 from .description import from_nested, to_nested
 from .export import export_text
 from . import growth, growth_fast
+from .leaf_budget import limit_leaves
+
+MULTIWAY_MAX_VALUES = 10  # categorical_split="auto": columns with more values get binary tests
+
+# Parameters both trees take, for real tables: leaf sizes, a cap on leaves, and binary category tests.
+SIZE_RULES = {
+    "min_samples_leaf": Integer(1, None, help="Every branch of a split keeps at least this many examples "
+                                              "(an empty branch of a multiway split is allowed)"),
+    "max_leaf_nodes": Integer(2, None, none_ok=True,
+                              help="Grow best-first, splitting the leaf that lowers impurity most, up to "
+                                   "this many leaves (None: no cap)"),
+    "categorical_split": Choice("auto", "multiway", "binary",
+                                help="Categorical tests: one branch per value (multiway, the notes' ID3), "
+                                     "value set against the rest (binary), or auto: multiway up to "
+                                     f"{MULTIWAY_MAX_VALUES} values, binary beyond"),
+}
 
 
 class _TreeModel:
@@ -29,6 +46,16 @@ class _TreeModel:
         columns = check_X_fitted(self, X)
         return encode(columns.kinds, columns.data, self.categories_)
 
+    def _split_kinds(self):
+        """Per column: None (numeric), "multiway" or "binary", as categorical_split asks."""
+        def kind(values):
+            if values is None:
+                return None
+            if self.categorical_split == "auto":
+                return "multiway" if len(values) <= MULTIWAY_MAX_VALUES else "binary"
+            return self.categorical_split
+        return [kind(values) for values in self.categories_]
+
     @property
     def _is_categorical(self):
         return np.array([k == CATEGORICAL for k in self.feature_kinds_], dtype=bool)
@@ -37,9 +64,14 @@ class _TreeModel:
         """DECISION-TREE-LEARNING: the readable grower when the steps are traced, else the fast one
         (the same tree; tests/test_fast_paths.py)."""
         n_values = [len(c) if c is not None else 0 for c in self.categories_]
+        self.categorical_splits_ = self._split_kinds()
+        binary = [kind == "binary" for kind in self.categorical_splits_]
         grow = growth.grow if self.trace else growth_fast.grow
         tree = grow(X_encoded, self._is_categorical, n_values, target, max_depth=self.max_depth,
-                    min_samples_split=self.min_samples_split, min_gain=self.min_gain)
+                    min_samples_split=self.min_samples_split, min_gain=self.min_gain,
+                    min_samples_leaf=self.min_samples_leaf, binary=binary)
+        if self.max_leaf_nodes is not None:
+            tree = limit_leaves(tree, self.max_leaf_nodes)
         tree.impurity = target.impurity(tree.stats.T)  # (N,)
         return tree
 
@@ -75,7 +107,8 @@ class _TreeModel:
         state = {"feature_names": list(self.feature_names_in_), "feature_kinds": list(self.feature_kinds_),
                  "categories": [None if c is None else list(c) for c in self.categories_],
                  "n_nodes": int(self.tree_.node_count), "depth": self.get_depth(),
-                 "n_leaves": self.get_n_leaves(), **self._extra_state()}
+                 "n_leaves": self.get_n_leaves(), "categorical_splits": list(self.categorical_splits_),
+                 **self._extra_state()}
         state["tree"] = to_nested(self.tree_, self.feature_names_in_, self.categories_,
                                   lambda i: self._node_payload(i))
         return state
@@ -88,6 +121,8 @@ class _TreeModel:
             raise DataError("The tree description's feature_names, feature_kinds and categories differ in length.")
         self.feature_names_in_, self.feature_kinds_, self.categories_ = names, kinds, categories
         self.n_features_in_ = len(names)
+        self.categorical_splits_ = list(d.get("categorical_splits")
+                                        or [None if c is None else "multiway" for c in categories])
         self._read_extra_state(d)
         tree, values = from_nested(d["tree"], names, categories, self._read_node_payload)
         self.tree_ = tree

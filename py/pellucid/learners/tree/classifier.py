@@ -1,5 +1,5 @@
-"""DecisionTreeClassifier: ID3 with information gain or Gini, multiway categorical and binary numeric
-tests, and chi-squared or reduced-error pruning."""
+"""DecisionTreeClassifier: ID3 with information gain or Gini, multiway or binary categorical and binary
+numeric tests, leaf-size and leaf-count limits, and chi-squared or reduced-error pruning."""
 
 import numpy as np
 
@@ -8,7 +8,7 @@ from ...core.errors import DataError
 from ...core.params import Choice, Flag, Integer, Number
 from ...core.validation import check_classes
 from . import tracing
-from ._base import _TreeModel, check_validation
+from ._base import SIZE_RULES, _TreeModel, check_validation
 from .criteria import Classes
 from .pruning import chi2_prune, reduced_error_prune
 
@@ -48,13 +48,20 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     "Choosing best attribute", "Pruning decision trees").
 
     IMPORTANCE is the information gain in bits (criterion="entropy") or the decrease in Gini impurity
-    (criterion="gini"). A categorical column is split multiway, one branch per value it takes in the
+    (criterion="gini"). A categorical column split multiway gets one branch per value it takes in the
     whole training set; a value with no examples at a node becomes a leaf predicting PLURALITY-VALUE of
-    the parent's examples; an attribute is not tested twice on one path. A numeric column gets binary
-    tests x <= t (t halfway between consecutive distinct values) and may be tested again. Ties in
-    PLURALITY-VALUE go to the smallest label; ties between attributes (gains within 1e-12) to the
-    earlier column. Growth stops at pure nodes, when no attribute is left, at max_depth, below
-    min_samples_split examples, or when the best gain is <= min_gain.
+    the parent's examples; the attribute is not tested twice on one path. A categorical column split
+    binary gets a test "A in S" and may be tested again: with two classes S is the best of the cuts
+    of its values ordered by P(second class) (the best of all subsets; Breiman et al., 1984), with
+    more classes the best single value against the rest; values absent at the node go right.
+    categorical_split="auto" splits columns with up to 10 values multiway (the notes' tables stay
+    ID3-exact) and those with more binary. A numeric column gets binary tests x <= t (t halfway
+    between consecutive distinct values) and may be tested again. Ties in PLURALITY-VALUE go to the
+    smallest label; ties between attributes (gains within 1e-12) to the earlier column. Growth stops
+    at pure nodes, when no attribute is left, at max_depth, below min_samples_split examples, or when
+    the best gain is <= min_gain; a test leaving fewer than min_samples_leaf examples in a branch is
+    not considered. max_leaf_nodes grows best-first, as scikit-learn does: the leaf whose split
+    lowers the total impurity most (samples * gain) is split first, until that many leaves.
 
     prune="chi2" replaces, bottom-up, every node whose children are all leaves and whose split is not
     significant at level alpha (Delta ~ chi-squared with (branches - 1)(classes - 1) degrees of
@@ -64,14 +71,16 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     (drawn with `seed`) held out from growing. X_val and y_val are ignored by the other settings.
 
     Fitted: classes_, tree_ (flat node arrays), feature_names_in_, feature_kinds_, categories_ (sorted
-    training values of each categorical column, None for numeric ones), n_features_in_.
+    training values of each categorical column, None for numeric ones), categorical_splits_ (per
+    column None, "multiway" or "binary"), n_features_in_.
 
     trace=True records trace_, a list of steps. Growth, in the order of the recursive pseudocode:
     {"step": "split" | "leaf", "node": path such as "root/Pat=Full", "depth", "samples",
     "counts": {label: n}, "impurity", "candidates": {attribute: gain} (empty when the node was not
-    scored), "chosen": attribute or None, "threshold": number (numeric test) or None, "reason": None
-    for splits, else "pure" | "no attributes" | "max_depth" | "min_samples_split" | "no gain" |
-    "empty branch: plurality of parent"}. Then pruning, bottom-up: chi2 gives {"step": "prune",
+    scored), "chosen": attribute or None, "threshold": number (numeric test) or None, "values": the left
+    set of a binary categorical test or None, "reason": None for splits, else "pure" | "no attributes" |
+    "max_depth" | "min_samples_split" | "no gain" | "empty branch: plurality of parent" |
+    "max_leaf_nodes"}. Then pruning, bottom-up: chi2 gives {"step": "prune",
     "node", "statistic": Delta, "dof", "p_value", "pruned"}; reduced_error gives {"step": "prune",
     "node", "error_before" (validation errors of the subtree), "error_after" (as a leaf), "pruned"}.
     """
@@ -80,6 +89,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         "criterion": Choice("entropy", "gini", help="IMPORTANCE: information gain (entropy, bits) or Gini decrease"),
         "max_depth": Integer(1, None, none_ok=True, help="Stop splitting at this depth (None: grow fully)"),
         "min_samples_split": Integer(2, None, help="A node with fewer examples becomes a leaf"),
+        **SIZE_RULES,
         "min_gain": Number(0.0, None, help="Split only when the best gain exceeds this"),
         "prune": Choice("chi2", "reduced_error", none_ok=True,
                         help="After growing: chi-squared test, or pruning on validation data"),
@@ -91,11 +101,15 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         "trace": Flag(help="Record every split, leaf and pruning test"),
     }
 
-    def __init__(self, criterion="entropy", max_depth=None, min_samples_split=2, min_gain=0.0, prune=None,
-                 alpha=0.05, validation_fraction=0.2, seed=0, trace=False):
+    def __init__(self, criterion="entropy", max_depth=None, min_samples_split=2, min_samples_leaf=1,
+                 max_leaf_nodes=None, categorical_split="auto", min_gain=0.0, prune=None, alpha=0.05,
+                 validation_fraction=0.2, seed=0, trace=False):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.max_leaf_nodes = max_leaf_nodes
+        self.categorical_split = categorical_split
         self.min_gain = min_gain
         self.prune = prune
         self.alpha = alpha

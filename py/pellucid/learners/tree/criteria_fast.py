@@ -63,6 +63,11 @@ class ClassCriterion:
         ties = xs[:, :-1] == xs[:, 1:]  # (F, m - 1)
         maybe[:, 1:] |= ties
         maybe[:, :-2] |= ties[:, 1:]
+        # The ends of every stretch of valid cuts too (min_samples_leaf cuts the ends of a node's
+        # segment): within one class the cost is concave, so its least valid value is at such an end.
+        maybe[:, 0] = maybe[:, -1] = True
+        maybe[:, 1:] |= ~valid[:, :-1]
+        maybe[:, :-1] |= ~valid[:, 1:]
         maybe &= valid
         flat = np.flatnonzero(maybe)  # (c,) candidate cuts, as indices into (F, m)
         pos = flat % m

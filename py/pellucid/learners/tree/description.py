@@ -2,7 +2,8 @@
 
 Every node: samples, impurity, and the estimator's payload (classification: counts, prediction;
 regression: value, prediction). An inner node adds feature, gain, candidates (attribute -> gain for
-every attribute considered there) and either branches (value -> child) or threshold, left (<=), right.
+every attribute considered there) and one of: branches (value -> child: a multiway test), values (the
+left set of a binary test "feature in values"), left, right; or threshold, left (<=), right.
 A leaf adds the reason it is a leaf, and the candidates when they were scored but none gained enough.
 """
 
@@ -29,6 +30,8 @@ def to_nested(tree, names, categories, payload):
             node["feature"] = names[f]
             if categories[f] is None:
                 node["threshold"] = float(tree.threshold[i])
+            elif i in tree.left_values:
+                node["values"] = [categories[f][c] for c in tree.left_values[i].tolist()]
             node["gain"] = float(tree.gain[i])
             node["candidates"] = _candidates(tree, i, names)
         else:
@@ -41,7 +44,7 @@ def to_nested(tree, names, categories, payload):
         if f == LEAF:
             continue
         kids = [nodes[c] for c in tree.children(i)]
-        if categories[f] is None:
+        if categories[f] is None or i in tree.left_values:
             nodes[i]["left"], nodes[i]["right"] = kids
         else:
             nodes[i]["branches"] = dict(zip(categories[f], kids))
@@ -52,7 +55,7 @@ def from_nested(root, names, categories, read_payload):
     """A Tree from `to_nested` output. read_payload(node) -> (stats column (s,), value) of a node.
     Returns (tree, values) with values in node id order."""
     index = {name: j for j, name in enumerate(names)}
-    records, values = [], []
+    records, values, left_values = [], [], {}
     queue = deque([(root, -1, 0, 0)])
     while queue:
         node, parent, branch, depth = queue.popleft()
@@ -69,6 +72,10 @@ def from_nested(root, names, categories, read_payload):
             if categories[f] is None:
                 kids = [node["left"], node["right"]]
                 rec["threshold"] = float(node["threshold"])
+            elif "values" in node:
+                kids = [node["left"], node["right"]]
+                code = {v: c for c, v in enumerate(categories[f])}
+                left_values[i] = sorted(code[str(v)] for v in node["values"])
             else:
                 kids = [node["branches"][v] for v in categories[f]]
             rec.update(feature=f, gain=float(node["gain"]), child_start=i + 1 + len(queue),
@@ -80,6 +87,6 @@ def from_nested(root, names, categories, read_payload):
     tree = Tree(*([r[k] for r in records] for k in ("feature", "threshold", "child_start", "n_children",
                                                       "parent", "branch", "depth")),
                 stats, [r["gain"] for r in records], np.array([r["candidates"] for r in records]),
-                [r["reason"] for r in records])
+                [r["reason"] for r in records], left_values)
     tree.impurity = np.array([r["impurity"] for r in records])
     return tree, values

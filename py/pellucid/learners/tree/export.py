@@ -6,6 +6,8 @@
     |--- x3 <= 2.45
     |   |--- class: 0
     |--- x3 >  2.45
+    |--- City in {Lyon, Paris}
+    |--- City not in {Lyon, Paris}
 """
 
 from .structure import LEAF
@@ -15,6 +17,10 @@ def _condition(model, node, branch, decimals):
     f = int(model.tree_.feature[node])
     name = model.feature_names_in_[f]
     values = model.categories_[f]
+    left = model.tree_.left_values.get(int(node))
+    if left is not None:
+        listed = ", ".join(values[c] for c in left.tolist())
+        return f"{name} in {{{listed}}}" if branch == 0 else f"{name} not in {{{listed}}}"
     if values is not None:
         return f"{name} = {values[branch]}"
     threshold = model.tree_.threshold[node]

@@ -16,8 +16,12 @@
 The added stops (max_depth, min_samples_split, best gain <= min_gain) are the pre-pruning of seed 004
 ("if info. gain of best attribute at a node is below a threshold, stop and make this node a leaf").
 A numeric attribute gets a binary test x <= t, with t halfway between consecutive distinct values
-(the best such t is the attribute's IMPORTANCE), and stays in `attributes` below it. Ties go to the
-first: gains within the target's tol tie, and the earlier column or the lower threshold wins.
+(the best such t is the attribute's IMPORTANCE), and stays in `attributes` below it. A categorical
+attribute marked binary gets a test "A in S" instead of the multiway one (see
+`binary_category_importance`) and also stays in `attributes`. min_samples_leaf rules out tests that
+leave fewer examples in a branch (an empty branch of a multiway test is still allowed: it is the
+notes' PLURALITY-VALUE(parent_examples) leaf). Ties go to the first: gains within the target's tol
+tie, and the earlier column, the lower threshold or the earlier subset wins.
 
 This grower is the one a traced fit (trace=True, the steps view) runs. growth_fast.py grows the same
 tree, every node of a depth at once, for everything else; tests/test_fast_paths.py checks they agree.
@@ -35,12 +39,14 @@ class Node:
     def __init__(self, stats, depth, parent, branch):
         self.stats, self.depth, self.parent, self.branch = stats, depth, parent, branch
         self.feature, self.threshold, self.gain = LEAF, np.nan, np.nan
-        self.candidates = None  # (d,) IMPORTANCE of every attribute, once the node was scored
+        self.candidates = None  # (d, 2) IMPORTANCE and threshold of every attribute, once scored
+        self.subsets = {}  # attribute -> its best left set, for binary categorical attributes
+        self.left_values = None  # the left set of the node's own binary categorical test
         self.reason = None  # why it is a leaf
         self.children = []
 
 
-def numeric_importance(target, values, rows, parent):
+def numeric_importance(target, values, rows, parent, min_leaf=1):
     """(gains, thresholds), each (F,): the best test x <= t on each numeric attribute at a node, with
     its IMPORTANCE; (0, NaN) for an attribute whose values there are all equal. values: (m, F) the
     attributes at the node's rows. The attributes are scored side by side: the same steps, one array."""
@@ -49,7 +55,9 @@ def numeric_importance(target, values, rows, parent):
     v = np.take_along_axis(values, order, axis=0)  # (m, F) each attribute sorted
     left = np.cumsum(target.stats_of_rows(rows)[order], axis=0)[:-1]  # (m - 1, F, s) examples up to each cut
     sides = np.stack([left, parent - left], axis=2)  # (m - 1, F, 2, s) the two branches of each cut
-    gains = np.where(v[:-1] < v[1:], target.importance(parent, sides), -np.inf)  # (m - 1, F) valid cuts
+    n_left = np.arange(1, m)[:, None]  # (m - 1, 1)
+    valid = (v[:-1] < v[1:]) & (n_left >= min_leaf) & (m - n_left >= min_leaf)
+    gains = np.where(valid, target.importance(parent, sides), -np.inf)  # (m - 1, F)
     best = gains.max(axis=0, initial=-np.inf)  # (F,)
     first = np.argmax(gains >= best - target.tol, axis=0)  # (F,) the lowest threshold among equal gains
     lo, hi = v[first, np.arange(F)], v[np.minimum(first + 1, m - 1), np.arange(F)]
@@ -59,20 +67,66 @@ def numeric_importance(target, values, rows, parent):
     return np.where(found, best, 0.0), np.where(found, t, np.nan)
 
 
-def categorical_importance(target, codes, rows, parent, n_values):
-    """Gain of a multiway test on a categorical attribute: one branch per value (codes 0..n_values-1)."""
-    branches = np.stack([target.stats_of_rows(rows[codes == v]).sum(axis=0) for v in range(n_values)])
-    return float(target.importance(parent, branches))  # branches: (n_values, s)
+def value_stats(target, codes, rows, n_values):
+    """(n_values, s) statistics of the node's examples taking each value of a categorical attribute."""
+    return np.stack([target.stats_of_rows(rows[codes == v]).sum(axis=0) for v in range(n_values)])
+
+
+def categorical_importance(target, codes, rows, parent, n_values, min_leaf=1):
+    """Gain of a multiway test on a categorical attribute: one branch per value (codes 0..n_values-1);
+    0 when a non-empty branch would hold fewer than min_leaf examples."""
+    branches = value_stats(target, codes, rows, n_values)  # (n_values, s)
+    sizes = target.size(branches)
+    if ((sizes > 0) & (sizes < min_leaf)).any():
+        return 0.0
+    return float(target.importance(parent, branches))
+
+
+def candidate_subsets(target, branches):
+    """The left sets a binary test "A in S" tries, from the (V, s) statistics of each value.
+
+    Two classes or a numeric target: the values present are ordered by P(second class) or by mean
+    target (ties by value), and S is every prefix of that order. Breiman et al. (1984) showed the
+    best of all 2^(V-1) subsets is among these V - 1 cuts for a two-class gain or a variance
+    reduction. More classes: there is no such order, so each value is tried against the rest."""
+    sizes = target.size(branches)
+    present = np.flatnonzero(sizes > 0)
+    if target.kind != "variance" and target.k > 2:  # three or more classes: one value against the rest
+        return [present[i:i + 1] for i in range(len(present))]
+    key = branches[present, 1] / sizes[present]  # P(second class), or the mean of the centred target
+    ordered = present[np.argsort(key, kind="stable")]
+    return [np.sort(ordered[:i]) for i in range(1, len(ordered))]
+
+
+def binary_category_importance(target, codes, rows, parent, n_values, min_leaf=1):
+    """(gain, left set) of the best test "A in S" on a categorical attribute; (0, None) when no test
+    leaves examples on both sides (at least min_leaf each). Values absent from the node go right."""
+    branches = value_stats(target, codes, rows, n_values)  # (V, s)
+    best, chosen = -np.inf, None
+    subsets = candidate_subsets(target, branches)
+    if subsets:
+        left = np.stack([branches[S].sum(axis=0) for S in subsets])  # (c, s)
+        sides = np.stack([left, parent - left], axis=1)  # (c, 2, s)
+        n_left = target.size(left)
+        valid = (n_left >= min_leaf) & (target.size(parent) - n_left >= min_leaf)
+        gains = np.where(valid, target.importance(parent, sides), -np.inf)  # (c,)
+        best = gains.max()
+        if np.isfinite(best):
+            chosen = subsets[int(np.argmax(gains >= best - target.tol))]  # the earliest on ties
+    return (float(best), chosen) if chosen is not None else (0.0, None)
 
 
 class Learner:
     """DECISION-TREE-LEARNING on the encoded (n, d) matrix X (categorical columns hold value codes)."""
 
-    def __init__(self, X, is_categorical, n_values, target, max_depth, min_samples_split, min_gain):
+    def __init__(self, X, is_categorical, n_values, target, max_depth, min_samples_split, min_gain,
+                 min_samples_leaf=1, binary=None):
         self.X, self.target = X, target
         self.is_categorical = [bool(c) for c in is_categorical]
         self.n_values = [int(v) for v in n_values]
+        self.binary = [False] * X.shape[1] if binary is None else [bool(b) for b in binary]
         self.max_depth, self.min_samples_split, self.min_gain = max_depth, min_samples_split, min_gain
+        self.min_leaf = min_samples_leaf
 
     def stats(self, rows):
         return self.target.stats_of_rows(rows).sum(axis=0)  # (s,)
@@ -83,7 +137,7 @@ class Learner:
         node.reason = self.stop_reason(node, rows, attributes)
         if node.reason is not None:
             return node
-        node.candidates = self.importance_of_each(rows, attributes, node.stats)
+        node.candidates, node.subsets = self.importance_of_each(rows, attributes, node.stats)
         gains = node.candidates[:, 0]
         best = np.nanmax(gains)
         if not best > self.min_gain + self.target.tol:
@@ -92,7 +146,11 @@ class Learner:
         a = int(np.argmax(gains >= best - self.target.tol))  # A <- argmax IMPORTANCE (the earliest on ties)
         node.feature, node.gain = a, best
         values = self.X[rows, a]
-        if self.is_categorical[a]:  # for each value v_k of A, with attributes - A below
+        if self.binary[a]:  # A in S, then A not in S; A may be tested again
+            node.left_values, below = node.subsets[a], attributes
+            inside = np.isin(values, node.left_values)
+            groups = [rows[inside], rows[~inside]]
+        elif self.is_categorical[a]:  # for each value v_k of A, with attributes - A below
             below = [b for b in attributes if b != a]
             groups = [rows[values == v] for v in range(self.n_values[a])]
         else:  # x <= t, then x > t; a numeric attribute may be tested again
@@ -117,17 +175,24 @@ class Learner:
 
     def importance_of_each(self, rows, attributes, parent):
         """(d, 2): IMPORTANCE of every attribute still open (NaN for the others) and, for numeric ones,
-        the threshold it was measured at."""
+        the threshold it was measured at; and the best left set of each binary categorical attribute."""
         scores = np.full((self.X.shape[1], 2), np.nan)
+        subsets = {}
         for a in attributes:
-            if self.is_categorical[a]:
-                scores[a, 0] = categorical_importance(self.target, self.X[rows, a].astype(np.intp), rows, parent,
-                                                      self.n_values[a])
+            if not self.is_categorical[a]:
+                continue
+            codes = self.X[rows, a].astype(np.intp)
+            if self.binary[a]:
+                scores[a, 0], subsets[a] = binary_category_importance(self.target, codes, rows, parent,
+                                                                      self.n_values[a], self.min_leaf)
+            else:
+                scores[a, 0] = categorical_importance(self.target, codes, rows, parent, self.n_values[a],
+                                                      self.min_leaf)
         numeric = [a for a in attributes if not self.is_categorical[a]]
         if numeric:
             scores[numeric, 0], scores[numeric, 1] = numeric_importance(self.target, self.X[np.ix_(rows, numeric)],
-                                                                        rows, parent)
-        return scores
+                                                                        rows, parent, self.min_leaf)
+        return scores, subsets
 
 
 def flatten(root, n_features):
@@ -151,12 +216,16 @@ def flatten(root, n_features):
                 branch=[node.branch for node in order], depth=[node.depth for node in order],
                 stats=np.stack([node.stats for node in order], axis=1),  # (s, N)
                 gain=[node.gain for node in order], candidates=candidates,
-                reason=[-1 if is_leaf is False else REASON[node.reason] for node, is_leaf in zip(order, leaf)])
+                reason=[-1 if is_leaf is False else REASON[node.reason] for node, is_leaf in zip(order, leaf)],
+                left_values={i: node.left_values for i, node in enumerate(order) if node.left_values is not None})
 
 
-def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0):
+def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,
+         min_samples_leaf=1, binary=None):
     """DECISION-TREE-LEARNING(all examples, all attributes) as a Tree. n_values[j]: how many values
-    column j takes in the whole training set (branches of a test on it)."""
-    learner = Learner(X, is_categorical, n_values, target, max_depth, min_samples_split, min_gain)
+    column j takes in the whole training set (branches of a multiway test on it); binary[j]: True for
+    a categorical column tested "A in S" instead."""
+    learner = Learner(X, is_categorical, n_values, target, max_depth, min_samples_split, min_gain,
+                      min_samples_leaf, binary)
     root = learner.learn(np.arange(X.shape[0]), list(range(X.shape[1])))
     return flatten(root, X.shape[1])

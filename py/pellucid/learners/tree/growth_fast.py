@@ -11,20 +11,22 @@ rows of the open nodes grouped by node (same segments for every f) and sorted by
 node. Cumulative sums of the rows' statistics along it give the class counts left of every threshold,
 so one expression scores every threshold of every node and numeric column. Children inherit their
 order by a stable partition of the parent's segment. Categorical attributes are scored from a
-(node, value, class) count table and are not reused below a node that tested them.
+(node, value, class) count table: multiway tests are not reused below a node that tested them; binary
+tests "A in S" score every candidate left set of growth.candidate_subsets at once, from prefix sums
+of the table with each node's values in their order.
 """
 
 import numpy as np
 
 from .criteria_fast import for_target
-from .structure import LEAF, REASON, Tree
+from .structure import LEAF, REASON, Tree, in_left_set
 
 
 def _starts(sizes):
     return np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.intp)  # (A,)
 
 
-def _best_thresholds(criterion, XT, O, sizes, totals):
+def _best_thresholds(criterion, XT, O, sizes, totals, min_leaf=1):
     """Best threshold of every numeric column at every open node.
 
     XT: (F, n) numeric columns; O: (F, m) orders; sizes: (A,) rows per node; totals: (s, A) node
@@ -37,6 +39,9 @@ def _best_thresholds(criterion, XT, O, sizes, totals):
     valid = np.zeros((F, m), dtype=bool)
     valid[:, :-1] = xs[:, :-1] < xs[:, 1:]
     valid[:, starts + sizes - 1] = False
+    if min_leaf > 1:  # both sides keep at least min_leaf rows
+        n_left = np.arange(1, m + 1) - np.repeat(starts, sizes)  # (m,)
+        valid &= (n_left >= min_leaf) & (np.repeat(sizes, sizes) - n_left >= min_leaf)
     # Candidate cuts in ascending flat order (so grouped by column, then node) with their cost, or
     # (when every valid cut is a candidate) the (F, m) costs with inf at the invalid ones. Costs within
     # tol * samples of the best tie (gains within tol): the first is chosen, as growth.py chooses.
@@ -75,10 +80,45 @@ def _take_rows(A, O):
     return np.take(A.ravel(), O + offsets)
 
 
-def _categorical_cost(criterion, codes, n_values, rows, node, n_nodes):
-    """Cost after a multiway split on one categorical column, for every open node."""
+def _value_table(criterion, codes, n_values, rows, node, n_nodes):
+    """(s, A, V) statistics of each open node's rows taking each value of a categorical column."""
     table = criterion.group_stats(rows, node * n_values + codes[rows], n_nodes * n_values)  # (s, A * V)
-    return criterion.cost(table).reshape(n_nodes, n_values).sum(axis=1)  # (A,)
+    return table.reshape(-1, n_nodes, n_values)
+
+
+def _multiway_cost(criterion, table, min_leaf):
+    """(A,) cost after a multiway split on the column of `table` (inf where a non-empty branch would
+    hold fewer than min_leaf rows)."""
+    n_value = criterion.samples(table)  # (A, V)
+    cost = criterion.cost(table).sum(axis=1)
+    return np.where(((n_value > 0) & (n_value < min_leaf)).any(axis=1), np.inf, cost)
+
+
+def _binary_cost(criterion, table, totals, min_leaf):
+    """Best test "A in S" on one categorical column at every open node: (cost (A,), inf where no test
+    is valid; order (A, V); count (A,)), the left set of node a being order[a, :count[a]].
+
+    The candidates are growth.candidate_subsets': prefixes of the values ordered by P(second class) or
+    mean target, or (three or more classes) each value alone. Ties go to the earliest candidate."""
+    s, A, V = table.shape
+    n_value = criterion.samples(table)  # (A, V)
+    one_vs_rest = criterion.task == "classification" and criterion.k > 2
+    if one_vs_rest:
+        order = np.broadcast_to(np.arange(V), (A, V))
+        left = table  # (s, A, V) each value alone
+    else:
+        key = np.where(n_value > 0, table[1] / np.maximum(n_value, 1), np.inf)  # absent values last
+        order = np.argsort(key, axis=1, kind="stable")  # (A, V)
+        left = np.cumsum(np.take_along_axis(table, order[None], axis=2), axis=2)  # (s, A, V) prefixes
+    n_left = criterion.samples(left)  # (A, V)
+    n_node = criterion.samples(totals)[:, None]  # (A, 1)
+    cost = criterion.cost(left) + criterion.cost(totals[:, :, None] - left)  # (A, V)
+    cost = np.where((n_left >= min_leaf) & (n_node - n_left >= min_leaf), cost, np.inf)
+    best = cost.min(axis=1)  # (A,)
+    first = np.argmax(cost <= (best + criterion.tol * n_node[:, 0])[:, None], axis=1)  # (A,)
+    if one_vs_rest:
+        return best, first[:, None], np.ones(A, dtype=np.intp)
+    return best, order, first + 1
 
 
 def _partition(O, child_of_row, open_):
@@ -98,9 +138,14 @@ def _partition(O, child_of_row, open_):
 class _Grower:
     """State of one growth: node records appended level by level."""
 
-    def __init__(self, X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain):
+    def __init__(self, X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain,
+                 min_samples_leaf=1, binary=None):
         self.X, self.criterion = X, criterion
         self.is_cat = np.asarray(is_categorical, dtype=bool)
+        self.binary = np.zeros(X.shape[1], dtype=bool) if binary is None else np.asarray(binary, dtype=bool)
+        self.min_leaf = min_samples_leaf
+        self.left_values = {}  # node id -> left set of its binary categorical test
+        self.subsets = {}  # per binary column, the (order, count) of the level being scored
         self.n_values = np.asarray(n_values, dtype=np.intp)
         self.codes = {j: X[:, j].astype(np.intp) for j in np.flatnonzero(self.is_cat)}
         self.numeric = np.flatnonzero(~self.is_cat)
@@ -156,12 +201,17 @@ class _Grower:
         thresholds = np.full((A, d), np.nan)
         if len(self.numeric):
             cost, thresholds[:, self.numeric] = (a.T for a in _best_thresholds(self.criterion, self.XT, O,
-                                                                                sizes, stats))
+                                                                                sizes, stats, self.min_leaf))
             gains[:, self.numeric] = np.where(np.isfinite(cost), parent_cost[:, None] - cost, 0.0) / sizes[:, None]
         node = np.repeat(np.arange(A), sizes)  # (m,)
         for j in np.flatnonzero(self.is_cat):
-            cost = _categorical_cost(self.criterion, self.codes[j], self.n_values[j], O[0], node, A)
-            gains[:, j] = np.where(used[:, j], np.nan, (parent_cost - cost) / sizes)
+            table = _value_table(self.criterion, self.codes[j], self.n_values[j], O[0], node, A)
+            if self.binary[j]:
+                cost, *self.subsets[j] = _binary_cost(self.criterion, table, stats, self.min_leaf)
+            else:
+                cost = _multiway_cost(self.criterion, table, self.min_leaf)
+            gain = np.where(np.isfinite(cost), parent_cost - cost, 0.0) / sizes
+            gains[:, j] = np.where(used[:, j], np.nan, gain)
         return gains, thresholds
 
     def expand_level(self, ids, stats, used, O, depth):
@@ -180,10 +230,13 @@ class _Grower:
             return None
         rows = O[0] if splits.all() else O[0][np.repeat(splits, sizes)]  # rows of the split nodes
         threshold = thresholds[splits, feature[splits]]
+        left_sets = self.chosen_subsets(np.flatnonzero(splits), feature[splits])  # split index -> codes
         ids, feature, used, sizes = ids[splits], feature[splits], used[splits], sizes[splits]
-        # Children: 2 for a numeric test, one per training value for a categorical one.
+        self.left_values.update((int(ids[k]), codes) for k, codes in left_sets.items())
+        # Children: 2 for a numeric or binary test, one per training value for a multiway one.
         categorical = self.is_cat[feature]
-        n_children = np.where(categorical, self.n_values[feature], 2)  # (S,)
+        multiway = categorical & ~self.binary[feature]
+        n_children = np.where(multiway, self.n_values[feature], 2)  # (S,)
         first_child = _starts(n_children)  # (S,) index within the next level
         self.inner.append((ids, feature, np.where(categorical, np.nan, threshold),
                            self.n_nodes + first_child, n_children, best[splits]))
@@ -191,11 +244,13 @@ class _Grower:
         node = np.repeat(np.arange(len(ids)), sizes)  # (m,)
         value = self.X[rows, feature[node]]
         step = np.where(categorical[node], value, value > threshold[node]).astype(np.intp)  # (m,)
+        binary = np.isin(node, list(left_sets))  # (m,) rows at a binary categorical test
+        step[binary] = ~in_left_set(node[binary], value[binary].astype(np.intp), left_sets)
         total = int(n_children.sum())
         child_stats = self.criterion.group_stats(rows, first_child[node] + step, total)  # (s, C)
         parent = np.repeat(np.arange(len(ids)), n_children)  # (C,)
         child_used = used[parent].copy()
-        child_used[np.arange(total), feature[parent]] |= self.is_cat[feature[parent]]
+        child_used[np.arange(total), feature[parent]] |= multiway[parent]
         branch = np.arange(total) - first_child[parent]
         child_ids, open_ = self.new_nodes(ids[parent], branch, np.full(total, depth + 1), child_stats,
                                           child_used)
@@ -205,6 +260,14 @@ class _Grower:
         child_of_row[rows] = first_child[node] + step
         O = _partition(O, child_of_row, np.append(open_, False))
         return child_ids[open_], child_stats[:, open_], child_used[open_], O
+
+    def chosen_subsets(self, nodes, features):
+        """{k: sorted left set} for the split nodes (level indices `nodes`) whose test is binary categorical."""
+        out = {}
+        for k in np.flatnonzero(self.binary[features]):
+            order, count = self.subsets[int(features[k])]
+            out[int(k)] = np.sort(order[nodes[k], :count[nodes[k]]])
+        return out
 
     def finish(self):
         """Assemble the recorded levels into a Tree."""
@@ -228,10 +291,12 @@ class _Grower:
         for ids in self.no_gain:
             reason[ids] = REASON["no gain"]
         return Tree(feature, threshold, child_start, n_children, parent, branch, depth, stats,
-                    gain, candidates, reason)
+                    gain, candidates, reason, self.left_values)
 
 
-def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0):
+def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,
+         min_samples_leaf=1, binary=None):
     """growth.grow's tree (same arguments; target: criteria.Classes or criteria.Values), grown level-wise."""
     criterion = for_target(target)
-    return _Grower(X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain).grow()
+    return _Grower(X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain,
+                   min_samples_leaf, binary).grow()

@@ -42,12 +42,8 @@ def _visits(tree, X_encoded, is_categorical):
         f = tree.feature[at]
         inner = f != LEAF
         active, at, f = active[inner], at[inner], f[inner]
-        value = X_encoded[active, f]  # (a,)
-        categorical = is_categorical[f]
-        moves = ~(categorical & (value < 0))
-        active, at = active[moves], at[moves]
-        value, categorical = value[moves], categorical[moves]
-        step = np.where(categorical, value, value > tree.threshold[at]).astype(np.intp)
+        step, moves = tree.route_step(at, X_encoded[active, f], is_categorical)
+        active, at, step = active[moves], at[moves], step[moves]
         node[active] = tree.child_start[at] + step
         rows.append(active)
         nodes.append(node[active])

@@ -4,7 +4,7 @@ import numpy as np
 
 from ...core.base import Estimator, RegressorMixin
 from ...core.params import Flag, Integer, Number
-from ._base import _TreeModel
+from ._base import SIZE_RULES, _TreeModel
 from .criteria import Values
 
 
@@ -22,11 +22,14 @@ class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
     Grown by the same DECISION-TREE-LEARNING as DecisionTreeClassifier, with IMPORTANCE = reduction in
     the variance of the target: Var(parent) - sum_k (n_k / n) Var(child k). Numeric columns get binary
     tests x <= t (t halfway between consecutive distinct values), categorical columns multiway tests
-    (one branch per training value, not reused below). A leaf predicts the mean target of its
-    examples; an empty branch the mean of its parent's. Growth stops when a node's targets are all
-    equal, at max_depth, below min_samples_split examples, or when the best reduction is <= min_gain.
+    (one branch per training value, not reused below) or, as categorical_split says (see
+    DecisionTreeClassifier), binary tests "A in S" with S the best cut of the values ordered by mean
+    target. A leaf predicts the mean target of its examples; an empty branch the mean of its
+    parent's. Growth stops when a node's targets are all equal, at max_depth, below min_samples_split
+    examples, or when the best reduction is <= min_gain; min_samples_leaf and max_leaf_nodes (best-first
+    growth) limit it as in DecisionTreeClassifier.
 
-    Fitted: tree_, feature_names_in_, feature_kinds_, categories_, n_features_in_.
+    Fitted: tree_, feature_names_in_, feature_kinds_, categories_, categorical_splits_, n_features_in_.
 
     trace=True records trace_ as DecisionTreeClassifier does, with "value" (the node's mean) in place
     of "counts", "impurity" the variance and candidate gains the variance reductions.
@@ -35,13 +38,18 @@ class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
     _param_rules = {
         "max_depth": Integer(1, None, none_ok=True, help="Stop splitting at this depth (None: grow fully)"),
         "min_samples_split": Integer(2, None, help="A node with fewer examples becomes a leaf"),
+        **SIZE_RULES,
         "min_gain": Number(0.0, None, help="Split only when the best variance reduction exceeds this"),
         "trace": Flag(help="Record every split and leaf"),
     }
 
-    def __init__(self, max_depth=None, min_samples_split=2, min_gain=0.0, trace=False):
+    def __init__(self, max_depth=None, min_samples_split=2, min_samples_leaf=1, max_leaf_nodes=None,
+                 categorical_split="auto", min_gain=0.0, trace=False):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.max_leaf_nodes = max_leaf_nodes
+        self.categorical_split = categorical_split
         self.min_gain = min_gain
         self.trace = trace
 

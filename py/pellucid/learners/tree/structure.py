@@ -3,8 +3,10 @@
 Node 0 is the root; the children of an inner node are consecutive ids starting at `child_start`, and
 always come after their parent, so walking ids downwards visits every child before its parent (the
 bottom-up order pruning needs). A numeric test sends a row to child 0 when x <= threshold and child 1
-otherwise; a categorical test sends it to child `code` (the value's index among the training values).
-A row whose categorical value was never seen in training stops at that inner node.
+otherwise; a multiway categorical test sends it to child `code` (the value's index among the training
+values); a binary categorical test ("A in S") sends it to child 0 when its code is in the node's left
+set (`left_values[node]`) and child 1 otherwise. A row whose categorical value was never seen in
+training stops at that inner node.
 
 Routing (`apply`) of a tree with numeric tests only is compiled once per tree into a `Router`: the top
 levels become one lookup in a table of boxes, the rest a tight loop over levels (see `Router`).
@@ -15,22 +17,34 @@ import numpy as np
 LEAF = -1
 # Why a node is a leaf; index into REASONS (kept as small ints in the arrays).
 REASONS = ["pure", "no attributes", "max_depth", "min_samples_split", "no gain",
-           "empty branch: plurality of parent", "pruned"]
+           "empty branch: plurality of parent", "pruned", "max_leaf_nodes"]
 REASON = {name: i for i, name in enumerate(REASONS)}
 BOX_CELLS = 1 << 18  # most cells in a Router's table of boxes (8 bytes each)
 BOX_MIN_ROWS = 4096  # a Router builds its table of boxes when asked to route at least this many rows
 CHECK_EVERY = 4  # levels a Router descends between drops of the rows that reached a leaf
 
 
+def in_left_set(nodes, codes, left_values):
+    """(m,) True where codes[i] is in the left set of node nodes[i] (left_values: node -> codes).
+    Each (node, code) pair is one integer key, so all rows are tested by one sorted search."""
+    nodes, codes = np.asarray(nodes, dtype=np.int64), np.asarray(codes, dtype=np.int64)
+    if not left_values or not len(nodes):
+        return np.zeros(len(nodes), dtype=bool)
+    stride = max(max(int(np.max(v)) for v in left_values.values()), int(codes.max())) + 2
+    keys = np.concatenate([node * stride + np.asarray(v, dtype=np.int64) for node, v in left_values.items()])
+    return np.isin(nodes * stride + codes, keys)  # a code of -1 never matches: stride - 1 is no code
+
+
 class Tree:
     """Flat node arrays: structure (feature, threshold, child_start, n_children, parent, branch, depth),
-    training statistics (`stats`, (s, nodes)), and what was measured when growing (gain, candidates)."""
+    training statistics (`stats`, (s, nodes)), and what was measured when growing (gain, candidates).
+    Binary categorical tests keep their left set in `left_values` (node -> sorted value codes)."""
 
     FIELDS = ("feature", "threshold", "child_start", "n_children", "parent", "branch", "depth",
               "gain", "reason")
 
     def __init__(self, feature, threshold, child_start, n_children, parent, branch, depth, stats,
-                 gain, candidates, reason):
+                 gain, candidates, reason, left_values=None):
         self.feature = np.asarray(feature, dtype=np.intp)  # (N,) -1 for leaves
         self.threshold = np.asarray(threshold, dtype=float)  # (N,) NaN unless a numeric test
         self.child_start = np.asarray(child_start, dtype=np.intp)  # (N,)
@@ -42,6 +56,7 @@ class Tree:
         self.gain = np.asarray(gain, dtype=float)  # (N,) NaN for leaves
         self.candidates = np.asarray(candidates, dtype=float)  # (N, d) NaN where not considered
         self.reason = np.asarray(reason, dtype=np.intp)  # (N,) -1 for inner nodes
+        self.left_values = {int(k): np.asarray(v, dtype=np.intp) for k, v in (left_values or {}).items()}
         self.impurity = None  # (N,) set by the estimator once the tree is final
         self._router = None  # compiled routing of a numeric tree, built on first use
 
@@ -85,21 +100,29 @@ class Tree:
             active, at, f = active[inner], at[inner], f[inner]
             if not active.size:
                 break
-            value = X_encoded[active, f]  # (a,)
-            categorical = is_categorical[f]
-            step = np.where(categorical, value, value > self.threshold[at])
-            moves = ~(categorical & (value < 0))
+            step, moves = self.route_step(at, X_encoded[active, f], is_categorical)
             active, at, step = active[moves], at[moves], step[moves]
-            node[active] = self.child_start[at] + step.astype(np.intp)
+            node[active] = self.child_start[at] + step
         return node
 
-    def prune_to_leaf(self, node):
+    def route_step(self, at, value, is_categorical):
+        """(child index, moves) for rows at inner nodes `at` with `value` in their nodes' test column:
+        moves is False where a categorical value was unseen in training (the row stops there)."""
+        categorical = is_categorical[self.feature[at]]
+        step = np.where(categorical, value, value > self.threshold[at]).astype(np.intp)
+        if self.left_values:
+            binary = categorical & np.isin(at, list(self.left_values))
+            step[binary] = ~in_left_set(at[binary], value[binary].astype(np.intp), self.left_values)
+        return step, ~(categorical & (value < 0))
+
+    def prune_to_leaf(self, node, reason="pruned"):
         self._router = None
         self.feature[node] = LEAF
         self.threshold[node] = np.nan
         self.child_start[node] = -1
         self.n_children[node] = 0
-        self.reason[node] = REASON["pruned"]
+        self.reason[node] = REASON[reason]
+        self.left_values.pop(int(node), None)
 
     def compact(self):
         """Drop nodes no longer reachable from the root (after pruning), keeping the id order."""
@@ -121,6 +144,7 @@ class Tree:
         inner = self.feature != LEAF
         self.child_start = np.where(inner, new_id[np.maximum(self.child_start, 0)], -1)
         self.parent = np.where(self.parent >= 0, new_id[np.maximum(self.parent, 0)], -1)
+        self.left_values = {int(new_id[i]): v for i, v in self.left_values.items() if keep[i]}
         return self
 
     def preorder(self):

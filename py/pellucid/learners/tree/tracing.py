@@ -2,7 +2,8 @@
 
 Steps follow the order of the recursive DECISION-TREE-LEARNING of seed 000 (depth first, branches in
 order), whatever order the nodes were actually computed in. Nodes are named by their path from the
-root: "root", "root/Pat=Full", "root/Pat=Full/Hun=Yes", "root/x3<=2.45", "root/x3>2.45".
+root: "root", "root/Pat=Full", "root/Pat=Full/Hun=Yes", "root/x3<=2.45", "root/x3>2.45", and for a
+binary categorical test "root/City∈{Lyon,Paris}", "root/City∉{Lyon,Paris}".
 """
 
 import math
@@ -14,6 +15,17 @@ def _threshold_text(t):
     return f"{t:.6g}"
 
 
+def subset_label(name, values, inside):
+    """A binary categorical branch in a node path: City∈{Lyon,Paris} or City∉{Lyon,Paris}."""
+    return f"{name}{'∈' if inside else '∉'}{{{','.join(str(v) for v in values)}}}"
+
+
+def left_set(tree, categories, i):
+    """The values of the left set of node i's binary categorical test, or None for any other node."""
+    codes = tree.left_values.get(int(i))
+    return None if codes is None else [categories[int(tree.feature[i])][c] for c in codes.tolist()]
+
+
 def paths(tree, names, categories):
     """The path name of every node (parents come before their children)."""
     out = []
@@ -23,7 +35,10 @@ def paths(tree, names, categories):
             out.append("root")
             continue
         f, b = int(tree.feature[parent]), int(tree.branch[i])
-        if categories[f] is not None:
+        values = left_set(tree, categories, parent)
+        if values is not None:
+            label = subset_label(names[f], values, b == 0)
+        elif categories[f] is not None:
             label = f"{names[f]}={categories[f][b]}"
         else:
             label = f"{names[f]}{'<=' if b == 0 else '>'}{_threshold_text(tree.threshold[parent])}"
@@ -43,6 +58,7 @@ def growth_steps(tree, names, categories, node_paths, payload):
                 "candidates": {names[j]: float(g) for j, g in enumerate(gains) if not math.isnan(g)},
                 "chosen": None if f == LEAF else names[f],
                 "threshold": None if f == LEAF or categories[f] is not None else float(tree.threshold[i]),
+                "values": left_set(tree, categories, i),
                 "reason": REASONS[int(tree.reason[i])] if f == LEAF else None}
         steps.append(step)
     return steps
