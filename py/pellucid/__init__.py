@@ -13,7 +13,9 @@ from .tabular.csvio import read_csv
 from .core.errors import ConvergenceWarning, DataError, NotFittedError
 from .probability.estimation import laplace, map_estimate, mle
 from .probability.likelihood_curves import log_likelihood_curve
-from .learners.kernels import KernelPerceptron, KernelRegression, is_psd
+from .learners.kernel_functions import is_psd
+from .learners.kernel_perceptron import KernelPerceptron
+from .learners.kernels import KernelRegression
 from .learners.kmeans import KMeans
 from .learners.linear import LinearRegression
 from .learners.logistic import LogisticRegression

@@ -1,7 +1,8 @@
 """The kernel methods: the kernel perceptron and kernel regression, and the twin of the one that has one."""
 
 from ...core.descriptor import Learner, SklearnTwin, Task
-from ..kernels import KernelPerceptron, KernelRegression
+from ..kernel_perceptron import KernelPerceptron
+from ..kernels import KernelRegression
 
 
 def _kernel_regression(sk, p, ctx):
