@@ -11,7 +11,8 @@ from sklearn.model_selection import StratifiedKFold
 
 from pellucid import from_dict
 from pellucid.core.errors import DataError, NotFittedError
-from pellucid.learners.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB, laplace_estimate
+from pellucid.learners.naive_bayes import BernoulliNB, CategoricalNB, MultinomialNB, laplace_estimate
+from pellucid.learners.naive_bayes_gaussian import GaussianNB
 
 
 @pytest.fixture(autouse=True)

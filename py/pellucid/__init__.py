@@ -21,7 +21,8 @@ from .learners.linear import LinearRegression
 from .learners.logistic import LogisticRegression
 from .evaluation.curves import learning_curve, validation_curve
 from .evaluation.model_selection import KFold, StratifiedKFold, cross_validate, train_test_split, train_val_test_split
-from .learners.naive_bayes import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
+from .learners.naive_bayes import BernoulliNB, CategoricalNB, MultinomialNB
+from .learners.naive_bayes_gaussian import GaussianNB
 from .learners.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from .learners.pca import PCA
 from .learners.perceptron import Perceptron

@@ -1,125 +1,15 @@
-"""Naive Bayes: class priors times per-feature likelihoods, estimated by counting with Laplace smoothing.
-
-The notes (seed 000 "Naive Bayes", "Maximum Likelihood for Naive Bayes", "Smoothing"; seed 001 section 2;
-seed 002 sections 1-3; seed 003 section 2.3; seed 004 "Naive Bayes") predict
-
-    prediction(f) = argmax_y  log P(Y=y) + sum_j log P(F_j = f_j | Y=y)
-
-working in log space, as seed 001 advises, so that products of many small probabilities do not underflow.
-Every conditional table is the Laplace estimate of strength k from seed 000,
-
-    P_LAP,k(x | y) = (count(x, y) + k) / (count(y) + k |X|),
-
-where |X| is the number of values the outcome can take; k = 0 is the maximum-likelihood estimate
-(seed 000, seed 001 "MLE estimate") and k = 1 is seed 001's "Laplace MAP estimate" (count + 1) / (N + 2)
-for a 0/1 feature. Seed 002 prints the smoothed Bernoulli denominator as 1 + count(y); that is a slip
-(the estimates would not sum to one), and this module uses seed 000's count(y) + 2k.
-
-The prior P(Y) is the maximum-likelihood estimate count(y) / N (seeds 000, 001, 002's unsmoothed phi_y,
-and scikit-learn); it is never smoothed, so every class seen in training has a prior above zero.
-
-Zero probabilities (k = 0). log 0 = -inf is kept exactly, without warnings or NaN: a class that gives
-some feature value probability 0 gets joint log-probability -inf and cannot be predicted. If every
-class gets probability 0 for a row, the classes with the fewest zero-probability features are compared
-on the sum of their remaining terms (the others get -inf), so a prediction and probabilities still exist.
-Ties between classes go to the first class in `classes_` (the smallest label).
+"""Naive Bayes on counted features: 0/1 features (Bernoulli), counts (multinomial) and categories, each a
+table of Laplace-smoothed estimates P_LAP,k(x | y) = (count(x, y) + k) / (count(y) + k |X|) (seed 000
+"Smoothing"). The notes' decision rule, the prior and the zero-probability fallback are described in
+`naive_bayes_base`; Gaussian naive Bayes is in `naive_bayes_gaussian`.
 """
 
 import numpy as np
 
-from ..core.base import ClassifierMixin, Estimator
 from ..core.errors import DataError
-from ..tabular.features import one_row, read, read_fit
-from .naive_bayes_math import (category_positions, class_sums, finite_and_zero, jsonable, normalise, safe_log,
-                               laplace_estimate)
-from ..core.params import Flag, Number
-from ..core.validation import check_classes
-
-_K_RULE = Number(0, help="Laplace smoothing strength k: act as if every outcome had been seen k more "
-                         "times; k = 0 is the maximum-likelihood estimate, k = 1 is Laplace's rule.")
-_TRACE_RULE = Flag(help="Record the count tables and the smoothed estimates for the chosen k.")
-
-
-def _matrix(model, data):
-    """(n, d) float matrix from an already numeric array or from Columns (text columns are an error)."""
-    return data if isinstance(data, np.ndarray) else data.numeric_matrix(type(model).__name__)
-
-
-class _BaseNB(ClassifierMixin, Estimator):
-    """What every naive Bayes shares: the MLE prior, the log-space argmax, probabilities and `explain`."""
-
-    def fit(self, X, y, feature_names=None):
-        """Count the training data into the prior and the per-feature tables."""
-        self._check_params()
-        data, y = read_fit(self, X, y, feature_names, task="classification")
-        self.classes_ = check_classes(y)
-        codes = np.searchsorted(self.classes_, y)  # (n,) class index of each row
-        self.class_count_ = np.bincount(codes, minlength=len(self.classes_)).astype(float)  # (C,)
-        self.class_log_prior_ = np.log(self.class_count_ / self.class_count_.sum())  # (C,)
-        self._fit_tables(self._prepare(data), codes)
-        if self.trace:
-            self.trace_ = [self._prior_step()] + self._table_steps()
-        return self
-
-    # --- prediction ------------------------------------------------------------------------------
-
-    def _joint_log_likelihood(self, X):
-        """(n, C) log P(y) + sum_j log P(x_j | y), with the all-zero fallback described in the module."""
-        self._check_fitted()
-        finite, n_zero = self._log_likelihood(self._prepare(read(self, X)))
-        jll = self.class_log_prior_ + finite  # (n, C)
-        if n_zero is not None and n_zero.any():
-            fewest = n_zero.min(axis=1, keepdims=True)  # (n, 1)
-            jll = np.where(n_zero == fewest, jll, -np.inf)
-        return jll
-
-    def predict_log_proba(self, X):
-        """(n, C) log P(y | x), normalised in log space (log-sum-exp)."""
-        return normalise(self._joint_log_likelihood(X))
-
-    def predict_proba(self, X):
-        """(n, C) P(y | x); columns follow `classes_`."""
-        jll = self._joint_log_likelihood(X)
-        p = np.exp(jll - jll.max(axis=1, keepdims=True))  # (n, C), the largest is 1
-        return p / p.sum(axis=1, keepdims=True)
-
-    def predict(self, X):
-        """The class with the highest P(y) prod_j P(x_j | y) (first class on a tie)."""
-        self._check_fitted()
-        return self.classes_[np.argmax(self._joint_log_likelihood(X), axis=1)]
-
-    def explain(self, x_row):
-        """How one row is decided: its log-probability sum per class, term by term (prior, then each feature).
-
-        Returns {"classes", "terms": [{"term", "feature", "value", "log_prob": [per class]}], "total",
-        "log_proba", "proba", "prediction", "all_classes_impossible"} (true when every total is -inf and
-        the module's fallback decided); -inf appears as the string "-inf"."""
-        self._check_fitted()
-        columns = one_row(self, x_row)
-        terms = [{"term": "prior", "feature": None, "value": None, "log_prob": self.class_log_prior_}]
-        for j, (name, log_p) in enumerate(zip(self.feature_names_in_, self._row_terms(columns))):
-            value = columns.data[j][0]
-            entry = {"term": f"{name} = {value}", "feature": name, "value": value, "log_prob": log_p}
-            if log_p is None:
-                entry.update(log_prob=np.zeros(len(self.classes_)), ignored=True)
-            terms.append(entry)
-        total = np.sum([t["log_prob"] for t in terms], axis=0)  # (C,)
-        jll = self._joint_log_likelihood(columns)  # (1, C)
-        log_proba = normalise(jll)[0]
-        return jsonable({"classes": self.classes_, "terms": terms, "total": total, "log_proba": log_proba,
-                      "proba": np.exp(log_proba), "prediction": self.classes_[int(np.argmax(jll[0]))],
-                      "all_classes_impossible": bool(np.all(np.isneginf(total)))})
-
-    def _prior_step(self):
-        return jsonable({"step": "prior", "classes": self.classes_, "class_count": self.class_count_,
-                      "prior": np.exp(self.class_log_prior_), "log_prior": self.class_log_prior_})
-
-    def _table_step(self, j, values, counts, totals, n_values):
-        """One feature's count table (C, V) and its Laplace estimates, as the trace shows them."""
-        estimates = laplace_estimate(counts, np.asarray(totals)[:, None], self.k, n_values)  # (C, V)
-        return jsonable({"step": "likelihood", "feature": self.feature_names_in_[j], "values": values,
-                      "counts": counts, "totals": totals, "k": float(self.k), "n_values": int(n_values),
-                      "estimates": estimates, "log_estimates": safe_log(estimates)})
+from ..core.params import Number
+from .naive_bayes_base import _BaseNB, _K_RULE, _TRACE_RULE, _matrix
+from .naive_bayes_math import category_positions, class_sums, finite_and_zero, laplace_estimate, safe_log
 
 
 class BernoulliNB(_BaseNB):
@@ -342,65 +232,3 @@ class CategoricalNB(_BaseNB):
     def _table_steps(self):
         return [self._table_step(j, cats, self.counts_[j], self.class_count_, len(cats))
                 for j, cats in enumerate(self.categories_)]
-
-
-class GaussianNB(_BaseNB):
-    """Naive Bayes with a normal distribution per feature and class (like scikit-learn's GaussianNB; the
-    notes' tables become a mean and a variance per class and feature, both maximum-likelihood estimates).
-
-    log P(x_j | y) = -1/2 log(2 pi var_jy) - (x_j - mean_jy)^2 / (2 var_jy); every variance is increased
-    by `var_smoothing` times the largest feature variance, so a feature constant within a class does
-    not give a zero variance.
-
-    Fitted: `classes_`, `class_count_`, `class_log_prior_`, `theta_` (C, d) means, `var_` (C, d)
-    smoothed variances, `epsilon_`.
-
-    trace_: the prior step, then per feature {"step": "gaussian", "feature", "mean": [per class],
-    "var": [per class], "epsilon"}.
-    """
-
-    _param_rules = {
-        "var_smoothing": Number(0, help="Fraction of the largest feature variance added to every variance, "
-                                        "for stability."),
-        "trace": Flag(help="Record the per-class means and variances."),
-    }
-
-    def __init__(self, var_smoothing=1e-9, trace=False):
-        self.var_smoothing = var_smoothing
-        self.trace = trace
-
-    def _prepare(self, columns):
-        return _matrix(self, columns)  # (n, d)
-
-    def _fit_tables(self, X, codes):
-        n_c = self.class_count_[:, None]  # (C, 1)
-        self.theta_ = class_sums(X, codes, len(self.classes_)) / n_c  # (C, d)
-        residual = X - self.theta_[codes]  # (n, d); two passes, as np.var does, for accuracy
-        spread = class_sums(residual * residual, codes, len(self.classes_)) / n_c  # (C, d) MLE variances
-        # Each feature's variance over all rows, from the classes' means and spreads (no pass over X):
-        # var = sum_c n_c (spread_c + (mean_c - mean)^2) / n.
-        mean = (n_c * self.theta_).sum(axis=0) / n_c.sum()  # (d,)
-        overall = (n_c * (spread + (self.theta_ - mean) ** 2)).sum(axis=0) / n_c.sum()  # (d,)
-        self.epsilon_ = float(self.var_smoothing * overall.max())
-        self.var_ = spread + self.epsilon_  # (C, d)
-        if (self.var_ <= 0).any():
-            c, j = np.argwhere(self.var_ <= 0)[0]
-            raise DataError(f"Column {self.feature_names_in_[j]!r} is constant within class "
-                            f"{self.classes_[c]!r} and var_smoothing adds nothing; raise var_smoothing "
-                            "above 0 or leave the column out.")
-
-    def _log_likelihood(self, X):
-        jll = np.empty((X.shape[0], len(self.classes_)))  # (n, C)
-        for c in range(len(self.classes_)):
-            Z = (X - self.theta_[c]) / np.sqrt(self.var_[c])  # (n, d) standardised distances
-            jll[:, c] = -0.5 * np.sum(np.log(2 * np.pi * self.var_[c])) - 0.5 * np.einsum("ij,ij->i", Z, Z)
-        return jll, None
-
-    def _row_terms(self, columns):
-        x = self._prepare(columns)[0]  # (d,)
-        log_p = -0.5 * np.log(2 * np.pi * self.var_) - 0.5 * (x - self.theta_) ** 2 / self.var_  # (C, d)
-        return list(log_p.T)
-
-    def _table_steps(self):
-        return [jsonable({"step": "gaussian", "feature": name, "mean": self.theta_[:, j], "var": self.var_[:, j],
-                       "epsilon": self.epsilon_}) for j, name in enumerate(self.feature_names_in_)]
