@@ -2,6 +2,7 @@
 definitions on hand-checkable examples, and scikit-learn's numbers on the same rows (tied scores,
 one-vs-rest averages, a fitted model's probabilities, a large table with heavily rounded scores)."""
 
+import json
 import warnings
 
 import numpy as np
@@ -12,6 +13,7 @@ from sklearn.datasets import load_breast_cancer, load_wine
 from pellucid import DataError, GaussianNB, LogisticRegression
 from pellucid.evaluation.metrics import confusion_matrix
 from pellucid.evaluation.precision_recall import average_precision_score, precision_recall_curve
+from pellucid.evaluation.probability_report import probability_report
 from pellucid.evaluation.ranking import confusion_at_thresholds
 from pellucid.evaluation.roc import auc, roc_auc_score, roc_curve
 
@@ -153,3 +155,44 @@ def test_auc_of_any_monotonic_polyline():
 def test_bad_input_is_a_data_error_naming_the_problem(call, message):
     with pytest.raises(DataError, match=message):
         call()
+
+
+# --- the page's reply: everything drawn from a classifier's probabilities -------------------------
+
+def test_probability_report_for_two_text_classes_is_json_and_matches_sklearn():
+    X, y = load_breast_cancer(return_X_y=True)
+    names = np.array(["benign", "malignant"])[1 - y]  # sorted classes: benign, malignant
+    model = GaussianNB().fit(X[::2], names[::2])
+    proba = model.predict_proba(X[1::2])
+    truth = names[1::2]
+    report = probability_report(truth, proba, model.classes_, max_points=50)
+    json.dumps(report, allow_nan=False)  # the +inf threshold became null
+    assert report["binary"] and report["pos_label"] == "malignant"
+    curves = report["curves"]
+    assert curves["roc"]["auc"] == pytest.approx(sk.roc_auc_score(truth == "malignant", proba[:, 1]), rel=1e-12)
+    assert curves["precision_recall"]["average_precision"] == pytest.approx(
+        sk.average_precision_score(truth == "malignant", proba[:, 1]), rel=1e-12)
+    assert len(report["thresholds"]["tp"]) <= 50 and len(curves["roc"]["fpr"]) <= 50
+    full = probability_report(truth, proba, model.classes_, max_points=None)["thresholds"]
+    theirs = sk.confusion_matrix_at_thresholds(truth, proba[:, 1], pos_label="malignant")
+    for name, expected in zip(("tn", "fp", "fn", "tp", "thresholds"), theirs):
+        np.testing.assert_allclose(full[name], expected)
+    other = probability_report(truth, proba, model.classes_, pos_label="benign")
+    assert other["curves"]["roc"]["auc"] == pytest.approx(curves["roc"]["auc"])  # same ranking, reversed
+
+
+def test_probability_report_for_three_classes_averages_like_sklearn():
+    X, y = load_wine(return_X_y=True)
+    model = GaussianNB().fit(X[::2], y[::2])
+    proba = model.predict_proba(X[1::2])
+    report = probability_report(y[1::2], proba, model.classes_)
+    assert [c["class"] for c in report["per_class"]] == [0, 1, 2]
+    for average in ("macro", "weighted"):
+        assert report["roc_auc"][average] == pytest.approx(
+            sk.roc_auc_score(y[1::2], proba, multi_class="ovr", average=average), rel=1e-12)
+        assert report["average_precision"][average] == pytest.approx(
+            sk.average_precision_score(y[1::2], proba, average=average), rel=1e-12)
+    few = probability_report(y[1::2][y[1::2] < 2], proba[y[1::2] < 2], model.classes_)
+    assert few["per_class"][2]["support"] == 0 and "no rows" in few["per_class"][2]["note"]
+    with pytest.raises(DataError, match="one column per class"):
+        probability_report(y[1::2], proba[:, :2], model.classes_)
