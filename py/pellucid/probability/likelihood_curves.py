@@ -9,9 +9,9 @@ import numbers
 import numpy as np
 
 from ..core.errors import DataError
-from .estimation import (beta_log_density, beta_prior, bernoulli_log_likelihood, check_distribution,
-                         finite_or_none, gaussian_log_likelihood, map_estimate, mle, numeric_values,
-                         poisson_log_likelihood, sample_values)
+from .estimation import (beta_log_density, beta_prior, bernoulli_log_likelihood, gaussian_log_likelihood,
+                         map_estimate, mle, poisson_log_likelihood)
+from .samples import check_distribution, finite_or_none, numeric_values, sample_values
 
 
 def log_likelihood_curve(distribution, data, grid=None, n_points=200, prior=None, positive=None):
