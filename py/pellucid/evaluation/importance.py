@@ -98,7 +98,8 @@ def permutation_importance(model, X, y, scoring=None, n_repeats=5, seed=0):
                         f"rows, y has {n_rows(y)}.")
     scorer = get_scorer(model, scoring)
     baseline = scorer(model, X, y)
-    column_seed = np.random.RandomState(seed).randint(INT32_LIMIT)  # one seed, reused for every column
+    # One seed, reused for every column; int64 as on 64-bit platforms, so wasm32 draws the same.
+    column_seed = np.random.RandomState(seed).randint(INT32_LIMIT, dtype=np.int64)
     permuted = np.array([_permuted_scores(model, columns, j, y, scorer, column_seed, n_repeats)
                          for j in range(columns.n_columns)])  # (features, repeats)
     drop = baseline - permuted if scorer.greater_is_better else permuted - baseline
