@@ -566,3 +566,11 @@ def test_text_holding_digit_comma_digit_gets_no_decimal_comma_note():
     table = read_csv(b"room;floor\nRoom 1,2;x\nHall;y\nAttic;z\n")
     assert table.kinds["room"] == "categorical"
     assert not any("decimal comma" in note for note in table.read_info.notes)
+
+
+@pytest.mark.parametrize("data", [b"sep=|\na|b\n007|x\n12|y\n", b"a,b\n1,x\n-007,y\n", b'a,b\n1,x\n"007",y\n',
+                                  b"a\tb\n1\tx\n007\ty\n", b"007,x\n12,y\n"])
+def test_codes_are_found_after_any_delimiter_quote_or_sign(data):
+    table = read_csv(data, header=not data.startswith(b"007"))  # the last: a code in the first row
+    first = table.columns[0]
+    assert table.kinds[first] == "categorical", data

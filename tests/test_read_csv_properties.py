@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from pellucid.tabular.cells import csv_numbers, is_csv_number, is_missing_text, why_not_a_number
+from pellucid.tabular.cells import csv_numbers, is_csv_number, is_missing_text, may_refuse, why_not_a_number
 from pellucid.tabular.csvio import read_csv
 from pellucid.core.errors import DataError
 from pellucid.tabular.table import Table
@@ -237,3 +237,21 @@ def test_a_column_is_numbers_exactly_when_each_cell_is_a_number(cells, decimal_c
         cell, reason = refused
         assert reason == why_not_a_number(cell)
         assert cell.replace(",", ".") in [c.replace(",", ".") for c in cells]
+
+
+@SETTINGS
+@given(written_tables())
+def test_a_file_said_to_hold_no_doubtful_numbers_holds_none(written):
+    text, _, rows = written
+    delimiter = read_csv(text.encode(), header=True).read_info.delimiter or ","
+    if not may_refuse(text, delimiter):
+        numbers = [cell for row in rows for cell in row if _reads_as_float(cell)]
+        assert all(why_not_a_number(cell) in (None, "too long") for cell in numbers)
+
+
+def _reads_as_float(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False

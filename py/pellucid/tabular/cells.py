@@ -123,12 +123,33 @@ def _exact_integer(text):
     return abs(value) <= _EXACT or int(float(value)) == value
 
 
-def csv_numbers(cells, decimal_comma=False):
+def may_refuse(text, delimiter):
+    """Whether `why_not_a_number` could refuse any cell of this text (a whole file, or its rows below
+    the header): it holds a character other than ASCII, an "_", or a "0" then a digit at the start of a
+    number. One pass over the file, so that the columns of the usual file skip the checks; it may say
+    True for a file whose numbers are all fine ("01/02/2020" is a date), never False wrongly."""
+    if not text.isascii() or "_" in text:
+        return True
+    chars = np.frombuffer(text.encode("ascii"), dtype=np.uint8)  # (chars,)
+    at = np.flatnonzero((chars[:-1] == ord("0")) & (chars[1:] >= ord("0")) & (chars[1:] <= ord("9")))
+    if at.size == 0:
+        return False
+    before = chars[np.maximum(at - 1, 0)]  # (zeros,) what comes before each "0" followed by a digit
+    signed = (before == ord("+")) | (before == ord("-"))
+    before = np.where(signed, chars[np.maximum(at - 2, 0)], before)
+    # A digit, a point or a letter before it ("105", "1.05", "1e-05") means it is inside a number;
+    # punctuation, space, a line break or the delimiter, that it starts one.
+    starts = (before < ord("0")) & (before != ord(".")) | (before == ord(delimiter))
+    return bool((starts | (at == 0) | (at - signed == 0)).any())
+
+
+def csv_numbers(cells, decimal_comma=False, doubtful=True):
     """(values, refused) for a column of CSV cells: values is a float64 array (NaN for missing) when every
     cell is a missing marker or written as a number, else None; refused is (cell, reason) when float()
     read every cell but `why_not_a_number` refused one (so the page can say why the column is text).
     decimal_comma: read "1,5" as 1.5 (a file separated by semicolons or tabs); a cell holding a point
-    then makes the column text, as "1.234,5" and "1.5" are ambiguous there."""
+    then makes the column text, as "1.234,5" and "1.5" are ambiguous there.
+    doubtful: False when `may_refuse` said no cell of the file can be refused but for its length."""
     if decimal_comma:
         joined = "\x00".join(cells)
         if "." in joined:
@@ -137,12 +158,20 @@ def csv_numbers(cells, decimal_comma=False):
     values = text_to_numeric(cells)
     if values is None:
         return None, None
-    refused = _first_refused(cells, values)
+    refused = (doubtful and _first_refused(cells)) or _first_too_long(cells, values)
     return (None, refused) if refused else (values, None)
 
 
-def _first_refused(cells, values):
-    """(cell, reason) of the first cell float() read but `why_not_a_number` refuses, or None.
+def _first_too_long(cells, values):
+    for i in np.flatnonzero(np.abs(values) >= _EXACT):  # few: only these can be rounded integers
+        if why_not_a_number(cells[i]) == "too long":
+            return cells[i], "too long"
+    return None
+
+
+def _first_refused(cells):
+    """(cell, reason) of the first cell that is not ASCII, holds "_" or starts with a zero then a digit
+    (of cells float() read), or None.
 
     Whole columns at once: the cells joined into one ASCII byte string, and the character after each
     separator looked at with numpy; only the rare column with other characters is judged cell by cell."""
@@ -160,18 +189,14 @@ def _first_refused(cells, values):
     leading_zero = np.flatnonzero((digit == ord("0")) & (after >= ord("0")) & (after <= ord("9")))
     if len(leading_zero):
         return cells[leading_zero[0]], "leading zero"
-    for i in np.flatnonzero(np.abs(values) >= _EXACT):  # few: only these can be rounded integers
-        if why_not_a_number(cells[i]) == "too long":
-            return cells[i], "too long"
     return None
 
 
 def _first_refused_by_cell(cells):
     for cell in dict.fromkeys(cells):  # each distinct cell once, in order
-        if not is_missing_text(cell):
-            reason = why_not_a_number(cell)
-            if reason:
-                return cell, reason
+        reason = None if is_missing_text(cell) else why_not_a_number(cell)
+        if reason and reason != "too long":
+            return cell, reason
     return None
 
 # ---- reading cells: any values (from a caller) ----------------------------------------------------

@@ -15,7 +15,8 @@ import re
 import sys
 
 from ..core.errors import DataError
-from .cells import CATEGORICAL, NUMERIC, csv_numbers, is_csv_number, is_missing_text, text_to_categorical
+from .cells import (CATEGORICAL, NUMERIC, csv_numbers, is_csv_number, is_missing_text, may_refuse,
+                    text_to_categorical)
 from .dialect import delimiter_name, is_blank, sniff_delimiter, splits, take_sep_line
 from .header import detect_header, drop_trailing_empty, renaming_notes, unique_names
 from .read_info import ReadInfo, header_note, text_column_note
@@ -102,20 +103,30 @@ def _read_text(text, delimiter, named, header, report, max_rows=None):
     names, columns = drop_trailing_empty(first, names, columns)
     renamed = [(given.strip(), name) for given, name in zip(first, names) if header and given.strip() != name]
     notes.extend(renaming_notes(first, names) if header else [])
-    data, kinds, decimal_columns = _typed_columns(names, columns, decimal_comma, notes, report)
+    # Whether any cell below the header could be a code or a "1_000", judged on the whole text at once.
+    doubtful = may_refuse(text[_first_line_end(text):] if header else text, delimiter)
+    data, kinds, decimal_columns = _typed_columns(names, columns, (decimal_comma, doubtful), notes, report)
     info = ReadInfo(delimiter=delimiter if splits(delimiter) else None, sep_line=named is not None,
                     header=header, header_detected=detected, decimal_comma=tuple(decimal_columns),
                     renamed=tuple(renamed), notes=tuple(notes))
     return names, data, kinds, info
 
 
-def _typed_columns(names, columns, decimal_comma, notes, report):
+def _first_line_end(text):
+    """Where the first line ends (the header's first line: if a quoted name holds a line break, the
+    rest of the header is judged with the data, which only costs time)."""
+    ends = [i for i in (text.find("\n"), text.find("\r")) if i >= 0]
+    return min(ends, default=len(text))
+
+
+def _typed_columns(names, columns, rules, notes, report):
     """Each column's array and kind, and the names of those read with decimal commas; `notes` gets a
-    sentence for each column read with decimal commas, or read as text though it looks like numbers."""
+    sentence for each column read with decimal commas, or read as text though it looks like numbers.
+    rules: (decimal_comma, doubtful), as `csv_numbers` takes them."""
     data, kinds, decimal_columns = [], [], []
     for j, name in enumerate(names):
         cells, columns[j] = columns[j], None  # each column's text is freed once it is converted
-        values, note = _column_values(name, cells, decimal_comma)
+        values, note = _column_values(name, cells, *rules)
         if values is not None and note:
             decimal_columns.append(name)
         notes.extend([note] if note else [])
@@ -125,15 +136,15 @@ def _typed_columns(names, columns, decimal_comma, notes, report):
     return data, kinds, decimal_columns
 
 
-def _column_values(name, cells, decimal_comma):
+def _column_values(name, cells, decimal_comma, doubtful):
     """(float64 values or None for text, a note or None): a note when the column is read with decimal
     commas, or is text though it looks like numbers."""
-    values, refused = csv_numbers(cells)
+    values, refused = csv_numbers(cells, doubtful=doubtful)
     if refused:
         return None, text_column_note(name, *refused)
     if values is not None or not decimal_comma or not _has_decimal_commas(cells):
         return values, None
-    values, refused = csv_numbers(cells, decimal_comma=True)
+    values, refused = csv_numbers(cells, decimal_comma=True, doubtful=doubtful)
     if refused:
         return None, text_column_note(name, *refused)
     if values is not None:
