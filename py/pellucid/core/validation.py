@@ -1,27 +1,19 @@
-"""Input checking: turn what a caller passes as X and y into clean columns, or raise a DataError that says
+"""Input checking: turn what a caller passes as X into clean columns, or raise a DataError that says
 which column or row is wrong, what was expected and what was found (after scikit-learn's validation.py).
 
-X may be a 2-D array or list of rows, or a pellucid Table (anything with `.columns` and `.column(name)`).
-Columns holding text are categorical (values kept as str); everything else is numeric (float64).
+X may be a 2-D array or list of rows, a pandas DataFrame, or a pellucid Table (anything with `.columns`
+and `.column(name)`). Columns holding text are categorical (values kept as str); everything else is
+numeric (float64). How one column's values are read is in `values`; the target y and the parameters
+that depend on the data are checked in `targets` (both importable from here too).
 """
-
-import datetime
-import numbers
-import warnings
 
 import numpy as np
 
-from .errors import DataError, data_conversion_warning
-from .settings import CATEGORICAL, MISSING_MARKERS as _MISSING_TEXT, NUMERIC  # noqa: F401 (defined once)
-
-
-def is_missing(value):
-    """True for None, NaN, pandas' NA and NaT, and the usual missing markers in text."""
-    if value is None or type(value).__name__ in ("NAType", "NaTType"):
-        return True
-    if isinstance(value, numbers.Real):
-        return value != value
-    return isinstance(value, str) and value.strip().lower() in _MISSING_TEXT
+from .errors import DataError
+from .settings import CATEGORICAL, NUMERIC
+from .targets import check_classes, check_k_within_rows, check_target  # noqa: F401 (public here too)
+from .values import (_as_categorical, _as_numeric, _first_bad_rows, _refuse_unreadable, _require_finite,
+                     _require_workable_scale, is_missing, is_table, one_column, workable_scale)  # noqa: F401
 
 
 class Columns:
@@ -68,11 +60,6 @@ def _names_for(n_cols, feature_names):
     if len(set(names)) != len(names):
         raise DataError(f"feature_names must be unique; got {names}.")
     return names
-
-
-def is_table(X):
-    """A pellucid Table or Columns: columns picked by name with `.column(name)`."""
-    return hasattr(X, "columns") and hasattr(X, "column")
 
 
 def is_frame(X):
@@ -125,76 +112,6 @@ def _raw_columns(X, feature_names):
         raise _no_features(arr.shape)
     names = _names_for(arr.shape[1], feature_names)
     return names, [arr[:, j] for j in range(arr.shape[1])]
-
-
-def _refuse_unreadable(name, col):
-    """Complex numbers and dates have no faithful reading as a number or a category: refuse them rather
-    than drop an imaginary part or make one category per date."""
-    if col.dtype.kind == "c" or (col.dtype == object and any(isinstance(v, complex) for v in col.tolist())):
-        raise DataError(f"Complex data not supported: column {name!r} holds complex numbers; pass their "
-                        "real parts or magnitudes explicitly.")
-    dates = (datetime.date, datetime.time, datetime.timedelta, np.datetime64, np.timedelta64)
-    if col.dtype.kind in "mM" or (col.dtype == object and any(isinstance(v, dates) for v in col.tolist())):
-        raise DataError(f"Column {name!r} holds dates or times, which pellucid reads neither as numbers nor "
-                        "as categories; convert them first (for example to days since a start date).")
-
-
-def _as_numeric(name, col):
-    """col as float64, or None if some value is text that is not a number."""
-    if col.dtype.kind in "fiub":
-        return col.astype(float)
-    out = np.empty(len(col))
-    for i, v in enumerate(col):
-        if is_missing(v):
-            out[i] = np.nan
-            continue
-        if isinstance(v, bool):
-            return None
-        try:
-            out[i] = float(v)
-        except (TypeError, ValueError, OverflowError):
-            return None
-    return out
-
-
-_TO_STR = np.frompyfunc(str, 1, 1)
-
-
-def _missing_mask(col, text=None):
-    """(n,) is_missing of every value, with the text test run once per distinct str(value).
-
-    A missing value's str is a missing marker or "None", so only the rows with such text can be missing;
-    for text columns that decides, otherwise is_missing decides those few rows (b"NA" is not missing)."""
-    is_text = col.dtype.kind == "U"
-    markers = _MISSING_TEXT if is_text else _MISSING_TEXT | {"none", "<na>", "nat"}
-    if text is None:
-        text = col if col.dtype.kind == "U" else _TO_STR(col)  # (n,) str(v)
-    text = np.asarray(text, dtype=str)  # fixed-width text sorts fast
-    distinct, inverse = np.unique(text, return_inverse=True)
-    marker = np.array([v.strip().lower() in markers for v in distinct.tolist()], dtype=bool)
-    candidates = np.flatnonzero(marker[inverse.ravel()])
-    missing = np.zeros(len(col), dtype=bool)
-    if is_text:
-        missing[candidates] = True
-    else:
-        missing[candidates] = [is_missing(v) for v in col[candidates].tolist()]
-    return missing
-
-
-def _as_categorical(col):
-    """(values, missing): the values as an object array of str (None where missing), and the mask."""
-    if col.dtype.kind == "U":
-        out = col.astype(object)  # (n,) Python str
-    else:
-        out = _TO_STR(col).astype(object, copy=False)  # (n,) str(v), as a caller would write it
-    missing = _missing_mask(col, out)
-    out[missing] = None
-    return out, missing
-
-
-def _first_bad_rows(mask, limit=3):
-    rows = np.flatnonzero(mask)[:limit] + 1
-    return ", ".join(str(r) for r in rows)
 
 
 def check_X(X, feature_names=None, *, kinds=None, allow_missing=False):
@@ -270,114 +187,7 @@ def _judge(names, raw, kinds, allow_missing, fitting):
     return Columns(names, data, found_kinds)
 
 
-# Learners square and multiply values: in float64 that overflows for magnitudes beyond 1e150, so a
-# column living at such a scale is refused rather than mislearned.
-_LARGEST = 1e150
-
-
-def workable_scale(M):
-    """Whether every column of the finite matrix M (n, d) is at a scale the learners can compute with."""
-    top = np.abs(M).max(axis=0)  # (d,)
-    return bool(np.all(top <= _LARGEST))
-
-
-def _require_workable_scale(name, values):
-    finite = np.abs(values[np.isfinite(values)])
-    top = finite.max() if finite.size else 0.0
-    if top > _LARGEST:
-        raise DataError(f"Column {name!r} holds values of magnitude {top:.3g}; learners square and multiply "
-                        "values, which in float64 overflows beyond 1e150: rescale "
-                        "the column (for example, change its units).")
-
-
-def _require_finite(name, values):
-    nan = np.isnan(values)
-    if nan.any():
-        raise DataError(f"Column {name!r} has {int(nan.sum())} missing values (NaN, rows "
-                        f"{_first_bad_rows(nan)}); drop those rows or fill them first.")
-    inf = np.isinf(values)
-    if inf.any():
-        raise DataError(f"Column {name!r} has infinite values (rows {_first_bad_rows(inf)}).")
-
-
-def one_column(data):
-    """A one-column table or an (n, 1) array as a 1-D numpy array; anything else as np.asarray(data)."""
-    if is_table(data) and len(data.columns) == 1:
-        data = data.column(data.columns[0])
-    values = np.asarray(data)
-    return values[:, 0] if values.ndim == 2 and values.shape[1] == 1 else values
-
-
-def check_target(y, n_rows, *, task):
-    """y as a 1-D array with one value per row; floats for regression, labels for classification."""
-    if y is None:
-        raise DataError("This model requires y to be passed, but the target y is None: it learns from "
-                        "labelled examples.")
-    if not is_table(y):
-        y = np.asarray(y)
-    if not is_table(y) and y.ndim == 2 and y.shape[1] == 1:
-        warnings.warn("A column-vector y was passed when a 1d array was expected; it is read as one value "
-                      "per row (pass y.ravel() to say so).", data_conversion_warning(), stacklevel=3)
-    y = one_column(y)
-    if y.ndim != 1:
-        raise DataError(f"y must be 1-D (one value per row); got shape {y.shape}.")
-    if len(y) != n_rows:
-        raise DataError(f"Found input variables with inconsistent numbers of samples: X has {n_rows} rows, "
-                        f"y has {len(y)}.")
-    _refuse_unreadable("target", y)
-    if y.dtype.kind in "fiub":  # numeric: only NaN can be missing, decided in one pass
-        missing = np.isnan(y) if y.dtype.kind == "f" else np.zeros(len(y), dtype=bool)
-    else:
-        missing = _missing_mask(y)
-    if missing.any():
-        raise DataError(f"The target has {int(missing.sum())} missing values (rows "
-                        f"{_first_bad_rows(missing)}); drop those rows first.")
-    if task == "regression":
-        numeric = y.astype(float) if y.dtype.kind in "fiub" else _as_numeric("target", y)
-        if numeric is None:
-            raise DataError("The target must be numeric for regression, but it holds text; "
-                            "choose a classifier for a categorical target.")
-        _require_finite("target", numeric)
-        _require_workable_scale("target", numeric)
-        return numeric
-    return _class_labels(y)
-
-
-def _class_labels(y):
-    """Class labels: whole-number floats become integers (when int64 holds them all), text stays text;
-    fractional or infinite floats are refused, since they are a quantity rather than classes."""
-    if y.dtype.kind == "f":
-        _require_finite("target", y)
-        fractional = y != np.round(y)
-        if fractional.any():
-            raise DataError(f"The target holds continuous values (for example {y[fractional][0]:g} at row "
-                            f"{_first_bad_rows(fractional, 1)}), but a classifier needs class labels; choose "
-                            "a regression model, or bin the target into classes first.")
-        if np.all(np.abs(y) < 2.0 ** 63):
-            y = y.astype(np.int64)
-    if y.dtype.kind == "O":
-        y = np.asarray(_TO_STR(y), dtype=str)
-    return y
-
-
 def check_X_y(X, y, feature_names=None, *, task):
     """Validate features and target together."""
     columns = check_X(X, feature_names)
     return columns, check_target(y, columns.n_rows, task=task)
-
-
-def check_classes(y, minimum=2):
-    """The sorted distinct labels of y, with a clear error when there are too few to learn from."""
-    classes = np.unique(y)
-    if len(classes) < minimum:
-        found = ", ".join(repr(c.item() if hasattr(c, "item") else c) for c in classes)
-        raise DataError(f"The target has {len(classes)} class ({found}); at least {minimum} classes "
-                        "are needed to learn to tell them apart.")
-    return classes
-
-
-def check_k_within_rows(k, n_rows):
-    """A clustering cannot make more clusters than it has rows."""
-    if k > n_rows:
-        raise DataError(f"Parameter 'k' must be at most the number of rows (n_samples={n_rows}); got {k}: "
-                        "choose a smaller k or use more rows.")

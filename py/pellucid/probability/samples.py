@@ -9,7 +9,7 @@ import numbers
 import numpy as np
 
 from ..core.errors import DataError
-from ..core.validation import is_missing, one_column
+from ..core.values import is_missing, one_column
 
 DISTRIBUTIONS = ("bernoulli", "categorical", "poisson", "gaussian")
 

@@ -1,0 +1,133 @@
+"""Reading one column's values: what counts as missing, numbers versus text, and the checks every number
+must pass (finite, at a scale float64 can square), with the row numbers of the first bad values.
+"""
+
+import datetime
+import numbers
+
+import numpy as np
+
+from .errors import DataError
+from .settings import MISSING_MARKERS as _MISSING_TEXT
+
+
+def is_missing(value):
+    """True for None, NaN, pandas' NA and NaT, and the usual missing markers in text."""
+    if value is None or type(value).__name__ in ("NAType", "NaTType"):
+        return True
+    if isinstance(value, numbers.Real):
+        return value != value
+    return isinstance(value, str) and value.strip().lower() in _MISSING_TEXT
+
+
+def is_table(X):
+    """A pellucid Table or Columns: columns picked by name with `.column(name)`."""
+    return hasattr(X, "columns") and hasattr(X, "column")
+
+
+def one_column(data):
+    """A one-column table or an (n, 1) array as a 1-D numpy array; anything else as np.asarray(data)."""
+    if is_table(data) and len(data.columns) == 1:
+        data = data.column(data.columns[0])
+    values = np.asarray(data)
+    return values[:, 0] if values.ndim == 2 and values.shape[1] == 1 else values
+
+
+def _refuse_unreadable(name, col):
+    """Complex numbers and dates have no faithful reading as a number or a category: refuse them rather
+    than drop an imaginary part or make one category per date."""
+    if col.dtype.kind == "c" or (col.dtype == object and any(isinstance(v, complex) for v in col.tolist())):
+        raise DataError(f"Complex data not supported: column {name!r} holds complex numbers; pass their "
+                        "real parts or magnitudes explicitly.")
+    dates = (datetime.date, datetime.time, datetime.timedelta, np.datetime64, np.timedelta64)
+    if col.dtype.kind in "mM" or (col.dtype == object and any(isinstance(v, dates) for v in col.tolist())):
+        raise DataError(f"Column {name!r} holds dates or times, which pellucid reads neither as numbers nor "
+                        "as categories; convert them first (for example to days since a start date).")
+
+
+def _as_numeric(name, col):
+    """col as float64, or None if some value is text that is not a number."""
+    if col.dtype.kind in "fiub":
+        return col.astype(float)
+    out = np.empty(len(col))
+    for i, v in enumerate(col):
+        if is_missing(v):
+            out[i] = np.nan
+            continue
+        if isinstance(v, bool):
+            return None
+        try:
+            out[i] = float(v)
+        except (TypeError, ValueError, OverflowError):
+            return None
+    return out
+
+
+_TO_STR = np.frompyfunc(str, 1, 1)
+
+
+def _missing_mask(col, text=None):
+    """(n,) is_missing of every value, with the text test run once per distinct str(value).
+
+    A missing value's str is a missing marker or "None", so only the rows with such text can be missing;
+    for text columns that decides, otherwise is_missing decides those few rows (b"NA" is not missing)."""
+    is_text = col.dtype.kind == "U"
+    markers = _MISSING_TEXT if is_text else _MISSING_TEXT | {"none", "<na>", "nat"}
+    if text is None:
+        text = col if col.dtype.kind == "U" else _TO_STR(col)  # (n,) str(v)
+    text = np.asarray(text, dtype=str)  # fixed-width text sorts fast
+    distinct, inverse = np.unique(text, return_inverse=True)
+    marker = np.array([v.strip().lower() in markers for v in distinct.tolist()], dtype=bool)
+    candidates = np.flatnonzero(marker[inverse.ravel()])
+    missing = np.zeros(len(col), dtype=bool)
+    if is_text:
+        missing[candidates] = True
+    else:
+        missing[candidates] = [is_missing(v) for v in col[candidates].tolist()]
+    return missing
+
+
+def _as_categorical(col):
+    """(values, missing): the values as an object array of str (None where missing), and the mask."""
+    if col.dtype.kind == "U":
+        out = col.astype(object)  # (n,) Python str
+    else:
+        out = _TO_STR(col).astype(object, copy=False)  # (n,) str(v), as a caller would write it
+    missing = _missing_mask(col, out)
+    out[missing] = None
+    return out, missing
+
+
+def _first_bad_rows(mask, limit=3):
+    rows = np.flatnonzero(mask)[:limit] + 1
+    return ", ".join(str(r) for r in rows)
+
+
+# Learners square and multiply values: in float64 that overflows for magnitudes beyond 1e150, so a
+# column living at such a scale is refused rather than mislearned.
+_LARGEST = 1e150
+
+
+def workable_scale(M):
+    """Whether every column of the finite matrix M (n, d) is at a scale the learners can compute with."""
+    top = np.abs(M).max(axis=0)  # (d,)
+    return bool(np.all(top <= _LARGEST))
+
+
+def _require_workable_scale(name, values):
+    finite = np.abs(values[np.isfinite(values)])
+    top = finite.max() if finite.size else 0.0
+    if top > _LARGEST:
+        raise DataError(f"Column {name!r} holds values of magnitude {top:.3g}; learners square and multiply "
+                        "values, which in float64 overflows beyond 1e150: rescale "
+                        "the column (for example, change its units).")
+
+
+def _require_finite(name, values):
+    nan = np.isnan(values)
+    if nan.any():
+        raise DataError(f"Column {name!r} has {int(nan.sum())} missing values (NaN, rows "
+                        f"{_first_bad_rows(nan)}); drop those rows or fill them first.")
+    inf = np.isinf(values)
+    if inf.any():
+        raise DataError(f"Column {name!r} has infinite values (rows {_first_bad_rows(inf)}).")
