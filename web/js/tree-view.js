@@ -1,11 +1,19 @@
-// The tree drawing at any size: zoom in, out, to fit, back to 100%, and ctrl+wheel zoom; the scroll box
-// moves around a tree bigger than the screen.
+// The tree drawing at any size: zoom in, out (down to the whole tree), to fit, back to 100%, ctrl+wheel
+// or pinch zoom; drag to pan; hover a box or branch label for its full text; click a collapsed subtree
+// ("+412 leaves"), or its button in the text twin, to open it.
 import { drawTree, treeAsList } from "./render/tree-draw.js";
 
-const STEPS = [0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2];
+const STEPS = [0.05, 0.1, 0.15, 0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2];
+const DRAG_PX = 4;  // a press that moves less than this is a click
 
 export function createTreeView({ scroll, canvas, text, buttons }) {
-  const view = { zoom: 1, natural: null };
+  const view = { zoom: 1, natural: null, layout: null, tree: null, classes: null, open: new Set() };
+
+  function fitZoom() {
+    if (!view.natural) return 1;
+    const height = Math.max(0.7 * window.innerHeight, 320);
+    return Math.min(1, (scroll.clientWidth - 4) / view.natural.width, height / view.natural.height);
+  }
 
   function apply() {
     if (!view.natural) return;
@@ -14,43 +22,110 @@ export function createTreeView({ scroll, canvas, text, buttons }) {
     buttons.reset.textContent = `${Math.round(view.zoom * 100)}%`;
   }
 
-  function setZoom(z) {
-    view.zoom = Math.min(STEPS[STEPS.length - 1], Math.max(0.1, z));
+  // Zooms about a point of the scroll box (its centre by default), so what is under it stays put.
+  function setZoom(z, anchor = null) {
+    const before = view.zoom;
+    view.zoom = Math.min(STEPS[STEPS.length - 1], Math.max(Math.min(fitZoom(), STEPS[0]), z));
+    const ax = anchor ? anchor.x : scroll.clientWidth / 2;
+    const ay = anchor ? anchor.y : scroll.clientHeight / 2;
+    const px = (scroll.scrollLeft + ax) / before;
+    const py = (scroll.scrollTop + ay) / before;
     apply();
+    scroll.scrollLeft = px * view.zoom - ax;
+    scroll.scrollTop = py * view.zoom - ay;
   }
 
-  function step(direction) {
-    const next = direction > 0 ? STEPS.find((s) => s > view.zoom + 1e-9) : [...STEPS].reverse().find((s) => s < view.zoom - 1e-9);
-    setZoom(next ?? view.zoom);
+  function step(direction, anchor) {
+    const fit = fitZoom();
+    const stops = [...new Set([...STEPS, fit])].sort((a, b) => a - b);
+    const next = direction > 0 ? stops.find((s) => s > view.zoom + 1e-9) : [...stops].reverse().find((s) => s < view.zoom - 1e-9);
+    setZoom(next ?? view.zoom, anchor);
   }
 
-  function fit() {
-    if (!view.natural) return;
-    const z = Math.min(1, (scroll.clientWidth - 4) / view.natural.width, Math.max(0.6 * window.innerHeight, 320) / view.natural.height);
-    setZoom(z);
+  // The hit region under a pointer, in the drawing's own pixels.
+  function regionAt(event) {
+    if (!view.layout) return null;
+    const rect = canvas.getBoundingClientRect();
+    const x = (event.clientX - rect.left) * (view.layout.width / rect.width);
+    const y = (event.clientY - rect.top) * (view.layout.height / rect.height);
+    const hits = view.layout.regions.filter((r) => x >= r.x && x <= r.x + r.w && y >= r.y && y <= r.y + r.h);
+    return hits[hits.length - 1] || null;  // boxes are listed after edge labels: a box wins
+  }
+
+  function openSubtree(key) {
+    view.open.add(key);
+    render({ keepView: true });
+  }
+
+  function render({ keepView = false } = {}) {
+    const layout = drawTree(canvas, view.tree, view.classes, { open: view.open });
+    view.layout = layout;
+    view.natural = { width: parseFloat(canvas.style.width), height: parseFloat(canvas.style.height) };
+    text.replaceChildren(treeAsList(view.tree, () => false, { layout, onOpen: openSubtree }));
+    if (keepView) return apply();
+    view.zoom = 1;
+    // A tree wider than its box starts fitted, so its whole shape is seen first (and zoom out goes on
+    // until it all fits); below half size the start is scrolled to the root instead.
+    if (view.natural.width > scroll.clientWidth && scroll.clientWidth > 0) view.zoom = Math.max(fitZoom(), 0.5);
+    apply();
+    scroll.scrollLeft = Math.max(0, layout.rootX * layout.scale * view.zoom - scroll.clientWidth / 2);
+    scroll.scrollTop = 0;
   }
 
   buttons.zoomIn.addEventListener("click", () => step(1));
   buttons.zoomOut.addEventListener("click", () => step(-1));
-  buttons.fit.addEventListener("click", fit);
+  buttons.fit.addEventListener("click", () => setZoom(fitZoom()));
   buttons.reset.addEventListener("click", () => setZoom(1));
   scroll.addEventListener("wheel", (event) => {
-    if (!event.ctrlKey) return;
+    if (!event.ctrlKey) return;  // a trackpad pinch arrives as ctrl+wheel
     event.preventDefault();
-    step(event.deltaY < 0 ? 1 : -1);
+    const rect = scroll.getBoundingClientRect();
+    step(event.deltaY < 0 ? 1 : -1, { x: event.clientX - rect.left, y: event.clientY - rect.top });
   }, { passive: false });
 
-  // Draws the tree; a tree wider than its box starts fitted, so the whole shape is seen first.
+  // Drag to pan; a press that barely moves is a click (it opens a collapsed subtree).
+  let drag = null;
+  scroll.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    drag = { x: event.clientX, y: event.clientY, left: scroll.scrollLeft, top: scroll.scrollTop, moved: false, id: event.pointerId };
+  });
+  scroll.addEventListener("pointermove", (event) => {
+    if (!drag) {
+      const region = regionAt(event);
+      canvas.title = region ? region.text : "";
+      canvas.style.cursor = region?.hidden ? "pointer" : "";
+      return;
+    }
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    if (!drag.moved && Math.abs(dx) + Math.abs(dy) < DRAG_PX) return;
+    if (!drag.moved) {
+      drag.moved = true;
+      scroll.setPointerCapture?.(drag.id);
+      scroll.classList.add("dragging");
+    }
+    scroll.scrollLeft = drag.left - dx;
+    scroll.scrollTop = drag.top - dy;
+  });
+  const endDrag = (event) => {
+    if (!drag) return;
+    const click = !drag.moved && event.type === "pointerup";
+    if (drag.moved) scroll.releasePointerCapture?.(drag.id);
+    scroll.classList.remove("dragging");
+    drag = null;
+    if (!click) return;
+    const region = regionAt(event);
+    if (region?.hidden) openSubtree(region.key);
+  };
+  scroll.addEventListener("pointerup", endDrag);
+  scroll.addEventListener("pointercancel", endDrag);
+
+  // Draws a new tree: every subtree beyond the node budget starts collapsed.
   view.draw = (tree, classes) => {
-    const layout = drawTree(canvas, tree, classes);
-    view.natural = { width: parseFloat(canvas.style.width), height: parseFloat(canvas.style.height) };
-    text.replaceChildren(treeAsList(tree));
-    view.zoom = 1;
-    if (view.natural.width > scroll.clientWidth && scroll.clientWidth > 0) {
-      fit();
-      if (view.zoom < 0.5) setZoom(0.5); // narrower than this is unreadable: scroll instead
-    } else apply();
-    scroll.scrollLeft = Math.max(0, layout.rootX * view.zoom - scroll.clientWidth / 2);
+    view.tree = tree;
+    view.classes = classes;
+    view.open = new Set();
+    render();
   };
   return view;
 }

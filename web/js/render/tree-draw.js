@@ -1,6 +1,8 @@
 // Draws a laid-out tree on a canvas: boxes with feature, gain and class counts; leaves with their
-// prediction in the class colour; branch values on the edges. Takes the layout, never the model.
-import { layoutTree, isLeaf, formatNumber } from "./tree-layout.js";
+// prediction in the class colour; branch values on the edges; collapsed subtrees as "+412 leaves" boxes.
+// Text that does not fit is shortened with "…"; every box and edge label is returned as a hit region
+// with its full text, so the view can show it on hover. Takes the layout, never the model.
+import { layoutTree, isLeaf, formatNumber, children } from "./tree-layout.js";
 import { classColour } from "./palette.js";
 import { fitText, setupCanvas } from "./scales.js";
 
@@ -10,31 +12,53 @@ const COLUMN = 166;
 const ROW = 112;
 const MARGIN = 24;
 const CURRENT = "#d97706";  // the node this step of "See it learn" is about
+const MAX_CANVAS_PX = 30000;  // browsers leave a canvas blank beyond about 32767 pixels a side
+
+function prediction(node) {
+  return typeof node.prediction === "number" ? formatNumber(node.prediction, 4) : String(node.prediction);
+}
 
 function nodeLines(node) {
   const counts = Object.entries(node.counts || {}).map(([label, n]) => `${label} ${n}`).join(" · ");
-  if (isLeaf(node)) return { title: `→ ${node.prediction}`, lines: [`${node.samples} ${node.samples === 1 ? "row" : "rows"}`, counts] };
-  const gain = node.gain === undefined ? "" : `gain ${node.gain.toFixed(3)}`;
-  return { title: node.feature, lines: [gain, counts] };
+  const rows = `${node.samples} ${node.samples === 1 ? "row" : "rows"}`;
+  if (isLeaf(node)) return { title: `→ ${prediction(node)}`, lines: [rows, counts] };
+  const gain = node.gain === undefined ? "" : `gain ${formatNumber(node.gain, 3)}`;
+  return { title: node.feature, lines: [gain, counts || rows] };
 }
 
-// Options: current (a predicate on nodes): that node gets a ring and "this step" above it.
-export function drawTree(canvas, tree, classes, { current = () => false } = {}) {
-  const layout = layoutTree(tree);
+// The full text of a box, for its tooltip and the text twin.
+function fullText(entry) {
+  const { title, lines } = nodeLines(entry.node);
+  const more = entry.hidden ? [`+${entry.hidden} leaves hidden: click to open`] : [];
+  return [title, ...lines.filter(Boolean), ...more].join("\n");
+}
+
+// Options: current (a predicate on nodes): that node gets a ring and "this step" above it; open (a Set of
+// node keys) and budget: which subtrees of a large tree are shown (tree-layout.js).
+// Returns the layout with rootX, `scale` (canvas pixels per layout pixel, below 1 only for a tree too
+// wide for one canvas) and `regions`: [{x, y, w, h, text, key, hidden}] in layout pixels.
+export function drawTree(canvas, tree, classes, { current = () => false, open, budget } = {}) {
+  const layout = layoutTree(tree, { open, budget });
   const width = Math.max(layout.width * COLUMN, BOX_W) + 2 * MARGIN;
   const height = (layout.depth - 1) * ROW + BOX_H + 2 * MARGIN;
+  const ratio = window.devicePixelRatio || 1;
+  const scale = Math.min(1, MAX_CANVAS_PX / (Math.max(width, height) * ratio));
   // Transparent background: the page's panel shows through, and tests can count what was drawn.
-  const ctx = setupCanvas(canvas, width, height, { fill: null });
+  const ctx = setupCanvas(canvas, width * scale, height * scale, { fill: null });
+  ctx.scale(scale, scale);
   const centre = (entry) => ({ x: MARGIN + entry.x * COLUMN + BOX_W / 2, y: MARGIN + entry.depth * ROW });
-  drawEdges(ctx, layout.nodes, centre);
+  const regions = drawEdges(ctx, layout.nodes, centre);
   for (const entry of layout.nodes) {
-    if (current(entry.node)) drawCurrent(ctx, centre(entry));
-    drawNode(ctx, entry.node, centre(entry), classes);
+    const c = centre(entry);
+    if (current(entry.node)) drawCurrent(ctx, c);
+    drawNode(ctx, entry, c, classes);
+    regions.push({ x: c.x - BOX_W / 2, y: c.y, w: BOX_W, h: BOX_H, text: fullText(entry), key: entry.key, hidden: entry.hidden });
   }
-  return { ...layout, rootX: centre(layout.nodes[0]).x };
+  return { ...layout, rootX: centre(layout.nodes[0]).x, width, height, scale, regions };
 }
 
 function drawEdges(ctx, nodes, centre) {
+  const regions = [];
   ctx.font = "12px system-ui, sans-serif";
   ctx.textAlign = "center";
   for (const entry of nodes) {
@@ -55,10 +79,15 @@ function drawEdges(ctx, nodes, centre) {
     ctx.fillRect(mx - w / 2, my - 9, w, 18);
     ctx.fillStyle = "#39424c";
     ctx.fillText(label, mx, my + 4);
+    const parent = nodes[entry.parentIndex].node;
+    regions.push({ x: mx - w / 2, y: my - 9, w, h: 18, text: `${parent.feature} ${entry.edgeLabel}`, key: null, hidden: 0 });
   }
+  return regions;
 }
 
-function drawNode(ctx, node, { x, y }, classes) {
+function drawNode(ctx, entry, { x, y }, classes) {
+  const node = entry.node;
+  if (entry.hidden) return drawCollapsed(ctx, entry, { x, y });
   const leaf = isLeaf(node);
   const classIndex = classes ? classes.indexOf(String(node.prediction)) : -1;
   const accent = classIndex >= 0 ? classColour(classIndex) : "#5b6770";
@@ -76,6 +105,28 @@ function drawNode(ctx, node, { x, y }, classes) {
   ctx.fillStyle = "#39424c";
   ctx.font = "12px system-ui, sans-serif";
   lines.forEach((line, i) => ctx.fillText(fitText(ctx, line, BOX_W - 12), x, y + 37 + i * 15));
+}
+
+// A collapsed subtree: its test on top, and how many leaves opening it shows.
+function drawCollapsed(ctx, entry, { x, y }) {
+  ctx.fillStyle = "#eef2f7";
+  ctx.strokeStyle = "#5b6770";
+  ctx.lineWidth = 1.5;
+  ctx.setLineDash([5, 3]);
+  roundRect(ctx, x - BOX_W / 2, y, BOX_W, BOX_H, 8);
+  ctx.fill();
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.textAlign = "center";
+  ctx.fillStyle = "#1d232a";
+  ctx.font = "600 14px system-ui, sans-serif";
+  ctx.fillText(fitText(ctx, entry.node.feature, BOX_W - 12), x, y + 19);
+  ctx.fillStyle = "#1f5fa8";
+  ctx.font = "600 13px system-ui, sans-serif";
+  ctx.fillText(`+${entry.hidden} leaves`, x, y + 38);
+  ctx.fillStyle = "#39424c";
+  ctx.font = "11px system-ui, sans-serif";
+  ctx.fillText("click to open", x, y + 54);
 }
 
 function drawCurrent(ctx, { x, y }) {
@@ -107,29 +158,39 @@ function roundRect(ctx, x, y, w, h, r) {
 
 // A text twin of the drawing for screen readers and copy-paste: nested lists built with textContent.
 // With `current` (as for drawTree) that node's line ends with "(this step)".
-export function treeAsList(tree, current = () => false) {
+// With `layout` (drawTree's result) and `onOpen(key)`, a collapsed subtree is listed as a button that opens it.
+export function treeAsList(tree, current = () => false, { layout = null, onOpen = null } = {}) {
+  const hidden = new Map((layout?.nodes || []).filter((n) => n.hidden).map((n) => [n.key, n.hidden]));
   const list = document.createElement("ul");
-  list.append(treeItem(tree, null, current));
+  list.append(treeItem(tree, null, current, "r", { hidden, onOpen }));
   return list;
 }
 
-function treeItem(node, edge, current) {
+function treeItem(node, edge, current, key, folded) {
   const item = document.createElement("li");
   const prefix = edge === null ? "" : `${edge}: `;
-  const counts = Object.entries(node.counts || {}).map(([k, v]) => `${k} ${v}`).join(", ");
+  const counts = Object.entries(node.counts || {}).map(([k, v]) => `${k} ${v}`).join(", ") || `${node.samples} rows`;
   const mark = current(node) ? " (this step)" : "";
   if (isLeaf(node)) {
-    item.textContent = `${prefix}predict ${node.prediction} (${counts})${mark}`;
+    item.textContent = `${prefix}predict ${prediction(node)} (${counts})${mark}`;
     return item;
   }
-  item.textContent = `${prefix}split on ${node.feature}, gain ${node.gain.toFixed(3)} (${counts})${mark}`;
-  const sub = document.createElement("ul");
-  if (node.branches) {
-    for (const [value, child] of Object.entries(node.branches)) sub.append(treeItem(child, `${node.feature} = ${value}`, current));
-  } else {
-    const t = formatNumber(node.threshold);
-    sub.append(treeItem(node.left, `${node.feature} ≤ ${t}`, current), treeItem(node.right, `${node.feature} > ${t}`, current));
+  const gain = node.gain === undefined ? "" : `, gain ${node.gain.toFixed(3)}`;
+  item.textContent = `${prefix}split on ${node.feature}${gain} (${counts})${mark}`;
+  if (folded.hidden.has(key) && folded.onOpen) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "tree-open";
+    button.textContent = `Open +${folded.hidden.get(key)} leaves`;
+    button.addEventListener("click", () => folded.onOpen(key));
+    item.append(" ", button);
+    return item;
   }
+  const sub = document.createElement("ul");
+  children(node).forEach(({ label, child }, b) => {
+    const branch = node.branches ? `${node.feature} = ${label}` : `${node.feature} ${label}`;
+    sub.append(treeItem(child, branch, current, `${key}.${b}`, folded));
+  });
   item.append(sub);
   return item;
 }
