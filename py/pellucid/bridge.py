@@ -18,7 +18,7 @@ from .core.settings import MAX_BYTES, MAX_ROWS
 from .learners import registry
 from .workbench import boundary as _boundary, evaluation as _evaluation, exports, readouts, script, tables
 from .workbench import exercises as _exercises, explain as _explain, lab as _lab, steps as _steps
-from .workbench import compare as _compare
+from .workbench import compare as _compare, sklearn_script
 
 
 # --- the commands that need no session ------------------------------------------------------------------
@@ -52,7 +52,7 @@ class Session:
 
     COMMANDS = ("load_csv", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
-                "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn")
+                "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn")
 
     def __init__(self):
         self.tables = {}
@@ -184,6 +184,14 @@ class Session:
         if model_id is not None:
             setup = self._setup_of(self.run(model_id), setup or {})
         return script.python_script(setup)
+
+    def export_sklearn(self, model_id):
+        """The kept run as a standalone scikit-learn script (numpy, pandas, scikit-learn): the same rows,
+        preprocessing, split or folds, with the learner's scikit-learn twin; a DataError for a learner
+        without one. scikit-learn need not be loaded: the script is written, not run."""
+        run = self.run(model_id)
+        meta = self.table_meta.get(run.setup.get("table_id"), {"name": "data.csv", "steps": {}})
+        return sklearn_script.sklearn_script(run, meta["name"], meta["steps"])
 
     def _setup_of(self, run, overrides):
         if run.table is None:

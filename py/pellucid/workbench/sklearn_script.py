@@ -1,0 +1,281 @@
+"""The same run as a standalone scikit-learn script, for taking a model past the browser.
+
+The script needs numpy, pandas and scikit-learn, not pellucid. It reads the CSV as the page read it (the
+same delimiter, missing-value cells and column kinds, then the page's missing-value steps), builds a
+scikit-learn Pipeline (the preprocessing, then the learner's twin from its descriptor), trains and scores
+on exactly the page's rows (pellucid's split or folds, copied into the script from `script_splits`),
+and prints the page's metric per split: accuracy, R², silhouette or variance explained.
+
+The parts of the script are written by separate functions, in the order they appear in it:
+`_data_lines` (reading the CSV), `preprocessing_lines` (the table's missing-value steps and the
+pipeline's preparation of the columns), `_model_lines` (the twin), `_split_lines` and the evaluation.
+"""
+
+import inspect
+import pathlib
+import textwrap
+
+from ..core.errors import DataError
+from ..core.settings import MISSING_MARKERS
+from . import script_splits
+from .runs import SUPERVISED, make_estimator
+from .twin_source import Name, literal, twin_source
+
+METRIC = {"classification": ("accuracy", "accuracy_score"), "regression": ("R^2", "r2_score"),
+          "clustering": ("silhouette", "silhouette_score"), "projection": ("variance explained", None)}
+
+
+def sklearn_script(run, file_name="data.csv", steps=None):
+    """{filename, script}: the run `run` (a workbench Run trained in this session) as a scikit-learn
+    script; `steps` are the table's kind changes and missing-value steps ({"kinds", "missing"})."""
+    if run.table is None:
+        raise DataError("This model was imported without its data, so there is no run to write as a "
+                        "scikit-learn script; train it here first.")
+    twin = run.learner.sklearn
+    if twin is None:
+        raise DataError(f"{run.label} has no equivalent in scikit-learn, so there is no scikit-learn script "
+                        f"for it: {run.learner.no_twin}")
+    evaluation = run.setup.get("evaluation") or {"method": "none"}
+    kfold = evaluation["method"] == "kfold" and run.task in SUPERVISED
+    split = evaluation["method"] == "split"
+    params = make_estimator(run.model, run.setup.get("params")).get_params()
+    estimator, imports = twin_source(twin, params, _context(run))
+    notes = twin.notes(params)
+    lines = [*_header_lines(run, file_name, notes), *_import_lines(run, imports, twin.prepare, split), "",
+             *_data_lines(run, file_name), *preprocessing_lines(run, steps or {}, twin.prepare, params), "",
+             *_model_lines(run, estimator), "",
+             *(_kfold_lines(run, evaluation, estimator) if kfold else _split_lines(run, evaluation, estimator))]
+    stem = pathlib.PurePath(file_name).stem or "data"
+    return {"filename": f"{stem}_{run.model}_sklearn.py", "script": "\n".join(lines) + "\n",
+            "estimator": estimator, "notes": notes}
+
+
+def _context(run):
+    """What a twin's builder reads besides our params; the counts the script works out are Names."""
+    n_features = len(getattr(run.estimator, "feature_names_out_", run.features))
+    return {"n_train": Name("n_train", int(len(run.splits["train"]))), "n_features": n_features,
+            "gamma": getattr(run.estimator, "gamma_", None),
+            "n_categories": Name("n_categories", [len(set(run.table.column(c).tolist())) for c in run.features])}
+
+
+def _header_lines(run, file_name, notes):
+    where = "\n".join(textwrap.fill(note, 100, initial_indent="- ", subsequent_indent="  ") for note in notes)
+    return [f'"""{run.label} on {file_name}, as trained in the pellucid workbench, with scikit-learn.', "",
+            "The same rows, the same preprocessing and the same split or folds as on the page; the scores can",
+            "differ from the page's where the two libraries learn differently:", "", where, '"""', ""]
+
+
+def _import_lines(run, imports, prepare, split):
+    names = {"sklearn.pipeline": ["make_pipeline"]}
+    for module, name in imports:
+        names.setdefault(module, []).append(name)
+    if prepare == "ordinal":
+        names.setdefault("sklearn.preprocessing", []).append("OrdinalEncoder")
+    elif any(run.table.kinds[c] == "categorical" for c in run.features):
+        names.setdefault("sklearn.compose", []).append("ColumnTransformer")
+        names.setdefault("sklearn.preprocessing", []).append("OneHotEncoder")
+    preprocessor = getattr(run, "preprocessor", None)
+    if getattr(preprocessor, "impute", None) or getattr(preprocessor, "standardize", False):
+        names.setdefault("sklearn.compose", []).append("ColumnTransformer")
+    if getattr(preprocessor, "impute", None):
+        names.setdefault("sklearn.impute", []).append("SimpleImputer")
+    if getattr(preprocessor, "standardize", False) or (run.setup.get("params") or {}).get("standardize"):
+        names.setdefault("sklearn.preprocessing", []).append("StandardScaler")
+    metric = METRIC[run.task][1]
+    if metric:
+        names.setdefault("sklearn.metrics", []).append(metric)
+    if run.task == "clustering":
+        names.setdefault("sklearn.neighbors", []).append("NearestNeighbors")
+    lines = ["import math", ""] if split else []
+    lines += ["import numpy as np", "import pandas as pd"]
+    return lines + [f"from {module} import {', '.join(sorted(set(names[module])))}" for module in sorted(names)]
+
+
+# --- the data -------------------------------------------------------------------------------------------
+
+def _data_lines(run, file_name):
+    """Read the CSV as the page did: every cell as text, the page's missing-value cells as missing, then
+    the numeric columns as numbers."""
+    table, info = run.table, getattr(run.table, "read_info", None)
+    delimiter = getattr(info, "delimiter", None) or ","
+    header = "0" if getattr(info, "header", True) else "None"
+    skip = ", skiprows=1" if getattr(info, "sep_line", False) else ""
+    numeric = [c for c in table.columns if table.kinds[c] == "numeric"]
+    decimal_comma = [c for c in getattr(info, "decimal_comma", ()) if c in numeric]
+    lines = ["# The data, read as the page read it: these cells (stripped, any case) are missing values.",
+             f"MISSING = {sorted(MISSING_MARKERS)!r}",
+             f"COLUMNS = {list(table.columns)!r}",
+             f"NUMERIC = {numeric!r}",
+             f"table = pd.read_csv({file_name!r}, sep={delimiter!r}, header={header}{skip}, names=COLUMNS, "
+             "dtype=object, keep_default_na=False)",
+             "table = table.mask(table.apply(lambda column: column.str.strip().str.lower().isin(MISSING)))"]
+    if decimal_comma:
+        lines += [f"for column in {decimal_comma!r}:  # written with a decimal comma",
+                  "    table[column] = table[column].str.replace(',', '.')"]
+    if numeric:
+        lines += ["table[NUMERIC] = table[NUMERIC].apply(lambda column: pd.to_numeric(column.str.strip()))"]
+    return lines
+
+
+def preprocessing_lines(run, steps, prepare, params):
+    """The preprocessing, in the order the page applied it: the table's missing-value steps (before the
+    split), the rows the run left out, then `preprocess`, the pipeline's first steps, fitted on the
+    training rows: the run's preparation (missing cells imputed, numeric columns standardised) and the
+    twin's reading of the columns (categorical ones one-hot, or every column numbered for a twin that
+    reads codes; numeric ones standardised too when the model's own `standardize` is on)."""
+    features, target = run.features, run.target if run.task in SUPERVISED else None
+    choices = run.setup.get("preprocessing") or {}
+    lines = [*_missing_lines(steps.get("missing") or [], run.table.columns)]
+    left_out = ([target] if target else []) + (features if choices.get("impute") == "drop" else [])
+    if left_out:
+        lines.append(f"table = table.dropna(subset={left_out!r}).reset_index(drop=True)  # rows the run left out")
+    lines += ["", f"features = {features!r}", "X = table[features]",
+              f"y = table[{target!r}].to_numpy()" if target else "y = None", "n = len(table)", ""]
+    categorical = [c for c in features if run.table.kinds[c] == "categorical"]
+    numeric = [c for c in features if c not in categorical]
+    lines += _run_preparation_lines(run, numeric, categorical)
+    if prepare == "ordinal":
+        return lines + ["# Every column's values numbered (the twin reads category codes).",
+                        "categories = [sorted(X[column].dropna().unique()) for column in features]",
+                        "n_categories = [len(values) for values in categories]",
+                        "preprocess.append(OrdinalEncoder(categories=categories))"]
+    scaler = "StandardScaler()" if params.get("standardize") else None
+    if not categorical:
+        return lines + ([f"preprocess.append({scaler})  # the model's own standardize"] if scaler else [])
+    parts = [f"    (\"onehot\", OneHotEncoder(handle_unknown=\"ignore\", sparse_output=False), {categorical!r})"]
+    if numeric:
+        parts.append(f"    (\"numeric\", {scaler or repr('passthrough')}, {numeric!r})")
+    return lines + ["# Categorical columns one-hot encoded" + (", numeric ones standardised" if scaler else "")
+                    + ", as the pellucid model reads them.",
+                    "preprocess.append(ColumnTransformer([", ",\n".join(parts) + "]))"]
+
+
+def _run_preparation_lines(run, numeric, categorical):
+    """`preprocess = [...]`: the run's imputation and standardisation (workbench.prepare), as a
+    ColumnTransformer that keeps the column names (pandas out) for the steps after it."""
+    preprocessor = getattr(run, "preprocessor", None)
+    impute = getattr(preprocessor, "impute", None)
+    standardize = bool(getattr(preprocessor, "standardize", False))
+    if not impute and not standardize:
+        return ["preprocess = []  # the run imputed nothing and standardised nothing"]
+    numeric_steps = ([f"SimpleImputer(strategy={impute!r})"] if impute else []) + \
+        (["StandardScaler()"] if standardize else [])
+    parts = []
+    if numeric:
+        parts.append(f"    (\"numeric\", make_pipeline({', '.join(numeric_steps)}), {numeric!r})")
+    if categorical:
+        fill = 'SimpleImputer(strategy="most_frequent")' if impute else "'passthrough'"
+        parts.append(f"    (\"categorical\", {fill}, {categorical!r})")
+    done = " and ".join(w for w, on in (("missing cells imputed", impute), ("numeric columns standardised", standardize)) if on)
+    return [f"# The run's preparation, fitted on the training rows: {done}.",
+            "preprocess = [ColumnTransformer([", ",\n".join(parts) + "],",
+            "    verbose_feature_names_out=False).set_output(transform=\"pandas\")]", ""]
+
+
+def _missing_lines(missing, columns):
+    lines = []
+    for step in missing:
+        chosen = step.get("columns") or list(columns)
+        if step.get("strategy") == "drop":
+            lines.append(f"table = table.dropna(subset={chosen!r}).reset_index(drop=True)  # as the page dropped them")
+        elif step.get("strategy") == "fill":
+            lines += [f"for column in {chosen!r}:  # numeric: the mean; text: the most frequent, first seen on a tie",
+                      "    present = table[column].dropna()",
+                      "    fill = present.mean() if column in NUMERIC else present.value_counts(sort=False).idxmax()",
+                      "    table[column] = table[column].fillna(fill)"]
+    return lines
+
+
+# --- the model and its evaluation ---------------------------------------------------------------------------
+
+def _model_lines(run, estimator):
+    argument = "n_train" if "n_train" in estimator else ""
+    return [f"def make_model({argument}):",
+            f'    """The preprocessing, then {run.label}\'s scikit-learn twin."""',
+            f"    return make_pipeline(*preprocess, {estimator})"]
+
+
+def _make_model(estimator):
+    """The call that builds a fresh model for the rows `train`."""
+    return "make_model(len(train))" if "n_train" in estimator else "make_model()"
+
+
+def _split_lines(run, evaluation, estimator):
+    """Fit on the page's training rows and print the metric on each of its parts."""
+    method, seed = evaluation["method"], evaluation.get("seed", 0)
+    if method == "split":
+        held = [(name, evaluation[name]) for name in ("validation", "test") if evaluation[name]]
+        stratified = evaluation.get("stratify", True) and run.task == "classification"
+        function = script_splits.stratified_parts if stratified else script_splits.shuffled_parts
+        lines = [*_source(function), "# The page's rows: pellucid's split with the same seed."]
+        lines += [f"n_{name} = math.ceil({percent / 100!r} * n)" for name, percent in held]
+        sizes = ", ".join([f"n - {' - '.join(f'n_{name}' for name, _ in held)}"] + [f"n_{name}" for name, _ in held])
+        parts = ", ".join(["train"] + [name for name, _ in held])
+        first = "y" if stratified else "n"
+        lines += [f"{parts} = {function.__name__}({first}, [{sizes}], seed={seed})" if held else
+                  f"train = np.arange(n)"]
+        lines += [f"{name} = train[:0]" for name in ("validation", "test") if not evaluation.get(name)]
+    else:
+        lines = ["train, validation, test = np.arange(n), np.arange(0), np.arange(0)  # trained on every row"]
+    target = ", y[train]" if run.task in SUPERVISED else ""
+    lines += ["", f"model = {_make_model(estimator)}.fit(X.iloc[train]{target})"]
+    return lines + _score_lines(run)
+
+
+def _score_lines(run):
+    what = METRIC[run.task][0]
+    parts = '[("train", train), ("validation", validation), ("test", test)]'
+    if run.task in SUPERVISED:
+        return [f"for name, rows in {parts}:", "    if len(rows):",
+                f"        score = float({METRIC[run.task][1]}(y[rows], model.predict(X.iloc[rows])))",
+                f"        print(f\"{{name}} {what}: {{score!r}}\")"]
+    if run.task == "projection":
+        return [*_variance_lines(), f"for name, rows in {parts}:", "    if len(rows):",
+                f"        print(f\"{{name}} {what}: {{variance_kept(model, X.iloc[rows])!r}}\")"]
+    return ["prepared = np.asarray(model[:-1].transform(X) if len(model) > 1 else X, dtype=float)  # (n, d)",
+            "labels = np.empty(n, dtype=int)",
+            "labels[train] = model[-1].labels_",
+            "others = np.setdiff1d(np.arange(n), train)",
+            "if len(others) and hasattr(model[-1], \"predict\"):",
+            "    labels[others] = model[-1].predict(prepared[others])",
+            "elif len(others):  # a clustering that labels only its training rows: the nearest one's cluster",
+            "    nearest = NearestNeighbors(n_neighbors=1).fit(prepared[train]).kneighbors(prepared[others])[1][:, 0]",
+            "    labels[others] = model[-1].labels_[nearest]",
+            f"for name, rows in {parts}:",
+            f"    if 2 <= len(set(labels[rows])) <= len(rows) - 1 and len(rows) <= {_max_pairwise()}:",
+            f"        print(f\"{{name}} {what}: {{float(silhouette_score(prepared[rows], labels[rows]))!r}}\")"]
+
+
+def _max_pairwise():
+    from .readouts import MAX_PAIRWISE
+    return MAX_PAIRWISE
+
+
+def _variance_lines():
+    return ["def variance_kept(model, rows):",
+            '    """1 - reconstruction error / variance around the training mean (the page\'s measure)."""',
+            "    prepared = np.asarray(model[:-1].transform(rows) if len(model) > 1 else rows, dtype=float)",
+            "    pca = model[-1]",
+            "    residual = prepared - pca.inverse_transform(pca.transform(prepared))",
+            "    total = np.sum((prepared - pca.mean_) ** 2)",
+            "    return 1.0 - float(np.sum(residual ** 2) / total) if total > 0 else 1.0", ""]
+
+
+def _kfold_lines(run, evaluation, estimator):
+    """Cross-validate over the page's folds and print each fold's score and their mean."""
+    stratified = evaluation.get("stratify", True) and run.task == "classification"
+    function = script_splits.stratified_kfold_folds if stratified else script_splits.kfold_folds
+    what, metric = METRIC[run.task]
+    return [*_source(function), "# The page's folds: pellucid's k-fold split with the same seed.",
+            f"folds = {function.__name__}({'y' if stratified else 'n'}, {evaluation['k']}, seed={evaluation['seed']})",
+            "scores = []",
+            f"for fold in range({evaluation['k']}):",
+            "    train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)",
+            f"    model = {_make_model(estimator)}.fit(X.iloc[train], y[train])",
+            f"    scores.append(float({metric}(y[test], model.predict(X.iloc[test]))))",
+            f"    print(f\"fold {{fold + 1}} {what}: {{scores[-1]!r}}\")",
+            f"print(f\"mean {what}: {{float(np.mean(scores))!r}}\")"]
+
+
+def _source(function):
+    return [*inspect.getsource(function).splitlines(), "", ""]
