@@ -6,8 +6,8 @@ import numpy as np
 
 from ..core.base import Estimator, RegressorMixin
 from ..core.errors import ConvergenceWarning
-from ..tabular.features import fit_numeric, numeric
-from .optim import as_list, gradient_descent, iteration_trace, with_bias
+from ..tabular.features import fit_numeric, numeric, with_bias
+from .optim import as_list, gradient_descent, iteration_trace
 from ..core.params import Choice, Flag, Integer, Number
 
 

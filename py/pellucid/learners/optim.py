@@ -18,13 +18,6 @@ _MAX_HALVINGS = 40
 _DIVERGENCE_FACTOR = 100  # "grows by orders of magnitude": loss above 100x its starting value
 
 
-# --- design matrix ------------------------------------------------------------------------------------
-
-def with_bias(X):
-    """Prepend the constant feature 1, so w[0] is the bias (intercept) as in the notes."""
-    return np.hstack([np.ones((X.shape[0], 1)), X])  # (n, d + 1)
-
-
 # --- trace thinning ---------------------------------------------------------------------------------
 
 def thin_indices(n_rows, max_rows=MAX_TRACE_ROWS):

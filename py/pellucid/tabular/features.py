@@ -1,5 +1,8 @@
-"""How learners that need numbers read X: validated, categorical columns one-hot encoded (and numeric ones
-standardised when asked), and at predict time read exactly as in training.
+"""How every learner reads X: the one reader of a caller's X, at fit time and at predict time. A tree
+takes the validated columns as they are (`fit_columns`); learners that need numbers get them with
+categorical columns one-hot encoded and numeric ones standardised when asked (`fit_numeric`); at predict
+time X is read exactly as in training (`columns_for_predict`, `numeric`). The rules themselves (what is
+missing, numeric, at a workable scale) are core.validation's.
 
 At fit time a model records `feature_names_in_`, `feature_kinds_` and `n_features_in_` (and, for a
 numeric matrix, its fitted `encoder_` and `feature_names_out_`). At predict time a table's columns are
@@ -16,7 +19,6 @@ import numpy as np
 
 from .encoding import FeatureEncoder
 from ..core.errors import DataError
-from ..learners.optim import with_bias
 from ..core.validation import (CATEGORICAL, Columns, check_classes, check_target, check_X, check_X_fitted,
                                workable_scale)
 
@@ -53,14 +55,18 @@ def read_fit(model, X, y=None, feature_names=None, *, task=None):
     return data, y
 
 
+def fit_columns(model, X, y=None, feature_names=None, *, task=None):
+    """(Columns, y): `read_fit`, with the data always as validated Columns (numeric or categorical)."""
+    data, y = read_fit(model, X, y, feature_names, task=task)
+    return _as_columns(model, data), y
+
+
 def fit_numeric(model, X, y=None, feature_names=None, *, task=None, standardize=False):
     """(M, y): X validated and encoded into an (n, d) float matrix, y checked for `task`.
 
     Sets `feature_names_in_`, `feature_kinds_`, `n_features_in_`, `encoder_` and `feature_names_out_`."""
     data, y = read_fit(model, X, y, feature_names, task=task)
-    columns = data if isinstance(data, Columns) else Columns(model.feature_names_in_, list(data.T),
-                                                             model.feature_kinds_)
-    model.encoder_ = FeatureEncoder(standardize=standardize).fit(columns)
+    model.encoder_ = FeatureEncoder(standardize=standardize).fit(_as_columns(model, data))
     model.feature_names_out_ = list(model.encoder_.output_names)
     return _encode(model.encoder_, data), y
 
@@ -72,6 +78,11 @@ def fit_classes(model, X, y, feature_names=None):
     X, y = fit_numeric(model, X, y, feature_names, task="classification", standardize=model.standardize)
     model.classes_ = check_classes(y)
     return with_bias(X), np.searchsorted(model.classes_, y)
+
+
+def with_bias(X):
+    """Prepend the constant feature 1, so w[0] is the bias (intercept) as in the notes."""
+    return np.hstack([np.ones((X.shape[0], 1)), X])  # (n, d + 1)
 
 
 def matrix(X, feature_names=None):
@@ -118,6 +129,13 @@ def one_row(model, x_row):
     if columns.n_rows != 1:
         raise DataError(f"explain takes one row; got {columns.n_rows}.")
     return columns
+
+
+def _as_columns(model, data):
+    """`read_fit`'s data as Columns: a plain matrix is split into its columns (views, not copies)."""
+    if isinstance(data, Columns):
+        return data
+    return Columns(model.feature_names_in_, list(data.T), model.feature_kinds_)
 
 
 def _encode(encoder, data):

@@ -4,9 +4,10 @@ import numpy as np
 
 from ...core.errors import DataError
 from ...core.params import Choice, Integer
-from ...core.validation import CATEGORICAL, check_target, check_X_fitted
+from ...core.validation import CATEGORICAL, check_target
+from ...tabular.features import columns_for_predict, fit_columns
 from . import tracing
-from .columns import category_lists, encode, read_columns
+from .columns import category_lists, encode
 from .description import from_nested, to_nested
 from .export import export_text
 from . import growth, growth_fast
@@ -32,18 +33,14 @@ class _TreeModel:
     """Mixin for DecisionTreeClassifier and DecisionTreeRegressor (fitted state: tree_ and its columns)."""
 
     def _read_training(self, X, y, feature_names, task):
-        names, kinds, data = read_columns(X, feature_names)
-        y = check_target(y, len(data[0]), task=task)
-        self.feature_names_in_ = list(names)
-        self.feature_kinds_ = list(kinds)
-        self.categories_ = category_lists(kinds, data)
-        self.n_features_in_ = len(names)
-        return encode(kinds, data, self.categories_), y  # (n, d)
+        columns, y = fit_columns(self, X, y, feature_names, task=task)  # sets feature_names_in_ and kinds
+        self.categories_ = category_lists(columns.kinds, columns.data)
+        return encode(columns.kinds, columns.data, self.categories_), y  # (n, d)
 
     def _encode(self, X):
         """X read as in training: (n, d) floats with categorical values as codes (-1 if unseen)."""
         self._check_fitted()
-        columns = check_X_fitted(self, X)
+        columns = columns_for_predict(self, X)
         return encode(columns.kinds, columns.data, self.categories_)
 
     def _split_kinds(self):

@@ -1,23 +1,18 @@
-"""Reading X for a tree: numeric columns stay numbers, categorical columns become codes of their values.
+"""Coding X for a tree: numeric columns stay numbers, categorical columns become codes of their values.
 
 A tree splits a categorical attribute multiway, one branch per value seen in the whole training set
 (seed 000, DECISION-TREE-LEARNING: "for each value v_k of A"). The values are kept sorted, and a
 column is stored as the index of its value in that list, so the tree can be kept in flat numeric
 arrays; a value never seen in training is coded -1.
 
-Missing values are refused, as everywhere in pellucid (validation.check_X); note that the word
-"None" is a value, not a missing cell: the restaurant data's Patrons attribute takes it.
+The columns come validated from the one reader of X (tabular.features), which refuses missing values
+as everywhere in pellucid; note that the word "None" is a value, not a missing cell: the restaurant
+data's Patrons attribute takes it.
 """
 
 import numpy as np
 
-from ...core.validation import CATEGORICAL, check_X
-
-
-def read_columns(X, feature_names=None, kinds=None):
-    """Validated (names, kinds, list of 1-D columns); categorical columns hold str values."""
-    columns = check_X(X, feature_names, kinds=kinds)
-    return columns.names, columns.kinds, columns.data
+from ...core.validation import CATEGORICAL
 
 
 def category_lists(kinds, data):
