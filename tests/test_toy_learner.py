@@ -88,10 +88,10 @@ def page():
     assert DESCRIPTOR.name not in registry.names()
 
 
-def trained(call, **params):
+def trained(call, preprocessing=None, **params):
     table_id = call("load_example", name="iris")["table_id"]
     return call("train", table_id=table_id, target="species", features=None, model="NearestCentroid",
-                params=params, evaluation=SPLIT)
+                params=params, evaluation=SPLIT, preprocessing=preprocessing)
 
 
 def test_the_menu_offers_it_with_its_controls_and_capabilities(page):
@@ -103,7 +103,7 @@ def test_the_menu_offers_it_with_its_controls_and_capabilities(page):
 
 
 def test_it_trains_and_is_judged_on_held_out_rows(page):
-    result = trained(page)
+    result = trained(page, preprocessing={"standardize": False})  # centroids in iris's own units
     assert result["task"] == "classification" and result["capabilities"] == ["boundary", "probabilities"]
     assert len(result["splits"]["test"]) == 45
     X, y = np.asarray(load_iris().X, dtype=float), np.asarray(load_iris().y, dtype=str)  # (150, 4), (150,)
@@ -170,3 +170,18 @@ def test_unregistered_it_is_gone_from_the_menu():
     assert "NearestCentroid" not in [m["name"] for m in Page()("models")]
     assert "Unknown model 'NearestCentroid'" in Page().reply("export_python", setup={"model": "NearestCentroid"})[
         "error"]["message"]
+
+
+def test_defining_it_does_not_make_it_one_of_pellucids_estimators():
+    # Importing this module defined the class; only registering its descriptor offers it, and the
+    # lists other tests iterate over (every estimator, every learner) never see it.
+    import pellucid
+    assert "NearestCentroid" not in pellucid.all_estimators()
+    iris = load_iris()
+    saved = NearestCentroid().fit(iris.X, iris.y).to_dict()
+    with registry.registered(DESCRIPTOR):
+        assert "NearestCentroid" in pellucid.all_estimators()
+        assert pellucid.from_dict(saved).centroids_.shape == (3, 4)
+    assert "NearestCentroid" not in pellucid.all_estimators()
+    with pytest.raises(pellucid.DataError, match="Unknown model 'NearestCentroid'"):
+        pellucid.from_dict(saved)

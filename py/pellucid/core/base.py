@@ -27,8 +27,11 @@ class Estimator:
     task = None
 
     def __init_subclass__(cls, **kwargs):
+        # pellucid's own estimators register themselves; one written elsewhere (a test's toy learner, a
+        # user's) is added by `register_estimator` (the learner registry does it), so it never leaks
+        # into the list of pellucid's estimators just because its module was imported.
         super().__init_subclass__(**kwargs)
-        if not cls.__name__.startswith("_") and cls.task is not None:
+        if not cls.__name__.startswith("_") and cls.task is not None and cls.__module__.startswith("pellucid."):
             _REGISTRY[cls.__name__] = cls
 
     @classmethod
@@ -137,6 +140,19 @@ def from_dict(d):
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise DataError(f"The {name} model description is incomplete or damaged ({exc}).") from exc
     return model
+
+
+def register_estimator(cls):
+    """Let `from_dict` rebuild models of `cls`, an estimator class defined outside pellucid."""
+    if _REGISTRY.get(cls.__name__, cls) is not cls:
+        raise ValueError(f"Another estimator is already registered as {cls.__name__!r}.")
+    _REGISTRY[cls.__name__] = cls
+
+
+def unregister_estimator(cls):
+    """Undo `register_estimator` (pellucid's own estimators stay)."""
+    if _REGISTRY.get(cls.__name__) is cls and not cls.__module__.startswith("pellucid."):
+        del _REGISTRY[cls.__name__]
 
 
 def all_estimators():

@@ -8,6 +8,7 @@ one for the duration of a `with` block (what a test does).
 
 from contextlib import contextmanager
 
+from ..core.base import register_estimator, unregister_estimator
 from ..core.descriptor import Learner
 from ..core.errors import DataError
 from .catalog import LEARNERS
@@ -47,13 +48,14 @@ def register(learner):
         raise TypeError(f"register takes a pellucid.core.descriptor.Learner; got {learner!r}.")
     if learner.name in _LEARNERS:
         raise ValueError(f"A learner called {learner.name!r} is already registered.")
+    register_estimator(learner.estimator)
     _LEARNERS[learner.name] = learner
     return learner
 
 
 def unregister(name):
     """Remove the learner called `name` (a missing one: a DataError)."""
-    get(name)
+    unregister_estimator(get(name).estimator)
     del _LEARNERS[name]
 
 
