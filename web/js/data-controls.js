@@ -7,6 +7,7 @@ import { python } from "./python.js";
 import { run, setStatus, showMessage } from "./work.js";
 import { fillDatasets, renderGenerator, generatorValues, describeTable, renderMissing } from "./data-panel.js";
 import { renderPreview } from "./preview.js";
+import { describeRoles, renderProfile } from "./profile-view.js";
 import { attachDropZone, fileProblem } from "./drop-zone.js";
 import { exampleSource, fileSource, loadSource } from "./data-source.js";
 import { clearResults } from "./results.js";
@@ -15,7 +16,8 @@ import { saveSession } from "./session-store.js";
 const els = {
   dataset: byId("dataset"), generator: byId("generator"), file: byId("csv-file"), summary: byId("data-summary"),
   missing: byId("missing-box"), target: byId("target"), preview: byId("preview"), previewBox: byId("preview-box"),
-  dropZone: byId("drop-zone"),
+  dropZone: byId("drop-zone"), profile: byId("profile"), profileBox: byId("profile-box"),
+  profileDetails: byId("profile-details"), profileSummary: byId("profile-summary"),
 };
 
 export function chosenDataset(s = store.get()) {
@@ -27,10 +29,13 @@ export function chooseDataset(name, generator = {}) {
   store.set({ dataset: name, generator: generatorValues(dataset, generator) });
 }
 
+// The roles a new table starts with: the link's, else the profile's (IDs, free text and columns of very
+// many categories left out); a link that names its target names every column it leaves out too.
 function defaultRoles(info, wanted = {}) {
   const target = info.columns.includes(wanted.target) ? wanted.target
     : wanted.target === "" && wanted.explicit ? "" : info.suggested_target || info.columns[info.columns.length - 1];
-  const ignore = new Set(wanted.ignore || []);
+  const profiled = wanted.explicit ? [] : (info.profile || []).filter((c) => c.role === "ignore").map((c) => c.name);
+  const ignore = new Set([...(wanted.ignore || []), ...profiled]);
   return Object.fromEntries(info.columns.map((c) => [c, c === target ? "target" : ignore.has(c) ? "ignore" : "feature"]));
 }
 
@@ -122,6 +127,19 @@ function drawPreview({ table, roles }) {
   renderPreview(els.preview, table, roles, { onRole: setRole, onKind: setKind });
 }
 
+// The profile opens by itself on a new table when it left a column out or read dates, so the choice is seen.
+let profiledTable = null;
+function drawProfile({ table, roles }) {
+  const profile = table.profile || [];
+  els.profileBox.hidden = profile.length === 0;
+  if (profiledTable !== table.table_id) {
+    profiledTable = table.table_id;
+    els.profileDetails.open = profile.some((c) => c.role === "ignore" || c.kind === "date");
+  }
+  els.profileSummary.textContent = describeRoles(profile, roles);
+  renderProfile(els.profile, profile, roles, { onRole: setRole });
+}
+
 function drawTable(s) {
   const { table, roles } = s;
   if (!table) return;
@@ -132,6 +150,7 @@ function drawTable(s) {
   els.target.replaceChildren(...table.columns.map((c) => new Option(c, c)), new Option("none (clustering, PCA)", ""));
   els.target.value = target;
   drawPreview(s);
+  drawProfile(s);
   els.previewBox.hidden = false;
 }
 

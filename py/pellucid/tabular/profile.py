@@ -133,11 +133,11 @@ def _role(entry, is_target, n_rows):
     if present == 0:
         return "ignore", "every cell is missing"
     if entry["kind"] == "id":
-        return "ignore", f"looks like an ID ({unique} distinct values in {present} rows): it names rows, it does not describe them"
+        return "ignore", f"looks like an ID, {unique} distinct values in {present} rows"
     if entry["kind"] == "text":
-        return "ignore", f"free text ({unique} distinct values): each value is nearly unique, so a model cannot learn from it as a category"
+        return "ignore", f"free text, {unique} distinct values"
     if entry["kind"] == "category" and unique > MANY_LEVELS:
-        return "ignore", f"too many categories ({unique}): a tree would split it into that many branches"
+        return "ignore", f"too many categories ({unique}) to split on"
     return "feature", None
 
 
