@@ -1,6 +1,11 @@
 """The column profile: each kind detected on a table shaped like real uploads, each rule on its own, the
 charts' counts, the default target, and the table reply and training that use them."""
 
+import os
+import pathlib
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -153,3 +158,21 @@ def test_a_tree_trained_on_the_profile_features_learns_from_date_parts_and_stays
     assert "Born day of year" in result["features"]
     run = session.runs[result["model_id"]]
     assert run.estimator.get_n_leaves() <= 2 ** 3  # numbers split in two: no branch per date or name
+
+
+def test_the_python_script_of_a_run_with_date_parts_takes_the_dates_apart_too(tmp_path):
+    text, _ = passengers_csv(600)
+    path = tmp_path / "passengers.csv"
+    path.write_text(text)
+    info = ok("load_csv", path=str(path), name="passengers.csv")
+    result = ok("train", table_id=info["table_id"], target="Survived", features=["Sex", "Booked", "Fare"],
+                model="DecisionTreeClassifier", params={"max_depth": 3},
+                evaluation={"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 4})
+    script = ok("export_python", model_id=result["model_id"])["script"]
+    (tmp_path / "run.py").write_text(script)
+    env = {**os.environ, "PYTHONPATH": str(pathlib.Path(__file__).resolve().parents[1] / "py")}
+    done = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    printed = next(line for line in done.stdout.splitlines() if line.startswith("test accuracy"))
+    assert float(printed.split(":")[1]) == result["metrics"]["test"]["accuracy"]

@@ -8,6 +8,7 @@ from ..core.errors import DataError
 from ..learners import registry
 from .evaluation import check_evaluation
 from .runs import SUPERVISED
+from ..tabular.dates import PARTS
 
 
 def _kind_lines(kinds):
@@ -54,6 +55,15 @@ def _report_lines(task, fitted_on):
             f"        print(f\"{{name}} {what}: {{{call}!r}}\")"]
 
 
+def _date_lines(features):
+    """A date feature is learned from as its parts (tabular/dates.py), so the script takes the table's date
+    columns apart too before it selects them."""
+    if not any(name.endswith(tuple(" " + part for part in PARTS)) for name in features or []):
+        return []
+    return ["from pellucid.tabular.dates import expand_dates",
+            "table, _ = expand_dates(table, table.columns)  # each date column gains its year, month, day of week, day of year"]
+
+
 def _import_lines(learner):
     """The estimator comes from pellucid itself, or from the module that defines a learner added later."""
     tools = "read_csv, train_test_split, train_val_test_split, cross_validate"
@@ -84,6 +94,7 @@ def python_script(setup):
              *_missing_lines(setup.get("missing")),
              f"target = {target if supervised else None!r}",
              f"features = {features!r}" if features else "features = [c for c in table.columns if c != target]",
+             *_date_lines(features),
              "X = table.select(features)", "y = table.column(target) if target else None",
              "rows = np.arange(table.n_rows)", f"model = {model}({args})"]
     if evaluation["method"] == "kfold" and supervised:
