@@ -60,9 +60,12 @@ def data_file(tmp_path_factory):
     return path
 
 
-def load(data_file):
-    """The table as the page has it: read, then the missing regions filled with the most frequent one."""
-    info = ok("load_csv", path=str(data_file), name="customers.csv")
+def load(data_file, fill=True):
+    """The table as the page has it: read, then (`fill`) the missing regions filled with the most frequent
+    one under Missing values; otherwise the run's preprocessing imputes them."""
+    info = ok("load_csv", path=str(data_file), name=data_file.name)
+    if not fill:
+        return info
     return ok("handle_missing", table_id=info["table_id"], strategy="fill", columns=["region"])
 
 
@@ -114,14 +117,14 @@ SAME = [
 ]
 
 
-def train_and_export(data_file, model, params, features, evaluation):
-    table = load(data_file)
+def train_and_export(data_file, model, params, features, evaluation, fill=True, preprocessing=None):
+    table = load(data_file, fill)
     task = registry.get(model).task.value
     target = {"classification": "churn", "regression": "spend"}.get(task)
     result = ok("train", table_id=table["table_id"], target=target, features=features, model=model,
-                params=params, evaluation=evaluation)
+                params=params, evaluation=evaluation, preprocessing=preprocessing)
     exported = ok("export_sklearn", model_id=result["model_id"])
-    assert exported["filename"] == f"customers_{model}_sklearn.py"
+    assert exported["filename"] == f"{data_file.stem}_{model}_sklearn.py"
     assert not re.search(r"^\s*(import|from) pellucid", exported["script"], re.M)  # standalone
     return result, script_scores(run_script(data_file, exported["script"]))
 
@@ -212,3 +215,32 @@ def test_the_scripts_splits_pick_the_same_rows_as_pellucid(n, seed):
         splitter = model_selection.StratifiedKFold(k, shuffle=True, seed=seed)
         for i, (_, test) in enumerate(splitter.split(rows, labels)):
             assert np.flatnonzero(folds == i).tolist() == test.tolist()
+
+
+def assert_same_scores(result, printed):
+    shown = {name: value for name, value in page_scores(result).items() if value is not None}
+    assert set(printed) == set(shown), (printed, shown)
+    for name, value in shown.items():
+        assert printed[name] == pytest.approx(value, rel=1e-9, abs=1e-9), name
+
+
+@pytest.mark.parametrize("preprocessing", [None, {"impute": "median", "standardize": True}, {"impute": "drop"}],
+                         ids=["most frequent region", "median, standardised", "rows dropped"])
+def test_the_runs_own_imputation_and_dropped_rows_are_in_the_script(data_file, preprocessing):
+    """Missing regions (NA, #N/A, ? and empty) left to the run's preprocessing: imputed on the training
+    rows (categorical: the most frequent, the smallest on a tie, as scikit-learn), or their rows dropped."""
+    result, printed = train_and_export(data_file, "KNeighborsClassifier", {"k": 5}, MIXED, KFOLD, fill=False,
+                                       preprocessing=preprocessing)
+    assert_same_scores(result, printed)
+
+
+def test_a_semicolon_file_with_decimal_commas_and_20000_rows(tmp_path):
+    """A spreadsheet export from a European locale, at the size people bring: the script reads it with the
+    page's delimiter and decimal commas, and cross-validates over the page's folds."""
+    text = customer_csv(n=20_000, seed=11).replace(",", ";").replace('"called; twice"', "called twice")
+    text = re.sub(r"(\d)\.(\d)", r"\1,\2", text)  # 0.25 -> 0,25 (dates and IDs have no dots)
+    path = tmp_path / "kunden.csv"
+    path.write_text(text)
+    result, printed = train_and_export(path, "LinearRegression", {"l2": 0.01}, MIXED, KFOLD)
+    assert_same_scores(result, printed)
+    assert ok("export_sklearn", model_id=result["model_id"])["script"].count("decimal comma") == 1

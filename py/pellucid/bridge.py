@@ -103,7 +103,8 @@ class Session:
         if suggested_target not in table.columns:  # a CSV: a column named like a target, else the last
             suggested_target = tables.suggested_target(table)
         self.table_meta[table_id] = {"name": name, "suggested_target": suggested_target,
-                                     "steps": {"kinds": {}, "missing": []}}
+                                     "steps": {"kinds": {}, "missing": []},
+                                     "read_info": getattr(table, "read_info", None)}  # how the file was read
         return self._table_info(table_id)
 
     def forget(self):
@@ -191,7 +192,8 @@ class Session:
         without one. scikit-learn need not be loaded: the script is written, not run."""
         run = self.run(model_id)
         meta = self.table_meta.get(run.setup.get("table_id"), {"name": "data.csv", "steps": {}})
-        return sklearn_script.sklearn_script(run, meta["name"], meta["steps"])
+        source = self.tables.get(run.setup.get("table_id"))
+        return sklearn_script.sklearn_script(run, meta["name"], meta["steps"], source, meta.get("read_info"))
 
     def _setup_of(self, run, overrides):
         if run.table is None:

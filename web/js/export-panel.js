@@ -1,5 +1,6 @@
-// Export and share: predictions (CSV), the model (JSON), the current view (PNG), a Python script,
-// and importing a model file. Files are made in the page and saved with a download link.
+// Export and share: predictions (CSV), the model (JSON), the current view (PNG), a Python script, the
+// same run as a scikit-learn script, and importing a model file. Files are made in the page and saved
+// with a download link.
 
 import { downloadText as saveText, downloadCanvas } from "./render/exporting.js";
 
@@ -23,6 +24,14 @@ export async function exportModel(python, modelId) {
 
 export async function exportPython(python, modelId) {
   const { filename, script } = await python.call("export_python", { model_id: modelId });
+  await downloadText(filename, script, "text/x-python");
+  return filename;
+}
+
+// The same run as a standalone scikit-learn script; a learner without a scikit-learn twin is a data_error
+// whose message says why, shown like any other.
+export async function exportSklearn(python, modelId) {
+  const { filename, script } = await python.call("export_sklearn", { model_id: modelId });
   await downloadText(filename, script, "text/x-python");
   return filename;
 }

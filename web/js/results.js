@@ -9,7 +9,7 @@ import { headline, renderMetrics, summaryTable, confusionSplit, splitPhrase } fr
 import { applicableViews, preferredView, showTabs, onTabChoice } from "./views.js";
 import { createTreeView } from "./tree-view.js";
 import { drawConfusion, drawBoundaryView, drawScatterView, drawDendrogramView, drawPcaView, drawRegressionView } from "./view-draw.js";
-import { exportPredictions, exportModel, exportPython, downloadCanvas, readModelFile } from "./export-panel.js";
+import { exportPredictions, exportModel, exportPython, exportSklearn, downloadCanvas, readModelFile } from "./export-panel.js";
 import { mountCompare } from "./compare.js";
 
 export const PCA = "__pca";
@@ -218,7 +218,7 @@ async function copyLink() {
 
 function enableButtons({ ready, busy, view }) {
   const idle = ready && !busy;
-  for (const id of ["export-predictions", "export-model", "export-python", "copy-link", "import-button"]) e(id).disabled = !idle;
+  for (const id of ["export-predictions", "export-model", "export-python", "export-sklearn", "copy-link", "import-button"]) e(id).disabled = !idle;
   e("save-image").disabled = !idle || !CANVAS[view];
 }
 
@@ -247,6 +247,7 @@ export function mountResults() {
   e("export-predictions").addEventListener("click", () => exporting("Writing predictions…", (id) => exportPredictions(python, id)));
   e("export-model").addEventListener("click", () => exporting("Writing the model…", (id) => exportModel(python, id)));
   e("export-python").addEventListener("click", () => exporting("Writing the script…", (id) => exportPython(python, id)));
+  e("export-sklearn").addEventListener("click", () => exporting("Writing the scikit-learn script…", (id) => exportSklearn(python, id)));
   e("save-image").addEventListener("click", () => {
     const { view } = store.get();
     exporting("Saving the picture…", () => downloadCanvas(e(CANVAS[view]), `pellucid-${view}.png`));

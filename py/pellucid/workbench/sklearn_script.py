@@ -25,12 +25,19 @@ METRIC = {"classification": ("accuracy", "accuracy_score"), "regression": ("R^2"
           "clustering": ("silhouette", "silhouette_score"), "projection": ("variance explained", None)}
 
 
-def sklearn_script(run, file_name="data.csv", steps=None):
-    """{filename, script}: the run `run` (a workbench Run trained in this session) as a scikit-learn
-    script; `steps` are the table's kind changes and missing-value steps ({"kinds", "missing"})."""
+def sklearn_script(run, file_name="data.csv", steps=None, source=None, read_info=None):
+    """{filename, script, estimator, notes}: the run `run` (a workbench Run trained in this session) as a
+    scikit-learn script. `source` is the table as read from the file (with the page's kind changes;
+    default: the run's), `steps` its kind changes and missing-value steps ({"kinds", "missing"}),
+    `read_info` how read_csv read the file (default: the source table's own, if it has one)."""
     if run.table is None:
         raise DataError("This model was imported without its data, so there is no run to write as a "
                         "scikit-learn script; train it here first.")
+    source = run.table if source is None else source
+    derived = [c for c in run.features if c not in source.columns]
+    if derived:
+        raise DataError(f"The scikit-learn script reads the file's own columns, and {', '.join(map(repr, derived))} "
+                        "are parts of a date the page took apart; leave the date column out to export the run.")
     twin = run.learner.sklearn
     if twin is None:
         raise DataError(f"{run.label} has no equivalent in scikit-learn, so there is no scikit-learn script "
@@ -42,7 +49,7 @@ def sklearn_script(run, file_name="data.csv", steps=None):
     estimator, imports = twin_source(twin, params, _context(run))
     notes = twin.notes(params)
     lines = [*_header_lines(run, file_name, notes), *_import_lines(run, imports, twin.prepare, split), "",
-             *_data_lines(run, file_name), *preprocessing_lines(run, steps or {}, twin.prepare, params), "",
+             *_data_lines(source, file_name, read_info), *preprocessing_lines(run, steps or {}, twin.prepare, params), "",
              *_model_lines(run, estimator), "",
              *(_kfold_lines(run, evaluation, estimator) if kfold else _split_lines(run, evaluation, estimator))]
     stem = pathlib.PurePath(file_name).stem or "data"
@@ -93,10 +100,10 @@ def _import_lines(run, imports, prepare, split):
 
 # --- the data -------------------------------------------------------------------------------------------
 
-def _data_lines(run, file_name):
-    """Read the CSV as the page did: every cell as text, the page's missing-value cells as missing, then
-    the numeric columns as numbers."""
-    table, info = run.table, getattr(run.table, "read_info", None)
+def _data_lines(table, file_name, info=None):
+    """Read the CSV as the page read it into `table`: every cell as text, the page's missing-value cells as
+    missing, then the numeric columns as numbers."""
+    info = info or getattr(table, "read_info", None)
     delimiter = getattr(info, "delimiter", None) or ","
     header = "0" if getattr(info, "header", True) else "None"
     skip = ", skiprows=1" if getattr(info, "sep_line", False) else ""
