@@ -44,9 +44,9 @@ def test_grid_predictions_are_the_models():
     grid = Table({"sepal length (cm)": np.full(900, b["held"]["sepal length (cm)"]),
                   "sepal width (cm)": np.full(900, b["held"]["sepal width (cm)"]),
                   X_NAME: gx.ravel(), Y_NAME: gy.ravel()})
-    expected = run.estimator.predict(grid)
+    expected = run.estimator.predict(run.prepare(grid))  # the grid is in the user's units
     assert np.array(b["classes"])[b["predicted"]].tolist() == expected.tolist()
-    np.testing.assert_allclose(b["probability"], run.estimator.predict_proba(grid).max(axis=1))
+    np.testing.assert_allclose(b["probability"], run.estimator.predict_proba(run.prepare(grid)).max(axis=1))
     assert len(set(b["predicted"])) == 3
 
 
@@ -81,7 +81,8 @@ def test_mixed_features_hold_the_mode(tmp_path):
     assert b["held"] == {"colour": "red"} and (colour == "red").sum() > n / 2
     gx, gy = np.meshgrid(b["x_values"], b["y_values"])
     grid = Table({"x1": gx.ravel(), "x2": gy.ravel(), "colour": np.full(400, "red", dtype=object)})
-    expected = session.runs[result["model_id"]].estimator.predict(grid)
+    run = session.runs[result["model_id"]]
+    expected = run.estimator.predict(run.prepare(grid))  # standardised as the training rows were
     assert np.array(b["classes"])[b["predicted"]].tolist() == expected.tolist()
 
 

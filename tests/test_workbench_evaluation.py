@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 from sklearn.decomposition import PCA as SkPCA
+from sklearn.preprocessing import StandardScaler
 from sklearn.metrics import silhouette_score as sk_silhouette
 
 from pellucid import cluster_metrics, model_selection
@@ -116,7 +117,7 @@ def test_clustering_metrics_match_the_measures(iris):
     result = train(iris, model="KMeans", evaluation={"method": "none"}, params={"k": 3})
     assert result["features"] == load_iris().feature_names
     labels = np.array(result["clusters"]["labels"])
-    M = load_iris().X.astype(float)
+    M = StandardScaler().fit_transform(load_iris().X.astype(float))  # k-means reads standardised columns
     metrics = result["metrics"]["train"]
     assert metrics["silhouette"] == pytest.approx(sk_silhouette(M, labels))
     assert metrics["dunn"] == pytest.approx(cluster_metrics.dunn_index(M, labels))
@@ -146,12 +147,13 @@ def test_dendrogram_is_whole_for_small_data_and_the_top_for_large():
 
 def test_pca_readout_matches_scikit_learn(iris):
     result = train(iris, model="PCA", evaluation={"method": "none"}, params={"n_components": 2})
-    sk = SkPCA(n_components=2).fit(load_iris().X.astype(float))
+    Z = StandardScaler().fit_transform(load_iris().X.astype(float))  # PCA is standardised by default
+    sk = SkPCA(n_components=2).fit(Z)
     assert result["pca"]["ratios"] == pytest.approx(sk.explained_variance_ratio_.tolist())
     assert result["pca"]["cumulative"][-1] == pytest.approx(sum(sk.explained_variance_ratio_))
     projection = np.array(result["pca"]["projection"])
     assert projection.shape == (150, 2)
-    np.testing.assert_allclose(np.abs(projection), np.abs(sk.transform(load_iris().X.astype(float))), atol=1e-9)
+    np.testing.assert_allclose(np.abs(projection), np.abs(sk.transform(Z)), atol=1e-9)
     assert result["pca"]["target_values"] == load_iris().y.tolist()
 
 
@@ -181,17 +183,19 @@ def test_bad_evaluation_is_named(iris, evaluation, fragment):
                              model="DecisionTreeClassifier", params={}, evaluation=evaluation)
 
 
-def test_missing_values_say_which_columns_and_what_to_do(tmp_path):
+def test_missing_values_are_imputed_from_training_rows_or_their_rows_dropped(tmp_path):
     path = tmp_path / "gaps.csv"
-    path.write_text("a,b,c,y\n1,,x,yes\n2,3,,no\n,4,z,yes\n4,5,w,no\n5,6,v,yes\n")
+    path.write_text("a,b,c,y\n1,,x,yes\n2,3,,no\n,4,z,yes\n4,5,x,no\n5,6,v,yes\n")
     table_id = ok("load_csv", path=str(path))["table_id"]
-    message = error("train", table_id=table_id, target="y", features=None, model="DecisionTreeClassifier",
-                    params={}, evaluation={"method": "none"})
-    assert "'a' (1 missing)" in message and "'b' (1 missing)" in message and "'c' (1 missing)" in message
-    assert "Drop rows" in message and "Fill" in message
-    ok("handle_missing", table_id=table_id, strategy="fill", columns=None)
-    assert ok("train", table_id=table_id, target="y", features=None, model="DecisionTreeClassifier",
-              params={}, evaluation={"method": "none"})["metrics"]["train"]["n"] == 5
+    result = ok("train", table_id=table_id, target="y", features=None, model="DecisionTreeClassifier",
+                params={}, evaluation={"method": "none"})
+    impute = result["preprocessing"][0]
+    assert impute["step"] == "impute" and impute["missing"] == {"a": 1, "b": 1, "c": 1}
+    assert impute["values"] == {"a": 3.0, "b": 4.5, "c": "x"} and impute["rows_dropped"] == 0
+    assert result["metrics"]["train"]["n"] == 5
+    dropped = ok("train", table_id=table_id, target="y", features=None, model="DecisionTreeClassifier",
+                 params={}, evaluation={"method": "none"}, preprocessing={"impute": "drop"})
+    assert dropped["preprocessing"][0]["rows_dropped"] == 3 and dropped["metrics"]["train"]["n"] == 2
 
 
 def test_unknown_parameter_and_model_are_named(iris):

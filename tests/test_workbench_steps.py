@@ -74,7 +74,8 @@ def test_every_frame_breakdown_matches_its_node_counts_and_the_tree_is_tagged_by
 def test_perceptron_frames_reproduce_seed_000_table():
     info = session.keep_table(read_csv(SEED_CSV), "seed.csv")
     reply = session.handle("train", {"table_id": info["table_id"], "target": "y", "features": None, "model": "Perceptron",
-                                    "params": {"initial_weights": [-1, 0, 0], "max_epochs": 1}})
+                                    "params": {"initial_weights": [-1, 0, 0], "max_epochs": 1},
+                                    "preprocessing": {"standardize": False}})  # the notes' raw units
     run = session.runs[reply["result"]["model_id"]]
     tl = steps.timeline(run)
     assert [f["score"] for f in tl["frames"]] == [-1, -1, 14, 17, 12]
@@ -124,6 +125,7 @@ def test_knn_timeline_and_explain_list_the_nearest_rows():
     run, _ = trained("iris", "KNeighborsClassifier", "species", {"k": 3})
     tl = steps.timeline(run, row=60)
     X = np.column_stack([run.table.column(c) for c in run.features])
+    X = (X - X.mean(axis=0)) / X.std(axis=0)  # standardised on the training rows (all of them here)
     d = np.sqrt(((X - X[59]) ** 2).sum(axis=1))
     assert [f["row"] for f in tl["frames"][1:]] == (np.argsort(d, kind="stable")[:3] + 1).tolist()
     assert tl["frames"][1]["distance"] == 0.0

@@ -57,7 +57,8 @@ def boundary(run, x=None, y=None, resolution=200, projection=None):
         gx, gy = np.meshgrid(grid_x, grid_y)  # (res, res) each, row-major: y varies down the rows
         varying = {x: gx.ravel(), y: gy.ravel()}
         points_xy, names = (table.column(x), table.column(y)), (x, y)
-    predicted, proba = predict_grid(estimator, run.features, varying, held, kinds, proba=True)
+    predicted, proba = predict_grid(estimator, run.features, varying, held, kinds, proba=True,
+                                    prepare=run.prepare)
     out = {"x_name": names[0], "y_name": names[1], "x_values": grid_x.tolist(), "y_values": grid_y.tolist(),
            "width": len(grid_x), "height": len(grid_y), "held": held, "projection": projection,
            "classes": None, "probability": None}
@@ -106,7 +107,7 @@ def _points(run, points_xy):
         known = classes[index] == actual
         label = np.where(known, index, -1)  # -1: a class the model never saw in training
     elif run.task == "clustering":
-        label = estimator.predict(table.select(run.features).take(rows))
+        label = estimator.predict(run.model_input(rows))
     else:
         label = table.column(run.target)[rows]
     return {"x": np.asarray(points_xy[0])[rows].tolist(), "y": np.asarray(points_xy[1])[rows].tolist(),

@@ -14,12 +14,15 @@ import numpy as np
 from ..evaluation import model_selection
 from ..core.errors import DataError
 from ..tabular.dates import expand_dates
+from ..learners import registry
 from ..core.settings import CV_FOLDS, DEFAULT_SPLIT
 from .summaries import summary
 from ..core.validation import check_target
 from . import readouts
 from .host import report
-from .runs import SUPERVISED, Run, check_no_missing, check_two_classes, choose_columns, make_estimator
+from . import prepare
+from ..preprocessing import Pipeline, Preprocessor
+from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
 
 METHODS = ("split", "kfold", "none")
 
@@ -77,29 +80,32 @@ def _stratify_by(estimator, evaluation, table, target):
     return None
 
 
-def train(table, target, features, model, params=None, evaluation=None, include_trace=False):
-    """Fit `model` with the chosen evaluation; (Run, TrainResult dict). Warnings raised while fitting
-    (e.g. a solver that did not converge) are listed in the result's "warnings"."""
+def train(table, target, features, model, params=None, evaluation=None, include_trace=False, preprocessing=None):
+    """Fit `model` with the chosen evaluation and preprocessing ({standardize, impute}: workbench.prepare);
+    (Run, TrainResult dict). Warnings raised while fitting (e.g. a solver that did not converge) are
+    listed in the result's "warnings"."""
     with _warnings.catch_warnings(record=True) as caught:
         _warnings.simplefilter("always")
-        run, result = _train(table, target, features, model, params, evaluation, include_trace)
+        run, result = _train(table, target, features, model, params, evaluation, include_trace, preprocessing)
     for text in dict.fromkeys(str(w.message) for w in caught):
         if text not in result["warnings"]:
             result["warnings"].append(text)
     return run, result
 
 
-def _train(table, target, features, model, params, evaluation, include_trace):
+def _train(table, target, features, model, params, evaluation, include_trace, preprocessing):
     estimator = make_estimator(model, params, trace=include_trace)
     estimator._check_params()
     features, target = choose_columns(table, estimator, model, target, features)
     table, features = expand_dates(table, features)  # a date is learned from as its parts, never as categories
     supervised = estimator.task in SUPERVISED
-    check_no_missing(table, features + ([target] if supervised else []))
+    check_not_empty(table, features + ([target] if supervised else []))
+    choices = prepare.check_choices(preprocessing, registry.get(model))
+    table, dropped = prepare.rows_to_keep(table, features, target if supervised else None, choices)
     if estimator.task == "classification":
         check_two_classes(table, target)
     evaluation = check_evaluation(evaluation)
-    X, n = table.select(features), table.n_rows
+    raw, n = table.select(features), table.n_rows
     y_raw = table.column(target) if supervised else None
     warnings, cv = [], None
     if evaluation["method"] == "split":
@@ -109,20 +115,26 @@ def _train(table, target, features, model, params, evaluation, include_trace):
         splits = {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
     if evaluation["method"] == "kfold":
         if supervised:
-            cv = _cross_validate(estimator, X, y_raw, evaluation)
+            cv = _cross_validate(Pipeline(_fold_preprocessor(raw, choices), estimator), raw, y_raw, evaluation)
         else:
             warnings.append("k-fold cross-validation scores predictions of a target; a clustering or "
                             "a projection has none, so it was fitted on all rows without folds.")
     report(0.8 if cv else 0.1, "Training")
     train_rows = splits["train"]
+    preprocessor = prepare.fit_preprocessor(raw.take(train_rows), raw, choices)
+    X = preprocessor.transform(raw)
     estimator.fit(X.take(train_rows), None if y_raw is None else y_raw[train_rows])
+    shown = prepare.steps(preprocessor, raw.take(train_rows), raw, choices, dropped, registry.get(model))
     run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
-              splits=splits, setup={"evaluation": evaluation, "params": dict(params or {})})
+              splits=splits, setup={"evaluation": evaluation, "params": dict(params or {}),
+                                    "preprocessing": choices},
+              preprocessor=preprocessor, preprocessing=shown)
     result = {"label": run.label, "task": estimator.task, "capabilities": sorted(run.learner.capabilities),
               "model": readouts.compact_model(estimator),
               "summary": summary(estimator), "features": features, "target": target,
               "evaluation": evaluation, "splits": {k: (v + 1).tolist() for k, v in splits.items()},
-              "warnings": warnings}
+              "warnings": warnings, "preprocessing": shown, "preprocessing_choices": choices,
+              "rows_dropped": dropped["rows"]}
     if cv is not None:
         result["cv"] = cv
         result["final_model"] = "trained on all rows"
@@ -131,6 +143,12 @@ def _train(table, target, features, model, params, evaluation, include_trace):
         result["trace"] = getattr(estimator, "trace_", None)
     report(1.0, "Training")
     return run, result
+
+
+def _fold_preprocessor(raw, choices):
+    """The unfitted preprocessor each fold fits on its own training rows."""
+    impute = choices["impute"] if choices["impute"] != "drop" and prepare.missing_counts(raw, raw.columns) else None
+    return Preprocessor(impute=impute, standardize=choices["standardize"])
 
 
 def _cross_validate(estimator, X, y_raw, evaluation):

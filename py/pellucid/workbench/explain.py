@@ -18,7 +18,7 @@ def _row_values(run, row):
             or not 1 <= row <= run.table.n_rows:
         raise DataError(f"row must be a row number from 1 to {run.table.n_rows}; got {row!r}.")
     X = run.table.select(run.features).take(np.array([int(row) - 1]))
-    return X, {name: _plain(X.column(name)[0]) for name in run.features}
+    return X, {name: _plain(X.column(name)[0]) for name in X.columns}
 
 
 def _plain(v):
@@ -28,11 +28,15 @@ def _plain(v):
 def explain_row(run, row, estimator=None):
     """{kind, row, values, prediction, ...} for the run's model (or `estimator`, a refit of it)."""
     est = estimator if estimator is not None else run.estimator
-    X, values = _row_values(run, row)
-    out = {"row": int(row), "values": values}
+    raw, values = _row_values(run, row)
+    out = {"row": int(row), "values": values}  # in the user's units
+    X = run.prepare(raw)  # as the model reads it: imputed and standardised as in training
+    prepared = {name: _plain(X.column(name)[0]) for name in X.columns}
+    if prepared != values:
+        out["prepared_values"] = prepared
     if run.target is not None:
         out["actual"] = _plain(run.table.column(run.target)[int(row) - 1])
-    out.update(_KINDS[registry.of(est).explain](est, X, values, run))
+    out.update(_KINDS[registry.of(est).explain](est, X, prepared, run))
     return out
 
 

@@ -1,4 +1,6 @@
-"""Exports of a run: its predictions as CSV, the model as JSON (and importing such a JSON back)."""
+"""Exports of a run: its predictions as CSV, the model as JSON (and importing such a JSON back). The model
+JSON keeps the fitted preprocessing (imputed values, means and scales) under "workbench", so an imported
+model reads new rows exactly as the page's did."""
 
 import json
 import pathlib
@@ -7,6 +9,7 @@ import numpy as np
 
 from ..core import base
 from ..core.errors import DataError
+from ..preprocessing import Preprocessor
 from ..tabular.table import Table
 from .readouts import cluster_labels
 from ..learners import registry
@@ -33,7 +36,7 @@ def predictions_csv(run, table_name):
         raise DataError("This model was imported without its data; train it on a loaded table to export "
                         "its predictions.")
     table, estimator = run.table, run.estimator
-    X = table.select(run.features)
+    X = run.model_input()  # prepared as the training rows were
     columns = {name: table.column(name) for name in table.columns}
     kinds = table.kinds
     taken = set(columns)
@@ -65,7 +68,8 @@ def model_json(run):
     """{filename, json}: the full to_dict (training rows included), pretty-printed, with the columns it
     was trained on under "workbench" (from_dict ignores that key)."""
     d = run.estimator.to_dict()
-    d["workbench"] = {"features": list(run.features), "target": run.target}
+    d["workbench"] = {"features": list(run.features), "target": run.target,
+                      "preprocessing": run.preprocessor.to_dict() if run.preprocessor is not None else None}
     return {"filename": f"{run.model}.json", "json": json.dumps(d, indent=2, allow_nan=False)}
 
 
@@ -91,4 +95,7 @@ def import_model(text):
     extra = d.get("workbench") if isinstance(d.get("workbench"), dict) else {}
     target = extra.get("target") if isinstance(extra.get("target"), str) else None
     learner = registry.of(estimator)  # a DataError for a model the page does not offer
-    return Run(estimator=estimator, model=learner.name, features=features, target=target)
+    prep = extra.get("preprocessing")
+    preprocessor = Preprocessor.from_dict(prep) if isinstance(prep, dict) else None
+    return Run(estimator=estimator, model=learner.name, features=features, target=target,
+               preprocessor=preprocessor)

@@ -26,11 +26,12 @@ def held_values(run, exclude=()):
     return held
 
 
-def predict_grid(estimator, features, varying, held, kinds, proba=False):
+def predict_grid(estimator, features, varying, held, kinds, proba=False, prepare=None):
     """Predictions for rows whose `varying` columns take the given arrays and the others their held value;
-    with proba=True, (predict, predict_proba or None)."""
+    with proba=True, (predict, predict_proba or None). The grid is in the user's units; `prepare` (a
+    run's `prepare`) maps its rows to what the model reads, as the training rows were."""
     m = len(next(iter(varying.values())))
-    if all(kinds[f] == "numeric" for f in features):  # a plain matrix: no per-column conversion
+    if prepare is None and all(kinds[f] == "numeric" for f in features):  # a plain matrix: no per-column conversion
         X = np.empty((m, len(features)))  # (m, d)
         for j, f in enumerate(features):
             X[:, j] = varying[f] if f in varying else held[f]
@@ -39,6 +40,8 @@ def predict_grid(estimator, features, varying, held, kinds, proba=False):
                                                                kinds[f] != "numeric" else float)
                    for f in features}
         X = Table(columns, kinds={f: kinds[f] for f in features})
+        if prepare is not None:
+            X = prepare(X)
     learner = registry.of(estimator)
     if proba and learner.predict_is_argmax_proba:  # one pass (e.g. one neighbour search), not two
         p = estimator.predict_proba(X)  # (m, C)

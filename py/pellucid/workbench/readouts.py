@@ -86,7 +86,8 @@ def fit_curve(run, resolution=200):
     values = table.column(name)
     grid = np.linspace(np.nanmin(values), np.nanmax(values), resolution)  # (resolution,)
     held = held_values(run, exclude=[name])
-    predicted = predict_grid(run.estimator, run.features, {name: grid}, held, table.kinds)
+    predicted = predict_grid(run.estimator, run.features, {name: grid}, held, table.kinds,
+                             prepare=run.prepare)
     return {"feature": name, "x": grid.tolist(), "predicted": np.asarray(predicted, dtype=float).tolist(),
             "points_x": values.tolist(), "others": [f for f in run.features if f != name]}
 

@@ -24,6 +24,8 @@ class Run:
     table: object = None
     splits: dict = field(default_factory=dict)
     setup: dict = field(default_factory=dict)
+    preprocessor: object = None  # a fitted preprocessing.Preprocessor, or None: the model reads X as it is
+    preprocessing: list = field(default_factory=list)  # the steps shown to the page (workbench.prepare)
 
     @property
     def learner(self):
@@ -44,6 +46,16 @@ class Run:
         for name in SPLITS:
             names[self.splits.get(name, [])] = name
         return names
+
+    def prepare(self, X):
+        """X (the run's feature columns, in the user's units) as the model reads it: imputed and
+        standardised exactly as the training rows were."""
+        return X if self.preprocessor is None else self.preprocessor.transform(X)
+
+    def model_input(self, rows=None):
+        """The table's feature columns (only `rows`, if given) prepared for the model."""
+        X = self.table.select(self.features)
+        return self.prepare(X if rows is None else X.take(rows))
 
     def train_rows(self):
         return np.asarray(self.splits.get("train", np.arange(self.table.n_rows)), dtype=np.intp)
@@ -78,17 +90,13 @@ def choose_columns(table, estimator, model, target, features):
     return features, target
 
 
-def check_no_missing(table, columns):
-    """A DataError naming every chosen column with missing cells, and what to do about it."""
-    counts = {name: n for name, n in table.missing.items() if name in columns and n}
-    empty = [name for name, n in counts.items() if n == table.n_rows]
-    if empty:  # nothing to fill with, and dropping rows would leave none
+def check_not_empty(table, columns):
+    """A DataError naming every chosen column without a single value (nothing to impute it with, and
+    dropping its rows would leave none). Other missing cells are the preprocessing's to handle."""
+    empty = [name for name, n in table.missing.items() if name in columns and n and n == table.n_rows]
+    if empty:
         raise DataError(f"Column {', '.join(map(repr, empty))} has no values at all (every cell is missing), "
                         "so no model can use it: set its role to ignore.")
-    if counts:
-        listed = ", ".join(f"{name!r} ({n} missing)" for name, n in counts.items())
-        raise DataError(f"Some chosen columns have missing values: {listed}. Use \"Drop rows\" or \"Fill\" "
-                        "under Missing values first, or leave those columns out.")
 
 
 def check_two_classes(table, target):

@@ -7,6 +7,7 @@ import pathlib
 from ..core.errors import DataError
 from ..learners import registry
 from .evaluation import check_evaluation
+from .prepare import check_choices
 from .runs import SUPERVISED
 from ..tabular.dates import PARTS
 
@@ -40,6 +41,18 @@ def _split_lines(evaluation, classifier):
     return ["train, validation, test = rows, rows[:0], rows[:0]"]
 
 
+def _preprocessing_lines(choices, target, supervised):
+    """The rows left out before the split, and the model wrapped with its preparation, which fits on the
+    training rows only (within each fold under k-fold) and prepares every X it later reads."""
+    lines = []
+    if choices["impute"] == "drop":
+        lines.append("table = table.drop_missing(features + ([target] if target else []))  # rows missing a value")
+    elif supervised:
+        lines.append("table = table.drop_missing([target])  # rows without a target value")
+    impute = None if choices["impute"] == "drop" else choices["impute"]
+    return lines, f"Preprocessor(impute={impute!r}, standardize={choices['standardize']!r})"
+
+
 def _report_lines(task, fitted_on):
     if task == "classification":
         what, call = "accuracy", "model.score(X.take(part), y[part])"
@@ -49,7 +62,7 @@ def _report_lines(task, fitted_on):
         return ["labels = model.predict(X)",
                 "print('rows per cluster:', np.bincount(labels).tolist())"]
     else:
-        return ["print('variance explained per component:', model.explained_variance_ratio_.tolist())"]
+        return ["print('variance explained per component:', model.model.explained_variance_ratio_.tolist())"]
     return [f"for name, part in {fitted_on}:",
             "    if len(part):",
             f"        print(f\"{{name}} {what}: {{{call}!r}}\")"]
@@ -67,14 +80,16 @@ def _date_lines(features):
 def _import_lines(learner):
     """The estimator comes from pellucid itself, or from the module that defines a learner added later."""
     tools = "read_csv, train_test_split, train_val_test_split, cross_validate"
+    preparation = "from pellucid.preprocessing import Pipeline, Preprocessor"
     if learner.script_import == "pellucid":
-        return [f"from pellucid import {learner.name}, {tools}"]
-    return [f"from pellucid import {tools}", f"from {learner.script_import} import {learner.name}"]
+        return [f"from pellucid import {learner.name}, {tools}", preparation]
+    return [f"from pellucid import {tools}", preparation, f"from {learner.script_import} import {learner.name}"]
 
 
 def python_script(setup):
     """{filename, script} for `setup`: {file, target, features, model, params, evaluation, kinds?,
-    missing?} (kinds: {column: kind} re-read before use; missing: [{strategy, columns}] in order)."""
+    missing?, preprocessing?} (kinds: {column: kind} re-read before use; missing: [{strategy, columns}]
+    table steps in order; preprocessing: {standardize, impute}, defaults from the learner's descriptor)."""
     if not isinstance(setup, dict):
         raise DataError("export_python needs the run's setup: file, target, features, model, params, "
                         "evaluation.")
@@ -89,14 +104,18 @@ def python_script(setup):
     if supervised and not target:
         raise DataError(f"{learner.label} needs a target column in the setup.")
     args = ", ".join(f"{k}={v!r}" for k, v in params.items())
+    drops, preprocessor = _preprocessing_lines(check_choices(setup.get("preprocessing"), learner), target,
+                                               supervised)
     lines = [f'"""{learner.label} on {file}, as trained in the pellucid workbench."""', "",
              "import numpy as np", "", *_import_lines(learner), "", f"table = read_csv({file!r})", *_kind_lines(setup.get("kinds")),
              *_missing_lines(setup.get("missing")),
              f"target = {target if supervised else None!r}",
              f"features = {features!r}" if features else "features = [c for c in table.columns if c != target]",
              *_date_lines(features),
-             "X = table.select(features)", "y = table.column(target) if target else None",
-             "rows = np.arange(table.n_rows)", f"model = {model}({args})"]
+             *drops, "X = table.select(features)", "y = table.column(target) if target else None",
+             "rows = np.arange(table.n_rows)",
+             "# imputation and standardisation are fitted on the training rows only, then applied to every row",
+             f"model = Pipeline({preprocessor}, {model}({args}))"]
     if evaluation["method"] == "kfold" and supervised:
         stratified = evaluation["stratify"] and cls.task == "classification"
         lines += [f"cv = cross_validate(model, X, y, k={evaluation['k']}, stratified={stratified}, "

@@ -24,7 +24,7 @@ def training_data(run):
     if run.table is None:
         raise DataError("This model was imported without its data, so its steps cannot be replayed.")
     rows = run.train_rows()
-    X = run.table.select(run.features).take(rows)
+    X = run.model_input(rows)  # imputed and standardised as when it was fitted
     y = None
     if run.task in SUPERVISED:
         y = check_target(run.table.column(run.target)[rows], len(rows), task=run.task)

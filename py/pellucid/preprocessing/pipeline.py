@@ -1,0 +1,45 @@
+"""A model with its preparation: `Pipeline(Preprocessor(...), model)` fits the preprocessor on the rows it
+is given and the model on what the preprocessor makes of them, and prepares every later X the same way.
+
+Because it is one estimator, `cross_validate` refits the preparation inside each fold (so no fold's
+test rows shape the means and scales its model is trained with).
+"""
+
+from ..core.base import Estimator
+
+
+class Pipeline(Estimator):
+    """preprocessor: a Preprocessor (or any transformer); model: the estimator it feeds."""
+
+    def __init__(self, preprocessor=None, model=None):
+        self.preprocessor = preprocessor
+        self.model = model
+        # The pipeline does what its model does (read by cross_validate and scikit-learn); an instance
+        # attribute, so the class is not registered as a learner of its own.
+        self.task = getattr(model, "task", None)
+
+    def fit(self, X, y=None, **fit_params):
+        prepared = self.preprocessor.fit(X).transform(X)
+        self.model.fit(prepared, y, **fit_params)
+        self.fitted_ = True
+        return self
+
+    def _prepared(self, X):
+        self._check_fitted()
+        return self.preprocessor.transform(X)
+
+    def predict(self, X):
+        return self.model.predict(self._prepared(X))
+
+    def predict_proba(self, X):
+        return self.model.predict_proba(self._prepared(X))
+
+    def transform(self, X):
+        return self.model.transform(self._prepared(X))
+
+    def score(self, X, y=None):
+        return self.model.score(self._prepared(X), y)
+
+    @property
+    def classes_(self):
+        return self.model.classes_

@@ -1,0 +1,91 @@
+"""The preprocessing step between the data and a model, as the workbench runs it: the choices (from the
+learner's descriptor unless the page says otherwise), the rows left out, the Preprocessor fitted on the
+training rows, and the steps the page shows ("impute", "standardize", "one_hot").
+
+Defaults: standardise when the learner is scale-sensitive (distances or gradients change when a feature
+is rescaled); impute missing cells with the column's mean (numeric) or most frequent value (categorical).
+"drop" instead leaves out, before the split, every row missing a chosen feature; a row without a target
+value is always left out (there is nothing to learn from it or score it against).
+"""
+
+import numpy as np
+
+from ..core.errors import DataError
+from ..preprocessing import OneHotEncoder, Preprocessor
+from ..preprocessing.columns import missing
+from ..preprocessing.imputer import STRATEGIES
+
+IMPUTE_CHOICES = STRATEGIES + ("drop",)
+
+
+def check_choices(choices, learner):
+    """{standardize, impute}: the page's choices with the descriptor's defaults filled in."""
+    if choices is not None and not isinstance(choices, dict):
+        raise DataError(f"preprocessing must be settings like {{\"standardize\": true, \"impute\": \"mean\"}}; "
+                        f"got {choices!r}.")
+    choices = dict(choices or {})
+    unknown = sorted(set(choices) - {"standardize", "impute"})
+    if unknown:
+        raise DataError(f"preprocessing has no setting {', '.join(map(repr, unknown))}; "
+                        "the settings are standardize and impute.")
+    standardize = choices.get("standardize")
+    if standardize is None:
+        standardize = learner.scale_sensitive
+    if not isinstance(standardize, bool):
+        raise DataError(f"preprocessing standardize must be true or false; got {standardize!r}.")
+    impute = choices.get("impute") or "mean"
+    if impute not in IMPUTE_CHOICES:
+        raise DataError(f"preprocessing impute must be one of {', '.join(IMPUTE_CHOICES)}; got {impute!r}.")
+    return {"standardize": standardize, "impute": impute}
+
+
+def missing_counts(table, columns):
+    """{column: number of missing cells} for the columns that have any."""
+    counts = {name: int(missing(table.column(name), table.kinds[name]).sum()) for name in columns}
+    return {name: n for name, n in counts.items() if n}
+
+
+def rows_to_keep(table, features, target, choices):
+    """(table without the rows left out, {"rows": how many were left out, "missing": {feature: missing
+    cells before}}): rows without a target value, and under "drop" rows missing a chosen feature. A
+    DataError when no row would be left."""
+    gaps = missing_counts(table, features)
+    columns = ([target] if target is not None else []) + (features if choices["impute"] == "drop" else [])
+    keep = np.ones(table.n_rows, dtype=bool)
+    for name in columns:
+        keep &= ~missing(table.column(name), table.kinds[name])
+    dropped = int(table.n_rows - keep.sum())
+    if not keep.any():
+        raise DataError("Every row misses a value in the target or a chosen feature, so no row is left to "
+                        "learn from: choose an imputation instead of dropping rows, or other columns.")
+    return (table.take(keep) if dropped else table), {"rows": dropped, "missing": gaps}
+
+
+def fit_preprocessor(X_train, X_all, choices):
+    """The Preprocessor for `choices`, fitted on the training rows `X_train`; it imputes only when some
+    row of `X_all` (every row the model will read) misses a value."""
+    impute = choices["impute"] if choices["impute"] != "drop" and missing_counts(X_all, X_all.columns) else None
+    return Preprocessor(impute=impute, standardize=choices["standardize"]).fit(X_train)
+
+
+def steps(preprocessor, X_train, X_all, choices, dropped, learner):
+    """The steps the page shows, in the order they are applied, with what was fitted; `dropped` is what
+    `rows_to_keep` left out."""
+    out = []
+    rows_dropped = dropped["rows"]
+    gaps = dropped["missing"] if choices["impute"] == "drop" else missing_counts(X_all, X_all.columns)
+    if preprocessor.imputer_ is not None or rows_dropped:
+        stats = preprocessor.imputer_.statistics_ if preprocessor.imputer_ is not None else {}
+        out.append({"step": "impute", "strategy": choices["impute"], "columns": list(gaps),
+                    "missing": gaps, "values": {name: stats[name] for name in gaps if name in stats} or None,
+                    "rows_dropped": rows_dropped})
+    if preprocessor.scaler_ is not None and preprocessor.scaler_.mean_:
+        scaler = preprocessor.scaler_
+        out.append({"step": "standardize", "columns": list(scaler.mean_),
+                    "mean": list(scaler.mean_.values()), "scale": list(scaler.scale_.values())})
+    categorical = [name for name in X_train.columns if X_train.kinds[name] != "numeric"]
+    if learner.needs == "numbers" and categorical:
+        encoder = OneHotEncoder().fit(X_train.select(categorical))
+        out.append({"step": "one_hot", "columns": categorical,
+                    "categories": [encoder.categories_[name] for name in categorical]})
+    return out
