@@ -154,10 +154,14 @@ class Session:
 
     # --- models -------------------------------------------------------------------------------------------
 
-    def train(self, table_id, target, features, model, params=None, evaluation=None, include_trace=False):
-        """Fit with an honest evaluation (split, k-fold or none) and return the TrainResult (docs/bridge.md)."""
+    def train(self, table_id, target, features, model, params=None, evaluation=None, include_trace=False,
+              preprocessing=None):
+        """Fit with an honest evaluation (split, k-fold or none) and the preprocessing step ({standardize,
+        impute}; defaults from the learner's descriptor), fitted on the training rows; the TrainResult
+        (docs/bridge.md)."""
         table = self.table(table_id)
-        run, result = _evaluation.train(table, target, features, model, params, evaluation, include_trace)
+        run, result = _evaluation.train(table, target, features, model, params, evaluation, include_trace,
+                                        preprocessing)
         run.setup["table_id"] = table_id
         return {"model_id": self.keep_run(run), **result}
 
@@ -201,7 +205,8 @@ class Session:
         meta = self.table_meta.get(run.setup.get("table_id"), {"name": "data.csv", "steps": {}})
         setup = {"file": meta["name"], "target": run.target, "features": run.features, "model": run.model,
                  "params": run.setup.get("params", {}), "evaluation": run.setup.get("evaluation"),
-                 "kinds": meta["steps"].get("kinds"), "missing": meta["steps"].get("missing")}
+                 "kinds": meta["steps"].get("kinds"), "missing": meta["steps"].get("missing"),
+                 "preprocessing": run.setup.get("preprocessing")}
         setup.update(overrides)
         return setup
 

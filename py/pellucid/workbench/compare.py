@@ -53,7 +53,7 @@ def compare_sklearn(run):
                 "message": f"{run.label} has no equivalent in scikit-learn: {run.learner.no_twin}"}
     sk = import_sklearn()
     params = make_estimator(run.model, run.setup.get("params")).get_params()
-    X = run.table.select(run.features)
+    X = run.model_input()  # imputed and standardised as the page's model read it, for both libraries
     supervised = run.task in SUPERVISED
     y = _target(run) if supervised else None
     raw = _raw_matrix(X)  # (n, d): what scikit-learn's pipeline reads
