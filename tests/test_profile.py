@@ -116,6 +116,12 @@ def test_number_histogram_counts_every_present_value():
     assert histogram["edges"][0] == 0.01 and histogram["edges"][-1] == 10_000.0
 
 
+@pytest.mark.parametrize("values", [[7.0] * 30, [-1e308, 1e308, 0.0], [5e-324, 0.0]])
+def test_a_histogram_of_one_value_or_an_extreme_span_is_one_bar_of_every_value(values):
+    histogram = one(values)["histogram"]
+    assert sum(histogram["counts"]) == len(values) and len(histogram["edges"]) == len(histogram["counts"]) + 1
+
+
 def test_date_column_tells_its_format_parts_and_spread():
     entry = one(["31/01/2012", "15/06/2013", "01/01/2014"] * 13 + ["not a date"])
     assert entry["kind"] == "date" and entry["role"] == "feature"

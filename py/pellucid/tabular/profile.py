@@ -147,7 +147,11 @@ def _histogram(values, as_dates=False):
     if len(values) == 0:
         return {"edges": [], "counts": []}
     low, high = float(values.min()), float(values.max())
-    counts, edges = np.histogram(values, bins=BINS if high > low else 1, range=(low, high if high > low else low + 1))
+    edges = np.linspace(low, high, BINS + 1)  # (BINS + 1,)
+    if np.isfinite(high - low) and np.all(np.diff(edges) > 0):
+        counts, edges = np.histogram(values, bins=edges)
+    else:  # one value, or a span float64 cannot cut in BINS (-1e308 to 1e308, 0 to 5e-324): a single bar
+        counts, edges = np.array([len(values)]), np.array([low, high])
     if as_dates:
         edges = [str(np.datetime64(int(round(e)), "D")) for e in edges]
     else:
