@@ -13,6 +13,7 @@ import { train } from "./training.js";
 import { loadSession } from "./session-store.js";
 import { loadSource } from "./data-source.js";
 import { EVALUATION_KEYS } from "./eval-panel.js";
+import { PREPROCESS_KEYS } from "./preprocess-panel.js";
 
 // Read at once: the page needs it (split, folds, limits) before Python is ready.
 export const sharedSettings = loadSharedSettings();
@@ -28,7 +29,7 @@ export async function start() {
   if (!modelKnown) rejected.push("model");
   if (rejected.length) showNote(`Some settings in the link were not understood and were left at their defaults: ${[...new Set(rejected)].join(", ")}.`);
   chooseModel(modelKnown ? s.model : models[0].name, s.params);
-  store.set(Object.fromEntries(EVALUATION_KEYS.map((key) => [key, s[key]])));
+  store.set(Object.fromEntries([...EVALUATION_KEYS, ...PREPROCESS_KEYS].map((key) => [key, s[key]])));
   wantView({ view: s.view, x: s.x, y: s.y });
   const wanted = { target: s.target, ignore: s.ignore, explicit: hash.includes("target=") };
   const saved = await loadSession();

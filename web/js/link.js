@@ -4,6 +4,7 @@ import { store } from "./store.js";
 import { makeProps, readHash, writeHash, defaults } from "./state.js";
 import { changedParams } from "./model-controls.js";
 import { EVALUATION_KEYS } from "./eval-panel.js";
+import { PREPROCESS_KEYS } from "./preprocess-panel.js";
 import { PCA } from "./results.js";
 
 let props = null;  // known once the shared settings and the menus are in
@@ -41,7 +42,7 @@ export function linkSettings(s = store.get()) {
   }
   out.model = s.model || out.model;
   out.params = changedParams(s);
-  for (const key of EVALUATION_KEYS) out[key] = s[key];
+  for (const key of [...EVALUATION_KEYS, ...PREPROCESS_KEYS]) out[key] = s[key];
   return Object.assign(out, viewSettings(s));
 }
 
@@ -52,6 +53,6 @@ function saveLink(s) {
 }
 
 export function mountLink() {
-  store.subscribe(["starting", "dataset", "source", "table", "roles", "pending", "model", "params", ...EVALUATION_KEYS,
+  store.subscribe(["starting", "dataset", "source", "table", "roles", "pending", "model", "params", ...EVALUATION_KEYS, ...PREPROCESS_KEYS,
     "result", "view", "axes", "wanted"], saveLink);
 }

@@ -11,6 +11,7 @@ import { mountEvaluation, EVALUATION_KEYS } from "./eval-panel.js";
 import { makeProps, defaults } from "./state.js";
 import { mountResults } from "./results.js";
 import { mountTraining } from "./training.js";
+import { mountPreprocessPanel } from "./preprocess-panel.js";
 import { mountLink, linkSettings } from "./link.js";
 import { sharedSettings, start, cancel, recover } from "./lifecycle.js";
 import { registerOffline } from "./offline.js";
@@ -63,6 +64,7 @@ mountDataControls();
 mountModelControls();
 mountResults();
 mountTraining({ cancel });
+mountPreprocessPanel();
 mountLink();
 mountLearnPanel(byId("learn-root"), { python, getContext: learnContext });
 byId("clear-session").addEventListener("click", async () => {

@@ -66,6 +66,8 @@ export function makeProps(shared, { datasets, models }) {
     k: { type: integer(folds.min, folds.max), default: folds.default },
     stratify: { type: flag, default: true },
     seed: { type: integer(0, 2 ** 31 - 1), default: 0 },
+    standardize: { type: flag, default: null },  // null: the model's default
+    impute: { type: { parse: (v) => (["mean", "median", "most_frequent", "drop"].includes(v) ? v : undefined), format: (v) => v }, default: "mean" },
     view: { type: text(30), default: "" },
     x: { type: text(), default: "" },
     y: { type: text(), default: "" },

@@ -34,6 +34,8 @@ const INITIAL = {
   wanted: {},          // the view and axes a link asked for, used by the next result
   axes: { boundary: { x: "", y: "" }, clusters: { x: "", y: "" } },
   cut: 2,              // the dendrogram's number of clusters
+  standardize: null,   // standardize numeric columns: true, false, or null for the model's default
+  impute: "mean",      // missing cells: "mean", "median", "most_frequent" or "drop" (rows)
 };
 
 function createStore(initial) {

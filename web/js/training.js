@@ -4,6 +4,7 @@ import { store } from "./store.js";
 import { showMessage } from "./work.js";
 import { chosenModel, needsTarget, checkChosenParams } from "./model-controls.js";
 import { evaluationArgs } from "./eval-panel.js";
+import { preprocessArgs } from "./preprocess-panel.js";
 import { trainModel } from "./results.js";
 import { rememberSession } from "./data-controls.js";
 
@@ -25,7 +26,8 @@ function trainingArgs(s) {
   if (needsTarget(s) && !target) return { problem: `${model.label} learns to predict a column: choose the Target.` };
   const features = s.table.columns.filter((c) => s.roles[c] === "feature");
   if (!features.length) return { problem: "Every column is ignored or the target: set at least one column's role to feature." };
-  return { table_id: s.table.table_id, target, features, model: model.name, params: { ...s.params }, evaluation };
+  return { table_id: s.table.table_id, target, features, model: model.name, params: { ...s.params }, evaluation,
+    preprocessing: preprocessArgs(s) };
 }
 
 export async function train() {

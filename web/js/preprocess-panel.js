@@ -1,0 +1,96 @@
+// The preprocessing step between the data and the model: the choices (standardize, how missing cells are
+// handled) written to the store, and after training the steps Python fitted on the training rows, with
+// what it fitted: the values it filled in, the means and scales ("z = (x − 13.0) / 0.81"), the categories
+// one-hot encoded, and how many rows were dropped.
+import { byId, el } from "./dom.js";
+import { store } from "./store.js";
+import { chosenModel } from "./model-controls.js";
+
+export const PREPROCESS_KEYS = ["standardize", "impute"];
+export const IMPUTE_CHOICES = ["mean", "median", "most_frequent", "drop"];
+
+const els = { standardize: byId("pre-standardize"), why: byId("pre-standardize-help"), impute: byId("pre-impute"),
+  steps: byId("pre-steps") };
+
+// Standardize is the model's default (on for scale-sensitive learners) until the user sets it.
+function standardizing(s) {
+  return s.standardize ?? Boolean(chosenModel(s)?.scale_sensitive);
+}
+
+// The bridge's `preprocessing` argument of `train`.
+export function preprocessArgs(s = store.get()) {
+  return { standardize: standardizing(s), impute: s.impute };
+}
+
+// A number as the page shows a fitted value: three significant digits, no exponent for everyday sizes.
+function short(value) {
+  if (typeof value !== "number") return String(value);
+  return String(Number(value.toPrecision(3)));
+}
+
+function plural(n, word) {
+  return `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+}
+
+const IMPUTED_WITH = { mean: "mean", median: "median", most_frequent: "most frequent value" };
+
+function imputeItem(step) {
+  const counts = Object.entries(step.missing || {}).map(([c, n]) => `${c} (${plural(n, "cell")})`).join(", ");
+  if (step.strategy === "drop") {
+    return [`Dropped ${plural(step.rows_dropped, "row")} missing a value` + (counts ? `: ${counts}` : ""), null];
+  }
+  const filled = Object.entries(step.values || {}).map(([c, v]) => `${c} ← ${short(v)}`);
+  const head = filled.length
+    ? `Missing cells filled with the training rows' ${IMPUTED_WITH[step.strategy]} (text: most frequent): ${counts}`
+    : "No missing cells in the features";
+  const dropped = step.rows_dropped ? ` ${plural(step.rows_dropped, "row")} without a target value left out.` : "";
+  return [head + "." + dropped, filled.length ? filled : null];
+}
+
+function standardizeItem(step) {
+  const shift = (mean) => (mean < 0 ? `x + ${short(-mean)}` : `x − ${short(mean)}`);
+  const lines = step.columns.map((c, i) => `${c}: z = (${shift(step.mean[i])}) / ${short(step.scale[i])}`);
+  return ["Standardized on the training rows (mean 0, standard deviation 1)", lines];
+}
+
+function oneHotItem(step) {
+  const lines = step.columns.map((c, i) => `${c} → ${step.categories[i].map((k) => `${c}=${k}`).join(", ")}`);
+  return ["One-hot encoded (a 0/1 column per category; the model needs numbers)", lines];
+}
+
+const ITEMS = { impute: imputeItem, standardize: standardizeItem, one_hot: oneHotItem };
+
+function renderSteps(result) {
+  els.steps.replaceChildren();
+  els.steps.hidden = !result;
+  if (!result) return;
+  const steps = result.preprocessing || [];
+  if (!steps.length) {
+    els.steps.append(el("li", { text: "Nothing: the model read the columns as they are." }));
+    return;
+  }
+  for (const step of steps) {
+    const [head, lines] = ITEMS[step.step](step);
+    const item = el("li", { dataset: { step: step.step } }, el("span", { text: head }));
+    if (lines) item.append(el("ul", {}, ...lines.map((line) => el("li", { class: "mono", text: line }))));
+    els.steps.append(item);
+  }
+}
+
+function renderChoices(s) {
+  const model = chosenModel(s);
+  els.standardize.checked = standardizing(s);
+  els.why.textContent = model
+    ? `${model.label} ${model.scale_sensitive ? "is" : "is not"} sensitive to feature scale` +
+      (s.standardize === null ? ", so this is its default." : ".")
+    : "";
+  els.impute.value = s.impute;
+}
+
+export function mountPreprocessPanel() {
+  els.standardize.addEventListener("change", () => store.set({ standardize: els.standardize.checked }));
+  els.impute.addEventListener("change", () => store.set({ impute: els.impute.value }));
+  store.subscribe(["standardize", "impute", "model", "models"], renderChoices);
+  store.subscribe(["result"], (s) => renderSteps(s.result));
+  renderChoices(store.get());
+}
