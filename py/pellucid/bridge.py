@@ -18,7 +18,7 @@ from .core.settings import MAX_BYTES, MAX_ROWS
 from .learners import registry
 from .workbench import boundary as _boundary, evaluation as _evaluation, exports, readouts, script, tables
 from .workbench import exercises as _exercises, explain as _explain, lab as _lab, steps as _steps
-from .workbench import compare as _compare, sklearn_script
+from .workbench import compare as _compare, judging, sklearn_script
 
 
 # --- the commands that need no session ------------------------------------------------------------------
@@ -52,7 +52,8 @@ class Session:
 
     COMMANDS = ("load_csv", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
-                "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn")
+                "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn",
+                "curves", "importance")
 
     def __init__(self):
         self.tables = {}
@@ -241,6 +242,18 @@ class Session:
         """The run's model next to its scikit-learn equivalent, fitted on the same rows (scikit-learn is
         imported only here; without it: a NotLoadedError, code "not_loaded")."""
         return _compare.compare_sklearn(self.run(model_id))
+
+    # --- judging a run on rows its model did not see ----------------------------------------------------------
+
+    def curves(self, model_id, pos_label=None):
+        """A classifier's ROC, precision-recall and calibration curves on its held-out (k-fold: out-of-fold)
+        rows, and for two classes the confusion counts at every threshold (docs/bridge.md)."""
+        return judging.curves(self.run(model_id), pos_label)
+
+    def importance(self, model_id):
+        """Permutation importance of each feature on held-out rows (k-fold: in every fold), and a tree's
+        impurity importance (docs/bridge.md)."""
+        return judging.importance(self.run(model_id))
 
 
 STATELESS = {"datasets": datasets, "models": models}

@@ -14,6 +14,7 @@ from ..tabular.table import Table
 from .readouts import cluster_labels
 from ..learners import registry
 from .runs import Run
+from . import judging
 
 
 def _stem(name):
@@ -42,7 +43,11 @@ def predictions_csv(run, table_name):
     taken = set(columns)
     split = _free_name("split", taken)
     columns[split], kinds[split] = run.split_of_rows(), "categorical"
-    if run.task in ("classification", "regression"):
+    if run.task in ("classification", "regression") and run.setup.get("evaluation", {}).get("method") == "kfold":
+        for base_name, values, kind in judging.out_of_fold_columns(run):  # each row from the fold model that did not see it
+            name = _free_name(base_name, taken)
+            columns[name], kinds[name] = values, kind
+    elif run.task in ("classification", "regression"):
         name = _free_name("prediction", taken)
         columns[name] = estimator.predict(X)
         kinds[name] = "categorical" if run.task == "classification" else "numeric"

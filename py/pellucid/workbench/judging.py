@@ -1,0 +1,203 @@
+"""Judging a trained run on rows its model did not see: out-of-fold predictions under k-fold, a
+classifier's curves (ROC, precision-recall, calibration, the threshold table), and which features
+matter (permutation importance, beside a tree's impurity importance).
+
+Which rows judge a run: under a split, the test rows (else the validation rows); under k-fold, every
+row, each predicted by the fold model that did not see it (the final model saw them all). With no
+held-out rows at all ("none"), the training rows are used and the reply says the numbers are in-sample.
+Every model here reads the user's columns through the run's preprocessing, refitted inside each fold
+exactly as cross-validation refits it, so the numbers include it.
+"""
+
+import warnings
+
+import numpy as np
+
+from ..core.errors import DataError
+from ..evaluation import cross_predict
+from ..evaluation.model_selection import _labels, clone
+from ..evaluation.importance import impurity_importance, permutation_importance
+from ..evaluation.probability_report import probability_report
+from ..preprocessing import Pipeline, Preprocessor
+from . import prepare
+from .host import report
+
+MAX_IMPORTANCE_ROWS = 2000  # held-out rows permutation importance reads at most (sampled by the run's seed)
+N_REPEATS = 5
+CALIBRATION_BINS = 10
+
+
+# --- the rows that judge a run --------------------------------------------------------------------------
+
+def _method(run):
+    return (run.setup.get("evaluation") or {}).get("method", "none")
+
+
+def _seed(run):
+    return int((run.setup.get("evaluation") or {}).get("seed", 0))
+
+
+def _check_data(run):
+    if run.table is None:
+        raise DataError("This model was imported without its data; train it on a loaded table to judge it.")
+    if run.target is None:
+        raise DataError(f"{run.label} learns no target, so there is nothing to judge its predictions against.")
+
+
+def held_out(run):
+    """(0-based rows, which): the rows a split run is judged on; "test", "validation", or "training" when
+    the run kept no rows out (its numbers are then in-sample)."""
+    for name in ("test", "validation"):
+        rows = np.asarray(run.splits.get(name, []), dtype=np.intp)
+        if len(rows):
+            return rows, name
+    return run.train_rows(), "training"
+
+
+def _fold_pipeline(run):
+    """The run's model behind an unfitted copy of its preprocessing, to be refitted in every fold."""
+    choices = run.setup.get("preprocessing") or {"impute": None, "standardize": False}
+    raw = run.table.select(run.features)
+    impute = choices.get("impute")
+    if impute == "drop" or not prepare.missing_counts(raw, raw.columns):
+        impute = None
+    return Pipeline(Preprocessor(impute=impute, standardize=bool(choices.get("standardize"))),
+                    clone(run.estimator))
+
+
+def fold_pairs(run):
+    """[(train, test), ...]: the k-fold run's folds, the very ones its cross-validation scored."""
+    evaluation = run.setup["evaluation"]
+    stratified = evaluation["stratify"] and run.task == "classification"
+    splitter = cross_predict.folds_for(run.estimator, evaluation["k"], stratified, True, evaluation["seed"])
+    y = run.table.column(run.target)
+    return [(np.asarray(tr), np.asarray(te)) for tr, te in splitter.split(run.table.select(run.features),
+                                                                          _labels(y, len(y)))]
+
+
+def out_of_fold(run):
+    """For a k-fold run: {"predicted" (n,), "proba" (n, classes) or None, "classes", "fold" (n,) 0-based}:
+    each row predicted by the model of the fold that held it out. Computed once per run, then kept."""
+    if _method(run) != "kfold":
+        raise DataError("Out-of-fold predictions come from k-fold cross-validation; this run was not "
+                        "cross-validated.")
+    _check_data(run)
+    kept = getattr(run, "_out_of_fold", None)
+    if kept is not None:
+        return kept
+    report(0.05, "Predicting each fold's held-out rows")
+    raw, y = run.table.select(run.features), run.table.column(run.target)
+    model, pairs = _fold_pipeline(run), fold_pairs(run)
+    with warnings.catch_warnings():  # the fold fits warned already, when the run was trained
+        warnings.simplefilter("ignore")
+        predicted, fold = cross_predict.cross_val_predict(model, raw, y, cv=pairs, return_folds=True)
+        proba = classes = None
+        if run.task == "classification" and run.learner.can("probabilities"):
+            report(0.5, "Predicting each fold's held-out probabilities")
+            proba = cross_predict.cross_val_predict(model, raw, y, cv=pairs, method="predict_proba")
+            classes = np.unique(_labels(y, len(y)))
+    kept = {"predicted": predicted, "proba": proba, "classes": classes, "fold": fold}
+    run._out_of_fold = kept
+    return kept
+
+
+# --- curves -------------------------------------------------------------------------------------------
+
+def curves(run, pos_label=None):
+    """The probability report (evaluation.probability_report) of a classifier on its held-out rows, with
+    "rows" ("test", "validation", "out_of_fold" or "training"), "n_rows" and "in_sample"."""
+    _check_data(run)
+    if run.task != "classification" or not run.learner.can("probabilities"):
+        raise DataError(f"{run.label} gives no class probabilities, so it has no ROC, precision-recall or "
+                        "calibration curves.")
+    if _method(run) == "kfold":
+        oof = out_of_fold(run)
+        y, proba, classes, which = run.table.column(run.target), oof["proba"], oof["classes"], "out_of_fold"
+    else:
+        rows, which = held_out(run)
+        y = run.table.column(run.target)[rows]
+        proba, classes = run.estimator.predict_proba(run.model_input(rows)), run.estimator.classes_
+    labels = _labels(y, len(y))
+    reply = probability_report(labels, proba, classes, pos_label=pos_label, n_bins=CALIBRATION_BINS)
+    reply.update(rows=which, n_rows=int(len(labels)), in_sample=which == "training")
+    return reply
+
+
+# --- which features matter -------------------------------------------------------------------------------
+
+def _fitted_pipeline(run):
+    """The run's fitted model reading the user's columns through its fitted preprocessing."""
+    pipeline = Pipeline(run.preprocessor or Preprocessor().fit(run.table.select(run.features)), run.estimator)
+    pipeline.fitted_ = True
+    return pipeline
+
+
+def _sample(rows, limit, seed):
+    if len(rows) <= limit:
+        return rows
+    return np.sort(np.random.default_rng(seed).choice(rows, size=limit, replace=False))
+
+
+def _summarise(features, drops, scoring, baseline):
+    """Mean and population std over every repeat (of every fold), largest mean first."""
+    drops = np.asarray(drops)  # (features, repeats)
+    mean, std = drops.mean(axis=1), drops.std(axis=1)
+    order = np.argsort(-mean, kind="stable")
+    return {"features": [features[j] for j in order], "mean": mean[order].tolist(), "std": std[order].tolist(),
+            "scoring": scoring, "baseline": baseline}
+
+
+def importance(run, n_repeats=N_REPEATS, max_rows=MAX_IMPORTANCE_ROWS):
+    """Permutation importance of every feature (the user's columns, before preprocessing) on held-out rows,
+    n_repeats shuffles seeded by the run's seed; under k-fold, each fold model on its own held-out rows.
+    At most `max_rows` rows are read (sampled with the run's seed; "sampled" says so). For a tree, its
+    impurity importance too ("impurity", from the training rows)."""
+    _check_data(run)
+    seed = _seed(run)
+    y_all, features = run.table.column(run.target), list(run.features)
+    if _method(run) == "kfold":
+        pairs = fold_pairs(run)
+        limit = max(1, max_rows // len(pairs))
+        drops, baselines, n_used = [], [], 0
+        for i, (train, test) in enumerate(pairs):
+            report(i / len(pairs), f"Permutation importance, fold {i + 1} of {len(pairs)}")
+            with warnings.catch_warnings():  # the fold fits warned already, when the run was trained
+                warnings.simplefilter("ignore")
+                model = _fold_pipeline(run).fit(run.table.select(run.features).take(train), y_all[train])
+            rows = _sample(test, limit, seed)
+            out = permutation_importance(model, run.table.select(run.features).take(rows), y_all[rows],
+                                         n_repeats=n_repeats, seed=seed)
+            drops.append(np.asarray(out["importances"]))
+            baselines.append(out["baseline"])
+            n_used += len(rows)
+        summary = _summarise(features, np.hstack(drops), out["scoring"], float(np.mean(baselines)))
+        which, n_total = "out_of_fold", run.table.n_rows
+    else:
+        all_rows, which = held_out(run)
+        rows = _sample(all_rows, max_rows, seed)
+        report(0.1, "Permutation importance")
+        out = permutation_importance(_fitted_pipeline(run), run.table.select(run.features).take(rows), y_all[rows],
+                                     n_repeats=n_repeats, seed=seed)
+        summary = _summarise(features, out["importances"], out["scoring"], out["baseline"])
+        n_used, n_total = len(rows), len(all_rows)
+    reply = {"permutation": {**summary, "n_repeats": int(n_repeats), "seed": seed},
+             "rows": which, "n_rows": int(n_used), "sampled": bool(n_used < n_total), "n_held_out": int(n_total),
+             "in_sample": which == "training", "impurity": None}
+    if run.learner.can("tree") and getattr(run.estimator, "tree_", None) is not None:
+        reply["impurity"] = impurity_importance(run.estimator)
+    report(1.0, "Permutation importance")
+    return reply
+
+
+# --- the predictions export under k-fold --------------------------------------------------------------
+
+def out_of_fold_columns(run):
+    """The columns a k-fold run's predictions export holds instead of the final model's in-sample
+    predictions: [(name, values, kind)]: "prediction", "P(<class>)" when the model gives probabilities,
+    and "fold" (1-based: the fold whose model, which did not see the row, predicted it)."""
+    oof = out_of_fold(run)
+    columns = [("prediction", oof["predicted"], "categorical" if run.task == "classification" else "numeric")]
+    if oof["proba"] is not None:
+        columns += [(f"P({label})", oof["proba"][:, j], "numeric") for j, label in enumerate(oof["classes"].tolist())]
+    columns.append(("fold", oof["fold"] + 1, "numeric"))
+    return columns
