@@ -17,7 +17,7 @@ import sys
 import numpy as np
 import pytest
 
-from bridgekit import call, error, ok, session
+from bridgekit import error, ok
 from pellucid.evaluation import model_selection
 from pellucid.learners import registry
 from pellucid.workbench import script_splits
@@ -244,3 +244,21 @@ def test_a_semicolon_file_with_decimal_commas_and_20000_rows(tmp_path):
     result, printed = train_and_export(path, "LinearRegression", {"l2": 0.01}, MIXED, KFOLD)
     assert_same_scores(result, printed)
     assert ok("export_sklearn", model_id=result["model_id"])["script"].count("decimal comma") == 1
+
+
+def test_date_parts_the_page_made_are_refused_by_name(data_file):
+    """The page learns from a date as its parts; the script reads only the file's own columns."""
+    table = load(data_file)
+    result = ok("train", table_id=table["table_id"], target="spend", features=["income", "signup"],
+                model="LinearRegression", evaluation=SPLIT)
+    assert any(name.startswith("signup") and name != "signup" for name in result["features"])
+    message = error("export_sklearn", model_id=result["model_id"])
+    assert "signup" in message and "date" in message
+
+
+def test_a_model_imported_without_its_data_has_no_run_to_write(data_file):
+    table = load(data_file)
+    trained = ok("train", table_id=table["table_id"], target="churn", features=NUMERIC, model="GaussianNB",
+                 evaluation=SPLIT)
+    imported = ok("import_model", json=ok("export_model", model_id=trained["model_id"])["json"])
+    assert "imported without its data" in error("export_sklearn", model_id=imported["model_id"])

@@ -18,8 +18,9 @@ import textwrap
 from ..core.errors import DataError
 from ..core.settings import MISSING_MARKERS
 from . import script_splits
+from .readouts import MAX_PAIRWISE
 from .runs import SUPERVISED, make_estimator
-from .twin_source import Name, literal, twin_source
+from .twin_source import Name, twin_source
 
 METRIC = {"classification": ("accuracy", "accuracy_score"), "regression": ("R^2", "r2_score"),
           "clustering": ("silhouette", "silhouette_score"), "projection": ("variance explained", None)}
@@ -34,14 +35,15 @@ def sklearn_script(run, file_name="data.csv", steps=None, source=None, read_info
         raise DataError("This model was imported without its data, so there is no run to write as a "
                         "scikit-learn script; train it here first.")
     source = run.table if source is None else source
-    derived = [c for c in run.features if c not in source.columns]
-    if derived:
-        raise DataError(f"The scikit-learn script reads the file's own columns, and {', '.join(map(repr, derived))} "
-                        "are parts of a date the page took apart; leave the date column out to export the run.")
     twin = run.learner.sklearn
     if twin is None:
         raise DataError(f"{run.label} has no equivalent in scikit-learn, so there is no scikit-learn script "
                         f"for it: {run.learner.no_twin}")
+    derived = [c for c in run.features if c not in source.columns]
+    if derived:
+        raise DataError("The scikit-learn script reads the file's own columns, and "
+                        f"{', '.join(map(repr, derived))} "
+                        "are parts of a date the page took apart; leave the date column out to export the run.")
     evaluation = run.setup.get("evaluation") or {"method": "none"}
     kfold = evaluation["method"] == "kfold" and run.task in SUPERVISED
     split = evaluation["method"] == "split"
@@ -49,7 +51,8 @@ def sklearn_script(run, file_name="data.csv", steps=None, source=None, read_info
     estimator, imports = twin_source(twin, params, _context(run))
     notes = twin.notes(params)
     lines = [*_header_lines(run, file_name, notes), *_import_lines(run, imports, twin.prepare, split), "",
-             *_data_lines(source, file_name, read_info), *preprocessing_lines(run, steps or {}, twin.prepare, params), "",
+             *_data_lines(source, file_name, read_info),
+             *preprocessing_lines(run, steps or {}, twin.prepare, params), "",
              *_model_lines(run, estimator), "",
              *(_kfold_lines(run, evaluation, estimator) if kfold else _split_lines(run, evaluation, estimator))]
     stem = pathlib.PurePath(file_name).stem or "data"
@@ -173,7 +176,8 @@ def _run_preparation_lines(run, numeric, categorical):
     if categorical:
         fill = 'SimpleImputer(strategy="most_frequent")' if impute else "'passthrough'"
         parts.append(f"    (\"categorical\", {fill}, {categorical!r})")
-    done = " and ".join(w for w, on in (("missing cells imputed", impute), ("numeric columns standardised", standardize)) if on)
+    done = " and ".join(what for what, on in (("missing cells imputed", impute),
+                                               ("numeric columns standardised", standardize)) if on)
     return [f"# The run's preparation, fitted on the training rows: {done}.",
             "preprocess = [ColumnTransformer([", ",\n".join(parts) + "],",
             "    verbose_feature_names_out=False).set_output(transform=\"pandas\")]", ""]
@@ -219,8 +223,8 @@ def _split_lines(run, evaluation, estimator):
         sizes = ", ".join([f"n - {' - '.join(f'n_{name}' for name, _ in held)}"] + [f"n_{name}" for name, _ in held])
         parts = ", ".join(["train"] + [name for name, _ in held])
         first = "y" if stratified else "n"
-        lines += [f"{parts} = {function.__name__}({first}, [{sizes}], seed={seed})" if held else
-                  f"train = np.arange(n)"]
+        lines.append(f"{parts} = {function.__name__}({first}, [{sizes}], seed={seed})" if held else
+                     "train = np.arange(n)")
         lines += [f"{name} = train[:0]" for name in ("validation", "test") if not evaluation.get(name)]
     else:
         lines = ["train, validation, test = np.arange(n), np.arange(0), np.arange(0)  # trained on every row"]
@@ -249,13 +253,8 @@ def _score_lines(run):
             "    nearest = NearestNeighbors(n_neighbors=1).fit(prepared[train]).kneighbors(prepared[others])[1][:, 0]",
             "    labels[others] = model[-1].labels_[nearest]",
             f"for name, rows in {parts}:",
-            f"    if 2 <= len(set(labels[rows])) <= len(rows) - 1 and len(rows) <= {_max_pairwise()}:",
+            f"    if 2 <= len(set(labels[rows])) <= len(rows) - 1 and len(rows) <= {MAX_PAIRWISE}:",
             f"        print(f\"{{name}} {what}: {{float(silhouette_score(prepared[rows], labels[rows]))!r}}\")"]
-
-
-def _max_pairwise():
-    from .readouts import MAX_PAIRWISE
-    return MAX_PAIRWISE
 
 
 def _variance_lines():
