@@ -262,3 +262,21 @@ def test_a_model_imported_without_its_data_has_no_run_to_write(data_file):
                  evaluation=SPLIT)
     imported = ok("import_model", json=ok("export_model", model_id=trained["model_id"])["json"])
     assert "imported without its data" in error("export_sklearn", model_id=imported["model_id"])
+
+
+def test_a_file_without_a_header_after_an_excel_sep_line(tmp_path):
+    """Excel's "sep=;" first line and rows of numbers only: the page names the columns column_1 to
+    column_4, and the script reads the file the same way."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(300, 3)) * [1, 100, 0.01]
+    y = X @ [2.0, 0.03, 150.0] + rng.normal(0, 0.5, 300)
+    rows = [";".join(f"{v:.6g}" for v in (*x, t)) for x, t in zip(X, y)]
+    path = tmp_path / "measurements.csv"
+    path.write_text("sep=;\n" + "\n".join(rows) + "\n")
+    info = ok("load_csv", path=str(path), name=path.name)
+    assert info["columns"] == ["column_1", "column_2", "column_3", "column_4"]
+    result = ok("train", table_id=info["table_id"], target="column_4", features=None, model="LinearRegression",
+                evaluation=SPLIT)
+    script = ok("export_sklearn", model_id=result["model_id"])["script"]
+    assert "header=None, skiprows=1" in script
+    assert_same_scores(result, script_scores(run_script(path, script)))
