@@ -10,6 +10,8 @@ import { mountModelControls } from "./model-controls.js";
 import { mountEvaluation, EVALUATION_KEYS } from "./eval-panel.js";
 import { makeProps, defaults } from "./state.js";
 import { mountResults } from "./results.js";
+import { mountCurvesView } from "./curves-view.js";
+import { mountImportanceView } from "./importance-view.js";
 import { mountTraining } from "./training.js";
 import { mountPreprocessPanel } from "./preprocess-panel.js";
 import { mountLink, linkSettings } from "./link.js";
@@ -63,6 +65,8 @@ function mount(shared) {
 mountDataControls();
 mountModelControls();
 mountResults();
+mountCurvesView();
+mountImportanceView();
 mountTraining({ cancel });
 mountPreprocessPanel();
 mountLink();

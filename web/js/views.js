@@ -1,7 +1,7 @@
 // The view tabs: which views apply to a trained model, which one is shown, keyboard movement between
 // tabs (arrow keys, Home, End) as the WAI-ARIA tabs pattern describes.
 
-export const VIEW_ORDER = ["metrics", "tree", "boundary", "clusters", "dendrogram", "pca", "regression"];
+export const VIEW_ORDER = ["metrics", "tree", "boundary", "clusters", "dendrogram", "pca", "regression", "curves", "importance"];
 
 // The views that mean something for this result, from the capabilities its learner's descriptor claims
 // (sent with every trained or imported model); `numericFeatures` are the features a plane can show.
@@ -15,6 +15,10 @@ export function applicableViews(result, numericFeatures) {
   if (can.has("dendrogram") && result.dendrogram?.merges?.length) views.add("dendrogram");
   if (can.has("projection") && result.pca) views.add("pca");
   if (can.has("regression_fit") && result.predictions) views.add("regression");
+  // Judged on rows the model did not see, so only for a model trained here (an imported one has no rows).
+  const supervised = result.task === "classification" || result.task === "regression";
+  if (result.task === "classification" && can.has("probabilities") && !result.imported) views.add("curves");
+  if (supervised && !result.imported) views.add("importance");
   return VIEW_ORDER.filter((v) => views.has(v));
 }
 
