@@ -52,8 +52,8 @@ def sklearn_script(run, file_name="data.csv", steps=None, source=None, read_info
     notes = twin.notes(params)
     lines = [*_header_lines(run, file_name, notes), *_import_lines(run, imports, twin.prepare, split), "",
              *_data_lines(source, file_name, read_info),
-             *preprocessing_lines(run, steps or {}, twin.prepare, params), "",
-             *_model_lines(run, estimator), "",
+             *preprocessing_lines(run, steps or {}, twin.prepare, params), "", "",
+             *_model_lines(run, estimator), "", "",
              *(_kfold_lines(run, evaluation, estimator) if kfold else _split_lines(run, evaluation, estimator))]
     stem = pathlib.PurePath(file_name).stem or "data"
     return {"filename": f"{stem}_{run.model}_sklearn.py", "script": "\n".join(lines) + "\n",
@@ -202,7 +202,7 @@ def _missing_lines(missing, columns):
 def _model_lines(run, estimator):
     argument = "n_train" if "n_train" in estimator else ""
     return [f"def make_model({argument}):",
-            f'    """The preprocessing, then {run.label}\'s scikit-learn twin."""',
+            f'    """The preprocessing, then the scikit-learn twin of pellucid\'s {run.label}."""',
             f"    return make_pipeline(*preprocess, {estimator})"]
 
 
