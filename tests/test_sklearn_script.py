@@ -280,3 +280,27 @@ def test_a_file_without_a_header_after_an_excel_sep_line(tmp_path):
     script = ok("export_sklearn", model_id=result["model_id"])["script"]
     assert "header=None, skiprows=1" in script
     assert_same_scores(result, script_scores(run_script(path, script)))
+
+
+@pytest.mark.parametrize("learner", [l for l in registry.learners() if l.sklearn is not None], ids=lambda l: l.name)
+def test_the_twin_written_as_source_is_the_estimator_its_descriptor_builds(learner):
+    """Every descriptor's twin, recorded without scikit-learn and evaluated as the script does, has the
+    parameters of the twin built with scikit-learn from the same params and context."""
+    import importlib
+
+    from pellucid.workbench.compare import import_sklearn
+    from pellucid.workbench.twin_source import Name, twin_source
+
+    params = learner.estimator().get_params()
+    params.update({"l2": 0.1} if "l2" in params else {})
+    values = {"n_train": 120, "n_features": 4, "gamma": 0.25, "n_categories": [3, 2, 5, 4]}
+    ctx = {**values, "n_train": Name("n_train", 120), "n_categories": Name("n_categories", [3, 2, 5, 4])}
+    source, imports = twin_source(learner.sklearn, params, ctx)
+    namespace = {"np": np, "n_train": 120, "n_categories": [3, 2, 5, 4]}
+    for module, name in imports:
+        namespace[name] = getattr(importlib.import_module(module), name)
+    written = eval(source, namespace)  # noqa: S307 - the source this module wrote
+    built = learner.sklearn.build(import_sklearn(), params, values)
+    assert type(written) is type(built)
+    assert {k: repr(v) for k, v in written.get_params().items()} == \
+        {k: repr(v) for k, v in built.get_params().items()}
