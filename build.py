@@ -394,13 +394,36 @@ def _apt_get_install(*packages):
     run(["apt-get", "install", "-y", "-qq", *packages], env=env)
 
 
+# The smoke test's other browsers, from Debian's packages (tests/e2e/browserkit.py): Firefox ESR, and
+# WebKitGTK's WebDriver with the virtual X display its MiniBrowser draws on. Command -> package.
+OTHER_BROWSERS = {"firefox-esr": "firefox-esr", "WebKitWebDriver": "webkit2gtk-driver", "Xvfb": "xvfb"}
+
+
+def install_node_tools():
+    """package-lock.json's test-only npm packages (puppeteer-core, axe-core) into node_modules/, again
+    only when the lock file changed; puppeteer-core downloads no browser."""
+    lock, stamp = ROOT / "package-lock.json", ROOT / "node_modules" / ".pellucid-lock.sha256"
+    wanted = hashlib.sha256(lock.read_bytes()).hexdigest()
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        raise BuildError("The browser tests need Node.js and npm (Debian: sudo apt-get install nodejs npm).")
+    run([npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=ROOT)
+    stamp.write_text(wanted)
+
+
 def install_test_tools():
-    """Both test environments, and a Chromium for the browser tests; the Pythons of the environments."""
+    """Both test environments, the npm test tools, Firefox ESR and WebKitGTK where apt-get can install
+    them, and a Chromium for the browser tests; the Pythons of the environments."""
     pythons = {name: ensure_test_environment(name) for name in TEST_ENVIRONMENTS}
+    install_node_tools()
+    missing = [package for command, package in OTHER_BROWSERS.items() if not shutil.which(command)]
+    if not find_chromium():
+        missing.append("chromium")
+    if missing and _is_root() and shutil.which("apt-get"):
+        _apt_get_install(*missing)
     if find_chromium():
-        return pythons
-    if _is_root() and shutil.which("apt-get"):
-        _apt_get_install("chromium")
         return pythons
     try:
         run([str(pythons["newest"]), "-m", "playwright", "install", "chromium"])
