@@ -2,6 +2,8 @@
 (mean, median, most frequent), standardisation (population std, constant columns kept at scale 1) and
 one-hot encoding (unseen categories as zeros); the chain and the pipeline fit on the rows they are given."""
 
+import json
+
 import numpy as np
 import pytest
 from sklearn import impute as sk_impute, preprocessing as sk_pre
@@ -97,6 +99,15 @@ def test_chain_imputes_then_standardises_and_round_trips_as_json():
                                   numeric_matrix(prep.transform(table), names))
     with pytest.raises(DataError, match="damaged"):
         Preprocessor.from_dict({"impute": "mean"})
+
+
+def test_chain_with_one_hot_survives_a_json_round_trip():
+    table = messy_table()
+    encoded = Preprocessor(impute="most_frequent", standardize=True, one_hot=True).fit(table.take(np.arange(300)))
+    again = Preprocessor.from_dict(json.loads(json.dumps(encoded.to_dict())))
+    out, back = encoded.transform(table), again.transform(table)
+    assert out.columns == back.columns and "city=Oslo" in out.columns and "city" not in out.columns
+    np.testing.assert_array_equal(numeric_matrix(out, out.columns), numeric_matrix(back, back.columns))
 
 
 def test_pipeline_refits_its_preparation_inside_each_fold():

@@ -79,7 +79,8 @@ def test_steps_are_fitted_on_the_training_rows_only(mixed):
     np.testing.assert_allclose(standardize["mean"], sk.mean_)
     np.testing.assert_allclose(standardize["scale"], sk.scale_)
     assert one_hot == {"step": "one_hot", "columns": ["shop"], "categories": [["north", "south"]]}
-    assert session.runs[result["model_id"]].estimator.encoder_.categories == {"shop": ["north", "south"]}
+    estimator = session.runs[result["model_id"]].estimator  # reads the one-hot columns, as the steps say
+    assert estimator.feature_names_in_ == ["small", "large", "noise", "shop=north", "shop=south"]
 
 
 def test_trees_are_not_standardised_and_need_no_one_hot(mixed):
@@ -169,3 +170,11 @@ def test_python_script_reproduces_the_standardised_score(mixed, tmp_path):
     assert done.returncode == 0, done.stderr
     line = next(line for line in done.stdout.splitlines() if line.startswith("test accuracy"))
     assert float(line.split(":")[1]) == pytest.approx(result["metrics"]["test"]["accuracy"])
+
+
+def test_a_text_feature_is_one_hot_encoded_for_naive_bayes_on_numbers(mixed):
+    result = train(mixed, "GaussianNB")  # it reads numbers only; it used to ask the user to one-hot encode
+    assert [s["step"] for s in result["preprocessing"]] == ["impute", "one_hot"]
+    estimator = session.runs[result["model_id"]].estimator
+    assert estimator.feature_names_in_[-2:] == ["shop=north", "shop=south"]
+    assert result["metrics"]["test"]["accuracy"] > 0.65  # two classes of about equal size: well above chance

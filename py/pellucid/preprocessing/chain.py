@@ -1,22 +1,25 @@
-"""The preparation a table goes through between the data and a model: missing cells imputed, then
-numeric columns standardised, each fitted on the training rows only and applied the same way to every
-row the model later reads (predictions, grids, exports). Categorical columns are left as they are: a
-learner that needs numbers one-hot encodes them itself (the same encoding as `OneHotEncoder`).
+"""The preparation a table goes through between the data and a model: missing cells imputed, numeric
+columns standardised, then categorical columns one-hot encoded (for a learner that needs numbers), each
+fitted on the training rows only and applied the same way to every row the model later reads
+(predictions, grids, exports).
 """
 
 from ..core.base import Estimator
 from ..core.errors import DataError
 from .imputer import STRATEGIES, SimpleImputer
+from .onehot import OneHotEncoder
 from .scaler import StandardScaler
 
 
 class Preprocessor(Estimator):
     """impute: None (no cell is filled) or a SimpleImputer strategy; standardize: whether numeric columns
-    are scaled to mean 0 and standard deviation 1. Fitted parts: `imputer_` and `scaler_` (or None)."""
+    are scaled to mean 0 and standard deviation 1; one_hot: whether categorical columns become 0/1
+    columns. Fitted parts: `imputer_`, `scaler_` and `encoder_` (or None)."""
 
-    def __init__(self, impute=None, standardize=False):
+    def __init__(self, impute=None, standardize=False, one_hot=False):
         self.impute = impute
         self.standardize = standardize
+        self.one_hot = one_hot
 
     def fit(self, X, y=None):
         if self.impute not in (None, *STRATEGIES):
@@ -24,12 +27,13 @@ class Preprocessor(Estimator):
         self.imputer_ = SimpleImputer(self.impute).fit(X) if self.impute else None
         filled = self.imputer_.transform(X) if self.imputer_ else X
         self.scaler_ = StandardScaler().fit(filled) if self.standardize else None
+        self.encoder_ = OneHotEncoder().fit(filled) if self.one_hot else None
         return self
 
     def transform(self, X):
-        """X imputed, then standardised, as fitted (a Table or an array, as given)."""
+        """X imputed, standardised, then one-hot encoded, as fitted (a Table or an array, as given)."""
         self._check_fitted()
-        for part in (self.imputer_, self.scaler_):
+        for part in (self.imputer_, self.scaler_, self.encoder_):
             if part is not None:
                 X = part.transform(X)
         return X
@@ -38,10 +42,12 @@ class Preprocessor(Estimator):
         return self.fit(X).transform(X)
 
     def to_dict(self):
-        """What was fitted, as plain JSON: {impute, standardize, statistics, mean, scale, columns}."""
+        """What was fitted, as plain JSON: {impute, standardize, one_hot, columns, statistics, mean, scale,
+        categories}."""
         self._check_fitted()
-        parts = [p for p in (self.imputer_, self.scaler_) if p is not None]
-        return {"impute": self.impute, "standardize": bool(self.standardize),
+        parts = [p for p in (self.imputer_, self.scaler_, self.encoder_) if p is not None]
+        return {"impute": self.impute, "standardize": bool(self.standardize), "one_hot": bool(self.one_hot),
+                "categories": self.encoder_.categories_ if self.encoder_ else None,
                 "columns": parts[0].feature_names_in_ if parts else None,
                 "statistics": self.imputer_.statistics_ if self.imputer_ else None,
                 "mean": self.scaler_.mean_ if self.scaler_ else None,
@@ -51,8 +57,8 @@ class Preprocessor(Estimator):
     def from_dict(cls, d):
         """The fitted Preprocessor `to_dict` described; a DataError when the description is damaged."""
         try:
-            prep = cls(d["impute"], bool(d["standardize"]))
-            prep.imputer_ = prep.scaler_ = None
+            prep = cls(d["impute"], bool(d["standardize"]), bool(d.get("one_hot")))
+            prep.imputer_ = prep.scaler_ = prep.encoder_ = None
             if prep.impute:
                 prep.imputer_ = SimpleImputer(prep.impute)
                 prep.imputer_.feature_names_in_ = list(d["columns"])
@@ -62,6 +68,10 @@ class Preprocessor(Estimator):
                 prep.scaler_.feature_names_in_ = list(d["columns"])
                 prep.scaler_.mean_ = {k: float(v) for k, v in d["mean"].items()}
                 prep.scaler_.scale_ = {k: float(v) for k, v in d["scale"].items()}
+            if prep.one_hot:
+                prep.encoder_ = OneHotEncoder()
+                prep.encoder_.feature_names_in_ = list(d["columns"])
+                prep.encoder_.categories_ = {k: [str(c) for c in v] for k, v in d["categories"].items()}
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise DataError(f"The preprocessing in this model description is damaged ({exc}).") from None
         return prep

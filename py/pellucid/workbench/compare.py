@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from ..evaluation import model_selection
+from . import prepare
 from ..evaluation.cluster_metrics import silhouette_score
 from ..core.errors import DataError, NotLoadedError
 from ..evaluation.metrics import accuracy_score, r2_score
@@ -66,7 +67,7 @@ def compare_sklearn(run):
             results["sklearn"].append(_fit_theirs(sk, entry, run, params, X, raw, y, train_rows, score_rows))
     out = {"equivalent": True, "model": run.model, "label": run.label, "task": run.task,
            "sklearn": {"version": sk.__version__, "estimator": results["sklearn"][0]["estimator"],
-                       "preparation": results["sklearn"][0]["preparation"]},
+                       "preparation": prepare.describe(run.preprocessing, results["sklearn"][0]["preparation"])},
            **_score_name(run.task), "notes": entry.notes(params),
            "warnings": list(dict.fromkeys(str(w.message) for w in caught))}
     if folds is None:

@@ -21,7 +21,7 @@ from ..core.validation import check_target
 from . import readouts
 from .host import report
 from . import prepare
-from ..preprocessing import Pipeline, Preprocessor
+from ..preprocessing import Pipeline
 from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
 
 METHODS = ("split", "kfold", "none")
@@ -100,7 +100,8 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     table, features = expand_dates(table, features)  # a date is learned from as its parts, never as categories
     supervised = estimator.task in SUPERVISED
     check_not_empty(table, features + ([target] if supervised else []))
-    choices = prepare.check_choices(preprocessing, registry.get(model))
+    learner = registry.get(model)
+    choices = prepare.check_choices(preprocessing, learner)
     table, dropped = prepare.rows_to_keep(table, features, target if supervised else None, choices)
     if estimator.task == "classification":
         check_two_classes(table, target)
@@ -115,16 +116,16 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
         splits = {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
     if evaluation["method"] == "kfold":
         if supervised:
-            cv = _cross_validate(Pipeline(_fold_preprocessor(raw, choices), estimator), raw, y_raw, evaluation)
+            cv = _cross_validate(Pipeline(prepare.unfitted(raw, choices, learner), estimator), raw, y_raw, evaluation)
         else:
             warnings.append("k-fold cross-validation scores predictions of a target; a clustering or "
                             "a projection has none, so it was fitted on all rows without folds.")
     report(0.8 if cv else 0.1, "Training")
     train_rows = splits["train"]
-    preprocessor = prepare.fit_preprocessor(raw.take(train_rows), raw, choices)
+    preprocessor = prepare.unfitted(raw, choices, learner).fit(raw.take(train_rows))
     X = preprocessor.transform(raw)
     estimator.fit(X.take(train_rows), None if y_raw is None else y_raw[train_rows])
-    shown = prepare.steps(preprocessor, raw.take(train_rows), raw, choices, dropped, registry.get(model))
+    shown = prepare.steps(preprocessor, raw, choices, dropped)
     run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
               splits=splits, setup={"evaluation": evaluation, "params": dict(params or {}),
                                     "preprocessing": choices},
@@ -143,12 +144,6 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
         result["trace"] = getattr(estimator, "trace_", None)
     report(1.0, "Training")
     return run, result
-
-
-def _fold_preprocessor(raw, choices):
-    """The unfitted preprocessor each fold fits on its own training rows."""
-    impute = choices["impute"] if choices["impute"] != "drop" and prepare.missing_counts(raw, raw.columns) else None
-    return Preprocessor(impute=impute, standardize=choices["standardize"])
 
 
 def _cross_validate(estimator, X, y_raw, evaluation):

@@ -1,6 +1,7 @@
 """The preprocessing step between the data and a model, as the workbench runs it: the choices (from the
 learner's descriptor unless the page says otherwise), the rows left out, the Preprocessor fitted on the
-training rows, and the steps the page shows ("impute", "standardize", "one_hot").
+training rows, and the steps the page shows ("impute", "standardize", "one_hot": categorical columns as
+0/1 columns for a learner that needs numbers).
 
 Defaults: standardise when the learner is scale-sensitive (distances or gradients change when a feature
 is rescaled); impute missing cells with the column's mean (numeric) or most frequent value (categorical).
@@ -11,7 +12,7 @@ value is always left out (there is nothing to learn from it or score it against)
 import numpy as np
 
 from ..core.errors import DataError
-from ..preprocessing import OneHotEncoder, Preprocessor
+from ..preprocessing import Preprocessor
 from ..preprocessing.columns import missing
 from ..preprocessing.imputer import STRATEGIES
 
@@ -61,14 +62,15 @@ def rows_to_keep(table, features, target, choices):
     return (table.take(keep) if dropped else table), {"rows": dropped, "missing": gaps}
 
 
-def fit_preprocessor(X_train, X_all, choices):
-    """The Preprocessor for `choices`, fitted on the training rows `X_train`; it imputes only when some
-    row of `X_all` (every row the model will read) misses a value."""
+def unfitted(X_all, choices, learner):
+    """The Preprocessor for `choices`: it imputes only when some row of `X_all` (every row the model will
+    read) misses a value, and one-hot encodes categorical columns for a learner that needs numbers."""
     impute = choices["impute"] if choices["impute"] != "drop" and missing_counts(X_all, X_all.columns) else None
-    return Preprocessor(impute=impute, standardize=choices["standardize"]).fit(X_train)
+    one_hot = learner.needs == "numbers" and any(kind != "numeric" for kind in X_all.kinds.values())
+    return Preprocessor(impute=impute, standardize=choices["standardize"], one_hot=one_hot)
 
 
-def steps(preprocessor, X_train, X_all, choices, dropped, learner):
+def steps(preprocessor, X_all, choices, dropped):
     """The steps the page shows, in the order they are applied, with what was fitted; `dropped` is what
     `rows_to_keep` left out."""
     out = []
@@ -83,9 +85,19 @@ def steps(preprocessor, X_train, X_all, choices, dropped, learner):
         scaler = preprocessor.scaler_
         out.append({"step": "standardize", "columns": list(scaler.mean_),
                     "mean": list(scaler.mean_.values()), "scale": list(scaler.scale_.values())})
-    categorical = [name for name in X_train.columns if X_train.kinds[name] != "numeric"]
-    if learner.needs == "numbers" and categorical:
-        encoder = OneHotEncoder().fit(X_train.select(categorical))
-        out.append({"step": "one_hot", "columns": categorical,
-                    "categories": [encoder.categories_[name] for name in categorical]})
+    if preprocessor.encoder_ is not None:
+        categories = preprocessor.encoder_.categories_
+        out.append({"step": "one_hot", "columns": list(categories), "categories": list(categories.values())})
     return out
+
+
+STEP_WORDS = {"impute": "missing cells filled", "standardize": "numeric columns standardised",
+              "one_hot": "categorical columns one-hot encoded"}
+
+
+def describe(shown, then):
+    """The run's steps in words (what both libraries were given), followed by `then`, what is done after."""
+    done = [STEP_WORDS[s["step"]] for s in shown if s["step"] != "impute" or s["values"]]
+    if not done:
+        return then
+    return f"as on the page, fitted on the training rows: {', '.join(done)}; then {then}"
