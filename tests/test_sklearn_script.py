@@ -304,3 +304,11 @@ def test_the_twin_written_as_source_is_the_estimator_its_descriptor_builds(learn
     assert type(written) is type(built)
     assert {k: repr(v) for k, v in written.get_params().items()} == \
         {k: repr(v) for k, v in built.get_params().items()}
+
+
+@pytest.mark.parametrize("evaluation", [{"method": "split", "train": 75, "validation": 25, "test": 0, "seed": 9},
+                                        {"method": "split", "train": 100, "validation": 0, "test": 0},
+                                        {"method": "none"}], ids=["validation only", "all training", "none"])
+def test_every_shape_of_split_gives_the_pages_rows(data_file, evaluation):
+    result, printed = train_and_export(data_file, "LogisticRegression", {"l2": 0.01}, MIXED, evaluation)
+    assert_same_scores(result, printed)
