@@ -6,9 +6,9 @@ scikit-learn Pipeline (the preprocessing, then the learner's twin from its descr
 on exactly the page's rows (pellucid's split or folds, copied into the script from `script_splits`),
 and prints the page's metric per split: accuracy, R², silhouette or variance explained.
 
-The parts of the script are written by separate functions, in the order they appear in it:
-`_data_lines` (reading the CSV), `preprocessing_lines` (the table's missing-value steps and the
-pipeline's preparation of the columns), `_model_lines` (the twin), `_split_lines` and the evaluation.
+The parts of the script are written by separate functions, in the order they appear in it: the data
+part (`sklearn_preprocessing`: reading the CSV, the missing-value steps and the pipeline's preparation of
+the columns), `_model_lines` (the twin), then `_split_lines` or `_kfold_lines` (the evaluation).
 """
 
 import inspect
@@ -16,10 +16,10 @@ import pathlib
 import textwrap
 
 from ..core.errors import DataError
-from ..core.settings import MISSING_MARKERS
 from . import script_splits
 from .readouts import MAX_PAIRWISE
 from .runs import SUPERVISED, make_estimator
+from .sklearn_preprocessing import data_lines, preprocessing_lines, prepares
 from .twin_source import Name, twin_source
 
 METRIC = {"classification": ("accuracy", "accuracy_score"), "regression": ("R^2", "r2_score"),
@@ -50,11 +50,12 @@ def sklearn_script(run, file_name="data.csv", steps=None, source=None, read_info
     params = make_estimator(run.model, run.setup.get("params")).get_params()
     estimator, imports = twin_source(twin, params, _context(run))
     notes = twin.notes(params)
+    build = _make_model(run, estimator, twin.prepare)
     lines = [*_header_lines(run, file_name, notes), *_import_lines(run, imports, twin.prepare, split), "",
-             *_data_lines(source, file_name, read_info),
+             *data_lines(source, file_name, read_info),
              *preprocessing_lines(run, steps or {}, twin.prepare, params), "", "",
-             *_model_lines(run, estimator), "", "",
-             *(_kfold_lines(run, evaluation, estimator) if kfold else _split_lines(run, evaluation, estimator))]
+             *_model_lines(run, estimator, twin.prepare), "", "",
+             *(_kfold_lines(run, evaluation, build) if kfold else _split_lines(run, evaluation, build))]
     stem = pathlib.PurePath(file_name).stem or "data"
     return {"filename": f"{stem}_{run.model}_sklearn.py", "script": "\n".join(lines) + "\n",
             "estimator": estimator, "notes": notes}
@@ -76,7 +77,7 @@ def _header_lines(run, file_name, notes):
 
 
 def _import_lines(run, imports, prepare, split):
-    names = {"sklearn.pipeline": ["make_pipeline"]}
+    names = {"sklearn.pipeline": ["make_pipeline"], "sklearn.base": ["clone"]}
     for module, name in imports:
         names.setdefault(module, []).append(name)
     if prepare == "ordinal":
@@ -85,7 +86,7 @@ def _import_lines(run, imports, prepare, split):
         names.setdefault("sklearn.compose", []).append("ColumnTransformer")
         names.setdefault("sklearn.preprocessing", []).append("OneHotEncoder")
     preprocessor = getattr(run, "preprocessor", None)
-    if getattr(preprocessor, "impute", None) or getattr(preprocessor, "standardize", False):
+    if prepares(run):
         names.setdefault("sklearn.compose", []).append("ColumnTransformer")
     if getattr(preprocessor, "impute", None):
         names.setdefault("sklearn.impute", []).append("SimpleImputer")
@@ -101,117 +102,31 @@ def _import_lines(run, imports, prepare, split):
     return lines + [f"from {module} import {', '.join(sorted(set(names[module])))}" for module in sorted(names)]
 
 
-# --- the data -------------------------------------------------------------------------------------------
-
-def _data_lines(table, file_name, info=None):
-    """Read the CSV as the page read it into `table`: every cell as text, the page's missing-value cells as
-    missing, then the numeric columns as numbers."""
-    info = info or getattr(table, "read_info", None)
-    delimiter = getattr(info, "delimiter", None) or ","
-    header = "0" if getattr(info, "header", True) else "None"
-    skip = ", skiprows=1" if getattr(info, "sep_line", False) else ""
-    numeric = [c for c in table.columns if table.kinds[c] == "numeric"]
-    decimal_comma = [c for c in getattr(info, "decimal_comma", ()) if c in numeric]
-    lines = ["# The data, read as the page read it: these cells (stripped, any case) are missing values.",
-             f"MISSING = {sorted(MISSING_MARKERS)!r}",
-             f"COLUMNS = {list(table.columns)!r}",
-             f"NUMERIC = {numeric!r}",
-             f"table = pd.read_csv({file_name!r}, sep={delimiter!r}, header={header}{skip}, names=COLUMNS, "
-             "dtype=object, keep_default_na=False)",
-             "table = table.mask(table.apply(lambda column: column.str.strip().str.lower().isin(MISSING)))"]
-    if decimal_comma:
-        lines += [f"for column in {decimal_comma!r}:  # written with a decimal comma",
-                  "    table[column] = table[column].str.replace(',', '.')"]
-    if numeric:
-        lines += ["table[NUMERIC] = table[NUMERIC].apply(lambda column: pd.to_numeric(column.str.strip()))"]
-    return lines
-
-
-def preprocessing_lines(run, steps, prepare, params):
-    """The preprocessing, in the order the page applied it: the table's missing-value steps (before the
-    split), the rows the run left out, then `preprocess`, the pipeline's first steps, fitted on the
-    training rows: the run's preparation (missing cells imputed, numeric columns standardised) and the
-    twin's reading of the columns (categorical ones one-hot, or every column numbered for a twin that
-    reads codes; numeric ones standardised too when the model's own `standardize` is on)."""
-    features, target = run.features, run.target if run.task in SUPERVISED else None
-    choices = run.setup.get("preprocessing") or {}
-    lines = [*_missing_lines(steps.get("missing") or [], run.table.columns)]
-    left_out = ([target] if target else []) + (features if choices.get("impute") == "drop" else [])
-    if left_out:
-        lines.append(f"table = table.dropna(subset={left_out!r}).reset_index(drop=True)  # rows the run left out")
-    lines += ["", f"features = {features!r}", "X = table[features]",
-              f"y = table[{target!r}].to_numpy()" if target else "y = None", "n = len(table)", ""]
-    categorical = [c for c in features if run.table.kinds[c] == "categorical"]
-    numeric = [c for c in features if c not in categorical]
-    lines += _run_preparation_lines(run, numeric, categorical)
-    if prepare == "ordinal":
-        return lines + ["# Every column's values numbered (the twin reads category codes).",
-                        "categories = [sorted(X[column].dropna().unique()) for column in features]",
-                        "n_categories = [len(values) for values in categories]",
-                        "preprocess.append(OrdinalEncoder(categories=categories))"]
-    scaler = "StandardScaler()" if params.get("standardize") else None
-    if not categorical:
-        return lines + ([f"preprocess.append({scaler})  # the model's own standardize"] if scaler else [])
-    parts = [f"    (\"onehot\", OneHotEncoder(handle_unknown=\"ignore\", sparse_output=False), {categorical!r})"]
-    if numeric:
-        parts.append(f"    (\"numeric\", {scaler or repr('passthrough')}, {numeric!r})")
-    return lines + ["# Categorical columns one-hot encoded" + (", numeric ones standardised" if scaler else "")
-                    + ", as the pellucid model reads them.",
-                    "preprocess.append(ColumnTransformer([", ",\n".join(parts) + "]))"]
-
-
-def _run_preparation_lines(run, numeric, categorical):
-    """`preprocess = [...]`: the run's imputation and standardisation (workbench.prepare), as a
-    ColumnTransformer that keeps the column names (pandas out) for the steps after it."""
-    preprocessor = getattr(run, "preprocessor", None)
-    impute = getattr(preprocessor, "impute", None)
-    standardize = bool(getattr(preprocessor, "standardize", False))
-    if not impute and not standardize:
-        return ["preprocess = []  # the run imputed nothing and standardised nothing"]
-    numeric_steps = ([f"SimpleImputer(strategy={impute!r})"] if impute else []) + \
-        (["StandardScaler()"] if standardize else [])
-    parts = []
-    if numeric:
-        parts.append(f"    (\"numeric\", make_pipeline({', '.join(numeric_steps)}), {numeric!r})")
-    if categorical:
-        fill = 'SimpleImputer(strategy="most_frequent")' if impute else "'passthrough'"
-        parts.append(f"    (\"categorical\", {fill}, {categorical!r})")
-    done = " and ".join(what for what, on in (("missing cells imputed", impute),
-                                               ("numeric columns standardised", standardize)) if on)
-    return [f"# The run's preparation, fitted on the training rows: {done}.",
-            "preprocess = [ColumnTransformer([", ",\n".join(parts) + "],",
-            "    verbose_feature_names_out=False).set_output(transform=\"pandas\")]", ""]
-
-
-def _missing_lines(missing, columns):
-    lines = []
-    for step in missing:
-        chosen = step.get("columns") or list(columns)
-        if step.get("strategy") == "drop":
-            lines.append(f"table = table.dropna(subset={chosen!r}).reset_index(drop=True)  # as the page dropped them")
-        elif step.get("strategy") == "fill":
-            lines += [f"for column in {chosen!r}:  # numeric: the mean; text: the most frequent, first seen on a tie",
-                      "    present = table[column].dropna()",
-                      "    fill = present.mean() if column in NUMERIC else present.value_counts(sort=False).idxmax()",
-                      "    table[column] = table[column].fillna(fill)"]
-    return lines
-
-
 # --- the model and its evaluation ---------------------------------------------------------------------------
 
-def _model_lines(run, estimator):
-    argument = "n_train" if "n_train" in estimator else ""
-    return [f"def make_model({argument}):",
+def _model_lines(run, estimator, prepare):
+    """make_model: fresh preprocessing steps, then the twin; it takes the training rows when a setting
+    depends on them (their number, or the codes of an ordinal twin after the run's preparation)."""
+    body = []
+    if "n_train" in estimator:
+        body.append("    n_train = len(train)")
+    if prepare == "ordinal" and prepares(run):
+        body.append("    encoder, n_categories = ordinal_encoder(train)")
+        steps = "*map(clone, preprocess), encoder"
+    else:
+        steps = "*map(clone, preprocess)"
+    return [f"def make_model({'train' if body else ''}):",
             f'    """The preprocessing, then the scikit-learn twin of pellucid\'s {run.label}."""',
-            f"    return make_pipeline(*preprocess, {estimator})"]
+            *body, f"    return make_pipeline({steps}, {estimator})"]
 
 
-def _make_model(estimator):
+def _make_model(run, estimator, prepare):
     """The call that builds a fresh model for the rows `train`."""
-    return "make_model(len(train))" if "n_train" in estimator else "make_model()"
+    takes_rows = "n_train" in estimator or (prepare == "ordinal" and prepares(run))
+    return "make_model(train)" if takes_rows else "make_model()"
 
 
-def _split_lines(run, evaluation, estimator):
+def _split_lines(run, evaluation, build):
     """Fit on the page's training rows and print the metric on each of its parts."""
     method, seed = evaluation["method"], evaluation.get("seed", 0)
     if method == "split":
@@ -229,7 +144,7 @@ def _split_lines(run, evaluation, estimator):
     else:
         lines = ["train, validation, test = np.arange(n), np.arange(0), np.arange(0)  # trained on every row"]
     target = ", y[train]" if run.task in SUPERVISED else ""
-    lines += ["", f"model = {_make_model(estimator)}.fit(X.iloc[train]{target})"]
+    lines += ["", f"model = {build}.fit(X.iloc[train]{target})"]
     return lines + _score_lines(run)
 
 
@@ -267,7 +182,7 @@ def _variance_lines():
             "    return 1.0 - float(np.sum(residual ** 2) / total) if total > 0 else 1.0", ""]
 
 
-def _kfold_lines(run, evaluation, estimator):
+def _kfold_lines(run, evaluation, build):
     """Cross-validate over the page's folds and print each fold's score and their mean."""
     stratified = evaluation.get("stratify", True) and run.task == "classification"
     function = script_splits.stratified_kfold_folds if stratified else script_splits.kfold_folds
@@ -277,7 +192,7 @@ def _kfold_lines(run, evaluation, estimator):
             "scores = []",
             f"for fold in range({evaluation['k']}):",
             "    train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)",
-            f"    model = {_make_model(estimator)}.fit(X.iloc[train], y[train])",
+            f"    model = {build}.fit(X.iloc[train], y[train])",
             f"    scores.append(float({metric}(y[test], model.predict(X.iloc[test]))))",
             f"    print(f\"fold {{fold + 1}} {what}: {{scores[-1]!r}}\")",
             f"print(f\"mean {what}: {{float(np.mean(scores))!r}}\")"]

@@ -1,0 +1,124 @@
+"""The data part of the scikit-learn script (workbench.sklearn_script): the CSV read as the page read it,
+and the preprocessing the run applied, as scikit-learn steps.
+
+`data_lines` reads the file; `preprocessing_lines` replays the table's missing-value steps and the rows the
+run left out, then builds `preprocess`, the pipeline's first steps: the run's preparation (workbench.prepare:
+missing cells imputed, numeric columns standardised, fitted on the training rows) and the twin's reading of
+the columns (one-hot, or category codes). A new kind of preprocessing step is written here.
+"""
+
+from ..core.settings import MISSING_MARKERS
+from .runs import SUPERVISED
+
+
+def data_lines(table, file_name, info=None):
+    """Read the CSV as the page read it into `table`: every cell as text, the page's missing-value cells as
+    missing, then the numeric columns as numbers."""
+    info = info or getattr(table, "read_info", None)
+    delimiter = getattr(info, "delimiter", None) or ","
+    header = "0" if getattr(info, "header", True) else "None"
+    skip = ", skiprows=1" if getattr(info, "sep_line", False) else ""
+    numeric = [c for c in table.columns if table.kinds[c] == "numeric"]
+    decimal_comma = [c for c in getattr(info, "decimal_comma", ()) if c in numeric]
+    lines = ["# The data, read as the page read it: these cells (stripped, any case) are missing values.",
+             f"MISSING = {sorted(MISSING_MARKERS)!r}",
+             f"COLUMNS = {list(table.columns)!r}",
+             f"NUMERIC = {numeric!r}",
+             f"table = pd.read_csv({file_name!r}, sep={delimiter!r}, header={header}{skip}, names=COLUMNS, "
+             "dtype=object, keep_default_na=False)",
+             "table = table.mask(table.apply(lambda column: column.str.strip().str.lower().isin(MISSING)))"]
+    if decimal_comma:
+        lines += [f"for column in {decimal_comma!r}:  # written with a decimal comma",
+                  "    table[column] = table[column].str.replace(',', '.')"]
+    if numeric:
+        lines += ["table[NUMERIC] = table[NUMERIC].apply(lambda column: pd.to_numeric(column.str.strip()))"]
+    return lines
+
+
+def preprocessing_lines(run, steps, prepare, params):
+    """The preprocessing, in the order the page applied it: the table's missing-value steps (before the
+    split), the rows the run left out, then `preprocess`, the pipeline's first steps, fitted on the
+    training rows: the run's preparation (missing cells imputed, numeric columns standardised) and the
+    twin's reading of the columns (categorical ones one-hot, or every column numbered for a twin that
+    reads codes; numeric ones standardised too when the model's own `standardize` is on)."""
+    features, target = run.features, run.target if run.task in SUPERVISED else None
+    choices = run.setup.get("preprocessing") or {}
+    lines = [*_missing_lines(steps.get("missing") or [], run.table.columns)]
+    left_out = ([target] if target else []) + (features if choices.get("impute") == "drop" else [])
+    if left_out:
+        lines.append(f"table = table.dropna(subset={left_out!r}).reset_index(drop=True)  # rows the run left out")
+    lines += ["", f"features = {features!r}", "X = table[features]",
+              f"y = table[{target!r}].to_numpy()" if target else "y = None", "n = len(table)", ""]
+    categorical = [c for c in features if run.table.kinds[c] == "categorical"]
+    numeric = [c for c in features if c not in categorical]
+    lines += _run_preparation_lines(run, numeric, categorical)
+    if prepare == "ordinal" and prepares(run):
+        return lines + ORDINAL_AFTER_PREPARATION
+    if prepare == "ordinal":
+        return lines + ["# Every column's values numbered (the twin reads category codes).",
+                        "categories = [sorted(X[column].dropna().unique()) for column in features]",
+                        "n_categories = [len(values) for values in categories]",
+                        "preprocess.append(OrdinalEncoder(categories=categories))"]
+    scaler = "StandardScaler()" if params.get("standardize") else None
+    if not categorical:
+        return lines + ([f"preprocess.append({scaler})  # the model's own standardize"] if scaler else [])
+    parts = [f"    (\"onehot\", OneHotEncoder(handle_unknown=\"ignore\", sparse_output=False), {categorical!r})"]
+    if numeric:
+        parts.append(f"    (\"numeric\", {scaler or repr('passthrough')}, {numeric!r})")
+    return lines + ["# Categorical columns one-hot encoded" + (", numeric ones standardised" if scaler else "")
+                    + ", as the pellucid model reads them.",
+                    "preprocess.append(ColumnTransformer([", ",\n".join(parts) + "]))"]
+
+
+# A twin that reads category codes after a preparation fitted on the training rows: the codes number each
+# column's values over all rows as that preparation leaves them (a filled-in mean is a value too).
+ORDINAL_AFTER_PREPARATION = [
+    "",
+    "def ordinal_encoder(train):",
+    '    """The values of every column over all rows, as the preparation fitted on `train` leaves them."""',
+    "    prepared = clone(preprocess[0]).fit(X.iloc[train]).transform(X)",
+    "    categories = [sorted(prepared[column].unique()) for column in prepared.columns]",
+    "    return OrdinalEncoder(categories=categories), [len(values) for values in categories]"]
+
+
+def prepares(run):
+    """Whether the run imputed or standardised before its model read the columns."""
+    preprocessor = getattr(run, "preprocessor", None)
+    return bool(getattr(preprocessor, "impute", None) or getattr(preprocessor, "standardize", False))
+
+
+def _run_preparation_lines(run, numeric, categorical):
+    """`preprocess = [...]`: the run's imputation and standardisation (workbench.prepare), as a
+    ColumnTransformer that keeps the column names (pandas out) for the steps after it."""
+    preprocessor = getattr(run, "preprocessor", None)
+    impute = getattr(preprocessor, "impute", None)
+    standardize = bool(getattr(preprocessor, "standardize", False))
+    if not impute and not standardize:
+        return ["preprocess = []  # the run imputed nothing and standardised nothing"]
+    numeric_steps = ([f"SimpleImputer(strategy={impute!r})"] if impute else []) + \
+        (["StandardScaler()"] if standardize else [])
+    parts = []
+    if numeric:
+        parts.append(f"    (\"numeric\", make_pipeline({', '.join(numeric_steps)}), {numeric!r})")
+    if categorical:
+        fill = 'SimpleImputer(strategy="most_frequent")' if impute else "'passthrough'"
+        parts.append(f"    (\"categorical\", {fill}, {categorical!r})")
+    done = " and ".join(what for what, on in (("missing cells imputed", impute),
+                                               ("numeric columns standardised", standardize)) if on)
+    return [f"# The run's preparation, fitted on the training rows: {done}.",
+            "preprocess = [ColumnTransformer([", ",\n".join(parts) + "],",
+            "    verbose_feature_names_out=False).set_output(transform=\"pandas\")]", ""]
+
+
+def _missing_lines(missing, columns):
+    lines = []
+    for step in missing:
+        chosen = step.get("columns") or list(columns)
+        if step.get("strategy") == "drop":
+            lines.append(f"table = table.dropna(subset={chosen!r}).reset_index(drop=True)  # as the page dropped them")
+        elif step.get("strategy") == "fill":
+            lines += [f"for column in {chosen!r}:  # numeric: the mean; text: the most frequent, first seen on a tie",
+                      "    present = table[column].dropna()",
+                      "    fill = present.mean() if column in NUMERIC else present.value_counts(sort=False).idxmax()",
+                      "    table[column] = table[column].fillna(fill)"]
+    return lines
