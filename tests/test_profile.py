@@ -85,9 +85,15 @@ def test_short_codes_distinct_in_every_row_are_an_id():
     assert entry["bars"] == [] and entry["other"] == 200  # one row each: no bars worth drawing
 
 
-def test_long_values_are_free_text_even_when_they_repeat():
-    values = ["the delivery came late and the box was broken"] * 30 + ["all good, thank you very much!"] * 30
-    assert one(values)["kind"] == "text"
+def test_long_distinct_values_are_free_text_but_long_answers_that_repeat_are_a_category():
+    reviews = [f"the delivery came {i} days late and the box was broken" for i in range(60)]
+    assert one(reviews)["kind"] == "text"
+    answers = ["Strongly agree with the statement", "Somewhat disagree with the statement"] * 30
+    assert (one(answers)["kind"], one(answers)["role"]) == ("category", "feature")
+
+
+def test_one_row_a_year_is_a_number_not_an_id():
+    assert (one(list(range(1990, 2020)), name="Year")["kind"]) == "number"
 
 
 def test_a_category_keeps_its_bars_with_the_rest_counted_as_other():
@@ -133,7 +139,7 @@ def test_date_column_tells_its_format_parts_and_spread():
 
 @pytest.mark.parametrize("columns, target", [
     (["a", "b", "Survived", "c"], "Survived"), (["species", "x"], "species"), (["x", "Y"], "Y"),
-    (["Outcome", "label"], "Outcome"), (["x", "z"], "z"),
+    (["Outcome", "label"], "label"), (["x", "y", "site", "label"], "label"), (["x", "z"], "z"),
 ])
 def test_the_default_target_is_named_like_one_else_the_last(columns, target):
     assert suggested_target(columns) == target

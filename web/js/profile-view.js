@@ -68,7 +68,7 @@ function kindCell(column) {
 
 // The role select, and beside it why the column is left out (with "Use anyway") or what a date becomes.
 function roleCell(column, role, onRole) {
-  const select = el("select", { class: "mini", "aria-label": `Role of ${column.name}`, dataset: { column: column.name } },
+  const select = el("select", { class: "mini", "aria-label": `${column.name}: role in the profile`, dataset: { column: column.name } },
     ...ROLES.map((r) => option(r, r, role === r)));
   select.addEventListener("change", () => onRole(column.name, select.value));
   const note = [];

@@ -4,12 +4,13 @@ many distinct, a small histogram or bar chart, and whether it should be a featur
 Kinds, decided in this order:
   number    a numeric column (an ID when it is one of the ID cases below);
   date      text that reads as dates (dates.py); by default a feature, learned from as its parts;
-  text      free text: values longer than 20 characters in the middle (median), or mostly distinct values
-            of three words or more in the middle ("Braund, Mr. Owen Harris"; a ticket "A/5 21171" is not);
+  text      free text: mostly distinct values (at least half of them) that are long (a median over 20
+            characters) or of three words or more ("Braund, Mr. Owen Harris"; a ticket "A/5 21171" is not,
+            and answers that repeat, "Strongly agree with the statement", are categories);
   id        named like an ID (id, *_id, *Id, *ID, key, uuid, guid) with a distinct value in at least 90% of
             its rows; or whole numbers or short text with a distinct value in every row (numbers) or in
             at least 95% of them (text), in more than 20 rows. A column of measurements with decimals is
-            never an ID, however distinct its values;
+            never an ID, however distinct its values, and neither is one named like a year (one row a year);
   category  the rest of the text.
 
 Roles: the target column is "target"; an ID, free text, a column with no values and a category with more
@@ -17,8 +18,9 @@ than 100 distinct values (tickets, cabins, zip codes: a tree would split them in
 thousands of leaves that no one can read) are "ignore", each with a reason the page shows next to a "use
 anyway" button; every other column is a "feature".
 
-The default target (`suggested_target`) is a column named like target, class, label, y, species, outcome
-or survived, else the last column.
+The default target (`suggested_target`) is a column named (in any case) target, label, class, outcome,
+survived, species or y, the first of these names present winning (y comes last: beside an x it is often a
+coordinate), else the last column.
 
 Fast enough for large uploads: counts are numpy or one Counter per text column, text length and spaces
 are judged on a sample, and dates are parsed vectorised.
@@ -32,7 +34,7 @@ import numpy as np
 from .cells import NUMERIC
 from . import dates
 
-TARGET_NAMES = ("target", "class", "label", "y", "species", "outcome", "survived")
+TARGET_NAMES = ("target", "label", "class", "outcome", "survived", "species", "y")  # by priority
 
 BINS = 12           # histogram bars for numbers and dates
 TOP = 8             # bars for the most frequent categories; the rest are counted as "other"
@@ -55,10 +57,12 @@ def named_like_id(name):
 
 
 def suggested_target(columns):
-    """The column to predict by default: the first named like a target (any case), else the last."""
-    for column in columns:
-        if column.strip().lower() in TARGET_NAMES:
-            return column
+    """The column to predict by default: the one named like a target (any case; TARGET_NAMES in order of
+    priority), else the last."""
+    named = {column.strip().lower(): column for column in reversed(columns)}  # the first of a repeated name
+    for name in TARGET_NAMES:
+        if name in named:
+            return named[name]
     return columns[-1] if columns else None
 
 
@@ -66,8 +70,8 @@ def profile(table, target=None):
     """One dict per column, in order: {name, kind, missing, unique, role, reason, and a histogram
     {edges, counts} (numbers, dates) or bars [[value, count], ...] of the most frequent values and
     "other", the rows holding the rest (categories, text, IDs; no bars when more than half the values
-    are distinct)}; a date column also has its
-    "date_format", the "parts" it becomes and how many values are "not_dates" (read as missing)."""
+    are distinct)}. A date column also has its "date_format", the "parts" it becomes and how many
+    values are "not_dates" (read as missing)."""
     return [_profile_column(table, name, target) for name in table.columns]
 
 
@@ -87,7 +91,7 @@ def _number(name, values, present):
     finite = values[np.isfinite(values)]
     unique = len(np.unique(values[~np.isnan(values)]))
     whole = bool(len(finite)) and bool(np.all(finite == np.round(finite)))
-    is_id = whole and present > MIN_ROWS_FOR_ID and (
+    is_id = whole and present > MIN_ROWS_FOR_ID and "year" not in name.lower() and (
         unique == present or (named_like_id(name) and unique >= ID_SHARE_NAMED * present))
     return {"kind": "id" if is_id else "number", "unique": unique, "histogram": _histogram(finite)}
 
@@ -118,11 +122,10 @@ def _text(name, values, present):
 
 def _is_free_text(distinct_values, distinct_share):
     sample = distinct_values[::max(1, len(distinct_values) // _SAMPLE)][:_SAMPLE]
-    if not sample:
+    if not sample or distinct_share < MOSTLY_DISTINCT:
         return False
-    if np.median([len(v) for v in sample]) > TEXT_MEDIAN_LENGTH:
-        return True
-    return distinct_share >= MOSTLY_DISTINCT and np.median([len(v.split()) for v in sample]) >= TEXT_MEDIAN_WORDS
+    return (np.median([len(v) for v in sample]) > TEXT_MEDIAN_LENGTH
+            or np.median([len(v.split()) for v in sample]) >= TEXT_MEDIAN_WORDS)
 
 
 def _role(entry, is_target, n_rows):
@@ -147,8 +150,9 @@ def _histogram(values, as_dates=False):
     if len(values) == 0:
         return {"edges": [], "counts": []}
     low, high = float(values.min()), float(values.max())
-    edges = np.linspace(low, high, BINS + 1)  # (BINS + 1,)
-    if np.isfinite(high - low) and np.all(np.diff(edges) > 0):
+    with np.errstate(over="ignore", invalid="ignore"):  # a span beyond float64 is caught just below
+        edges = np.linspace(low, high, BINS + 1)  # (BINS + 1,)
+    if np.all(np.isfinite(edges)) and np.all(np.diff(edges) > 0):
         counts, edges = np.histogram(values, bins=edges)
     else:  # one value, or a span float64 cannot cut in BINS (-1e308 to 1e308, 0 to 5e-324): a single bar
         counts, edges = np.array([len(values)]), np.array([low, high])
