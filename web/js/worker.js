@@ -118,7 +118,9 @@ self.onmessage = (message) => {
     try {
       const bootError = await booted;
       if (bootError) throw bootError;
-      const reply = await callWithPackages(cmd, args);
+      // The WebAssembly heap's size, for the memory benchmark (benchmarks/workflows.py --soak).
+      const reply = cmd === "heap_size" ? { ok: true, result: { heap_bytes: pyodide._module.HEAP8.length } }
+        : await callWithPackages(cmd, args);
       self.postMessage({ id, ...reply });
     } catch (error) {
       // After a fatal error (out of memory, say) this Python cannot be used again: say so ("crashed"),

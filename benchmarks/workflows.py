@@ -1,0 +1,262 @@
+"""Time what a user waits for in the page, from the click to the result on screen, in headless Chromium.
+
+Usage: python3 -m benchmarks.workflows [--rows 50000] [--repeats 3] [--only SUBSTRING ...]
+                                       [--categorical 0] [--soak 0] [--skip-workflows]
+
+On a generated CSV (`--rows` x 20 numeric columns on scales from 0.01 to 10,000, `--categorical` text
+columns, a 3-class "label"), the built site (served from a temporary folder) is driven as a user
+drives it: upload the file, choose the target and a model, press Train, export the predictions and
+the model, import the model back. For each step the page's own clock is read: a MutationObserver on
+the status line notes performance.now() each time it reads "Ready", and a step's time is from the
+click to the last "Ready" once the page has stayed ready for a second (so the views a result opens
+with, drawn after the fit, are included). Downloads are timed to the browser's download event. Best of
+`--repeats` per step. Beside each learner's Train: the fit times of pellucid and of its scikit-learn
+twin on the same training rows in the same Pyodide (the page's compare_sklearn command; fit only).
+The 200 x 200 boundary is timed as the page's worker call (predict on the grid and the reply).
+
+`--soak N` trains the k-NN classifier N times in a row and reports the WebAssembly heap after each
+(pyodide's HEAP8 size, read in the worker), so memory that is never given back shows as growth.
+"""
+
+import argparse
+import json
+import pathlib
+import platform
+import sys
+import tempfile
+import threading
+import time
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import build  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_FLAGS  # noqa: E402
+
+SUB_PATH = "pellucid"
+SETTLE_MS = 1000  # the page must read "Ready" this long before a step counts as finished
+TRAIN_TARGET_S, EXPORT_TARGET_S, MODEL_TARGET_S, BOUNDARY_TARGET_MS = 5.0, 3.0, 3.0, 100.0
+
+# Installed before the page's scripts run: the clock the steps are timed by.
+READY_CLOCK = """
+window.__ready = { at: 0, busyAt: 0 };
+document.addEventListener("DOMContentLoaded", () => {
+  const status = document.getElementById("status");
+  new MutationObserver(() => {
+    if (status.textContent === "Ready") window.__ready.at = performance.now();
+    else window.__ready.busyAt = performance.now();
+  }).observe(status, { childList: true, characterData: true, subtree: true, attributes: true });
+});
+"""
+
+
+def make_csv(path, rows, numeric=20, categorical=0, seed=0):
+    """A CSV like people bring: numeric columns on very different scales, a few text columns, 3 classes."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, rows)
+    centres = rng.normal(0, 1.5, (3, numeric))
+    X = (centres[y] + rng.normal(0, 1, (rows, numeric))) * np.logspace(-2, 4, numeric)
+    header = [f"x{j + 1}" for j in range(numeric)] + [f"c{j + 1}" for j in range(categorical)] + ["label"]
+    words = np.array(["red", "green", "blue", "amber", "violet"])
+    cats = [words[(y + rng.integers(0, 3, rows)) % len(words)] for _ in range(categorical)]
+    names = np.array(["alpha", "beta", "gamma"])[y]
+    cells = [np.char.mod("%.6g", X[:, j]) for j in range(numeric)] + cats + [names]
+    lines = [",".join(header)] + [",".join(row) for row in zip(*[c.tolist() for c in cells])]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def since_click(page, clicked_at):
+    """Seconds from `clicked_at` (performance.now(), ms) to the last "Ready" once it has held SETTLE_MS."""
+    page.wait_for_function(
+        """([t, settle]) => window.__ready.at > t && window.__ready.at >= window.__ready.busyAt
+                            && performance.now() - window.__ready.at > settle""",
+        arg=[clicked_at, SETTLE_MS], timeout=900_000, polling=100)
+    return (page.evaluate("() => window.__ready.at") - clicked_at) / 1000
+
+
+def click_and_time(page, selector):
+    clicked_at = page.evaluate("() => performance.now()")
+    page.click(selector)
+    return since_click(page, clicked_at)
+
+
+def time_download(page, selector):
+    clicked_at = page.evaluate("() => performance.now()")
+    with page.expect_download(timeout=900_000) as info:
+        page.click(selector)
+    seconds = (page.evaluate("() => performance.now()") - clicked_at) / 1000
+    path = info.value.path()
+    return seconds, pathlib.Path(path).stat().st_size
+
+
+def worker_call(page, cmd, args):
+    """A bridge command through the page's own worker client: (seconds for the round trip, result)."""
+    return page.evaluate(
+        """async ([cmd, args]) => {
+            const { python } = await import(new URL("js/python.js", location.href).href);
+            const t = performance.now();
+            const result = await python.call(cmd, args);
+            return [(performance.now() - t) / 1000, result];
+        }""", [cmd, args])
+
+
+def model_menu(page):
+    return worker_call(page, "models", {})[1]
+
+
+def open_page(browser, url):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+    context.add_init_script(READY_CLOCK)
+    page = context.new_page()
+    page.set_default_timeout(900_000)
+    page.goto(url)
+    page.wait_for_function("() => document.getElementById('status').textContent === 'Ready'", timeout=300_000)
+    return context, page
+
+
+def upload(page, csv_path):
+    clicked_at = page.evaluate("() => performance.now()")
+    page.set_input_files("#csv-file", str(csv_path))
+    return since_click(page, clicked_at)
+
+
+def best(values):
+    values = [v for v in values if v is not None]
+    return min(values) if values else None
+
+
+def run_learner(page, learner, repeats, csv_path):
+    """Times of one learner's Train, exports, import and boundary (best of `repeats`)."""
+    page.select_option("#model", learner["name"])
+    if learner["task"] in ("classification",):
+        page.select_option("#target", "label")
+    elif learner["task"] == "regression":
+        page.select_option("#target", "x1")
+    row = {"name": learner["name"], "task": learner["task"]}
+    trains = []
+    for _ in range(repeats):
+        trains.append(click_and_time(page, "#train"))
+    row["train_s"] = best(trains)
+    result_ok = page.evaluate("() => !document.getElementById('result-area').hidden")
+    row["shown"] = result_ok
+    if not result_ok:
+        row["message"] = page.text_content("#message")
+        return row
+    model_id = page.evaluate("""async () => {
+        const { store } = await import(new URL("js/store.js", location.href).href);
+        return store.get().result.model_id; }""")
+    exports, sizes = [], []
+    for _ in range(repeats):
+        seconds, size = time_download(page, "#export-predictions")
+        since_click(page, 0)
+        exports.append(seconds)
+        sizes.append(size)
+    row["export_predictions_s"], row["export_bytes"] = best(exports), sizes[-1]
+    model_exports = []
+    for _ in range(repeats):
+        seconds, size = time_download(page, "#export-model")
+        since_click(page, 0)
+        model_exports.append(seconds)
+    row["export_model_s"], row["model_bytes"] = best(model_exports), size
+    text = worker_call(page, "export_model", {"model_id": model_id})[1]["json"]
+    row["import_model_s"] = best(worker_call(page, "import_model", {"json": text})[0] for _ in range(repeats))
+    if learner["task"] == "classification" or "boundary" in learner["capabilities"]:
+        row["boundary_ms"] = 1000 * best(worker_call(page, "boundary", {"model_id": model_id, "x": "x1", "y": "x2"})[0]
+                                         for _ in range(repeats))
+    try:
+        cmp = worker_call(page, "compare_sklearn", {"model_id": model_id})[1]
+        fit = cmp.get("fit_seconds") or {}
+        row["pellucid_fit_s"], row["sklearn_fit_s"] = fit.get("pellucid"), fit.get("sklearn")
+    except Exception as exc:  # no twin, or scikit-learn could not load: said in the table
+        row["sklearn_note"] = str(exc).splitlines()[0][:80]
+    return row
+
+
+def soak(page, runs):
+    """The WebAssembly heap (MB) after each of `runs` k-NN trainings in a row."""
+    page.select_option("#model", "KNeighborsClassifier")
+    page.select_option("#target", "label")
+    heap = []
+    for _ in range(runs):
+        click_and_time(page, "#train")
+        size = page.evaluate("""async () => {
+            const { python } = await import(new URL("js/python.js", location.href).href);
+            return (await python.call("heap_size", {})).heap_bytes; }""")
+        heap.append(size / 2 ** 20)
+    return heap
+
+
+def fmt(value, unit="s", digits=2):
+    return "—" if value is None else f"{value:.{digits}f} {unit}"
+
+
+def report(rows, parse_s, n_rows, categorical, machine):
+    lines = [f"Workflows on {n_rows:,} rows x 20 numeric + {categorical} categorical columns, 3 classes "
+             f"({machine}). Times from the click to the result on screen, best of the repeats.", "",
+             f"Upload: parse + profile {parse_s:.2f} s.", "",
+             "| learner | Train (target 5 s) | pellucid fit | scikit-learn fit | Export predictions (3 s) "
+             "| Export model (3 s) | Import model (3 s) | boundary 200x200 (100 ms) |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        if not r.get("shown"):
+            lines.append(f"| {r['name']} | {fmt(r.get('train_s'))}: {r.get('message', '')[:80]} | | | | | | |")
+            continue
+        lines.append(f"| {r['name']} | {fmt(r['train_s'])} | {fmt(r.get('pellucid_fit_s'))} | "
+                     f"{fmt(r.get('sklearn_fit_s')) if 'sklearn_note' not in r else r['sklearn_note']} | "
+                     f"{fmt(r.get('export_predictions_s'))} ({r.get('export_bytes', 0) / 1e6:.1f} MB) | "
+                     f"{fmt(r.get('export_model_s'))} ({r.get('model_bytes', 0) / 1e6:.1f} MB) | "
+                     f"{fmt(r.get('import_model_s'))} | {fmt(r.get('boundary_ms'), 'ms', 0)} |")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=50_000)
+    parser.add_argument("--categorical", type=int, default=0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--only", nargs="*", default=[])
+    parser.add_argument("--soak", type=int, default=0, help="k-NN trainings in a row, heap after each")
+    parser.add_argument("--skip-workflows", action="store_true")
+    parser.add_argument("--json", help="also write the rows here")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        csv_path = make_csv(tmp / f"table{args.rows}.csv", args.rows, categorical=args.categorical)
+        build.build(out=tmp / "site" / SUB_PATH)
+        server = build.make_server(tmp / "site", port=0)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_address[1]}/{SUB_PATH}/"
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=build.find_chromium(), args=CHROMIUM_FLAGS)
+            machine = f"Chromium {browser.version}, {platform.machine()}, {__import__('os').cpu_count()} CPUs"
+            context, page = open_page(browser, url)
+            parse_s = upload(page, csv_path)
+            print(f"upload: {parse_s:.2f} s", flush=True)
+            rows = []
+            if not args.skip_workflows:
+                for learner in model_menu(page):
+                    if args.only and not any(s in learner["name"] for s in args.only):
+                        continue
+                    row = run_learner(page, learner, args.repeats, csv_path)
+                    print(json.dumps(row), flush=True)
+                    rows.append(row)
+                print(report(rows, parse_s, args.rows, args.categorical, machine))
+            if args.soak:
+                heap = soak(page, args.soak)
+                print("Heap after each k-NN training (MB): " + ", ".join(f"{h:.0f}" for h in heap))
+                print(f"Last / first: {heap[-1] / heap[0]:.3f}")
+            if args.json:
+                pathlib.Path(args.json).write_text(json.dumps({"rows": rows, "parse_s": parse_s}, indent=1))
+            context.close()
+            browser.close()
+        server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
