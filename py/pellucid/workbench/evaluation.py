@@ -162,7 +162,7 @@ def _readouts(run, X, y_raw, warnings):
     estimator, splits = run.estimator, run.splits
     if estimator.task in SUPERVISED:
         y = check_target(y_raw, len(y_raw), task=estimator.task)
-        predicted = estimator.predict(X)
+        predicted = run.predicted = estimator.predict(X)  # kept: the export reuses it, never predicts again
         out = {"metrics": readouts.supervised_metrics(estimator.task, y, predicted, splits),
                "predictions": readouts.predictions(run, y, predicted)}
         if estimator.task == "regression":

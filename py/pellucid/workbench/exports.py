@@ -49,7 +49,7 @@ def predictions_csv(run, table_name):
             columns[name], kinds[name] = values, kind
     elif run.task in ("classification", "regression"):
         name = _free_name("prediction", taken)
-        columns[name] = estimator.predict(X)
+        columns[name] = run.predicted if run.predicted is not None else estimator.predict(X)
         kinds[name] = "categorical" if run.task == "classification" else "numeric"
         if run.task == "classification" and run.learner.can("probabilities"):
             proba = estimator.predict_proba(X)  # (n, k)

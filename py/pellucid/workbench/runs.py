@@ -26,6 +26,7 @@ class Run:
     setup: dict = field(default_factory=dict)
     preprocessor: object = None  # a fitted preprocessing.Preprocessor, or None: the model reads X as it is
     preprocessing: list = field(default_factory=list)  # the steps shown to the page (workbench.prepare)
+    predicted: object = None  # (n_rows,) the model's prediction for every table row, made once at training
 
     @property
     def learner(self):
