@@ -56,21 +56,33 @@ async function restoreSession(saved, s) {
   if (saved.trained && s.model) await train();
 }
 
-// A new worker with the page's data loaded back in: after a cancel, or after Python died.
-async function restartAndRestore(reason, doneText) {
+// A new worker with the page's data loaded back in: after a cancel, or after Python died. With
+// `keepResult`, the result on screen stays: its model lived in the old worker, so the training that made
+// it (store.lastTrain) is run again on the restored table and the result points at the new model.
+async function restartAndRestore(reason, doneText, { keepResult = false } = {}) {
   python.restart();
-  clearResults(reason);
+  const { result, lastTrain } = store.get();
+  const rebuild = keepResult && result && !result.imported && lastTrain ? lastTrain : null;
+  if (!rebuild) clearResults(reason);
   setStatus("loading", "Restarting Python…");
   const { source, shared } = store.get();
-  if (!source) return;
+  if (!source) return setStatus("ready", doneText);
   const info = await run("Restoring your data…", () => loadSource(python, source, shared.limits));
   if (info) showTable(info, store.get().roles);
+  if (info && rebuild) {
+    const again = await run("Restoring the last result…", () => python.call("train", { ...rebuild, table_id: info.table_id }));
+    if (again) store.set({ result: { ...store.get().result, model_id: again.model_id } });
+    else clearResults(reason);
+  }
   setStatus("ready", doneText);
 }
 
+// Stops the running job (training, an export, a view's computation) by replacing the worker; the data,
+// the settings and the last result are kept.
 export function cancel() {
-  return restartAndRestore("Training cancelled. Your data and settings are kept; press Train to start again.",
-    "Training cancelled");
+  const job = store.get().busy.replace(/…$/, "") || "The job";
+  return restartAndRestore(`${job} cancelled. Your data and settings are kept; press Train to start again.`,
+    `${job} cancelled`, { keepResult: true });
 }
 
 export async function recover(detail) {

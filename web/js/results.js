@@ -195,7 +195,7 @@ export async function trainModel(args, beforeShow = async () => {}) {
 
 async function exporting(label, work) {
   const { result } = store.get();
-  if (result) await run(label, () => work(result.model_id));
+  if (result) await run(label, () => work(result.model_id), { cancellable: true });
 }
 
 async function importModel() {

@@ -36,7 +36,7 @@ export async function train() {
   if (args.problem) return showMessage(args.problem);
   // The session is saved before the new model is shown, so a reload right after it sees the model.
   await trainModel(args, () => {
-    store.set({ trained: true });
+    store.set({ trained: true, lastTrain: args });
     return rememberSession();
   });
 }
