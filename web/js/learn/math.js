@@ -29,6 +29,7 @@ export async function renderMath(box, items) {
     line.className = "learn-math-line";
     const shown = document.createElement("div");
     shown.className = "learn-math-tex";
+    shown.tabIndex = 0;  // a wide formula scrolls sideways: the keyboard must be able to reach it too
     if (temml) {
       try { temml.render(tex, shown, { displayMode: true }); } catch { shown.textContent = text; }
     } else shown.textContent = text;

@@ -62,9 +62,9 @@ function stepsPane(pane, { call, getContext, say }) {
     prev, play, next, scrub, counter);
   const title = el("h3", { class: "learn-title" });
   const view = el("div", { class: "learn-view" });
-  const math = el("div", { class: "learn-math", "aria-label": "The notes' formulas for this step" });
+  const math = el("div", { class: "learn-math", role: "group", "aria-label": "The notes' formulas for this step" });
   pane.append(el("div", { class: "learn-toolbar" }, load, el("label", {}, "row to explain (k-NN, naive Bayes) ", rowInput)), title, controls,
-    el("div", { class: "learn-body" }, view, el("aside", { class: "learn-notes" }, el("h4", { text: "The math" }), math)));
+    el("div", { class: "learn-body" }, view, el("aside", { class: "learn-notes" }, el("h3", { text: "The math" }), math)));
   const state = { tl: null, i: 0, show: null, timer: null };
 
   function go(i) {
@@ -172,7 +172,7 @@ function labPane(pane, { call, getContext, say }) {
   pane.append(el("div", { class: "learn-toolbar" }, el("label", {}, "Distribution ", dist), el("label", {}, "Data ", source),
     el("label", {}, "n ", n), el("label", {}, "seed ", seed), el("label", {}, "true parameter ", param), el("label", {}, "column ", column)),
   el("div", { class: "learn-toolbar" }, el("label", {}, "prior a ", a), el("label", {}, "prior b ", b), el("label", {}, "Laplace k ", k), readout),
-  el("div", { class: "learn-body" }, el("div", {}, canvas, table), el("aside", { class: "learn-notes" }, el("h4", { text: "The math" }), math)));
+  el("div", { class: "learn-body" }, el("div", {}, canvas, table), el("aside", { class: "learn-notes" }, el("h3", { text: "The math" }), math)));
   const defaults = { bernoulli: 0.3, poisson: 3, categorical: null, gaussian: 0 };
   dist.addEventListener("change", () => { param.value = defaults[dist.value] ?? ""; param.disabled = dist.value === "categorical"; run(); });
   let pending = 0;

@@ -1,0 +1,96 @@
+"""axe-core on every state the page can be in: start, an error, data loaded with its column profile,
+each model view, the steps and the exercises, light and dark. Any violation fails the test, naming
+the state, the rule and the elements."""
+
+import pytest
+from playwright.sync_api import expect
+
+from a11ykit import assert_accessible
+from pagekit import wait_until_ready
+
+pytestmark = pytest.mark.e2e
+
+
+def load_iris(page, site_url):
+    page.goto(site_url)
+    wait_until_ready(page)
+    page.get_by_label("Dataset").select_option("iris")
+    expect(page.locator("#data-summary")).to_contain_text("150 rows")
+
+
+def train(page, model, target=None):
+    page.get_by_label("Model").select_option(model)
+    if target is not None:
+        page.get_by_label("Target").select_option(target)
+    page.get_by_role("button", name="Train").click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+    expect(page.locator("#accuracy")).not_to_have_text("—")
+
+
+def check_every_view(page, model):
+    """Each view the model enables, shown in turn and checked."""
+    for tab in page.locator("#view-tabs [role=tab]:enabled").all():
+        name = tab.inner_text()
+        tab.click()
+        expect(tab).to_have_attribute("aria-selected", "true")
+        expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+        page.wait_for_timeout(300)  # views draw after their renderer loads
+        assert_accessible(page, f"{model}, {name} view")
+
+
+def test_start_error_and_data_states(page, site_url, tmp_path):
+    page.goto(site_url)
+    wait_until_ready(page)
+    assert_accessible(page, "at start")
+
+    ragged = tmp_path / "ragged.csv"
+    ragged.write_text("a,b,c\n1,2,3\n4,5\n")
+    page.get_by_label("Upload CSV").set_input_files(str(ragged))
+    expect(page.get_by_role("alert")).to_contain_text("Line 3")
+    assert_accessible(page, "after a CSV that cannot be read")
+
+    page.get_by_label("Dataset").select_option("iris")
+    expect(page.locator("#data-summary")).to_contain_text("150 rows")
+    page.locator("#profile-details > summary").click()
+    assert_accessible(page, "data loaded, column profile open")
+
+
+def test_classifier_views_steps_and_exercises(page, site_url):
+    load_iris(page, site_url)
+    train(page, "DecisionTreeClassifier", "species")
+    check_every_view(page, "decision tree")
+
+    page.get_by_role("button", name="Show the steps").click()
+    expect(page.locator(".learn-counter")).to_contain_text("step 1 / ")
+    assert_accessible(page, "the steps of the tree")
+    page.get_by_role("button", name="Step forward").click()
+    assert_accessible(page, "the tree's second step")
+
+    page.get_by_role("tab", name="Check your work").click()
+    page.get_by_role("button", name="New exercise").click()
+    expect(page.get_by_label("Your answer")).to_be_visible()
+    assert_accessible(page, "an exercise")
+    page.get_by_label("Your answer").fill("0")
+    page.get_by_role("button", name="Check").click()
+    expect(page.locator(".learn-verdict-head")).to_be_visible()
+    assert_accessible(page, "an exercise's verdict")
+
+
+@pytest.mark.parametrize("model", ["KMeans", "AgglomerativeClustering", "PCA", "LinearRegression",
+                                   "KNeighborsClassifier"])
+def test_each_model_view(page, site_url, model):
+    load_iris(page, site_url)
+    train(page, model, "petal width (cm)" if model == "LinearRegression" else None)
+    check_every_view(page, model)
+
+
+def test_dark_colour_scheme(browser, site_url):
+    context = browser.new_context(color_scheme="dark", viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        load_iris(page, site_url)
+        assert_accessible(page, "dark scheme, data loaded")
+        train(page, "KNeighborsClassifier")
+        check_every_view(page, "k-NN, dark scheme")
+    finally:
+        context.close()
