@@ -1,0 +1,64 @@
+"""Phones and tablets: at 390x844 and 768x1024 (touch) the page is one column, the decision boundary
+uses at least 90% of the screen's width, and the controls are at least 44 px high."""
+
+import pathlib
+
+import pytest
+from playwright.sync_api import expect
+
+from pagekit import painted_pixels, wait_until_ready
+
+pytestmark = pytest.mark.e2e
+SHOTS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (768, 1024)])
+def test_one_column_wide_drawing_and_fingertip_controls(browser, site_url, width, height):
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=True, is_mobile=True,
+                                  device_scale_factor=2)
+    page = context.new_page()
+    try:
+        page.goto(site_url)
+        wait_until_ready(page)
+        page.get_by_label("Dataset").select_option("iris")
+        expect(page.locator("#data-summary")).to_contain_text("150 rows")
+        page.get_by_label("Model").select_option("KNeighborsClassifier")
+        page.get_by_role("button", name="Train").click()
+        expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+        page.get_by_role("tab", name="Decision boundary").click()
+        page.wait_for_function("document.querySelector('#boundary-canvas').width > 0")
+        page.wait_for_timeout(500)
+        assert painted_pixels(page, "#boundary-canvas") > 20_000
+
+        controls = page.locator(".controls").first.bounding_box()
+        results = page.locator(".results").bounding_box()
+        assert results["y"] >= controls["y"] + controls["height"], "the results sit below the controls"
+        canvas = page.locator("#boundary-canvas").bounding_box()
+        assert canvas["width"] >= 0.9 * width, f"boundary {canvas['width']:.0f} px wide of {width}"
+        for name in ("Train", "Export predictions"):
+            box = page.get_by_role("button", name=name).bounding_box()
+            assert box["height"] >= 44, f"{name} is {box['height']:.0f} px high"
+        for label in ("Dataset", "Target", "Model"):
+            assert page.get_by_label(label).bounding_box()["height"] >= 44, label
+        if width == 390:
+            page.evaluate("window.scrollTo(0, document.querySelector('#view-tabs').getBoundingClientRect().top + scrollY - 8)")
+            page.screenshot(path=str(SHOTS / "phone-390x844.png"))
+    finally:
+        context.close()
+
+
+def test_desktop_screenshot(browser, site_url):
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(site_url)
+        wait_until_ready(page)
+        page.get_by_label("Dataset").select_option("iris")
+        page.get_by_label("Model").select_option("KNeighborsClassifier")
+        page.get_by_role("button", name="Train").click()
+        expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+        page.get_by_role("tab", name="Decision boundary").click()
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(SHOTS / "desktop-1440x900.png"))
+    finally:
+        context.close()
