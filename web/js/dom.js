@@ -2,6 +2,18 @@
 
 export const byId = (id) => document.getElementById(id);
 
+// Disables or enables a control without losing the keyboard's place: a focused control that is disabled
+// drops the focus to <body> (Tab would start again from the top of the page), so the focus comes back
+// to it when it is enabled again, unless the person has moved on meanwhile.
+let parked = null;
+export function setDisabled(control, disabled) {
+  if (disabled && document.activeElement === control) parked = control;
+  control.disabled = disabled;
+  if (disabled || parked !== control) return;
+  parked = null;
+  if (!document.activeElement || document.activeElement === document.body) control.focus();
+}
+
 // el("button", {type: "button", class: "x", text: "Go", onclick}, ...children)
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);

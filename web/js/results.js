@@ -1,7 +1,7 @@
 // The results side: training, the headline score, the view tabs and what each view draws, exports and
 // importing a model. The result, the view, the axes and the dendrogram's cut live in the store; the
 // views are drawn from it.
-import { byId, option } from "./dom.js";
+import { byId, option, setDisabled } from "./dom.js";
 import { store } from "./store.js";
 import { python } from "./python.js";
 import { run, showMessage } from "./work.js";
@@ -218,8 +218,8 @@ async function copyLink() {
 
 function enableButtons({ ready, busy, view }) {
   const idle = ready && !busy;
-  for (const id of ["export-predictions", "export-model", "export-python", "export-sklearn", "copy-link", "import-button"]) e(id).disabled = !idle;
-  e("save-image").disabled = !idle || !CANVAS[view];
+  for (const id of ["export-predictions", "export-model", "export-python", "export-sklearn", "copy-link", "import-button"]) setDisabled(e(id), !idle);
+  setDisabled(e("save-image"), !idle || !CANVAS[view]);
 }
 
 export function mountResults() {

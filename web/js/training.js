@@ -1,5 +1,5 @@
 // Train: the store's choices checked and turned into the bridge's `train` arguments, then trained.
-import { byId } from "./dom.js";
+import { byId, setDisabled } from "./dom.js";
 import { store } from "./store.js";
 import { showMessage } from "./work.js";
 import { chosenModel, needsTarget, checkChosenParams } from "./model-controls.js";
@@ -45,10 +45,10 @@ export async function train() {
 // cancellable job runs; the data and model controls wait while Python works.
 function enableControls(s) {
   const idle = s.ready && !s.busy;
-  els.train.disabled = !(idle && s.table && (targetOf(s) || !needsTarget(s)));
+  setDisabled(els.train, !(idle && s.table && (targetOf(s) || !needsTarget(s))));
   els.cancel.hidden = !(s.busy && s.cancellable);
-  for (const c of [els.file, els.dataset, els.model]) c.disabled = !idle;
-  els.target.disabled = !idle || !s.table;
+  for (const c of [els.file, els.dataset, els.model]) setDisabled(c, !idle);
+  setDisabled(els.target, !idle || !s.table);
 }
 
 export function mountTraining({ cancel }) {
