@@ -20,6 +20,13 @@ export function createTreeView({ scroll, canvas, text, buttons }) {
     canvas.style.width = `${Math.round(view.natural.width * view.zoom)}px`;
     canvas.style.height = `${Math.round(view.natural.height * view.zoom)}px`;
     buttons.reset.textContent = `${Math.round(view.zoom * 100)}%`;
+    showTransform();
+  }
+
+  // The zoom and the scroll offset, on the scroll box, for anything that needs to know what is in view.
+  function showTransform() {
+    scroll.dataset.zoom = view.zoom.toFixed(3);
+    scroll.dataset.pan = `${Math.round(scroll.scrollLeft)},${Math.round(scroll.scrollTop)}`;
   }
 
   // Zooms about a point of the scroll box (its centre by default), so what is under it stays put.
@@ -83,13 +90,38 @@ export function createTreeView({ scroll, canvas, text, buttons }) {
     step(event.deltaY < 0 ? 1 : -1, { x: event.clientX - rect.left, y: event.clientY - rect.top });
   }, { passive: false });
 
-  // Drag to pan; a press that barely moves is a click (it opens a collapsed subtree).
+  // Drag to pan with one pointer (mouse, pen or finger); a press that barely moves is a click (it opens
+  // a collapsed subtree). Two fingers pinch to zoom about their midpoint.
+  const pointers = new Map();
   let drag = null;
+  let pinch = null;
+  const where = (event) => {
+    const rect = scroll.getBoundingClientRect();
+    return { x: event.clientX - rect.left, y: event.clientY - rect.top };
+  };
+  const spread = () => {
+    const [a, b] = [...pointers.values()];
+    return { distance: Math.hypot(a.x - b.x, a.y - b.y) || 1, mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
+  };
   scroll.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
+    pointers.set(event.pointerId, where(event));
+    if (pointers.size === 2) {
+      if (drag?.moved) scroll.releasePointerCapture?.(drag.id);
+      scroll.classList.remove("dragging");
+      drag = null;  // a second finger turns the drag into a pinch
+      pinch = { zoom: view.zoom, distance: spread().distance };
+      return;
+    }
     drag = { x: event.clientX, y: event.clientY, left: scroll.scrollLeft, top: scroll.scrollTop, moved: false, id: event.pointerId };
   });
   scroll.addEventListener("pointermove", (event) => {
+    if (pointers.has(event.pointerId)) pointers.set(event.pointerId, where(event));
+    if (pinch && pointers.size === 2) {
+      const { distance, mid } = spread();
+      setZoom(pinch.zoom * (distance / pinch.distance), mid);
+      return;
+    }
     if (!drag) {
       const region = regionAt(event);
       canvas.title = region ? region.text : "";
@@ -106,8 +138,14 @@ export function createTreeView({ scroll, canvas, text, buttons }) {
     }
     scroll.scrollLeft = drag.left - dx;
     scroll.scrollTop = drag.top - dy;
+    showTransform();
   });
   const endDrag = (event) => {
+    pointers.delete(event.pointerId);
+    if (pinch) {
+      if (pointers.size === 0) pinch = null;  // lifting the last finger ends the pinch, never a click
+      return;
+    }
     if (!drag) return;
     const click = !drag.moved && event.type === "pointerup";
     if (drag.moved) scroll.releasePointerCapture?.(drag.id);
@@ -119,6 +157,7 @@ export function createTreeView({ scroll, canvas, text, buttons }) {
   };
   scroll.addEventListener("pointerup", endDrag);
   scroll.addEventListener("pointercancel", endDrag);
+  scroll.addEventListener("scroll", showTransform);
 
   // Draws a new tree: every subtree beyond the node budget starts collapsed.
   view.draw = (tree, classes) => {
