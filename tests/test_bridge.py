@@ -113,7 +113,7 @@ def test_handle_json_speaks_strict_json(restaurant_path):
 def test_datasets_lists_examples_and_generators():
     menu = ok("datasets")
     names = [d["name"] for d in menu]
-    assert names[:5] == ["restaurant", "play_tennis", "iris", "wine", "breast_cancer"]
+    assert names[:5] == ["iris", "restaurant", "play_tennis", "wine", "breast_cancer"]
     assert {"blobs", "moons", "circles", "xor", "spiral", "line"} <= set(names)
     for entry in menu:
         assert set(entry) == {"name", "label", "group", "description", "target", "generator_params"}

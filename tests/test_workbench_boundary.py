@@ -92,13 +92,51 @@ def test_pca_projection_grid_maps_back_through_inverse_transform():
     assert (b["x_name"], b["y_name"]) == ("PC1", "PC2") and b["held"] == {}
     data = load_iris()
     train_rows = np.array(result["splits"]["train"]) - 1
-    pca = PCA(n_components=2).fit(data.X[train_rows].astype(float))
-    Z = pca.transform(data.X.astype(float))
+    X = data.X.astype(float)
+    mean, scale = X[train_rows].mean(axis=0), X[train_rows].std(axis=0)  # the plane is fitted in z-scores
+    pca = PCA(n_components=2).fit((X[train_rows] - mean) / scale)
+    Z = pca.transform((X - mean) / scale)
     np.testing.assert_allclose(b["points"]["x"], Z[:, 0])
     gx, gy = np.meshgrid(b["x_values"], b["y_values"])
-    back = pca.inverse_transform(np.column_stack([gx.ravel(), gy.ravel()]))
+    back = pca.inverse_transform(np.column_stack([gx.ravel(), gy.ravel()])) * scale + mean
     expected = run.estimator.predict(back)
     assert np.array(b["classes"])[b["predicted"]].tolist() == expected.tolist()
+
+
+def test_pca_plane_with_missing_values_and_columns_on_far_apart_scales(tmp_path):
+    rng = np.random.default_rng(0)
+    n = 400
+    small = rng.normal(0.05, 0.01, n)  # hundredths
+    large = 5000 + 2000 * (small - 0.05) / 0.01 + rng.normal(0, 300, n)  # thousands, tied to `small`
+    noise = rng.normal(0, 1, n)
+    label = np.where(small + rng.normal(0, 0.005, n) > 0.05, "high", "low")
+    lines = ["id,small,large,noise,label"]
+    for i in range(n):
+        cells = [str(i), f"{small[i]:.5f}", f"{large[i]:.1f}", f"{noise[i]:.3f}", label[i]]
+        if i % 17 == 0:
+            cells[1 + i % 3] = ["NA", "", "?"][i % 3]
+        lines.append(",".join(cells))
+    path = tmp_path / "scales.csv"
+    path.write_text("\n".join(lines) + "\n")
+    table_id = ok("load_csv", path=str(path), name="scales.csv")["table_id"]
+    result = ok("train", table_id=table_id, target="label", features=["small", "large", "noise"],
+                model="LogisticRegression", params={}, evaluation=SPLIT)
+    b = ok("boundary", model_id=result["model_id"], x=None, y=None, projection="pca", resolution=20)
+    assert np.isfinite(b["points"]["x"]).all() and np.isfinite(b["points"]["y"]).all()
+    # In z-scores the two tied columns make the first component; in raw units `large` alone would.
+    assert len(set(b["predicted"])) == 2
+
+
+def test_one_feature_is_drawn_against_the_row_number():
+    table_id = ok("load_example", name="blobs", n=120, noise=0.1, seed=0)["table_id"]
+    model = ok("train", table_id=table_id, target=None, features=["x1"], model="AgglomerativeClustering",
+               params={"k": 3}, evaluation={"method": "none"})
+    b = ok("boundary", model_id=model["model_id"], x="x1", y=None, resolution=12)
+    assert (b["x_name"], b["y_name"]) == ("x1", "row number")
+    assert b["points"]["y"] == list(range(1, 121)) and len(b["predicted"]) == 144
+    rows = np.array(b["predicted"]).reshape(12, 12)
+    assert (rows == rows[0]).all()  # the prediction depends on x alone
+    assert sorted(set(b["points"]["label"])) == [0, 1, 2]
 
 
 def test_regressor_and_clusterer_grids():

@@ -1,5 +1,6 @@
 """The decision boundary: a model's predictions on a grid over two numeric features (or over the first two
-principal components), the other features held at their training mean (numeric) or mode (categorical).
+principal components, or one feature against the row number), the other features held at their training
+mean (numeric) or mode (categorical).
 """
 
 import numpy as np
@@ -34,6 +35,8 @@ def _check(run, x, y, resolution, projection):
     if projection == "pca":
         return
     for axis, name in (("x", x), ("y", y)):
+        if axis == "y" and name is None:
+            continue  # one feature: the rows are spread along their row number
         if name not in run.features:
             raise DataError(f"The {axis} feature {name!r} is not one of the model's features "
                             f"({', '.join(run.features)}).")
@@ -51,6 +54,8 @@ def boundary(run, x=None, y=None, resolution=200, projection=None):
     kinds = table.kinds
     if projection == "pca":
         grid_x, grid_y, points_xy, varying, held, names = _pca_grid(run, resolution)
+    elif y is None:
+        grid_x, grid_y, points_xy, varying, held, names = _strip_grid(run, x, resolution)
     else:
         held = held_values(run, exclude=[x, y])
         grid_x, grid_y = _axis(table.column(x), resolution), _axis(table.column(y), resolution)
@@ -78,21 +83,40 @@ def boundary(run, x=None, y=None, resolution=200, projection=None):
 
 
 def _pca_grid(run, resolution):
-    """The grid in the plane of the first two principal components of the numeric features (fitted on
-    the training rows), mapped back to feature values with inverse_transform."""
+    """The grid in the plane of the first two principal components of the numeric features, mapped back
+    to feature values. The plane is fitted on the training rows in z-scores, a missing value read as its
+    column's training mean, so a column in thousands does not make the plane by itself and a gap in the
+    data does not stop it."""
     table = run.table
     numeric = [f for f in run.features if table.kinds[f] == "numeric"]
     if len(numeric) < 2:
         raise DataError("The PCA projection needs at least two numeric features; "
                         f"the model has {len(numeric)}.")
-    pca = PCA(n_components=2).fit(table.take(run.train_rows()).select(numeric))
-    Z = pca.transform(table.select(numeric))  # (n, 2)
+    values = np.column_stack([table.column(f).astype(float) for f in numeric])  # (n, d)
+    train = values[run.train_rows()]
+    mean = np.nanmean(train, axis=0)  # (d,)
+    scale = np.nanstd(train, axis=0)
+    scale[~(scale > 0)] = 1.0  # a constant column stays as it is
+    z = (np.where(np.isnan(values), mean, values) - mean) / scale  # (n, d)
+    pca = PCA(n_components=2).fit(z[run.train_rows()])
+    Z = pca.transform(z)  # (n, 2)
     grid_x, grid_y = _axis(Z[:, 0], resolution), _axis(Z[:, 1], resolution)
     gx, gy = np.meshgrid(grid_x, grid_y)  # (res, res)
-    back = pca.inverse_transform(np.column_stack([gx.ravel(), gy.ravel()]))  # (res*res, d)
+    back = pca.inverse_transform(np.column_stack([gx.ravel(), gy.ravel()])) * scale + mean  # (res*res, d)
     varying = {f: back[:, j] for j, f in enumerate(numeric)}
     held = held_values(run, exclude=numeric)
     return grid_x, grid_y, (Z[:, 0], Z[:, 1]), varying, held, ("PC1", "PC2")
+
+
+def _strip_grid(run, x, resolution):
+    """One feature across, the row number down: a model on a single numeric feature still has a plane to
+    draw (its prediction depends on x alone, so each grid row repeats the first)."""
+    table = run.table
+    row_number = np.arange(1, table.n_rows + 1, dtype=float)
+    held = held_values(run, exclude=[x])
+    grid_x, grid_y = _axis(table.column(x), resolution), _axis(row_number, resolution)
+    gx, _ = np.meshgrid(grid_x, grid_y)  # (res, res)
+    return grid_x, grid_y, (table.column(x), row_number), {x: gx.ravel()}, held, (x, "row number")
 
 
 def _points(run, points_xy):
