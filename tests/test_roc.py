@@ -121,11 +121,23 @@ def test_large_imbalanced_table_with_rounded_scores_matches_sklearn():
     assert average_precision_score(y, s) == pytest.approx(sk.average_precision_score(y, s), rel=1e-12)
 
 
+def _sklearn_confusion_at_thresholds(y, s, pos_label=None):
+    """scikit-learn's counts (tn, fp, fn, tp, thresholds) at each distinct score, highest first: its own
+    function where it has one (1.8 and later), else its confusion_matrix at each cut."""
+    if hasattr(sk, "confusion_matrix_at_thresholds"):
+        return sk.confusion_matrix_at_thresholds(y, s, pos_label=pos_label)
+    y, s = np.asarray(y), np.asarray(s)
+    positive = (y == pos_label) if pos_label is not None else (y == np.unique(y)[-1])
+    thresholds = np.unique(s)[::-1]
+    counts = np.array([sk.confusion_matrix(positive, s >= t, labels=[False, True]).ravel() for t in thresholds])
+    return (*counts.T, thresholds)
+
+
 def test_confusion_at_thresholds_is_the_confusion_matrix_of_each_cut():
     rng = np.random.default_rng(6)
     y, s = _random_binary(rng, 300, 2)
     counts = confusion_at_thresholds(y, s)
-    theirs = sk.confusion_matrix_at_thresholds(y, s)
+    theirs = _sklearn_confusion_at_thresholds(y, s)
     for name, expected in zip(("tn", "fp", "fn", "tp", "thresholds"), theirs):
         np.testing.assert_array_equal(counts[name], expected)
     for i in (0, len(counts["thresholds"]) // 2, len(counts["thresholds"]) - 1):
@@ -174,7 +186,7 @@ def test_probability_report_for_two_text_classes_is_json_and_matches_sklearn():
         sk.average_precision_score(truth == "malignant", proba[:, 1]), rel=1e-12)
     assert len(report["thresholds"]["tp"]) <= 50 and len(curves["roc"]["fpr"]) <= 50
     full = probability_report(truth, proba, model.classes_, max_points=None)["thresholds"]
-    theirs = sk.confusion_matrix_at_thresholds(truth, proba[:, 1], pos_label="malignant")
+    theirs = _sklearn_confusion_at_thresholds(truth, proba[:, 1], pos_label="malignant")
     for name, expected in zip(("tn", "fp", "fn", "tp", "thresholds"), theirs):
         np.testing.assert_allclose(full[name], expected)
     other = probability_report(truth, proba, model.classes_, pos_label="benign")
