@@ -1,7 +1,7 @@
 // The results side: training, the headline score, the view tabs and what each view draws, exports and
 // importing a model. The result, the view, the axes and the dendrogram's cut live in the store; the
 // views are drawn from it.
-import { byId, option, setDisabled } from "./dom.js";
+import { byId, option, setDisabled, formatValue } from "./dom.js";
 import { store } from "./store.js";
 import { python } from "./python.js";
 import { run, showMessage } from "./work.js";
@@ -19,11 +19,13 @@ const e = (id) => byId(id);
 const boundaries = new Map();  // computed boundaries by model, x and y: a cache, not state
 let treeView = null;
 
-// No model shown; `text` replaces the empty state's words when given.
+// No model shown; `text` replaces the empty state's words when given (else the page's first words).
+let firstWords = null;
 export function clearResults(text) {
   boundaries.clear();
+  firstWords ??= e("empty-state").textContent;
   store.set({ result: null });
-  if (text) e("empty-state").textContent = text;
+  e("empty-state").textContent = text || firstWords;
 }
 
 // The view and axes the next result should open on (a link's).
@@ -81,14 +83,19 @@ function drawAxes({ result, table, axes }, changed) {
   for (const prefix of ["boundary", "clusters"]) {
     const [xs, ys] = [e(`${prefix}-x`), e(`${prefix}-y`)];
     if (changed.includes("result")) {
-      const pca = features.length >= 2 ? [option(PCA, "PC1 and PC2 (PCA)")] : [];
+      // The boundary has its own Plane switch; the clusters' menu offers PCA's plane beside the features.
+      const pca = features.length >= 2 && prefix === "clusters" ? [option(PCA, "PC1 and PC2 (PCA)")] : [];
       xs.replaceChildren(...features.map((f) => option(f, f)), ...pca);
-      ys.replaceChildren(...features.map((f) => option(f, f)));
+      const alone = features.length < 2 ? [option("", "Row number")] : [];
+      ys.replaceChildren(...features.map((f) => option(f, f)), ...alone);
     }
     xs.value = axes[prefix].x;
     ys.value = axes[prefix].y;
-    ys.disabled = axes[prefix].x === PCA;
+    ys.disabled = axes[prefix].x === PCA || features.length < 2;
   }
+  const pcaPlane = axes.boundary.x === PCA;
+  e("boundary-plane").value = pcaPlane ? "pca" : "features";
+  e("boundary-axes").hidden = pcaPlane;
 }
 
 // Pressing on the dendrogram, or dragging along it, moves the cut to that height: the slider follows.
@@ -124,7 +131,7 @@ async function boundaryFor(result, { x, y }) {
   const key = `${result.model_id}|${x}|${y}`;
   if (!boundaries.has(key)) {
     const args = x === PCA ? { model_id: result.model_id, x: null, y: null, projection: "pca", resolution: 150 }
-      : { model_id: result.model_id, x, y, resolution: 150 };
+      : { model_id: result.model_id, x, y: y || null, resolution: 150 };  // no y: along the row number
     const b = await run("Drawing the decision boundary…", () => python.call("boundary", args), { cancellable: true });
     if (!b) throw new Error("the boundary was not computed");
     boundaries.set(key, b);
@@ -148,7 +155,9 @@ async function draw({ result: r, view, axes, cut }) {
   } else if (view === "tree") {
     treeView.draw(r.model.tree, (r.model.classes || []).map(String));
   } else if (view === "boundary") {
-    await drawBoundaryView(e("boundary-canvas"), e("boundary-text"), await boundaryFor(r, axes.boundary), r.task);
+    const b = await boundaryFor(r, axes.boundary);
+    describeSlice(r, b);
+    await drawBoundaryView(e("boundary-canvas"), e("boundary-text"), b, r.task);
   } else if (view === "clusters") {
     const b = await boundaryFor(r, axes.clusters);
     const data = { x: b.points.x, y: b.points.y, label: b.points.label, split: b.points.split, x_name: b.x_name, y_name: b.y_name };
@@ -171,6 +180,23 @@ async function draw({ result: r, view, axes, cut }) {
   }
 }
 
+// What the plot is a slice of: the features held and their values, and the model's own score on all of
+// its features beside it, so the picture is not read as the whole model.
+const HELD_SHOWN = 6;
+function describeSlice(r, b) {
+  const held = Object.entries(b.held || {});
+  const value = (v) => (typeof v === "number" ? formatValue(v) : `“${v}”`);
+  const listed = held.slice(0, HELD_SHOWN).map(([f, v]) => `${f} = ${value(v)}`).join(", ");
+  const more = held.length > HELD_SHOWN ? `, and ${held.length - HELD_SHOWN} more (listed in the text below)` : "";
+  const plane = b.projection === "pca"
+    ? "The plane of the first two principal components of the numeric features (in z-scores, fitted on the training rows)."
+    : `A slice through ${b.x_name} and ${b.y_name}.`;
+  const others = held.length ? ` Other features held at their training mean, or most common value: ${listed}${more}.` : "";
+  e("boundary-slice").textContent = plane + others;
+  const head = headline(r);
+  e("boundary-score").textContent = `On all ${r.features.length} features: ${head.label} ${head.value} (${head.note.split(" · ")[0]}).`;
+}
+
 // Centres drawn in the plane of two raw features, when the model's centres are in those features' units.
 function clusterCentres(r, x, y) {
   const c = r.clusters?.centres;
@@ -182,15 +208,31 @@ function clusterCentres(r, x, y) {
 
 // Trains; when it succeeded, awaits `beforeShow` (the page saving its session), then shows the model.
 // The save is part of the work, so the model is on screen in the same moment the page says "Ready".
+// A failed training takes the previous result off the screen, so it is never read as the new one; a
+// cancel keeps it (the user chose to stop, and the recover flow restores what was shown).
 export async function trainModel(args, beforeShow = async () => {}) {
   const result = await run("Training…", async () => {
     const trained = await python.call("train", args);
     await beforeShow();
     return trained;
-  }, { cancellable: true });
+  }, { cancellable: true, onError: (error) => {
+    if (error.code !== "cancelled" && error.code !== "crashed") clearResults(FAILED);
+  } });
   if (!result) return false;
   show(result);
+  bringIntoView(e("results-heading").closest("section"));
   return true;
+}
+
+const FAILED = "The last training failed (the message beside the controls says why), so no model is shown. " +
+  "Fix what it names and press Train again.";
+
+// The new result is scrolled to when it starts below the fold (the controls come first on a phone).
+function bringIntoView(box) {
+  const top = box.getBoundingClientRect().top;
+  if (top >= 0 && top < window.innerHeight * 0.5) return;
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  box.scrollIntoView({ behavior: still ? "auto" : "smooth", block: "start" });
 }
 
 async function exporting(label, work) {
@@ -242,6 +284,13 @@ export function mountResults() {
       });
     }
   }
+  e("boundary-plane").addEventListener("change", (event) => {
+    const { axes, result, table } = store.get();
+    const features = numericFeatures(result, table);
+    const x = event.target.value === "pca" ? PCA : features[0];
+    const y = features.includes(axes.boundary.y) && axes.boundary.y !== x ? axes.boundary.y : features.find((f) => f !== x);
+    store.set({ view: "boundary", axes: { ...axes, boundary: { x, y } } });
+  });
   e("cut-k").addEventListener("input", (event) => store.set({ view: "dendrogram", cut: Number(event.target.value) }));
   dragTheCut(e("dendrogram-canvas"));
   e("export-predictions").addEventListener("click", () => exporting("Writing predictions…", (id) => exportPredictions(python, id)));

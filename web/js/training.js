@@ -15,30 +15,54 @@ function targetOf({ table, roles }) {
   return table?.columns.find((c) => roles[c] === "target") || null;
 }
 
-// The bridge's `train` arguments, or {problem} saying what to fix first.
+const evaluationControl = (s) => (s.method === "kfold" ? "cv-k" : s.method === "split" ? "split-train" : "eval-seed");
+const roleControl = (column) => `#profile tr[data-column="${CSS.escape(column)}"] select`;
+
+// The bridge's `train` arguments, or {problem, control} saying what to fix first and where.
 function trainingArgs(s) {
   const model = chosenModel(s);
   const problems = checkChosenParams();
-  if (problems.length) return { problem: `Fix the model's settings first: ${problems.join(" ")}` };
+  if (problems.length) return { problem: `Fix the model's settings first: ${problems.join(" ")}`, control: "#params [aria-invalid=true]" };
   const evaluation = evaluationArgs(s, s.shared.cv_folds);
-  if (evaluation.problem) return { problem: evaluation.problem };
+  if (evaluation.problem) return { problem: evaluation.problem, control: `#${evaluationControl(s)}` };
   const target = needsTarget(s) ? targetOf(s) : null;
-  if (needsTarget(s) && !target) return { problem: `${model.label} learns to predict a column: choose the Target.` };
+  if (needsTarget(s) && !target) return { problem: `${model.label} learns to predict a column: choose the Target.`, control: "#target" };
   const features = s.table.columns.filter((c) => s.roles[c] === "feature");
-  if (!features.length) return { problem: "Every column is ignored or the target: set at least one column's role to feature." };
+  if (!features.length) {
+    return { problem: "Every column is ignored or the target: set at least one column's role to feature.", control: roleControl(s.table.columns[0]) };
+  }
   return { table_id: s.table.table_id, target, features, model: model.name, params: { ...s.params }, evaluation,
     preprocessing: preprocessArgs(s) };
 }
 
+// The control a failed training's message is about, as a selector: a parameter, the target, a feature
+// column's role or the evaluation the message names (Python's DataError names what it refused).
+export function controlNamedIn(message, args, s) {
+  const words = (name) => new RegExp(`(^|[^\\w])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\w])`, "i");
+  if (/\bfolds?\b/i.test(message)) return `#${evaluationControl(s)}`;  // before "k", which k-fold also names
+  const param = Object.keys(args.params || {}).concat(chosenModel(s)?.params?.map((p) => p.name) || [])
+    .find((name) => words(name).test(message));
+  if (param) return `#param-${param}`;
+  if (args.target && (words(args.target).test(message) || /\btarget\b/i.test(message))) return "#target";
+  const feature = (args.features || []).find((f) => words(f).test(message));
+  if (feature) return roleControl(feature);
+  if (/\b(split|test rows|validation|stratif)/i.test(message)) return `#${evaluationControl(s)}`;
+  if (/\b(missing|impute)/i.test(message)) return "#pre-impute";
+  return null;
+}
+
 export async function train() {
   showMessage("");
-  const args = trainingArgs(store.get());
-  if (args.problem) return showMessage(args.problem);
+  const s = store.get();
+  const args = trainingArgs(s);
+  if (args.problem) return showMessage(args.problem, "", args.control);
   // The session is saved before the new model is shown, so a reload right after it sees the model.
-  await trainModel(args, () => {
+  const trained = await trainModel(args, () => {
     store.set({ trained: true, lastTrain: args });
     return rememberSession();
   });
+  const { message } = store.get();
+  if (!trained && message && !message.detail) showMessage(message.text, "", controlNamedIn(message.text, args, s));
 }
 
 // Train needs Python idle, data, and a target when the model predicts one; Cancel shows while a

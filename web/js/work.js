@@ -9,8 +9,9 @@ export function setStatus(state, text) {
   store.set({ status: { state, text } });
 }
 
-export function showMessage(text, detail = "") {
-  store.set({ message: text ? { text, detail } : null });
+// `control` (a selector) is the control the message is about: it is marked and one click away.
+export function showMessage(text, detail = "", control = null) {
+  store.set({ message: text ? { text, detail, control } : null });
 }
 
 export function showNote(text) {
@@ -32,14 +33,16 @@ export function showError(error) {
   }
 }
 
-// Runs one piece of work with the page marked busy; resolves to its result, or null when it failed.
-export async function run(label, work, { cancellable = false } = {}) {
+// Runs one piece of work with the page marked busy; resolves to its result, or null when it failed
+// (after `onError(error)`, where the caller has more to undo than the message shows).
+export async function run(label, work, { cancellable = false, onError = () => {} } = {}) {
   store.set({ busy: label, cancellable });
   setStatus("busy", label);
   try {
     return await work();
   } catch (error) {
     showError(error);
+    onError(error);
     return null;
   } finally {
     store.set({ busy: "", cancellable: false, progress: null });
@@ -72,12 +75,50 @@ store.subscribe(["note"], ({ note }) => {
   els.note.hidden = !note;
 });
 
-// The traceback of an internal error is kept out of the way, one click from the message.
+// The traceback of an internal error is kept out of the way, one click from the message; the control a
+// message is about is marked invalid and described by it, with a button that takes the focus there.
+let marked = null;
 store.subscribe(["message"], ({ message }) => {
+  unmark();
   els.message.hidden = !message;
   if (!message) return els.message.replaceChildren();
   const detail = message.detail
     ? el("details", {}, el("summary", { text: "Details for a bug report" }), el("pre", { text: message.detail }))
     : null;
-  els.message.replaceChildren(message.text, ...(detail ? [detail] : []));
+  const control = message.control ? document.querySelector(message.control) : null;
+  els.message.replaceChildren(message.text, ...(detail ? [detail] : []), ...(control ? [goTo(control)] : []));
+  if (control) mark(control);
 });
+
+function nameOf(control) {
+  const label = control.labels?.[0]?.textContent || control.getAttribute("aria-label") || control.id;
+  return label.trim();
+}
+
+function goTo(control) {
+  const button = el("button", { type: "button", class: "link go-to", text: `Go to ${nameOf(control)}` });
+  button.addEventListener("click", () => {
+    control.closest("details")?.setAttribute("open", "");
+    control.focus();
+    control.scrollIntoView({ block: "center" });
+  });
+  return button;
+}
+
+function mark(control) {
+  marked = { control, invalid: control.getAttribute("aria-invalid"), described: control.getAttribute("aria-describedby") };
+  control.setAttribute("aria-invalid", "true");
+  control.setAttribute("aria-describedby", [marked.described, "message"].filter(Boolean).join(" "));
+  control.classList.add("points-here");
+}
+
+function unmark() {
+  if (!marked) return;
+  const { control, invalid, described } = marked;
+  if (invalid === null) control.removeAttribute("aria-invalid");
+  else control.setAttribute("aria-invalid", invalid);
+  if (described === null) control.removeAttribute("aria-describedby");
+  else control.setAttribute("aria-describedby", described);
+  control.classList.remove("points-here");
+  marked = null;
+}
