@@ -194,7 +194,7 @@ function describeSlice(r, b) {
   const others = held.length ? ` Other features held at their training mean, or most common value: ${listed}${more}.` : "";
   e("boundary-slice").textContent = plane + others;
   const head = headline(r);
-  e("boundary-score").textContent = `On all ${r.features.length} features: ${head.label} ${head.value} (${head.note.split(" · ")[0]}).`;
+  e("boundary-score").textContent = `On all ${r.features.length} features: ${head.label} ${head.value} (${head.note.split(" · ")[0]}); the plot is one slice of the model.`;
 }
 
 // Centres drawn in the plane of two raw features, when the model's centres are in those features' units.
