@@ -35,6 +35,11 @@ def test_one_column_wide_drawing_and_fingertip_controls(browser, site_url, width
         assert results["y"] >= controls["y"] + controls["height"], "the results sit below the controls"
         canvas = page.locator("#boundary-canvas").bounding_box()
         assert canvas["width"] >= 0.9 * width, f"boundary {canvas['width']:.0f} px wide of {width}"
+        # The plot itself, not only its canvas: on a phone the legend goes below it, not beside it.
+        left, top, plot_width, plot_height = map(int, page.get_attribute("#boundary-canvas", "data-plot").split(","))
+        wanted = 0.9 * canvas["width"] if width < 560 else 480  # a tablet has room for the legend beside it
+        assert plot_width >= wanted, f"the plot is {plot_width} px wide of {canvas['width']:.0f}"
+        assert plot_height >= 0.6 * plot_width, f"the plot is {plot_width} x {plot_height} px: too flat"
         for name in ("Train", "Export predictions"):
             box = page.get_by_role("button", name=name).bounding_box()
             assert box["height"] >= 44, f"{name} is {box['height']:.0f} px high"

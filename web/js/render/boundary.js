@@ -1,11 +1,15 @@
 // Decision-boundary heatmap: a dense row-major grid of predictions shaded by class (or by value for a
 // regressor), the data points on top, axes named after the two features, and a legend.
 import { classColour, hexToRgb, sequentialColour, INK } from "./palette.js";
-import { setupCanvas, plotArea, linearScale, drawAxes, extent } from "./scales.js";
-import { drawMarker, drawLegend, splitLegendItems, splitShape, drawColourBar } from "./marks.js";
+import { setupCanvas, plotArea, linearScale, drawAxes, extent, yLabelWidth, axisTitle } from "./scales.js";
+import { drawMarker, drawLegend, legendHeight, splitLegendItems, splitShape, drawColourBar } from "./marks.js";
 import { makeTable, makeParagraph, makeTwin, makeList, fmt } from "./twin.js";
 
 const LEGEND_W = 150;
+// Below this width (a phone) the legend goes under the plot, so the plot spans the canvas instead of
+// sharing it with the legend, and the vertical axis is named above it rather than along it.
+const NARROW = 560;
+const COLOUR_BAR_H = 100;
 
 // Throws an Error naming the sizes when the grid and its axes do not agree.
 export function checkBoundary(b) {
@@ -114,17 +118,24 @@ export function drawBoundary(canvas, b, options = {}) {
   checkBoundary(b);
   const regression = isRegression(b, options);
   const W = options.width || 620;
-  const H = options.height || 460;
-  const ctx = setupCanvas(canvas, W, H);
-  const plot = plotArea(W, H, { top: 14, right: LEGEND_W + 20, bottom: 50, left: 62 });
+  const narrow = W < NARROW;
+  // A phone's plot is nearly square: the legend's room goes to the plot's height, not beside it.
+  const plotH = narrow ? Math.round(Math.max(options.height || 0, 0.85 * W)) : options.height || 460;
   const pts = b.points && b.points.x ? b.points : { x: [], y: [], label: [], split: [] };
+  const legend = legendBlocks(b, pts, regression);
+  const H = narrow ? plotH + 12 + Math.max(...legend.map(blockHeight)) : plotH;
+  const ctx = setupCanvas(canvas, W, H);
   const [gx0, gx1] = gridExtent(b.x_values);
   const [gy0, gy1] = gridExtent(b.y_values);
   const [px0, px1] = extent(pts.x);
   const [py0, py1] = extent(pts.y);
   const hasPts = pts.x.length > 0;
+  const yDomain = [hasPts ? Math.min(gy0, py0) : gy0, hasPts ? Math.max(gy1, py1) : gy1];
+  const margin = narrow ? { top: 28, right: 4, bottom: 50, left: 0 } : { top: 14, right: LEGEND_W + 20, bottom: 50, left: 62 };
+  if (narrow) margin.left = Math.ceil(yLabelWidth(ctx, linearScale(yDomain, [plotH - 50, 28]), yTickCount(plotH - 78))) + 9;
+  const plot = plotArea(W, plotH, margin);
   const x = linearScale([hasPts ? Math.min(gx0, px0) : gx0, hasPts ? Math.max(gx1, px1) : gx1], [plot.left, plot.right]);
-  const y = linearScale([hasPts ? Math.min(gy0, py0) : gy0, hasPts ? Math.max(gy1, py1) : gy1], [plot.bottom, plot.top]);
+  const y = linearScale(yDomain, [plot.bottom, plot.top]);
   const valueDomain = regression ? extent(b.predicted, pts.label) : null;
 
   // The grid is painted at its own resolution, then scaled up without smoothing: one drawImage call.
@@ -140,8 +151,11 @@ export function drawBoundary(canvas, b, options = {}) {
   ctx.drawImage(small, x(gx0), y(gy1), x(gx1) - x(gx0), y(gy0) - y(gy1));
   if (options.showPoints !== false) drawPoints(ctx, pts, x, y, regression, valueDomain, b.classes, options.pointSize || 4);
   ctx.restore();
-  drawAxes(ctx, plot, x, y, { xLabel: b.x_name, yLabel: b.y_name });
-  drawBoundaryLegend(ctx, b, pts, plot, regression, valueDomain, options);
+  drawAxes(ctx, plot, x, y, { xLabel: axisTitle(b.x_name), yLabel: axisTitle(b.y_name), yLabelAbove: narrow,
+    yCount: yTickCount(plot.height) });
+  const at = narrow ? { x: 4, y: plotH + 12, across: (W - 8) / legend.length } : { x: plot.right + 20, y: plot.top, across: 0 };
+  drawBoundaryLegend(ctx, legend, at, plot, valueDomain, options);
+  canvas.dataset.plot = [plot.left, plot.top, plot.width, plot.height].map(Math.round).join(",");
 
   const valueAt = (cx, cy) => {
     if (cx < plot.left || cx > plot.right || cy < plot.top || cy > plot.bottom) return null;
@@ -183,21 +197,42 @@ function drawPoints(ctx, pts, x, y, regression, valueDomain, classes, size) {
   }
 }
 
-function drawBoundaryLegend(ctx, b, pts, plot, regression, valueDomain, options) {
-  const lx = plot.right + 20;
-  let ly = plot.top;
-  if (regression) {
-    ly += drawColourBar(ctx, lx, ly, Math.min(200, plot.height * 0.55), valueDomain, options.valueLabel || "Predicted value");
-  } else {
+function yTickCount(height) {
+  return Math.max(2, Math.round(height / 50));
+}
+
+// The legend's parts: the classes (or the colour bar of a regressor), then the points' splits.
+function legendBlocks(b, pts, regression) {
+  const blocks = [];
+  if (regression) blocks.push({ colourBar: true });
+  else {
     const k = b.classes.length;
     const items = [{ heading: "Class" }, ...b.classes.map((c, i) => ({ label: c, colour: classColour(i), shape: "swatch" }))];
     if (b.probability) {
       const pale = blendWithWhite(hexToRgb(classColour(0)), cellStrength(1 / k, k));
       items.push({ label: "pale = unsure", colour: `rgb(${pale.join(",")})`, shape: "swatch" });
     }
-    ly += drawLegend(ctx, items, lx, ly, LEGEND_W);
+    blocks.push({ items });
   }
-  if (pts.x.length) drawLegend(ctx, [{ heading: "Points" }, ...splitLegendItems(pts.split || ["train"])], lx, ly + 4, LEGEND_W);
+  if (pts.x.length) blocks.push({ items: [{ heading: "Points" }, ...splitLegendItems(pts.split || ["train"])] });
+  return blocks;
+}
+
+function blockHeight(block) {
+  return block.colourBar ? COLOUR_BAR_H + 30 : legendHeight(block.items);
+}
+
+// Beside the plot the blocks are stacked; under it (across > 0) they sit side by side.
+function drawBoundaryLegend(ctx, blocks, at, plot, valueDomain, options) {
+  let { x, y } = at;
+  const width = at.across ? at.across - 12 : LEGEND_W;
+  for (const block of blocks) {
+    const used = block.colourBar
+      ? drawColourBar(ctx, x, y, at.across ? COLOUR_BAR_H : Math.min(200, plot.height * 0.55), valueDomain, options.valueLabel || "Predicted value")
+      : drawLegend(ctx, block.items, x, y, width);
+    if (at.across) x += at.across;
+    else y += used + 4;
+  }
 }
 
 // The text twin: what the regions are, how much of the grid each class covers, and the points by split.

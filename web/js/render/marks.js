@@ -94,6 +94,11 @@ export function drawLegend(ctx, items, x, y, width = 140) {
   return cy - y;
 }
 
+// The height drawLegend() will use for `items`, so a chart can make room for it before drawing.
+export function legendHeight(items) {
+  return items.reduce((h, item, i) => h + (item.heading ? (i === 0 ? 6 : 12) + 18 : 18), 0);
+}
+
 // Legend entries for the splits present in a list of split names, drawn in a neutral ink.
 export function splitLegendItems(splits, colour = INK.muted) {
   const present = new Set(splits || ["train"]);

@@ -1,7 +1,7 @@
 // Views of a regressor's predictions: predicted against actual with the y = x diagonal, residuals against
 // predicted with the zero line, and for one numeric feature the fitted line through the points.
 import { SPLIT_COLOURS, INK } from "./palette.js";
-import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad } from "./scales.js";
+import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad, axisTitle } from "./scales.js";
 import { drawMarker, drawLegend, splitShape } from "./marks.js";
 import { makeTable, makeParagraph, makeTwin, fmt } from "./twin.js";
 
@@ -74,7 +74,7 @@ export function drawPredictedActual(canvas, data, options = {}) {
   const both = pad(extent(data.actual, data.predicted));
   const x = linearScale(both, [plot.left, plot.right]);
   const y = linearScale(both, [plot.bottom, plot.top]);
-  const name = data.target_name || "target";
+  const name = axisTitle(data.target_name || "target");
   drawAxes(ctx, plot, x, y, { xLabel: `actual ${name}`, yLabel: `predicted ${name}`, grid: true });
   guide(ctx, x(both[0]), y(both[0]), x(both[1]), y(both[1]));
   const items = drawSplitPoints(ctx, plot, data, (i) => x(data.actual[i]), (i) => y(data.predicted[i]), options);
@@ -92,7 +92,7 @@ export function drawResiduals(canvas, data, options = {}) {
   const reach = Math.max(Math.abs(r0), Math.abs(r1));
   const x = linearScale(pad(extent(data.predicted)), [plot.left, plot.right]);
   const y = linearScale(pad([-reach, reach]), [plot.bottom, plot.top]);
-  const name = data.target_name || "target";
+  const name = axisTitle(data.target_name || "target");
   drawAxes(ctx, plot, x, y, { xLabel: `predicted ${name}`, yLabel: "residual (actual − predicted)", grid: true });
   guide(ctx, plot.left, Math.round(y(0)) + 0.5, plot.right, Math.round(y(0)) + 0.5);
   const items = drawSplitPoints(ctx, plot, data, (i) => x(data.predicted[i]), (i) => y(residuals[i]), options);
@@ -110,7 +110,7 @@ export function drawFittedLine(canvas, data, options = {}) {
   const curve = data.line || { x: data.x, predicted: data.predicted };
   const x = linearScale(pad(extent(data.x, curve.x)), [plot.left, plot.right]);
   const y = linearScale(pad(extent(data.actual, curve.predicted)), [plot.bottom, plot.top]);
-  drawAxes(ctx, plot, x, y, { xLabel: data.x_name || "x", yLabel: data.target_name || "target", grid: true });
+  drawAxes(ctx, plot, x, y, { xLabel: axisTitle(data.x_name || "x"), yLabel: axisTitle(data.target_name || "target"), grid: true });
   const items = drawSplitPoints(ctx, plot, data, (i) => x(data.x[i]), (i) => y(data.actual[i]), options);
   const order = Array.from(curve.x, (_, i) => i).sort((a, b) => curve.x[a] - curve.x[b]);
   ctx.save();

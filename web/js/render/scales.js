@@ -103,7 +103,7 @@ export function plotArea(width, height, margin) {
 
 // Ticks, tick labels, optional grid lines and axis titles for x and y scales over a plot rectangle.
 // x and y are linearScale()s, or plain functions when xTicks/yTicks are given.
-// Options: xLabel, yLabel, grid (bool), xTicks/yTicks (values), xFormat/yFormat (v => text), xCount/yCount.
+// Options: xLabel, yLabel, yLabelAbove (bool: the y title above the plot, for narrow charts), grid (bool), xTicks/yTicks (values), xFormat/yFormat (v => text), xCount/yCount.
 export function drawAxes(ctx, plot, x, y, options = {}) {
   const xTicks = options.xTicks || x.ticks(options.xCount || Math.max(2, Math.round(plot.width / 80)));
   const yTicks = options.yTicks || y.ticks(options.yCount || Math.max(2, Math.round(plot.height / 50)));
@@ -143,7 +143,12 @@ export function drawAxes(ctx, plot, x, y, options = {}) {
     ctx.textBaseline = "bottom";
     ctx.fillText(fitText(ctx, options.xLabel, plot.width), plot.left + plot.width / 2, plot.bottom + 40);
   }
-  if (options.yLabel) {
+  if (options.yLabel && options.yLabelAbove) {
+    // Narrow charts name the vertical axis above it, left-aligned, leaving the margin to the ticks.
+    ctx.textAlign = "left";
+    ctx.textBaseline = "bottom";
+    ctx.fillText(fitText(ctx, options.yLabel, plot.right - 4), 4, plot.top - 10);
+  } else if (options.yLabel) {
     ctx.translate(plot.left - (options.yLabelOffset || 46), plot.top + plot.height / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textAlign = "center";
@@ -151,6 +156,22 @@ export function drawAxes(ctx, plot, x, y, options = {}) {
     ctx.fillText(fitText(ctx, options.yLabel, plot.height), 0, 0);
   }
   ctx.restore();
+}
+
+// Units written as a column-name suffix ("area_m2", "length_cm", "share_pct") and how an axis shows them.
+// Single letters (m, s, g, c) are left out: "vitamin_c" is not in degrees.
+const UNIT_SUFFIXES = { mm: "mm", cm: "cm", km: "km", m2: "m²", m3: "m³", kg: "kg", ms: "ms", sec: "s", secs: "s",
+  min: "min", hours: "h", days: "days", years: "years", pct: "%", percent: "%", usd: "USD", eur: "EUR", kwh: "kWh" };
+
+// An axis title for a column: a name that already carries its unit ("sepal length (cm)") is kept; a unit
+// suffix after an underscore is shown in brackets ("area_m2" -> "area (m²)"); any other name is as is.
+export function axisTitle(name) {
+  if (name === undefined || name === null) return "";
+  const text = String(name);
+  const match = /^(.+)_([A-Za-z0-9]+)$/.exec(text);
+  if (!match || /[([]/.test(text)) return text;
+  const unit = UNIT_SUFFIXES[match[2].toLowerCase()];
+  return unit ? `${match[1]} (${unit})` : text;
 }
 
 // Width the y tick labels need, so a chart can set its left margin before drawing.

@@ -1,7 +1,7 @@
 // Scatter plot of points coloured by class or cluster, with optional cluster centres as large crosses;
 // used for clusterings and for the PCA projection.
 import { classColour, sequentialColour, INK } from "./palette.js";
-import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad } from "./scales.js";
+import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad, axisTitle } from "./scales.js";
 import { drawMarker, drawLegend, splitLegendItems, splitShape, drawColourBar } from "./marks.js";
 import { makeTable, makeParagraph, makeTwin, fmt } from "./twin.js";
 
@@ -68,7 +68,7 @@ export function drawScatter(canvas, data, options = {}) {
   const centres = centresOf(data);
   const x = linearScale(pad(extent(data.x, centres?.x)), [plot.left, plot.right]);
   const y = linearScale(pad(extent(data.y, centres?.y)), [plot.bottom, plot.top]);
-  drawAxes(ctx, plot, x, y, { xLabel: data.x_name, yLabel: data.y_name, grid: true });
+  drawAxes(ctx, plot, x, y, { xLabel: axisTitle(data.x_name), yLabel: axisTitle(data.y_name), grid: true });
   const groups = labelGroups(data, options);
   const [lo, hi] = groups.continuous ? extent(groups.index) : [0, 1];
   const colourOf = groups.continuous
