@@ -26,7 +26,8 @@ def test_uci_files_equal_scikit_learns_copies(loader, sk_loader, target):
 
 
 def test_registry_names_the_target_of_every_example():
-    assert list(datasets.EXAMPLES) == ["restaurant", "play_tennis", "iris", "wine", "breast_cancer"]
+    # iris opens the page: 150 rows give a held-out score on 45; the notes' small tables follow it.
+    assert list(datasets.EXAMPLES) == ["iris", "restaurant", "play_tennis", "wine", "breast_cancer"]
     for example in datasets.EXAMPLES.values():
         data = example.loader()
         assert data.target_name == example.target
