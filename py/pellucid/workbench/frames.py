@@ -7,10 +7,17 @@ from .readouts import encoded as _encoded_rows
 
 MAX_POINTS = 2000  # rows drawn under a perceptron or k-means timeline (sampled with a fixed seed beyond)
 MAX_FRAMES = 2000  # perceptron visits / merges sent
+INLINE_MAX = 6  # vectors up to this long are written inside a formula (the notes' examples); longer ones
+#                 go to the page's per-feature table, so a 20-column table does not fill screens with math
 
 
 def vec(values, d=3):
     return "[" + ", ".join(num(v, d) for v in values) + "]"
+
+
+def short(values):
+    """True when a vector is short enough to write out inside a formula."""
+    return len(values) <= INLINE_MAX
 
 
 def num(v, d=3):
@@ -37,3 +44,13 @@ def encoded_names(est):
 
 def encoded(est, X):
     return np.asarray(_encoded_rows(est, X), dtype=float)
+
+
+def standardized(run):
+    """{feature: [mean, scale]} of the features the run standardised before the model read them (the
+    page writes z = (x − mean) / scale once per feature, beside its numbers)."""
+    out = {}
+    for step in getattr(run, "preprocessing", None) or []:
+        if step.get("step") == "standardize":
+            out.update({name: [float(m), float(s)] for name, m, s in zip(step["columns"], step["mean"], step["scale"])})
+    return out

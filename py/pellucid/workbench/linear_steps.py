@@ -3,7 +3,7 @@ gradient descent (linear and logistic regression, kernel regression) and the ker
 
 import numpy as np
 
-from .frames import MAX_FRAMES, encoded_names, num, plain, sample, vec
+from .frames import MAX_FRAMES, encoded_names, num, plain, sample, short, vec
 
 
 # --- perceptron -----------------------------------------------------------------------------------------
@@ -32,20 +32,8 @@ def _perceptron_frame(r, binary):
     f = r["x"]
     frame = {"kind": "visit", **r}
     if binary:
-        products = " + ".join(f"{num(w)} \\cdot {num(x)}" for w, x in zip(r["weights"], f))
-        text = " + ".join(f"{num(w)}·{num(x)}" for w, x in zip(r["weights"], f))
-        math = [{"tex": rf"\mathbf{{w}} \cdot \mathbf{{f}}(\mathbf{{x}}) = {products} = {num(r['score'])}",
-                 "text": f"w · f(x) = {text} = {num(r['score'])}"}]
         sign = "+" if r["target"] > 0 else "-"
-        if r["correct"]:
-            math.append({"tex": rf"y^* = {sign}1,\ \text{{correct: no update}}",
-                         "text": f"y* = {sign}1, correct: no update"})
-        else:
-            math.append({"tex": rf"\mathbf{{w}} \leftarrow \mathbf{{w}} {sign} \mathbf{{f}}(\mathbf{{x}}) = "
-                                rf"{vec(r['weights'])} {sign} {vec(f)} = {vec(r['weights_after'])}",
-                         "text": f"w ← w {sign.replace('-', '−')} f(x) = {vec(r['weights'])} "
-                                 f"{sign.replace('-', '−')} {vec(f)} = "
-                                 f"{vec(r['weights_after'])}"})
+        math = _binary_visit_math(r, f, sign) if short(f) else _binary_visit_summary(r, sign)
     else:
         scores = ", ".join(num(s) for s in r["score"])
         math = [{"tex": rf"W\mathbf{{f}}(\mathbf{{x}}) = [{scores}],\ \hat y = \arg\max = {r['predicted']}",
@@ -56,6 +44,38 @@ def _perceptron_frame(r, binary):
                          "text": f"w_{r['y']} += f(x), w_{r['predicted']} −= f(x)"})
     frame["math"] = math
     return frame
+
+
+def _binary_visit_math(r, f, sign):
+    """The notes' worked form: every product and both vectors written out (a few features)."""
+    products = " + ".join(f"{num(w)} \\cdot {num(x)}" for w, x in zip(r["weights"], f))
+    text = " + ".join(f"{num(w)}·{num(x)}" for w, x in zip(r["weights"], f))
+    math = [{"tex": rf"\mathbf{{w}} \cdot \mathbf{{f}}(\mathbf{{x}}) = {products} = {num(r['score'])}",
+             "text": f"w · f(x) = {text} = {num(r['score'])}"}]
+    if r["correct"]:
+        math.append({"tex": rf"y^* = {sign}1,\ \text{{correct: no update}}",
+                     "text": f"y* = {sign}1, correct: no update"})
+    else:
+        minus = sign.replace("-", "−")
+        math.append({"tex": rf"\mathbf{{w}} \leftarrow \mathbf{{w}} {sign} \mathbf{{f}}(\mathbf{{x}}) = "
+                            rf"{vec(r['weights'])} {sign} {vec(f)} = {vec(r['weights_after'])}",
+                     "text": f"w ← w {minus} f(x) = {vec(r['weights'])} {minus} {vec(f)} = {vec(r['weights_after'])}"})
+    return math
+
+
+def _binary_visit_summary(r, sign):
+    """The same step with many features: each formula once, with its sum; the page lists the per-feature
+    terms w_j·f_j(x) (and the weights after the update) in a table beside it."""
+    math = [{"tex": rf"\mathbf{{w}} \cdot \mathbf{{f}}(\mathbf{{x}}) = \sum_j w_j\, f_j(\mathbf{{x}}) = {num(r['score'])}",
+             "text": f"w · f(x) = Σ_j w_j f_j(x) = {num(r['score'])}"}]
+    if r["correct"]:
+        math.append({"tex": rf"y^* = {sign}1,\ \text{{correct: no update}}",
+                     "text": f"y* = {sign}1, correct: no update"})
+    else:
+        minus = sign.replace("-", "−")
+        math.append({"tex": rf"y^* = {sign}1:\quad w_j \leftarrow w_j {sign} f_j(\mathbf{{x}})\ \text{{for every }} j",
+                     "text": f"y* = {sign}1: w_j ← w_j {minus} f_j(x) for every j"})
+    return math
 
 
 # --- gradient descent and other iterative fits -----------------------------------------------------------
@@ -76,16 +96,22 @@ def descent(est, X, y, rows, run, row):
             tex = rf"-\tfrac{{1}}{{n}}\ell\ell(\mathbf{{w}}_{{{r['iter']}}}) = {r['loss']:.5g}"
             text = f"−(1/n) LL(w_{r['iter']}) = {r['loss']:.5g}"
         math = [{"tex": tex, "text": text}]
-        if flat is not None:
+        if flat is not None and short(flat):
             math.append({"tex": rf"\mathbf{{w}} = {vec(flat, 4)}", "text": f"w = {vec(flat, 4)}"})
         frames.append({"kind": "iteration", "iter": r["iter"], "loss": r["loss"], "weights": w, "math": math})
     if not frames and normal is not None:
         frames.append({"kind": "normal", "iter": 0, "loss": None, "weights": normal,
-                       "math": [{"tex": r"\mathbf{w} = (X^\top X)^{-1} X^\top \mathbf{y} = " + vec(normal, 4),
-                                 "text": f"w = (XᵀX)⁻¹ Xᵀy = {vec(normal, 4)}"}]})
+                       "math": [_normal_math(normal)]})
     return {"family": "descent", "frames": frames, "normal_equation": normal,
             "weight_names": ["bias"] + encoded_names(est), "solver": getattr(est, "solver_", est.get_params().get("solver")),
             "classes": [plain(c) for c in getattr(est, "classes_", [])]}
+
+
+def _normal_math(normal):
+    if short(normal):
+        return {"tex": r"\mathbf{w} = (X^\top X)^{-1} X^\top \mathbf{y} = " + vec(normal, 4),
+                "text": f"w = (XᵀX)⁻¹ Xᵀy = {vec(normal, 4)}"}
+    return {"tex": r"\mathbf{w} = (X^\top X)^{-1} X^\top \mathbf{y}", "text": "w = (XᵀX)⁻¹ Xᵀy"}
 
 
 def kernel_descent(est, X, y, rows, run, row):

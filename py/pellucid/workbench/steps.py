@@ -2,7 +2,9 @@
 each trace record turned into the numbers (and formulas) the notes show beside that step.
 
 `timeline(run, row)` returns {family, model, label, frames: [...], ...}; every frame has "math": a list of
-{tex, text}, the notes' formula with this step's numbers in LaTeX and in plain text. A learner's
+{tex, text}, the notes' formula with this step's numbers in LaTeX and in plain text. A vector longer than
+frames.INLINE_MAX is not written inside a formula: the formula appears once and the page lists the
+numbers per feature; `standardized` ({feature: [mean, scale]}) lets it write z = (x − mean) / scale there. A learner's
 descriptor names its family (`steps`): "tree" (workbench.tree_steps); "perceptron", "descent", and
 "kernel_descent" and "epochs" for the kernel methods (workbench.linear_steps); "kmeans", "agglomerative",
 "pca" (workbench.unsupervised_steps); "naive_bayes" and "knn" (here). The page draws "descent" and
@@ -15,7 +17,7 @@ from ..core.errors import DataError
 from ..core.validation import check_target
 from . import linear_steps, tree_steps, unsupervised_steps
 from .explain import explain_row
-from .frames import num, plain
+from .frames import num, plain, standardized
 from .runs import SUPERVISED
 
 
@@ -50,7 +52,8 @@ def timeline(run, row=None):
     estimator, X, y, rows = refit_traced(run)
     out = _BUILDERS[run.learner.steps](estimator, X, y, rows, run, row)
     out.update(model=run.model, label=run.label, n_train=int(len(rows)), features=list(run.features),
-               target=run.target, params={k: v for k, v in estimator.get_params().items() if k != "trace"})
+               target=run.target, standardized=standardized(run),
+               params={k: v for k, v in estimator.get_params().items() if k != "trace"})
     return out
 
 

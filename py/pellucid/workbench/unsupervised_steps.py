@@ -3,7 +3,7 @@ mean, covariance and eigenvectors of PCA."""
 
 import numpy as np
 
-from .frames import MAX_FRAMES, encoded, encoded_names, sample, vec
+from .frames import MAX_FRAMES, encoded, encoded_names, num, sample, short, vec
 
 
 # --- clustering and projection ------------------------------------------------------------------------------------------
@@ -58,21 +58,33 @@ def agglomerative(est, X, y, rows, run, row):
 
 
 
+def _eigen_math(eigenvalues, cumulative):
+    """Σu = λu and the cumulative share; the vectors written out when short, else the largest λ alone
+    (the page's table lists them all)."""
+    if short(eigenvalues):
+        return [{"tex": r"\Sigma \mathbf{u}_j = \lambda_j \mathbf{u}_j,\quad \lambda = " + vec(eigenvalues),
+                 "text": f"eigenvalues λ = {vec(eigenvalues)}"},
+                {"tex": r"\frac{\sum_{j \le K}\lambda_j}{\sum_i \lambda_i} = " + vec(cumulative),
+                 "text": f"cumulative explained variance {vec(cumulative)}"}]
+    return [{"tex": rf"\Sigma \mathbf{{u}}_j = \lambda_j \mathbf{{u}}_j,\quad \lambda_1 = {num(eigenvalues[0])}",
+             "text": f"Σ u_j = λ_j u_j; largest eigenvalue λ_1 = {num(eigenvalues[0])}"},
+            {"tex": rf"\frac{{\sum_{{j \le K}}\lambda_j}}{{\sum_i \lambda_i}},\quad K = 1: {num(cumulative[0])}",
+             "text": f"cumulative explained variance Σ_(j≤K) λ_j / Σ λ_i; K = 1: {num(cumulative[0])}"}]
+
+
 def pca(est, X, y, rows, run, row):
     frames = []
     for r in est.trace_:
         frame = {"kind": r["step"], **r}
         if r["step"] == "mean":
-            frame["math"] = [{"tex": r"\boldsymbol\mu = \tfrac{1}{n}\sum_i \mathbf{x}_i = " + vec(r["mean"]),
-                              "text": f"mean μ = {vec(r['mean'])}"}]
+            values = r["mean"] if short(r["mean"]) else None  # many features: the page's table lists them
+            frame["math"] = [{"tex": r"\boldsymbol\mu = \tfrac{1}{n}\sum_i \mathbf{x}_i" + (f" = {vec(values)}" if values else ""),
+                              "text": "mean μ = " + (vec(values) if values else "(1/n) Σ x_i")}]
         elif r["step"] == "covariance":
             frame["math"] = [{"tex": r"\Sigma = \tfrac{1}{n-1}\sum_i (\mathbf{x}_i - \boldsymbol\mu)(\mathbf{x}_i - \boldsymbol\mu)^\top",
                               "text": "Σ = 1/(n−1) Σ (x_i − μ)(x_i − μ)ᵀ"}]
         elif r["step"] == "eigen":
-            frame["math"] = [{"tex": r"\Sigma \mathbf{u}_j = \lambda_j \mathbf{u}_j,\quad \lambda = " + vec(r["eigenvalues"]),
-                              "text": f"eigenvalues λ = {vec(r['eigenvalues'])}"},
-                             {"tex": r"\frac{\sum_{j \le K}\lambda_j}{\sum_i \lambda_i} = " + vec(r["cumulative"]),
-                              "text": f"cumulative explained variance {vec(r['cumulative'])}"}]
+            frame["math"] = _eigen_math(r["eigenvalues"], r["cumulative"])
         else:
             frame["math"] = [{"tex": rf"K = {r['n_components']}\ (\text{{rule: {r['rule']}}})",
                               "text": f"keep K = {r['n_components']} components (rule: {r['rule']})"}]

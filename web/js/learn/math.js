@@ -30,12 +30,16 @@ export async function renderMath(box, items) {
     const shown = document.createElement("div");
     shown.className = "learn-math-tex";
     shown.tabIndex = 0;  // a wide formula scrolls sideways: the keyboard must be able to reach it too
+    let rendered = false;
     if (temml) {
-      try { temml.render(tex, shown, { displayMode: true }); } catch { shown.textContent = text; }
+      try { temml.render(tex, shown, { displayMode: true }); rendered = true; } catch { shown.textContent = text; }
     } else shown.textContent = text;
+    // The plain text twin: shown only when the formula could not be rendered (else the same formula would
+    // be on screen twice); when it is rendered, the MathML is what assistive technology reads.
     const plain = document.createElement("div");
-    plain.className = "learn-math-text";
+    plain.className = rendered ? "learn-math-text learn-math-alt" : "learn-math-text";
     plain.textContent = text;
+    if (rendered) plain.setAttribute("aria-hidden", "true");
     line.append(shown, plain);
     box.append(line);
   }

@@ -6,9 +6,15 @@ import { drawScatter } from "../render/scatter.js";
 import { drawDendrogram } from "../render/dendrogram.js";
 import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad } from "../render/scales.js";
 import { classColour, INK } from "../render/palette.js";
+import { summaryTable, zText, anyStandardized } from "./summary.js";
 
 const num = (v) => formatValue(v);
 const vec = (w) => `[${w.map((v) => formatValue(v)).join(", ")}]`;
+const INLINE_MAX = 6;  // as workbench/frames.py: longer vectors are listed per feature, not written inline
+// Per-feature rows get the run's standardisation once, as a z column, when there was one.
+const withZ = (tl, headers, rows, names) => (anyStandardized(tl)
+  ? [[headers[0], "as the model reads it", ...headers.slice(1)], rows.map((r, j) => [r[0], zText(names[j], tl.standardized), ...r.slice(1)])]
+  : [headers, rows]);
 
 // The tree as it stood at frame i: nodes grown so far; a node waiting to be grown shows "?"; a node
 // pruned by frame i is a leaf.
@@ -23,6 +29,7 @@ export function treeAt(node, i) {
 }
 
 function tree(box, tl) {
+  const open = { all: false };
   const canvas = el("canvas", { class: "learn-canvas", "aria-label": "The tree grown so far" });
   const scroll = el("div", { class: "learn-tree-scroll" }, canvas);
   const node = el("p", { class: "learn-node" });
@@ -47,30 +54,58 @@ function tree(box, tl) {
     if (!cands.length) { table.replaceChildren(el("p", { class: "learn-muted", text: "No attribute was scored at this node." })); return; }
     const rows = cands.map(([a, g]) => [a === f.chosen ? `★ ${a}` : a, Number(g.toFixed(3)),
       f.breakdown?.[a] ? f.breakdown[a].branches.map((b) => `${b.value}: ${b.counts.join("/")}`).join("  ") : "—"]);
-    const t = simpleTable(["attribute", tl.criterion === "gini" ? "Gini decrease" : "gain (bits)", `branches (${tl.classes.join("/")})`], rows,
-      { caption: "IMPORTANCE of every candidate", rowHeaders: true });
-    t.classList.add("learn-importance");
-    t.querySelectorAll("tbody tr").forEach((tr, r) => { if (cands[r][0] === f.chosen) tr.classList.add("learn-winner"); });
+    const t = summaryTable(["attribute", tl.criterion === "gini" ? "Gini decrease" : "gain (bits)", `branches (${tl.classes.join("/")})`], rows,
+      { caption: "IMPORTANCE of every candidate", open, sort: false, decorate: markWinner });  // largest gain first already
     table.replaceChildren(t);
   };
+}
+
+function markWinner(table) {
+  table.classList.add("learn-importance");
+  table.querySelectorAll("tbody tr").forEach((tr) => { if (tr.firstChild.textContent.startsWith("★")) tr.classList.add("learn-winner"); });
 }
 
 function perceptron(box, tl) {
   const canvas = tl.points ? el("canvas", { class: "learn-canvas", "aria-label": "Points and the decision boundary" }) : null;
   const tableBox = el("div", { class: "learn-table learn-scroll" });
-  box.append(el("div", { class: "learn-split" }, tableBox, canvas));
+  const terms = el("div", { class: "learn-table" });
+  const wide = tl.weight_names.length > INLINE_MAX;  // the weights go per feature, not inline per visit
+  const open = { all: false };
+  box.append(el("div", { class: "learn-split" }, tableBox, canvas), terms);
+  const update = (r) => {
+    if (r.correct) return "none";
+    if (!tl.binary) return `+f to ${r.y}, −f from ${r.predicted}`;
+    return wide ? `${r.target > 0 ? "+" : "−"}f(x)` : `${r.target > 0 ? "+" : "−"}${vec(r.x)}`;
+  };
   return (i) => {
     const frames = tl.frames.slice(0, i + 1);
     const f = tl.frames[i];
-    const rows = frames.map((r) => [r.step, r.epoch, r.index + 1, tl.binary ? vec(r.weights) : r.weights.map(vec).join(" "),
-      tl.binary ? r.score : vec(r.score), r.correct ? "yes" : "no", r.correct ? "none" : (tl.binary ? `${r.target > 0 ? "+" : "−"}${vec(r.x)}` : `+f to ${r.y}, −f from ${r.predicted}`)]);
-    const t = simpleTable(["step", "epoch", "row", "weights", "score", "correct?", "update"], rows, { caption: "Perceptron updates" });
+    const rows = frames.map((r) => [r.step, r.epoch, r.index + 1, ...(wide ? [] : [tl.binary ? vec(r.weights) : r.weights.map(vec).join(" ")]),
+      tl.binary ? r.score : vec(r.score), r.correct ? "yes" : "no", update(r)]);
+    const headers = ["step", "epoch", "row", ...(wide ? [] : ["weights"]), "score", "correct?", "update"];
+    const t = simpleTable(headers, rows, { caption: "Perceptron updates" });
     t.classList.add("learn-perceptron");
     t.tBodies[0].lastChild?.classList.add("learn-current");
     tableBox.replaceChildren(t);
     tableBox.scrollTop = tableBox.scrollHeight;
+    if (wide) terms.replaceChildren(perceptronTerms(tl, f, open));
     if (canvas) drawLinear(canvas, tl.points, f.weights_after, tl);
   };
+}
+
+// This visit's numbers per feature: f_j(x), w_j and the term w_j·f_j(x) (binary), or w_j per class.
+function perceptronTerms(tl, f, open) {
+  const names = tl.weight_names;
+  if (tl.binary) {
+    const rows = names.map((n, j) => [n, f.x[j], f.weights[j], f.weights[j] * f.x[j], f.weights_after[j]]);
+    const [headers, shown] = withZ(tl, ["feature", "f(x)", "w", "w·f(x)", "w after"], rows, names);
+    return summaryTable(headers, shown, { caption: `Row ${f.index + 1}, feature by feature`, magnitude: (r) => r[r.length - 2], open });
+  }
+  const rows = names.map((n, j) => [n, f.x[j], ...f.weights.map((w) => w[j])]);
+  const [headers, shown] = withZ(tl, ["feature", "f(x)", ...tl.classes.map((c) => `w (${c})`)], rows, names);
+  const k = tl.classes.length;  // the largest |w_c·f(x)| over the classes
+  return summaryTable(headers, shown, { caption: `Row ${f.index + 1}, feature by feature`,
+    magnitude: (r) => Math.max(...r.slice(-k).map((w) => Math.abs(w * r[r.length - k - 1]))), open });
 }
 
 // Points and the region each class wins under weights W (bias first); binary: the line w0 + w1 x1 + w2 x2 = 0.
@@ -118,6 +153,7 @@ function drawLinear(canvas, pts, weights, tl) {
 }
 
 function descent(box, tl) {
+  const open = { all: false };
   const canvas = el("canvas", { class: "learn-canvas", "aria-label": "Loss per iteration" });
   const info = el("div", { class: "learn-table" });
   box.append(el("div", { class: "learn-split" }, canvas, info));
@@ -128,15 +164,26 @@ function descent(box, tl) {
     const flat = Array.isArray(f.weights) && !Array.isArray(f.weights[0]);
     const names = tl.weight_names || [];
     const parts = [];
-    if (f.weights && f.weights.length) {
-      const rows = flat ? names.map((n, j) => [n, f.weights[j], tl.normal_equation ? tl.normal_equation[j] : null]).filter((r) => r[1] !== undefined)
-        : f.weights.map((w, c) => [String(tl.classes[c] ?? c), vec(w)]);
-      const headers = flat ? ["weight", `iteration ${f.iter}`, "normal equation"] : ["class", "weights (bias first)"];
-      parts.push(simpleTable(flat && !tl.normal_equation ? headers.slice(0, 2) : headers, flat && !tl.normal_equation ? rows.map((r) => r.slice(0, 2)) : rows, { caption: "Weights" }));
-    }
+    if (f.weights && f.weights.length) parts.push(descentWeights(tl, f, flat, names, open));
     if (f.updates) parts.push(simpleTable(["row", "label", "predicted"], f.updates.map((u) => [u.index + 1, u.label, u.predicted]), { caption: `Mistakes in epoch ${f.iter}` }));
     info.replaceChildren(el("p", { class: "learn-node", text: `${tl.solver || ""} · iteration ${f.iter}: loss ${num(f.loss)}` }), ...parts);
   };
+}
+
+// The weights at this iteration, one row per feature (largest first; with the normal equation's beside
+// them when there is one), or one column per class for a multi-class model.
+function descentWeights(tl, f, flat, names, open) {
+  const named = names.length ? names : f.weights.map((_, j) => `w${j}`);
+  if (flat) {
+    const normal = tl.normal_equation;
+    const rows = named.map((n, j) => [n, f.weights[j], ...(normal ? [normal[j]] : [])]).filter((r) => r[1] !== undefined);
+    const [headers, shown] = withZ(tl, ["weight", `iteration ${f.iter}`, ...(normal ? ["normal equation"] : [])], rows, named);
+    return summaryTable(headers, shown, { caption: "Weights", magnitude: (r) => r[headers.indexOf(`iteration ${f.iter}`)], open });
+  }
+  const rows = named.map((n, j) => [n, ...f.weights.map((w) => w[j])]).filter((r) => r[1] !== undefined);
+  const [headers, shown] = withZ(tl, ["weight", ...f.weights.map((_, c) => String(tl.classes[c] ?? c))], rows, named);
+  const k = f.weights.length;
+  return summaryTable(headers, shown, { caption: "Weights per class (bias first)", magnitude: (r) => Math.max(...r.slice(-k).map(Math.abs)), open });
 }
 
 function drawLoss(canvas, shown, all) {
@@ -225,13 +272,37 @@ function pca(box, tl) {
   const info = el("div", { class: "learn-table" });
   box.append(info);
   const names = tl.feature_names;
+  const open = { all: false };
+  const r4 = (v) => Number(v.toFixed(4));
   return (i) => {
     const f = tl.frames[i];
-    if (f.kind === "mean") info.replaceChildren(simpleTable(["feature", "mean"], names.map((n, j) => [n, Number(f.mean[j].toFixed(4))]), { caption: "Step 1: the mean" }));
-    else if (f.kind === "covariance") info.replaceChildren(f.matrix ? simpleTable(["", ...names], f.matrix.map((r, j) => [names[j], ...r.map((v) => Number(v.toFixed(4)))]), { caption: "Step 2: the covariance matrix", rowHeaders: true }) : el("p", { text: "Too many features to show the covariance." }));
-    else if (f.kind === "eigen") info.replaceChildren(simpleTable(["component", "eigenvalue", "ratio", "cumulative"], f.eigenvalues.map((v, j) => [`PC${j + 1}`, Number(v.toFixed(4)), Number(f.ratios[j].toFixed(4)), Number(f.cumulative[j].toFixed(4))]), { caption: "Step 3: eigenvalues, largest first", rowHeaders: true }));
+    if (f.kind === "mean") {
+      const [headers, rows] = withZ(tl, ["feature", "mean"], names.map((n, j) => [n, r4(f.mean[j])]), names);
+      info.replaceChildren(summaryTable(headers, rows, { caption: "Step 1: the mean", magnitude: (r) => r[r.length - 1], open }));
+    } else if (f.kind === "covariance") info.replaceChildren(f.matrix ? covariance(f.matrix, names, open) : el("p", { text: "Too many features to show the covariance." }));
+    else if (f.kind === "eigen") info.replaceChildren(summaryTable(["component", "eigenvalue", "ratio", "cumulative"], f.eigenvalues.map((v, j) => [`PC${j + 1}`, r4(v), r4(f.ratios[j]), r4(f.cumulative[j])]), { caption: "Step 3: eigenvalues, largest first", open, sort: false }));
     else info.replaceChildren(el("p", { class: "learn-node", text: `Step 4: keep ${f.n_components} component${f.n_components === 1 ? "" : "s"} (${f.rule}).` }));
   };
+}
+
+// The covariance matrix; with many features, the block of the SUMMARY_ROWS largest variances first.
+function covariance(matrix, names, open) {
+  const order = names.map((_, j) => j).sort((a, b) => matrix[b][b] - matrix[a][a] || a - b);
+  const keep = open.all ? order : order.slice(0, 8);
+  const rows = keep.map((j) => [names[j], ...keep.map((k) => Number(matrix[j][k].toFixed(4)))]);
+  const caption = keep.length < names.length ? `Step 2: the covariance matrix (the ${keep.length} largest variances of ${names.length})` : "Step 2: the covariance matrix";
+  const box = el("div", { class: "learn-summary learn-scroll-x" }, simpleTable(["", ...keep.map((j) => names[j])], rows, { caption, rowHeaders: true }));
+  if (names.length > 8) {
+    box.append(el("button", { type: "button", class: "learn-show-all", "aria-expanded": String(Boolean(open.all)),
+      text: open.all ? "Show the 8 largest" : `Show all ${names.length}`,
+      onclick: () => {
+        open.all = !open.all;
+        const again = covariance(matrix, names, open);
+        box.replaceWith(again);
+        again.querySelector(".learn-show-all").focus();
+      } }));
+  }
+  return box;
 }
 
 export const VIEWS = { tree, perceptron, descent, kmeans, agglomerative, naive_bayes: naiveBayes, knn, pca };
