@@ -4,6 +4,11 @@ import { el, simpleTable, formatValue } from "../dom.js";
 
 export const SUMMARY_ROWS = 8;
 
+// A number for a table cell: four significant digits (one decimal from 1,000 up), still a number so
+// the cell aligns right; anything else as it is.
+export const round = (v) => (typeof v !== "number" || !Number.isFinite(v) || Number.isInteger(v) ? v
+  : Number(Math.abs(v) >= 1000 ? v.toFixed(1) : v.toPrecision(4)));
+
 // A table of `rows` (arrays) ordered by |magnitude(row)|, largest first; only the first SUMMARY_ROWS
 // unless `open.all` is set. `open` is the view's own {all} so the choice survives stepping on.
 // `decorate(table)` runs on every drawing (e.g. to mark the chosen row).
@@ -15,7 +20,7 @@ export function summaryTable(headers, rows, { caption, magnitude, open, rowHeade
     const shown = open.all ? ordered : ordered.slice(0, SUMMARY_ROWS);
     const more = ordered.length > SUMMARY_ROWS;
     const title = more && !open.all ? `${caption} (the ${SUMMARY_ROWS} largest of ${ordered.length})` : caption;
-    const table = simpleTable(headers, shown, { caption: title, rowHeaders });
+    const table = simpleTable(headers, shown.map((row) => row.map(round)), { caption: title, rowHeaders });
     if (decorate) decorate(table);
     const parts = [table];
     if (more) {

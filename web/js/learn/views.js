@@ -6,7 +6,7 @@ import { drawScatter } from "../render/scatter.js";
 import { drawDendrogram } from "../render/dendrogram.js";
 import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad } from "../render/scales.js";
 import { classColour, INK } from "../render/palette.js";
-import { summaryTable, zText, anyStandardized } from "./summary.js";
+import { summaryTable, zText, anyStandardized, round } from "./summary.js";
 
 const num = (v) => formatValue(v);
 const vec = (w) => `[${w.map((v) => formatValue(v)).join(", ")}]`;
@@ -81,7 +81,7 @@ function perceptron(box, tl) {
     const frames = tl.frames.slice(0, i + 1);
     const f = tl.frames[i];
     const rows = frames.map((r) => [r.step, r.epoch, r.index + 1, ...(wide ? [] : [tl.binary ? vec(r.weights) : r.weights.map(vec).join(" ")]),
-      tl.binary ? r.score : vec(r.score), r.correct ? "yes" : "no", update(r)]);
+      tl.binary ? round(r.score) : vec(r.score), r.correct ? "yes" : "no", update(r)]);
     const headers = ["step", "epoch", "row", ...(wide ? [] : ["weights"]), "score", "correct?", "update"];
     const t = simpleTable(headers, rows, { caption: "Perceptron updates" });
     t.classList.add("learn-perceptron");
