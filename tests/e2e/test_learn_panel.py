@@ -112,8 +112,13 @@ def test_tree_grows_node_by_node_with_the_gain_formula_forward_and_back(learn):
 
 def test_perceptron_table_reproduces_the_notes_pass(learn):
     page = learn
-    page.evaluate("(csv) => window.trainCsv(csv, 'Perceptron', 'y', {initial_weights: [-1, 0, 0], max_epochs: 1})",
-                  SEED_CSV)
+    # the notes' pass reads the features as they are: standardising (the default for a perceptron) is off
+    page.evaluate("""async (csv) => {
+        const table = await window.python.call('load_csv', { path: new TextEncoder().encode(csv).buffer, name: 'seed.csv' });
+        const run = await window.python.call('train', { table_id: table.table_id, target: 'y', features: null, model: 'Perceptron',
+            params: { initial_weights: [-1, 0, 0], max_epochs: 1 }, evaluation: { method: 'none' }, preprocessing: { standardize: false } });
+        window.learnContext = { table_id: table.table_id, model_id: run.model_id, model_name: run.label, target: 'y', features: run.features };
+    }""", SEED_CSV)
     show_steps(page, 5)
     for _ in range(4):
         page.get_by_role("button", name="Step forward").click()
