@@ -141,3 +141,23 @@ def test_explain_row_gives_the_tree_path_and_checks_the_row():
         explain.explain_row(run, 13)
     reply = session.handle("timeline", {"model_id": "m-none"})
     assert not reply["ok"] and "No model" in reply["error"]["message"]
+
+
+def test_a_wide_table_writes_each_formula_once_and_leaves_the_numbers_to_the_per_feature_table(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 12)) * np.logspace(-2, 4, 12)
+    header = ",".join(f"x{j}" for j in range(12)) + ",y"
+    lines = [header] + [",".join(f"{v:.5g}" for v in row) + ("," + ("a" if row[0] > 0 else "b")) for row in X]
+    path = tmp_path / "wide.csv"
+    path.write_text("\n".join(lines) + "\n")
+    table = session.handle("load_csv", {"path": str(path), "name": "wide.csv"})["result"]
+    reply = session.handle("train", {"table_id": table["table_id"], "target": "y", "features": None,
+                                    "model": "Perceptron", "params": {"max_epochs": 1}})
+    run = session.runs[reply["result"]["model_id"]]
+    tl = steps.timeline(run)
+    mean, scale = tl["standardized"]["x11"]
+    assert mean == pytest.approx(X[:, 11].mean(), rel=1e-3) and scale > 1000  # the column's own scale
+    for frame in tl["frames"]:
+        texts = [m["text"] for m in frame["math"]]
+        assert len(set(texts)) == len(texts) and all(len(t) < 80 for t in texts)  # no vector written out
+        assert texts[0] == f"w · f(x) = Σ_j w_j f_j(x) = {steps.num(frame['score'])}"
