@@ -168,6 +168,7 @@ export function treeAsList(tree, current = () => false, { layout = null, onOpen 
 
 function treeItem(node, edge, current, key, folded) {
   const item = document.createElement("li");
+  item.dataset.node = key;  // the node's path ("r.0.1"), the same key the drawing opens it by
   const prefix = edge === null ? "" : `${edge}: `;
   const counts = Object.entries(node.counts || {}).map(([k, v]) => `${k} ${v}`).join(", ") || `${node.samples} rows`;
   const mark = current(node) ? " (this step)" : "";
