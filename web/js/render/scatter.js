@@ -1,11 +1,13 @@
 // Scatter plot of points coloured by class or cluster, with optional cluster centres as large crosses;
 // used for clusterings and for the PCA projection.
 import { classColour, sequentialColour, INK } from "./palette.js";
-import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad, axisTitle } from "./scales.js";
-import { drawMarker, drawLegend, splitLegendItems, splitShape, drawColourBar } from "./marks.js";
+import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad, axisTitle, yLabelWidth } from "./scales.js";
+import { drawMarker, drawLegend, legendHeight, splitLegendItems, splitShape, drawColourBar } from "./marks.js";
 import { makeTable, makeParagraph, makeTwin, fmt } from "./twin.js";
 
 const LEGEND_W = 140;
+const NARROW = 480;  // below this canvas width (a phone) the legend goes under the plot
+const COLOUR_BAR_BELOW = 150;  // room under a narrow plot for the colour bar
 
 // [[a, b], ...] (e.g. a PCA projection) -> {x: [a...], y: [b...]}.
 export function fromPairs(pairs) {
@@ -62,14 +64,25 @@ export function checkScatter(data) {
 export function drawScatter(canvas, data, options = {}) {
   checkScatter(data);
   const W = options.width || 560;
-  const H = options.height || 420;
-  const ctx = setupCanvas(canvas, W, H);
-  const plot = plotArea(W, H, { top: 14, right: LEGEND_W + 20, bottom: 50, left: 62 });
-  const centres = centresOf(data);
-  const x = linearScale(pad(extent(data.x, centres?.x)), [plot.left, plot.right]);
-  const y = linearScale(pad(extent(data.y, centres?.y)), [plot.bottom, plot.top]);
-  drawAxes(ctx, plot, x, y, { xLabel: axisTitle(data.x_name), yLabel: axisTitle(data.y_name), grid: true });
+  const narrow = W < NARROW;
   const groups = labelGroups(data, options);
+  const centres = centresOf(data);
+  const items = groups.continuous ? null : legendItems(data, groups, centres, options);
+  // A phone's plot is nearly square and as wide as the canvas: the legend goes below it, not beside it.
+  const plotH = narrow ? Math.round(Math.max(options.height || 0, 0.85 * W)) : options.height || 420;
+  const below = groups.continuous ? COLOUR_BAR_BELOW : legendHeight(items);
+  const ctx = setupCanvas(canvas, W, narrow ? plotH + 12 + below : plotH);
+  const yDomain = pad(extent(data.y, centres?.y));
+  const margin = narrow ? { top: 28, right: 8, bottom: 50, left: 0 } : { top: 14, right: LEGEND_W + 20, bottom: 50, left: 62 };
+  // On a phone the y axis's title sits above the plot, so the margin need only fit its tick labels.
+  if (narrow) margin.left = Math.ceil(yLabelWidth(ctx, linearScale(yDomain, [plotH - 50, 28]), 5)) + 9;
+  const plot = plotArea(W, plotH, margin);
+  const legendAt = narrow ? { x: 4, y: plotH + 12, width: W - 8 } : { x: plot.right + 20, y: plot.top, width: LEGEND_W };
+  canvas.dataset.plot = [plot.left, plot.top, plot.width, plot.height].map(Math.round).join(",");
+  const x = linearScale(pad(extent(data.x, centres?.x)), [plot.left, plot.right]);
+  const y = linearScale(yDomain, [plot.bottom, plot.top]);
+  drawAxes(ctx, plot, x, y, { xLabel: axisTitle(data.x_name), yLabel: axisTitle(data.y_name), grid: true,
+    yLabelAbove: narrow });
   const [lo, hi] = groups.continuous ? extent(groups.index) : [0, 1];
   const colourOf = groups.continuous
     ? (v) => `rgb(${sequentialColour((v - lo) / (hi - lo || 1)).join(",")})`
@@ -90,19 +103,26 @@ export function drawScatter(canvas, data, options = {}) {
   }
   ctx.restore();
   if (groups.continuous) {
-    const used = drawColourBar(ctx, plot.right + 20, plot.top, Math.min(180, plot.height * 0.55), [lo, hi], options.legendTitle || "value");
-    if (data.split && new Set(data.split).size > 1) drawLegend(ctx, [{ heading: "Points" }, ...splitLegendItems(data.split)], plot.right + 20, plot.top + used + 4, LEGEND_W);
+    const barH = narrow ? COLOUR_BAR_BELOW - 30 : Math.min(180, plot.height * 0.55);
+    const used = drawColourBar(ctx, legendAt.x, legendAt.y, barH, [lo, hi], options.legendTitle || "value");
+    if (data.split && new Set(data.split).size > 1) {
+      const splitAt = narrow ? { x: legendAt.x + legendAt.width / 2, y: legendAt.y } : { x: legendAt.x, y: legendAt.y + used + 4 };
+      drawLegend(ctx, [{ heading: "Points" }, ...splitLegendItems(data.split)], splitAt.x, splitAt.y, LEGEND_W);
+    }
     return { plot, x, y, nearest: nearestIn(data, x, y) };
   }
+  drawLegend(ctx, items, legendAt.x, legendAt.y, legendAt.width);
+  return { plot, x, y, nearest: nearestIn(data, x, y) };
+}
 
+// The legend of a class or cluster colouring: one swatch per group, noise, centres, and the splits' shapes.
+function legendItems(data, groups, centres, options) {
   const items = [{ heading: options.legendTitle || (data.classes ? "Class" : "Cluster") },
-    ...groups.names.map((name, i) => ({ label: name, colour: colourOf(i), shape: "swatch" }))];
+    ...groups.names.map((name, i) => ({ label: name, colour: classColour(i), shape: "swatch" }))];
   if (groups.hasNoise) items.push({ label: "noise", colour: INK.neutral, shape: "swatch" });
   if (centres) items.push({ label: "centre", colour: INK.muted, shape: "cross" });
   if (data.split && new Set(data.split).size > 1) items.push({ heading: "Points" }, ...splitLegendItems(data.split));
-  drawLegend(ctx, items, plot.right + 20, plot.top, LEGEND_W);
-
-  return { plot, x, y, nearest: nearestIn(data, x, y) };
+  return items;
 }
 
 // Hit-testing: the index of the point nearest (cx, cy) within `radius` CSS pixels, or -1.
