@@ -162,6 +162,30 @@ def test_load_csv_reports_progress_to_the_host(restaurant_path, monkeypatch):
     assert fractions == sorted(fractions)
 
 
+def test_load_csv_reads_the_first_row_as_the_user_says(tmp_path):
+    path = tmp_path / "numbers.csv"
+    path.write_text("5.1,3.5,setosa\n4.9,3.0,setosa\n6.3,2.9,virginica\n")
+    detected = ok("load_csv", path=str(path))
+    assert detected["n_rows"] == 3 and detected["read_info"]["header"] is False
+    assert detected["read_info"]["header_detected"] is True
+    named = ok("load_csv", path=str(path), header=True)
+    assert named["n_rows"] == 2 and named["columns"] == ["5.1", "3.5", "setosa"]
+    assert named["read_info"]["header"] is True and named["read_info"]["header_detected"] is False
+    script = ok("export_python", model_id=ok("train", table_id=named["table_id"], target="setosa", features=None,
+                                             model="GaussianNB", evaluation={"method": "none"})["model_id"])
+    assert "read_csv('data.csv', header=True)" in script["script"]
+    assert "header must be true, false or null" in call("load_csv", path=str(path), header="yes")["error"]["message"]
+
+
+def test_load_csv_tells_what_the_reader_renamed(tmp_path):
+    path = tmp_path / "twice.csv"
+    path.write_text("id,score,score\n1,2,3\n4,5,6\n")
+    info = ok("load_csv", path=str(path))["read_info"]
+    assert info["renamed"] and info["renamed"][0][0] == "score"
+    assert any("score" in note for note in info["notes"])
+    assert ok("load_example", name="restaurant")["read_info"] is None  # a built-in set has no reading to tell
+
+
 def test_set_kind_keeps_the_id(restaurant_path, tmp_path):
     path = tmp_path / "codes.csv"
     path.write_text("code,y\n1,a\n2,b\n3,a\n")

@@ -95,9 +95,10 @@ class Session:
         except KeyError:
             raise DataError(f"No model is kept under id {model_id!r}; train one first.") from None
 
-    def keep_table(self, table, name, suggested_target=None):
+    def keep_table(self, table, name, suggested_target=None, uploaded=False, header=None):
         """Keep `table` as the one data set, forgetting the previous ones and their runs (so a session of
-        many uploads does not pile up in the browser's memory); its TableInfo."""
+        many uploads does not pile up in the browser's memory); its TableInfo. `uploaded`: a user's file,
+        whose reading the page shows; `header`: the user's say on its first row (None: the reader's)."""
         self.forget()
         table_id = self._new_id("t")
         self.tables[table_id] = table
@@ -105,7 +106,8 @@ class Session:
             suggested_target = tables.suggested_target(table)
         self.table_meta[table_id] = {"name": name, "suggested_target": suggested_target,
                                      "steps": {"kinds": {}, "missing": []},
-                                     "read_info": getattr(table, "read_info", None)}  # how the file was read
+                                     "read_info": getattr(table, "read_info", None),  # how the file was read
+                                     "uploaded": uploaded, "header": header}
         return self._table_info(table_id)
 
     def forget(self):
@@ -124,16 +126,20 @@ class Session:
 
     def _table_info(self, table_id):
         table, meta = self.tables[table_id], self.table_meta[table_id]
+        read_info = meta.get("read_info") if meta.get("uploaded") else None  # an example's reading is no news
         return {"table_id": table_id, "name": meta["name"], **table.summary(), "preview": table.head(10),
                 "suggested_target": meta["suggested_target"],
-                "profile": tables.column_profile(table, meta["suggested_target"])}
+                "profile": tables.column_profile(table, meta["suggested_target"]),
+                "read_info": read_info.to_dict() if read_info is not None else None}
 
     # --- data ---------------------------------------------------------------------------------------------
 
-    def load_csv(self, path, name="data.csv", max_bytes=MAX_BYTES, max_rows=MAX_ROWS):
+    def load_csv(self, path, name="data.csv", max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None):
         """Read a CSV the page wrote into the worker's file system (within the size limits), keep it and
-        describe it. Progress goes to the page while it is read."""
-        return self.keep_table(tables.read_upload(path, name, max_bytes, max_rows), name)
+        describe it. `header`: null lets the reader decide whether the first row names the columns, true or
+        false is the user's say (and goes into the exported scripts). Progress goes to the page."""
+        return self.keep_table(tables.read_upload(path, name, max_bytes, max_rows, header), name,
+                               uploaded=True, header=header)
 
     def load_example(self, name, **params):
         """Load a built-in data set (as if it had been uploaded), or draw a generated one: `params` are the
@@ -148,7 +154,8 @@ class Session:
 
     def handle_missing(self, table_id, strategy, columns=None):
         """"drop" the rows missing a value in `columns` (null: any column) or "fill" them (mean or mode);
-        the table keeps its id."""
+        the table keeps its id. A library convenience acting on the whole table before any split (so a fill
+        sees the test rows): the page imputes in the preprocessing step instead, fitted on training rows."""
         self.tables[table_id] = tables.with_missing_handled(self.table(table_id), strategy, columns)
         self.table_meta[table_id]["steps"]["missing"].append({"strategy": strategy, "columns": columns})
         return self._table_info(table_id)
@@ -207,7 +214,7 @@ class Session:
         setup = {"file": meta["name"], "target": run.target, "features": run.features, "model": run.model,
                  "params": run.setup.get("params", {}), "evaluation": run.setup.get("evaluation"),
                  "kinds": meta["steps"].get("kinds"), "missing": meta["steps"].get("missing"),
-                 "preprocessing": run.setup.get("preprocessing")}
+                 "preprocessing": run.setup.get("preprocessing"), "header": meta.get("header")}
         setup.update(overrides)
         return setup
 

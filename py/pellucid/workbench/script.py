@@ -16,6 +16,13 @@ def _kind_lines(kinds):
     return [f"table = table.with_kind({name!r}, {kind!r})" for name, kind in (kinds or {}).items()]
 
 
+def _read_line(file, header):
+    """read_csv as the page read the file: with the user's say on the first row when they gave it."""
+    if header is None:
+        return f"table = read_csv({file!r})"
+    return f"table = read_csv({file!r}, header={bool(header)!r})"
+
+
 def _missing_lines(steps):
     lines = []
     for step in steps or []:
@@ -88,8 +95,9 @@ def _import_lines(learner):
 
 def python_script(setup):
     """{filename, script} for `setup`: {file, target, features, model, params, evaluation, kinds?,
-    missing?, preprocessing?} (kinds: {column: kind} re-read before use; missing: [{strategy, columns}]
-    table steps in order; preprocessing: {standardize, impute}, defaults from the learner's descriptor)."""
+    missing?, preprocessing?, header?} (kinds: {column: kind} re-read before use; missing: [{strategy,
+    columns}] table steps in order; preprocessing: {standardize, impute}, defaults from the learner's
+    descriptor; header: the user's say on the file's first row, None to let read_csv decide)."""
     if not isinstance(setup, dict):
         raise DataError("export_python needs the run's setup: file, target, features, model, params, "
                         "evaluation.")
@@ -107,7 +115,7 @@ def python_script(setup):
     drops, preprocessor = _preprocessing_lines(check_choices(setup.get("preprocessing"), learner), target,
                                                supervised)
     lines = [f'"""{learner.label} on {file}, as trained in the pellucid workbench."""', "",
-             "import numpy as np", "", *_import_lines(learner), "", f"table = read_csv({file!r})", *_kind_lines(setup.get("kinds")),
+             "import numpy as np", "", *_import_lines(learner), "", _read_line(file, setup.get("header")), *_kind_lines(setup.get("kinds")),
              *_missing_lines(setup.get("missing")),
              f"target = {target if supervised else None!r}",
              f"features = {features!r}" if features else "features = [c for c in table.columns if c != target]",

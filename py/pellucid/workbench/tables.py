@@ -25,15 +25,19 @@ def menu():
     return entries
 
 
-def read_upload(path, name, max_bytes=MAX_BYTES, max_rows=MAX_ROWS):
+def read_upload(path, name, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None):
     """The CSV the page wrote into the worker's file system, read with progress reports; at most
-    `max_bytes` and `max_rows` (the browser tab runs out of memory beyond the defaults)."""
+    `max_bytes` and `max_rows` (the browser tab runs out of memory beyond the defaults). `header`: None
+    (let the reader decide), True or False (the first row names the columns, or is data)."""
     if not isinstance(path, str):
         raise DataError("load_csv needs the path of the uploaded file.")
     for limit, value in (("max_bytes", max_bytes), ("max_rows", max_rows)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise DataError(f"load_csv's {limit} must be a whole number of at least 1; got {value!r}.")
-    return read_csv(path, progress=reporter("Reading " + str(name)), max_bytes=max_bytes, max_rows=max_rows)
+    if header is not None and not isinstance(header, bool):
+        raise DataError(f"load_csv's header must be true, false or null (let the reader decide); got {header!r}.")
+    return read_csv(path, header=header, progress=reporter("Reading " + str(name)), max_bytes=max_bytes,
+                    max_rows=max_rows)
 
 
 def example(name, params):
