@@ -121,8 +121,9 @@ def test_an_all_missing_column_chosen_as_a_feature(page, trained):
     assert_alert(page, "'notes'", "no values at all", "ignore")
     assert_unchanged(page, trained)
     expect(page.get_by_label("Role of notes")).to_have_value("feature")
-    # Filling it cannot help either, and says so.
-    page.get_by_role("button", name="Fill with mean/mode").click()
+    # Another way to fill missing cells cannot help either, and says so.
+    page.get_by_label("Missing values").select_option("most_frequent")
+    page.get_by_role("button", name="Train").click()
     assert_alert(page, "'notes'", "no values at all")
     assert_unchanged(page, trained)
 

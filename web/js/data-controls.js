@@ -1,11 +1,11 @@
 // The data side wired to the store: the dataset menu, the generator settings, an uploaded file, the
-// target, and the preview's roles, kinds and missing values. Loading sets the table and its roles;
+// target, the header switch of an uploaded file, and the preview's roles and kinds. Loading sets the table and its roles;
 // the summary, the target menu and the preview are drawn from them.
 import { byId } from "./dom.js";
 import { store } from "./store.js";
 import { python } from "./python.js";
 import { run, setStatus, showMessage } from "./work.js";
-import { fillDatasets, renderGenerator, generatorValues, describeTable, renderMissing } from "./data-panel.js";
+import { fillDatasets, renderGenerator, generatorValues, describeTable, renderReading, renderMissingNote } from "./data-panel.js";
 import { renderPreview } from "./preview.js";
 import { describeRoles, renderProfile } from "./profile-view.js";
 import { attachDropZone, fileProblem } from "./drop-zone.js";
@@ -15,7 +15,7 @@ import { saveSession } from "./session-store.js";
 
 const els = {
   dataset: byId("dataset"), generator: byId("generator"), file: byId("csv-file"), summary: byId("data-summary"),
-  missing: byId("missing-box"), target: byId("target"), preview: byId("preview"), previewBox: byId("preview-box"),
+  reading: byId("read-box"), missing: byId("missing-note"), impute: byId("pre-impute"), target: byId("target"), preview: byId("preview"), previewBox: byId("preview-box"),
   dropZone: byId("drop-zone"), profile: byId("profile"), profileBox: byId("profile-box"),
   profileDetails: byId("profile-details"), profileSummary: byId("profile-summary"),
 };
@@ -100,7 +100,7 @@ function clearTarget() {
   showTable(store.get().table, roles);
 }
 
-// The kind overrides and the missing-value choice are kept in the source, so a restart replays them.
+// The kind overrides and the header switch are kept in the source, so a restart replays them.
 function withSource(change) {
   const { source } = store.get();
   store.set({ source: { ...source, ...change(source) } });
@@ -115,12 +115,19 @@ async function setKind(column, kind) {
   showTable(info, store.get().roles);
 }
 
-async function chooseMissing(strategy) {
-  const { table } = store.get();
-  const info = await run("Handling missing values…", () => python.call("handle_missing", { table_id: table.table_id, strategy, columns: null }));
-  if (!info) return;
-  withSource(() => ({ missing: strategy }));
-  showTable(info, store.get().roles);
+// The same bytes read again with the first row as names or as data; the target and the columns left out
+// keep their roles where their names survive the re-reading. A refused re-reading leaves the table as it was.
+async function setHeader(header) {
+  const { source, roles, table } = store.get();
+  const target = Object.keys(roles).find((c) => roles[c] === "target");
+  const ignore = Object.keys(roles).filter((c) => roles[c] === "ignore");
+  const loaded = await loadData({ ...source, header }, { target, ignore });
+  if (!loaded) renderReading(els.reading, table, setHeader);  // the switch goes back to how the table was read
+}
+
+function showImputeChoice() {
+  els.impute.scrollIntoView({ block: "center" });
+  els.impute.focus();
 }
 
 function drawPreview({ table, roles }) {
@@ -145,7 +152,8 @@ function drawTable(s) {
   if (!table) return;
   els.summary.hidden = false;
   els.summary.textContent = describeTable(table);
-  renderMissing(els.missing, table, chooseMissing);
+  renderReading(els.reading, table, setHeader);
+  renderMissingNote(els.missing, table, showImputeChoice);
   const target = table.columns.find((c) => roles[c] === "target") || "";
   els.target.replaceChildren(...table.columns.map((c) => new Option(c, c)), new Option("none (clustering, PCA)", ""));
   els.target.value = target;

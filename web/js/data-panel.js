@@ -1,5 +1,6 @@
 // The data controls: the dataset menu (examples and generators), generator settings, the loaded
-// table's summary and the choice of what to do about missing values.
+// table's summary, how an uploaded file was read (the header switch and the reader's notes), and where
+// the missing cells are.
 import { el, option } from "./dom.js";
 
 // Fills the "Dataset" select with optgroups from the bridge's `datasets` list.
@@ -47,19 +48,35 @@ export function describeTable(info) {
   return `${info.name}: ${info.n_rows} rows × ${info.columns.length} columns`;
 }
 
-// Missing values: a message and the two remedies, or nothing when every cell is filled.
-export function renderMissing(container, info, onChoose) {
+// How an uploaded file was read: the "First row is a header" switch (checked when the first row gave the
+// names; `onHeader(checked)` re-reads the file) and the reader's notes, one per line. Nothing for a
+// built-in data set, which carries no `read_info`.
+export function renderReading(container, info, onHeader) {
+  const reading = info.read_info;
+  container.hidden = !reading;
+  if (!reading) return container.replaceChildren();
+  const how = reading.header_detected ? "decided from the file" : "as you set it";
+  const notes = reading.notes.map((note) => el("li", { text: note }));
+  container.replaceChildren(
+    el("span", { class: "check-row" },
+      el("input", { type: "checkbox", id: "header-row", checked: reading.header,
+        onchange: (event) => onHeader(event.target.checked) }),
+      el("label", { for: "header-row", text: "First row is a header" }),
+      el("span", { class: "help", id: "header-how", text: `(${how})` })),
+    notes.length ? el("ul", { class: "read-notes", "aria-label": "How the file was read" }, ...notes) : null,
+  );
+}
+
+// How many cells are missing per column, and where they are dealt with: the preprocessing step's choice,
+// fitted on the training rows only (a fill over the whole table would let the test rows leak into it).
+export function renderMissingNote(container, info, onShowChoice) {
   const columns = info.columns.filter((c) => info.missing[c] > 0);
   container.hidden = columns.length === 0;
-  if (!columns.length) {
-    container.replaceChildren();
-    return;
-  }
+  if (!columns.length) return container.replaceChildren();
   const list = columns.map((c) => `${c} (${info.missing[c]})`).join(", ");
   container.replaceChildren(
-    el("p", { text: `Some cells are empty: ${list}. Most models need every value; choose what to do:` }),
-    el("div", { class: "button-row" },
-      el("button", { type: "button", class: "secondary", text: "Drop rows with missing values", onclick: () => onChoose("drop") }),
-      el("button", { type: "button", class: "secondary", text: "Fill with mean/mode", onclick: () => onChoose("fill") })),
+    `Missing cells: ${list}. Training deals with them as the preprocessing step's `,
+    el("button", { type: "button", class: "link", text: "Missing values choice", onclick: onShowChoice }),
+    " says, fitted on the training rows only.",
   );
 }

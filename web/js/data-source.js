@@ -1,13 +1,14 @@
 // Where the data came from, kept in the page so it can be loaded again into a fresh worker after a
-// cancel: a built-in dataset (name + generator settings) or an uploaded file's bytes, plus the kind
-// overrides and missing-value choice applied on top, in order.
+// cancel: a built-in dataset (name + generator settings) or an uploaded file's bytes with the user's say
+// on its first row (header: null lets the reader decide), plus the kind overrides applied on top.
+// Missing values are no table-level edit: the preprocessing step imputes them on the training rows.
 
 export function exampleSource(name, generator = {}) {
-  return { type: "example", name, generator, kinds: {}, missing: null };
+  return { type: "example", name, generator, kinds: {} };
 }
 
-export function fileSource(name, bytes) {
-  return { type: "file", name, bytes, kinds: {}, missing: null };
+export function fileSource(name, bytes, header = null) {
+  return { type: "file", name, bytes, header, kinds: {} };
 }
 
 // Loads the source into the worker and replays the edits; resolves to the final TableInfo.
@@ -22,15 +23,13 @@ export async function loadSource(python, source, limits, onStep = () => {}) {
     onStep(`Reading ${source.name}…`);
     // The page keeps its own copy: the one sent is transferred (moved) to the worker.
     const copy = source.bytes.slice(0);
-    info = await python.call("load_csv", { path: copy, name: source.name, max_bytes: limits.max_bytes, max_rows: limits.max_rows }, [copy]);
+    const args = { path: copy, name: source.name, max_bytes: limits.max_bytes, max_rows: limits.max_rows, header: source.header ?? null };
+    info = await python.call("load_csv", args, [copy]);
   }
   for (const [column, kind] of Object.entries(source.kinds)) {
     if (info.columns.includes(column) && info.kinds[column] !== kind) {
       info = await python.call("set_kind", { table_id: info.table_id, column, kind });
     }
-  }
-  if (source.missing) {
-    info = await python.call("handle_missing", { table_id: info.table_id, strategy: source.missing, columns: null });
   }
   return info;
 }
