@@ -171,9 +171,10 @@ def test_load_csv_reads_the_first_row_as_the_user_says(tmp_path):
     named = ok("load_csv", path=str(path), header=True)
     assert named["n_rows"] == 2 and named["columns"] == ["5.1", "3.5", "setosa"]
     assert named["read_info"]["header"] is True and named["read_info"]["header_detected"] is False
-    script = ok("export_python", model_id=ok("train", table_id=named["table_id"], target="setosa", features=None,
-                                             model="GaussianNB", evaluation={"method": "none"})["model_id"])
-    assert "read_csv('data.csv', header=True)" in script["script"]
+    model_id = ok("train", table_id=named["table_id"], target="setosa", features=None, model="GaussianNB",
+                  evaluation={"method": "none"})["model_id"]
+    assert "read_csv('data.csv', header=True)" in ok("export_python", model_id=model_id)["script"]
+    assert "header=0" in ok("export_sklearn", model_id=model_id)["script"]
     assert "header must be true, false or null" in call("load_csv", path=str(path), header="yes")["error"]["message"]
 
 
