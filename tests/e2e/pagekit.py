@@ -31,3 +31,28 @@ def painted_pixels(page, selector):
             for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
             return painted;
         }""", selector)
+
+
+def open_example(page, site_url, name, rows):
+    """Open the page and load the built-in data set `name`; waits until the summary says `rows` (text)."""
+    page.goto(site_url)
+    wait_until_ready(page)
+    page.get_by_label("Dataset").select_option(name)
+    expect(page.locator("#data-summary")).to_contain_text(rows)
+
+
+def train(page, model, target=None, timeout=60_000):
+    """Choose `model` (and `target`), press Train, and wait until the page is Ready with no error shown."""
+    page.get_by_label("Model").select_option(model)
+    if target is not None:
+        page.get_by_label("Target").select_option(target)
+    page.get_by_role("button", name="Train").click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=timeout)
+    expect(page.get_by_role("alert")).to_be_hidden()
+
+
+def show(page, tab, timeout=60_000):
+    """Switch to the view tab named `tab` and wait until whatever it computes is done."""
+    page.get_by_role("tab", name=tab).click()
+    expect(page.get_by_role("tab", name=tab)).to_have_attribute("aria-selected", "true")
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=timeout)

@@ -6,25 +6,11 @@ import pytest
 from playwright.sync_api import expect
 
 from a11ykit import assert_accessible
-from pagekit import wait_until_ready
+from pagekit import open_example, train, wait_until_ready
 
 pytestmark = pytest.mark.e2e
 
 
-def load_iris(page, site_url):
-    page.goto(site_url)
-    wait_until_ready(page)
-    page.get_by_label("Dataset").select_option("iris")
-    expect(page.locator("#data-summary")).to_contain_text("150 rows")
-
-
-def train(page, model, target=None):
-    page.get_by_label("Model").select_option(model)
-    if target is not None:
-        page.get_by_label("Target").select_option(target)
-    page.get_by_role("button", name="Train").click()
-    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
-    expect(page.locator("#accuracy")).not_to_have_text("—")
 
 
 def check_every_view(page, model):
@@ -56,7 +42,7 @@ def test_start_error_and_data_states(page, site_url, tmp_path):
 
 
 def test_classifier_views_steps_and_exercises(page, site_url):
-    load_iris(page, site_url)
+    open_example(page, site_url, "iris", "150 rows")
     train(page, "DecisionTreeClassifier", "species")
     check_every_view(page, "decision tree")
 
@@ -79,7 +65,7 @@ def test_classifier_views_steps_and_exercises(page, site_url):
 @pytest.mark.parametrize("model", ["KMeans", "AgglomerativeClustering", "PCA", "LinearRegression",
                                    "KNeighborsClassifier"])
 def test_each_model_view(page, site_url, model):
-    load_iris(page, site_url)
+    open_example(page, site_url, "iris", "150 rows")
     train(page, model, "petal width (cm)" if model == "LinearRegression" else None)
     check_every_view(page, model)
 
@@ -88,7 +74,7 @@ def test_dark_colour_scheme(browser, site_url):
     context = browser.new_context(color_scheme="dark", viewport={"width": 1280, "height": 800})
     page = context.new_page()
     try:
-        load_iris(page, site_url)
+        open_example(page, site_url, "iris", "150 rows")
         assert_accessible(page, "dark scheme, data loaded")
         train(page, "KNeighborsClassifier")
         check_every_view(page, "k-NN, dark scheme")

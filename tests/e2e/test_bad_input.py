@@ -63,14 +63,28 @@ def assert_alert(page, *words):
     return alert.text_content()
 
 
-def assert_unchanged(page, before):
-    """The data and the last good model are still on screen."""
+def assert_data_kept(page, before):
+    """The data the user loaded is still there, and the page can train again."""
     expect(page.locator("#data-summary")).to_have_text(before["summary"])
+    assert page.locator("#preview tbody tr").count() == before["rows"]
+    expect(page.get_by_role("button", name="Train")).to_be_enabled()
+
+
+def assert_unchanged(page, before):
+    """A refused file or setting: the data and the last good model are still on screen."""
+    assert_data_kept(page, before)
     expect(page.locator("#accuracy")).to_have_text(before["score"])
     expect(page.locator("#accuracy-note")).to_have_text(before["note"])
-    assert page.locator("#preview tbody tr").count() == before["rows"]
     expect(page.locator("#result-area")).to_be_visible()
-    expect(page.get_by_role("button", name="Train")).to_be_enabled()
+
+
+def assert_training_failed(page, before):
+    """A training that failed: the data stays, and the previous result leaves the screen, so nothing
+    shown claims to be the model of the settings that failed."""
+    assert_data_kept(page, before)
+    expect(page.locator("#result-area")).to_be_hidden()
+    expect(page.locator("#accuracy")).to_have_text("—")
+    expect(page.locator("#empty-state")).to_contain_text("training failed")
 
 
 BAD_FILES = [
@@ -119,7 +133,7 @@ def test_an_all_missing_column_chosen_as_a_feature(page, trained):
     page.get_by_label("Role of notes").select_option("feature")
     page.get_by_role("button", name="Train").click()
     assert_alert(page, "'notes'", "no values at all", "ignore")
-    assert_unchanged(page, trained)
+    assert_training_failed(page, trained)
     expect(page.get_by_label("Role of notes")).to_have_value("feature")
     # Another way to fill missing cells cannot help either, and says so.
     page.get_by_label("Missing values").select_option("most_frequent")
@@ -133,7 +147,7 @@ def test_a_target_with_one_class(page, trained):
     page.get_by_label("Target").select_option("site")
     page.get_by_role("button", name="Train").click()
     assert_alert(page, "'site'", "only the class 'north'", "at least two classes", "Choose another Target")
-    assert_unchanged(page, trained)
+    assert_training_failed(page, trained)
     expect(page.get_by_label("Target")).to_have_value("site")
 
 
@@ -157,7 +171,7 @@ def test_k_larger_than_the_data(page, trained, model, words):
     page.get_by_label("k", exact=True).fill("50")
     page.get_by_role("button", name="Train").click()
     assert_alert(page, *words)
-    assert_unchanged(page, trained)
+    assert_training_failed(page, trained)
     expect(page.get_by_label("Model")).to_have_value(model)
     expect(page.get_by_label("k", exact=True)).to_have_value("50")
 
@@ -169,7 +183,7 @@ def test_gradient_descent_that_diverges_is_stopped(page, trained):
     page.get_by_label("learning rate").fill("10")
     page.get_by_role("button", name="Train").click()
     assert_alert(page, "diverged", "learning rate 10 is too large", "smaller learning_rate")
-    assert_unchanged(page, trained)
+    assert_training_failed(page, trained)
     expect(page.get_by_label("solver")).to_have_value("gd")
     expect(page.get_by_label("learning rate")).to_have_value("10")
     expect(page.get_by_label("Target")).to_have_value("y")
@@ -180,5 +194,5 @@ def test_a_parameter_out_of_range(page, trained):
     page.get_by_role("button", name="Train").click()
     assert_alert(page, "Fix the model's settings first", "max depth", "at least 1")
     expect(page.locator("#param-max_depth-error")).to_have_text("Must be at least 1.")
-    assert_unchanged(page, trained)
+    assert_data_kept(page, trained)  # the page's own check: nothing was sent to Python
     expect(page.get_by_label("max depth")).to_have_value("-1")

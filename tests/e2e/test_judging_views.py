@@ -8,7 +8,7 @@ import pathlib
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import wait_until_ready
+from pagekit import show, train, wait_until_ready
 
 pytestmark = pytest.mark.e2e
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -22,23 +22,12 @@ def open_cancer(page, site_url):
     expect(page.locator("#data-summary")).to_contain_text("569 rows")
 
 
-def train(page, model):
-    page.get_by_label("Model").select_option(model)
-    page.get_by_role("button", name="Train").click()
-    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
-    expect(page.get_by_role("alert")).to_be_hidden()
-
-
-def show(page, tab):
-    page.get_by_role("tab", name=tab).click()
-    expect(page.get_by_role("tab", name=tab)).to_have_attribute("aria-selected", "true")
-    expect(page.get_by_role("status")).to_have_text("Ready", timeout=90_000)
 
 
 def test_curves_view_with_a_threshold_slider(page, site_url):
     open_cancer(page, site_url)
     train(page, "LogisticRegression")
-    show(page, "Curves")
+    show(page, "Curves", timeout=90_000)
     expect(page.locator("#curves-caption")).to_contain_text("test rows")
     twin = page.locator("#curves-text")
     expect(twin.locator("table").first).to_contain_text("ROC AUC")
@@ -69,7 +58,7 @@ def test_curves_view_with_a_threshold_slider(page, site_url):
 def test_importance_view_shows_permutation_and_impurity_for_a_tree(page, site_url):
     open_cancer(page, site_url)
     train(page, "DecisionTreeClassifier")
-    show(page, "Importance")
+    show(page, "Importance", timeout=90_000)
     expect(page.locator("#importance-caption")).to_contain_text("drops when one feature's values are shuffled")
     expect(page.locator("#impurity-figure")).to_be_visible()
     tables = page.locator("#importance-text table")
@@ -83,8 +72,8 @@ def test_kfold_curves_are_out_of_fold(page, site_url):
     open_cancer(page, site_url)
     page.locator('input[name="eval-method"][value="kfold"]').check()
     train(page, "GaussianNB")
-    show(page, "Curves")
+    show(page, "Curves", timeout=90_000)
     expect(page.locator("#curves-caption")).to_contain_text("Out of fold: each of the 569 rows")
-    show(page, "Importance")
+    show(page, "Importance", timeout=90_000)
     expect(page.locator("#importance-caption")).to_contain_text("each fold model's held-out rows")
     expect(page.locator("#impurity-figure")).to_be_hidden()  # not a tree

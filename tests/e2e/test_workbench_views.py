@@ -6,7 +6,7 @@ import pathlib
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import painted_pixels, wait_until_ready
+from pagekit import open_example, painted_pixels, show, train
 
 pytestmark = pytest.mark.e2e
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -26,26 +26,7 @@ def wait_painted(page, selector, minimum):
     assert painted_pixels(page, selector) > minimum
 
 
-def open_iris(page, site_url):
-    page.goto(site_url)
-    wait_until_ready(page)
-    page.get_by_label("Dataset").select_option("iris")
-    expect(page.locator("#data-summary")).to_contain_text("150 rows × 5 columns")
 
-
-def train(page, model, target=None):
-    page.get_by_label("Model").select_option(model)
-    if target is not None:
-        page.get_by_label("Target").select_option(target)
-    page.get_by_role("button", name="Train").click()
-    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
-    expect(page.get_by_role("alert")).to_be_hidden()
-
-
-def show(page, tab):
-    page.get_by_role("tab", name=tab).click()
-    expect(page.get_by_role("tab", name=tab)).to_have_attribute("aria-selected", "true")
-    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
 
 
 def shot(page, name, selector=None):
@@ -55,7 +36,7 @@ def shot(page, name, selector=None):
 
 
 def test_classifier_views_and_readout(page, site_url):
-    open_iris(page, site_url)
+    open_example(page, site_url, "iris", "150 rows × 5 columns")
     train(page, "DecisionTreeClassifier", "species")
     expect(page.locator("#accuracy-label")).to_have_text("Test accuracy")
     expect(page.locator("#accuracy-note")).to_contain_text("30% of rows, 45 rows")
@@ -85,7 +66,7 @@ def test_classifier_views_and_readout(page, site_url):
 
 
 def test_clustering_pca_and_regression_views(page, site_url):
-    open_iris(page, site_url)
+    open_example(page, site_url, "iris", "150 rows × 5 columns")
     train(page, "KMeans", "")
     expect(page.get_by_role("tab", name="Clusters")).to_have_attribute("aria-selected", "true")
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
@@ -138,7 +119,7 @@ def test_clustering_pca_and_regression_views(page, site_url):
 
 def test_phone_width(page, site_url):
     page.set_viewport_size({"width": 390, "height": 844})
-    open_iris(page, site_url)
+    open_example(page, site_url, "iris", "150 rows × 5 columns")
     train(page, "DecisionTreeClassifier", "species")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 392, f"the page scrolls sideways at phone width ({width}px)"
