@@ -22,14 +22,15 @@ class Unavailable(Exception):
 
 
 class ChromiumDriver:
+    """Chromium through the test session's own Playwright browser (one Playwright per process: a second
+    sync_playwright() inside the first one's event loop is refused), in a fresh context of its own."""
+
     name = "chromium"
 
-    def __init__(self, chromium, flags):
-        from playwright.sync_api import sync_playwright
-        self._playwright = sync_playwright().start()
-        self._browser = self._playwright.chromium.launch(executable_path=chromium, args=flags)
-        self.version = f"Chromium {self._browser.version}"
-        self._page = self._browser.new_page(viewport={"width": 1280, "height": 800})
+    def __init__(self, browser):
+        self.version = f"Chromium {browser.version}"
+        self._context = browser.new_context(viewport={"width": 1280, "height": 800})
+        self._page = self._context.new_page()
 
     def goto(self, url):
         self._page.goto(url)
@@ -38,8 +39,7 @@ class ChromiumDriver:
         return self._page.evaluate(f"async (arg) => {{ {body} }}", arg)
 
     def close(self):
-        self._browser.close()
-        self._playwright.stop()
+        self._context.close()
 
 
 class FirefoxDriver:

@@ -17,7 +17,7 @@ import pytest
 
 import build
 from browserkit import ChromiumDriver, FirefoxDriver, Unavailable, WebKitDriver, wait_for
-from conftest import CHROMIUM_FLAGS, SUB_PATH, _browser_required
+from conftest import SUB_PATH, _browser_required
 
 pytestmark = pytest.mark.e2e
 
@@ -124,19 +124,16 @@ def site_root(tmp_path_factory):
     return root
 
 
-def open_driver(name):
-    if name == "chromium":
-        chromium = build.find_chromium()
-        if chromium is None:
-            raise Unavailable("Chromium is not installed (python3 build.py test installs it)")
-        return ChromiumDriver(chromium, CHROMIUM_FLAGS)
+def open_driver(name, request):
+    if name == "chromium":  # the session's browser fixture launches Debian's Chromium (or says why not)
+        return ChromiumDriver(request.getfixturevalue("browser"))
     return {"firefox": FirefoxDriver, "webkit": WebKitDriver}[name]()
 
 
 @pytest.mark.parametrize("browser_name", ["chromium", "firefox", "webkit"])
-def test_smoke_flow(browser_name, site_root, record_property):
+def test_smoke_flow(browser_name, site_root, record_property, request):
     try:
-        driver = open_driver(browser_name)
+        driver = open_driver(browser_name, request)
     except Unavailable as missing:
         if _browser_required():
             pytest.fail(str(missing))
