@@ -13,17 +13,13 @@ import numpy as np
 from ..core.errors import DataError
 from .model_selection import KFold, StratifiedKFold, clone, n_rows, take_rows
 from .scoring import task_of
+from .splits import _labels as labels_of
 
 METHODS = ("predict", "predict_proba")
 
 
 def _labels(y, n):
-    y = np.asarray(y)
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y[:, 0]
-    if y.ndim != 1 or len(y) != n:
-        raise DataError(f"y must be 1-D with one value per row of X ({n}); got shape {y.shape}.")
-    return np.array([str(v) for v in y.tolist()]) if y.dtype.kind == "O" else y
+    return labels_of(y, n, "y")
 
 
 def folds_for(model, k=5, stratified=None, shuffle=True, seed=0):

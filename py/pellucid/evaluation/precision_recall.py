@@ -10,8 +10,7 @@ interpolation between points (scikit-learn's definition; the tests compare again
 import numpy as np
 
 from ..core.errors import DataError
-from .metrics import _py_list
-from .ranking import average_over_classes, binary_truth, counts_at_thresholds, one_vs_rest, read_scores, read_truth
+from .ranking import binary_truth, counts_at_thresholds, one_vs_rest_average, read_scores, read_truth
 
 
 def _curve(is_positive, scores, drop_intermediate=False):
@@ -79,14 +78,4 @@ def average_precision_score(y_true, y_score, pos_label=None, average="macro", la
     if pos_label is not None:
         raise DataError("pos_label applies to two classes only; with more, every class takes its turn "
                         "as the positive one.")
-    y, scores, classes = one_vs_rest(y, y_score, labels, probabilities=False)
-    onehot = y[:, None] == classes[None, :]  # (n, k)
-    if average == "micro":
-        return _binary_ap(onehot.ravel(), scores.ravel())
-    support = onehot.sum(axis=0)
-    absent = classes[support == 0]
-    if len(absent):
-        raise DataError(f"Class {_py_list(absent[:1])[0]!r} has no rows in y_true, so its average "
-                        "precision is not defined.")
-    per_class = [_binary_ap(onehot[:, j], scores[:, j]) for j in range(len(classes))]
-    return average_over_classes(per_class, support, average)
+    return one_vs_rest_average(y, y_score, labels, average, _binary_ap, "average precision", probabilities=False)

@@ -125,3 +125,18 @@ def average_over_classes(per_class, support, average):
     if average == "weighted":
         return float(np.average(per_class, weights=support))
     raise DataError(f"average must be 'macro', 'weighted', 'micro' or None; got {average!r}.")
+
+
+def one_vs_rest_average(y, y_score, labels, average, binary, name, probabilities=True):
+    """A binary measure `binary(is_positive, scores)` taken one-vs-rest: class c positive against the
+    rest, on its column of y_score; combined by `average` ("micro": every (row, class) pair pooled).
+    `name` says what the measure is in the error for a class with no rows."""
+    y, scores, classes = one_vs_rest(y, y_score, labels, probabilities=probabilities)
+    onehot = y[:, None] == classes[None, :]  # (n, k)
+    if average == "micro":
+        return binary(onehot.ravel(), scores.ravel())
+    support = onehot.sum(axis=0)
+    absent = classes[support == 0]
+    if len(absent):
+        raise DataError(f"Class {absent[:1].tolist()[0]!r} has no rows in y_true, so its {name} is not defined.")
+    return average_over_classes([binary(onehot[:, j], scores[:, j]) for j in range(len(classes))], support, average)

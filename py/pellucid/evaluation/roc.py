@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.errors import DataError
 from .metrics import _py_list
-from .ranking import (average_over_classes, binary_truth, counts_at_thresholds, one_vs_rest, read_scores,
+from .ranking import (binary_truth, counts_at_thresholds, one_vs_rest_average, read_scores,
                       read_truth)
 
 
@@ -98,14 +98,4 @@ def roc_auc_score(y_true, y_score, average="macro", labels=None):
                         "it needs rows of at least two classes.")
     if len(classes) == 2 and (labels is None or len(labels) == 2):
         return _binary_auc(y == classes[1], _second_column(read_scores(y_score, len(y)), y))
-    y, scores, classes = one_vs_rest(y, y_score, labels)
-    onehot = y[:, None] == classes[None, :]  # (n, k)
-    if average == "micro":
-        return _binary_auc(onehot.ravel(), scores.ravel())
-    support = onehot.sum(axis=0)
-    absent = classes[support == 0]
-    if len(absent):
-        raise DataError(f"Class {_py_list(absent[:1])[0]!r} has no rows in y_true, so its one-vs-rest AUC "
-                        "is not defined.")
-    per_class = [_binary_auc(onehot[:, j], scores[:, j]) for j in range(len(classes))]
-    return average_over_classes(per_class, support, average)
+    return one_vs_rest_average(y, y_score, labels, average, _binary_auc, "one-vs-rest AUC")

@@ -53,12 +53,13 @@ def _check_same_rows(arrays, names=None):
     return counts[0]
 
 
-def _labels(y, n):
+def _labels(y, n, what="The labels to stratify by"):
+    """y as a 1-D array of n labels (mixed objects as text, so they sort); `what` names y in the error."""
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y[:, 0]
     if y.ndim != 1 or len(y) != n:
-        raise DataError(f"The labels to stratify by must be 1-D with one value per row ({n}); got shape {y.shape}.")
+        raise DataError(f"{what} must be 1-D with one value per row ({n}); got shape {y.shape}.")
     return np.array([str(v) for v in y.tolist()]) if y.dtype.kind == "O" else y
 
 
