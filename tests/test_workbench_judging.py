@@ -166,3 +166,20 @@ def test_what_cannot_be_judged_says_why(cancer):
     imported = ok("import_model", json=model)
     assert "imported without its data" in error("importance", model_id=imported["model_id"])
     assert call("curves", model_id="m999")["error"]["code"] == "data_error"
+
+
+def test_kfold_out_of_fold_models_are_prepared_as_the_run_was(tmp_path):
+    # k-NN needs numbers: each fold's model must see the text column one-hot encoded, standardized and
+    # gap-filled exactly as the run's own cross-validation prepared it.
+    path = tmp_path / "churn.csv"
+    path.write_bytes(churn_csv(n=600, seed=2))
+    info = ok("load_csv", path=str(path), name="churn.csv")
+    result = ok("train", table_id=info["table_id"], target="churned",
+                features=["plan", "monthly_fee", "tenure_months"], model="KNeighborsClassifier", evaluation=KFOLD)
+    run = session.runs[result["model_id"]]
+    from pellucid.workbench import judging
+    prepared = judging._fold_pipeline(run).preprocessor
+    assert (prepared.one_hot, prepared.standardize, prepared.impute) == (True, True, "mean")
+    predicted = exported(result["model_id"]).column("prediction")
+    y = np.asarray(session.tables[info["table_id"]].column("churned").tolist())
+    assert np.mean(np.asarray(predicted.tolist()) == y) == pytest.approx(result["cv"]["mean"], abs=1e-12)

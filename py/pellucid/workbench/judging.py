@@ -56,13 +56,9 @@ def held_out(run):
 
 def _fold_pipeline(run):
     """The run's model behind an unfitted copy of its preprocessing, to be refitted in every fold."""
-    choices = run.setup.get("preprocessing") or {"impute": None, "standardize": False}
-    raw = run.table.select(run.features)
-    impute = choices.get("impute")
-    if impute == "drop" or not prepare.missing_counts(raw, raw.columns):
-        impute = None
-    return Pipeline(Preprocessor(impute=impute, standardize=bool(choices.get("standardize"))),
-                    clone(run.estimator))
+    # the same preparation the run's cross-validation fitted in each fold (one-hot included)
+    choices = prepare.check_choices(run.setup.get("preprocessing"), run.learner)
+    return Pipeline(prepare.unfitted(run.table.select(run.features), choices, run.learner), clone(run.estimator))
 
 
 def fold_pairs(run):
