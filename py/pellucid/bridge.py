@@ -53,7 +53,7 @@ class Session:
     COMMANDS = ("load_csv", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn",
-                "curves", "importance")
+                "curves", "importance", "show_run")
 
     def __init__(self):
         self.tables = {}
@@ -171,7 +171,15 @@ class Session:
         run, result = _evaluation.train(table, target, features, model, params, evaluation, include_trace,
                                         preprocessing)
         run.setup["table_id"] = table_id
+        run.reply = result  # kept, so the page can show this run again (history, comparisons)
         return {"model_id": self.keep_run(run), **result}
+
+    def show_run(self, model_id):
+        """A kept run's TrainResult again, as `train` replied it: the page reopens an earlier run."""
+        run = self.run(model_id)
+        if run.reply is None:
+            raise DataError(f"Model {model_id!r} was imported, not trained here, so it has no training result.")
+        return {"model_id": model_id, **run.reply}
 
     def boundary(self, model_id, x=None, y=None, resolution=200, projection=None):
         """The model's predictions on a grid over two features (or the first two principal components)."""

@@ -47,7 +47,8 @@ function startAxes(prefix, features, wanted) {
   return { x, y };
 }
 
-function show(result) {
+// Opens `result` (a TrainResult, or an imported model's reply) in every view.
+export function showResult(result) {
   boundaries.clear();
   const { table, wanted } = store.get();
   const numeric = numericFeatures(result, table);
@@ -219,7 +220,7 @@ export async function trainModel(args, beforeShow = async () => {}) {
     if (error.code !== "cancelled" && error.code !== "crashed") clearResults(FAILED);
   } });
   if (!result) return false;
-  show(result);
+  showResult(result);
   bringIntoView(e("results-heading").closest("section"));
   return true;
 }
@@ -246,7 +247,7 @@ async function importModel() {
   if (!file) return;
   showMessage("");
   const imported = await run("Reading the model…", async () => python.call("import_model", { json: await readModelFile(file) }));
-  if (imported) show({ ...imported, imported: true, summary: [["Imported from", file.name], ["Model", imported.label]] });
+  if (imported) showResult({ ...imported, imported: true, summary: [["Imported from", file.name], ["Model", imported.label]] });
 }
 
 async function copyLink() {
