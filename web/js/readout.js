@@ -2,8 +2,10 @@
 // split, per-class precision/recall/F1, cross-validation folds and the fitted model's summary.
 import { el, simpleTable, formatValue } from "./dom.js";
 
-const SPLITS = ["train", "validation", "test"];
-const SPLIT_NAMES = { train: "Training", validation: "Validation", test: "Test" };
+// Under k-fold the metrics come from the out-of-fold predictions: every row, each predicted by the model
+// of the fold that held it out (never by the final model, which saw every row).
+const SPLITS = ["train", "validation", "test", "out_of_fold"];
+const SPLIT_NAMES = { train: "Training", validation: "Validation", test: "Test", out_of_fold: "Out-of-fold" };
 const METRICS = {
   classification: [["accuracy", "Accuracy", "percent"], ["macro_precision", "Precision (macro)", "number"],
     ["macro_recall", "Recall (macro)", "number"], ["macro_f1", "F1 (macro)", "number"]],
@@ -28,13 +30,14 @@ export function metricValue(m, key) {
 }
 
 function splitSize(result, split) {
-  const rows = result.splits?.[split];
+  const rows = result.splits?.[split === "out_of_fold" ? "train" : split];
   return Array.isArray(rows) ? rows.length : 0;
 }
 
 // "30% of rows, 45 rows" for a split; "5-fold cross-validation" for k-fold.
 export function splitPhrase(result, split) {
   const n = splitSize(result, split);
+  if (split === "out_of_fold") return `${n} ${n === 1 ? "row" : "rows"}, each predicted by the fold model that did not see it`;
   const total = SPLITS.reduce((sum, s) => sum + splitSize(result, s), 0) || n;
   const pct = total ? Math.round((100 * n) / total) : 100;
   return `${pct}% of rows, ${n} ${n === 1 ? "row" : "rows"}`;
@@ -64,6 +67,7 @@ export function headline(result) {
 
 function metricsTable(result) {
   const splits = SPLITS.filter((s) => result.metrics?.[s] && (splitSize(result, s) || s === "train"));
+  if (result.metrics?.out_of_fold) splits.splice(0, splits.length, "out_of_fold");
   const rows = (METRICS[result.task] || [])
     .map(([key, name, format]) => [name, ...splits.map((s) => formatValue(metricValue(result.metrics[s], key), format))])
     .filter((row) => row.slice(1).some((v) => v !== "—"));
@@ -118,10 +122,19 @@ export function summaryTable(rows) {
   return simpleTable(["", ""], rows.map(([k, v]) => [k, formatValue(v)]), { rowHeaders: true });
 }
 
-// The classifier split whose confusion matrix is drawn: the headline split, or training under k-fold.
+// The classifier split whose confusion matrix is drawn: the headline split, or under k-fold the
+// out-of-fold predictions (a result from before they were kept falls back to the training rows).
 export function confusionSplit(result) {
   const split = headlineSplit(result);
-  return split === "cv" ? "train" : split;
+  if (split !== "cv") return split;
+  return result.metrics?.out_of_fold ? "out_of_fold" : "train";
+}
+
+// "out-of-fold rows (150 rows, each predicted by …)", "test rows (30% of rows, 45 rows)": which rows a
+// number or a confusion matrix comes from.
+export function rowsPhrase(result, split) {
+  const name = split === "train" ? "training" : SPLIT_NAMES[split]?.toLowerCase() || split;
+  return `${name} rows (${splitPhrase(result, split)})`;
 }
 
 // Everything under the Metrics tab except the confusion canvas (views.js draws that).

@@ -5,7 +5,7 @@ import { byId, option, setDisabled, formatValue } from "./dom.js";
 import { store } from "./store.js";
 import { python } from "./python.js";
 import { run, showMessage } from "./work.js";
-import { headline, renderMetrics, summaryTable, confusionSplit, splitPhrase } from "./readout.js";
+import { headline, renderMetrics, summaryTable, confusionSplit, rowsPhrase } from "./readout.js";
 import { applicableViews, preferredView, showTabs, onTabChoice } from "./views.js";
 import { createTreeView } from "./tree-view.js";
 import { drawConfusion, drawBoundaryView, drawScatterView, drawDendrogramView, drawPcaView, drawRegressionView } from "./view-draw.js";
@@ -149,7 +149,7 @@ async function draw({ result: r, view, axes, cut }) {
     const confusion = r.metrics?.[split]?.confusion;
     e("confusion-box").hidden = !confusion;
     if (confusion) {
-      const where = `${split === "train" ? "training" : split} rows (${splitPhrase(r, split)})`;
+      const where = rowsPhrase(r, split);
       e("confusion-caption").textContent = `On the ${where}. Choose an off-diagonal cell to list the misclassified rows.`;
       await drawConfusion(e("confusion"), confusion, `Confusion matrix, ${where}: rows are actual classes, columns predicted`);
     }

@@ -2,16 +2,22 @@
 TrainResult the page draws from (docs/bridge.md).
 
 Splits come from `pellucid.model_selection` (seed 000: fit on training rows, choose on validation rows,
-touch the test rows once); k-fold from its `cross_validate` (seed 003, section 2.1), after which the
-final model is fitted on all rows for the drawings. `split_rows` is exactly what a generated script does.
+touch the test rows once). Under k-fold (seed 003, section 2.1) one pass over the folds fits each fold's
+model on the other folds and predicts its held-out rows: the per-fold scores, the metrics and the
+confusion matrix all come from those out-of-fold predictions, never from a model that saw the row; the
+final model is then fitted on all rows for the drawings. `split_rows` is exactly what a generated
+script does. Every result says how long fitting and predicting took ("timing").
 """
 
 import math
+import time
 import warnings as _warnings
 
 import numpy as np
 
 from ..evaluation import model_selection
+from ..evaluation.cross_predict import _proba_in_columns
+from ..evaluation.model_selection import SCORERS, _labels, clone
 from ..core.errors import DataError
 from ..tabular.dates import expand_dates
 from ..learners import registry
@@ -21,6 +27,7 @@ from ..core.validation import check_target
 from . import readouts
 from .host import report
 from . import prepare
+from .judging import fold_pairs
 from ..preprocessing import Pipeline
 from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
 
@@ -108,28 +115,31 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     evaluation = check_evaluation(evaluation)
     raw, n = table.select(features), table.n_rows
     y_raw = table.column(target) if supervised else None
-    warnings, cv = [], None
+    warnings, cv, out_of_fold = [], None, None
     if evaluation["method"] == "split":
         splits = split_rows(n, evaluation["validation"], evaluation["test"],
                             _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
     else:
         splits = {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
+    run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
+              splits=splits, setup={"evaluation": evaluation, "params": dict(params or {}),
+                                    "preprocessing": choices})
     if evaluation["method"] == "kfold":
         if supervised:
-            cv = _cross_validate(Pipeline(prepare.unfitted(raw, choices, learner), estimator), raw, y_raw, evaluation)
+            cv, out_of_fold = _cross_validate(run, Pipeline(prepare.unfitted(raw, choices, learner), estimator))
+            run._out_of_fold = out_of_fold  # judging.out_of_fold's own keeping: curves and export read these
         else:
             warnings.append("k-fold cross-validation scores predictions of a target; a clustering or "
                             "a projection has none, so it was fitted on all rows without folds.")
     report(0.8 if cv else 0.1, "Training")
     train_rows = splits["train"]
+    started = time.perf_counter()
     preprocessor = prepare.unfitted(raw, choices, learner).fit(raw.take(train_rows))
     X = preprocessor.transform(raw)
     estimator.fit(X.take(train_rows), None if y_raw is None else y_raw[train_rows])
+    fit_seconds = time.perf_counter() - started
     shown = prepare.steps(preprocessor, raw, choices, dropped)
-    run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
-              splits=splits, setup={"evaluation": evaluation, "params": dict(params or {}),
-                                    "preprocessing": choices},
-              preprocessor=preprocessor, preprocessing=shown)
+    run.preprocessor, run.preprocessing = preprocessor, shown
     result = {"label": run.label, "task": estimator.task, "capabilities": sorted(run.learner.capabilities),
               "model": readouts.compact_model(estimator),
               "summary": summary(estimator), "features": features, "target": target,
@@ -139,31 +149,83 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     if cv is not None:
         result["cv"] = cv
         result["final_model"] = "trained on all rows"
-    result.update(_readouts(run, X, y_raw, warnings))
+    started = time.perf_counter()
+    result.update(_readouts(run, X, y_raw, warnings, out_of_fold))
+    result["timing"] = _timing(cv, fit_seconds, time.perf_counter() - started, len(train_rows), n)
     if include_trace:
         result["trace"] = getattr(estimator, "trace_", None)
     report(1.0, "Training")
     return run, result
 
 
-def _cross_validate(estimator, X, y_raw, evaluation):
-    """Per-fold scores (accuracy or R^2), their mean and std, and each fold's test rows (1-based)."""
-    report(0.05, f"Cross-validating ({evaluation['k']} folds)")
-    out = model_selection.cross_validate(
-        estimator, X, y_raw, k=evaluation["k"], stratified=evaluation["stratify"] and
-        estimator.task == "classification", shuffle=True, seed=evaluation["seed"], return_indices=True)
-    return {"k": out["k"], "scoring": out["scoring"], "splitter": out["splitter"], "scores": out["test_scores"],
-            "mean": out["mean"], "std": out["std"],
-            "folds": [(np.asarray(rows) + 1).tolist() for rows in out["test_rows"]]}
+def _timing(cv, fit_seconds, predict_seconds, fit_rows, predict_rows):
+    """Seconds spent fitting (preprocessing included) and predicting: under k-fold the mean over the
+    folds (each fold's model, its held-out rows), else the model shown (its training rows, every row)."""
+    if cv is not None:
+        return {"per_fold": True, "fit_seconds": float(np.mean(cv["fit_times"])),
+                "predict_seconds": float(np.mean(cv["predict_times"]))}
+    return {"per_fold": False, "fit_seconds": fit_seconds, "predict_seconds": predict_seconds,
+            "fit_rows": int(fit_rows), "predict_rows": int(predict_rows)}
 
 
-def _readouts(run, X, y_raw, warnings):
-    """The task's metrics per split and its drawings."""
+def _cross_validate(run, pipeline):
+    """One pass over the run's folds: each fold's copy of `pipeline` (preprocessing refitted inside the
+    fold) fitted on the other folds and predicting the rows it did not see. (cv, out_of_fold): cv has the
+    per-fold scores (the model's own score, accuracy or R^2, on its held-out rows), their mean and
+    population std, the fit and predict seconds and each fold's rows (1-based); out_of_fold is what
+    judging.out_of_fold gives: {"predicted", "proba", "classes", "fold"}."""
+    task = run.task
+    raw, y = run.table.select(run.features), run.table.column(run.target)
+    labels = _labels(y, len(y))
+    pairs = fold_pairs(run)
+    with_proba = task == "classification" and run.learner.can("probabilities")
+    classes = np.unique(labels) if with_proba else None
+    parts, fold = [], np.empty(len(y), dtype=np.intp)
+    proba = np.zeros((len(y), len(classes))) if with_proba else None
+    fit_times, predict_times = [], []
+    for i, (train, test) in enumerate(pairs):
+        report(0.8 * i / len(pairs), f"Cross-validating, fold {i + 1} of {len(pairs)}")
+        fold_model = clone(pipeline)
+        started = time.perf_counter()
+        try:
+            fold_model.fit(raw.take(train), y[train])
+        except DataError as exc:
+            raise DataError(f"Fitting the model for fold {i + 1} of {len(pairs)} failed: {exc}") from exc
+        fit_times.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        parts.append(fold_model.predict(raw.take(test)))
+        predict_times.append(time.perf_counter() - started)
+        if with_proba:
+            proba[test] = _proba_in_columns(fold_model, raw.take(test), classes)
+        fold[test] = i
+    tested = np.concatenate([test for _, test in pairs])
+    predicted = np.concatenate(parts)[np.argsort(tested)]  # back to the rows' order, as cross_val_predict
+    scoring = "accuracy" if task == "classification" else "r2"
+    scores = [float(SCORERS[scoring][0](y[test], predicted[test])) for _, test in pairs]
+    cv = {"k": len(pairs), "scoring": scoring, "splitter": "StratifiedKFold" if _stratified(run) else "KFold",
+          "scores": scores, "mean": float(np.mean(scores)), "std": float(np.std(scores)),
+          "fit_times": fit_times, "predict_times": predict_times,
+          "folds": [(np.asarray(test) + 1).tolist() for _, test in pairs]}
+    return cv, {"predicted": predicted, "proba": proba, "classes": classes, "fold": fold}
+
+
+def _stratified(run):
+    return run.setup["evaluation"]["stratify"] and run.task == "classification"
+
+
+def _readouts(run, X, y_raw, warnings, out_of_fold=None):
+    """The task's metrics per split and its drawings. Under k-fold the metrics are those of the
+    out-of-fold predictions, under "out_of_fold" (every row, each predicted by the fold model that did
+    not see it); the predictions drawn are those too."""
     estimator, splits = run.estimator, run.splits
     if estimator.task in SUPERVISED:
         y = check_target(y_raw, len(y_raw), task=estimator.task)
-        predicted = run.predicted = estimator.predict(X)  # kept: the export reuses it, never predicts again
-        out = {"metrics": readouts.supervised_metrics(estimator.task, y, predicted, splits),
+        run.predicted = estimator.predict(X)  # kept: the export reuses it, never predicts again
+        if out_of_fold is None:
+            predicted, scored = run.predicted, splits
+        else:
+            predicted, scored = out_of_fold["predicted"], {"out_of_fold": splits["train"]}
+        out = {"metrics": readouts.supervised_metrics(estimator.task, y, predicted, scored),
                "predictions": readouts.predictions(run, y, predicted)}
         if estimator.task == "regression":
             out["fit_curve"] = readouts.fit_curve(run)
