@@ -18,7 +18,8 @@ from .core.settings import MAX_BYTES, MAX_ROWS
 from .learners import registry
 from .workbench import boundary as _boundary, evaluation as _evaluation, exports, readouts, script, tables
 from .workbench import exercises as _exercises, explain as _explain, lab as _lab, steps as _steps
-from .workbench import compare as _compare, judging, sklearn_script
+from .workbench import compare as _compare, judging, sklearn_script, wire
+from .workbench import tuning
 
 
 # --- the commands that need no session ------------------------------------------------------------------
@@ -53,26 +54,40 @@ class Session:
     COMMANDS = ("load_csv", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn",
-                "curves", "importance", "show_run")
+                "curves", "importance", "show_run", "tune")
+
+    # How many fitted runs are kept: the one shown and the few before it. Each holds its model and its
+    # predictions for every row, so keeping them all would grow the browser's memory with every training;
+    # the page's history trains an evicted run again (same arguments and seed: the same model).
+    KEPT_RUNS = 5
 
     def __init__(self):
         self.tables = {}
         self.table_meta = {}  # table id -> {"name", "suggested_target", "steps": kind and missing changes}
-        self.runs = {}  # model id -> workbench.runs.Run
+        self.runs = {}  # model id -> workbench.runs.Run, oldest first
+        self.evicted = set()  # ids of runs let go to stay within KEPT_RUNS, so an old id gets a clear answer
         self._ids = itertools.count(1)
 
-    def handle(self, cmd, args=None):
-        """Run one command; never raise (errors come back as data the page can show)."""
+    def handle(self, cmd, args=None, convert=plain):
+        """Run one command; never raise (errors come back as data the page can show). `convert` makes the
+        result JSON-able (`wire.pack` keeps its bulk numbers apart)."""
         try:
             command = self._command(cmd)
             _check_args(cmd, command, args or {})
-            return {"ok": True, "result": plain(command(**(args or {})))}
+            return {"ok": True, "result": convert(command(**(args or {})))}
         except Exception as exc:  # every failure becomes a reply, and the worker stays alive
             return {"ok": False, "error": error_of(exc)}
 
     def handle_json(self, cmd, args_json):
         """`handle` for the page's worker: JSON text in, strict JSON text out."""
         return json.dumps(self.handle(cmd, json.loads(args_json)), allow_nan=False)
+
+    def handle_binary(self, cmd, args_json):
+        """`handle` for the page's worker with the bulk numbers apart: (JSON text, [numpy arrays]), the
+        text holding a marker for each array (workbench/wire.py), which the worker sends as typed arrays."""
+        bulk = []
+        reply = self.handle(cmd, json.loads(args_json), convert=lambda result: wire.pack(result, bulk))
+        return json.dumps(reply, allow_nan=False), bulk
 
     def _command(self, cmd):
         if cmd in STATELESS:
@@ -93,6 +108,9 @@ class Session:
         try:
             return self.runs[model_id]
         except KeyError:
+            if model_id in self.evicted:
+                raise DataError(f"Model {model_id!r} is no longer kept: only the {self.KEPT_RUNS} most recent "
+                                "models are; train it again.") from None
             raise DataError(f"No model is kept under id {model_id!r}; train one first.") from None
 
     def keep_table(self, table, name, suggested_target=None, uploaded=False, header=None):
@@ -117,8 +135,13 @@ class Session:
         self.runs.clear()
 
     def keep_run(self, run):
+        """Keep `run` under a new id, letting go of the oldest runs beyond KEPT_RUNS."""
         model_id = self._new_id("m")
         self.runs[model_id] = run
+        while len(self.runs) > self.KEPT_RUNS:
+            oldest = next(iter(self.runs))
+            del self.runs[oldest]
+            self.evicted.add(oldest)
         return model_id
 
     def _new_id(self, prefix):
@@ -179,6 +202,7 @@ class Session:
         run = self.run(model_id)
         if run.reply is None:
             raise DataError(f"Model {model_id!r} was imported, not trained here, so it has no training result.")
+        self.runs[model_id] = self.runs.pop(model_id)  # shown again: now the most recent, the last evicted
         return {"model_id": model_id, **run.reply}
 
     def boundary(self, model_id, x=None, y=None, resolution=200, projection=None):
@@ -270,6 +294,13 @@ class Session:
         impurity importance (docs/bridge.md)."""
         return judging.importance(self.run(model_id))
 
+    # --- choosing hyperparameters ---------------------------------------------------------------------------
+
+    def tune(self, table_id, target, features, model, grid, params=None, evaluation=None, preprocessing=None):
+        """Every cell of a grid over one or two hyperparameters scored by k-fold cross-validation (the page's
+        k and seed; under a held-out split, without the test rows), and the best cell (docs/bridge.md)."""
+        return tuning.tune(self.table(table_id), target, features, model, params, evaluation, preprocessing, grid)
+
 
 STATELESS = {"datasets": datasets, "models": models}
 
@@ -308,3 +339,8 @@ def handle(cmd, args=None):
 def handle_json(cmd, args_json):
     """`handle` for the page's worker: JSON text in, strict JSON text out."""
     return worker_session.handle_json(cmd, args_json)
+
+
+def handle_binary(cmd, args_json):
+    """`handle` for the page's worker: JSON text in, (JSON text, [numpy arrays]) out (Session.handle_binary)."""
+    return worker_session.handle_binary(cmd, args_json)
