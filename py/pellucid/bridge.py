@@ -18,8 +18,7 @@ from .core.settings import MAX_BYTES, MAX_ROWS
 from .learners import registry
 from .workbench import boundary as _boundary, evaluation as _evaluation, exports, readouts, script, tables
 from .workbench import exercises as _exercises, explain as _explain, lab as _lab, steps as _steps
-from .workbench import compare as _compare, judging, sklearn_script, wire
-from .workbench import tuning
+from .workbench import compare as _compare, judging, sklearn_script
 
 
 # --- the commands that need no session ------------------------------------------------------------------
@@ -54,7 +53,7 @@ class Session:
     COMMANDS = ("load_csv", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn",
-                "curves", "importance", "show_run", "tune")
+                "curves", "importance", "show_run")
 
     # How many fitted runs are kept: the one shown and the few before it. Each holds its model and its
     # predictions for every row, so keeping them all would grow the browser's memory with every training;
@@ -68,26 +67,18 @@ class Session:
         self.evicted = set()  # ids of runs let go to stay within KEPT_RUNS, so an old id gets a clear answer
         self._ids = itertools.count(1)
 
-    def handle(self, cmd, args=None, convert=plain):
-        """Run one command; never raise (errors come back as data the page can show). `convert` makes the
-        result JSON-able (`wire.pack` keeps its bulk numbers apart)."""
+    def handle(self, cmd, args=None):
+        """Run one command; never raise (errors come back as data the page can show)."""
         try:
             command = self._command(cmd)
             _check_args(cmd, command, args or {})
-            return {"ok": True, "result": convert(command(**(args or {})))}
+            return {"ok": True, "result": plain(command(**(args or {})))}
         except Exception as exc:  # every failure becomes a reply, and the worker stays alive
             return {"ok": False, "error": error_of(exc)}
 
     def handle_json(self, cmd, args_json):
         """`handle` for the page's worker: JSON text in, strict JSON text out."""
         return json.dumps(self.handle(cmd, json.loads(args_json)), allow_nan=False)
-
-    def handle_binary(self, cmd, args_json):
-        """`handle` for the page's worker with the bulk numbers apart: (JSON text, [numpy arrays]), the
-        text holding a marker for each array (workbench/wire.py), which the worker sends as typed arrays."""
-        bulk = []
-        reply = self.handle(cmd, json.loads(args_json), convert=lambda result: wire.pack(result, bulk))
-        return json.dumps(reply, allow_nan=False), bulk
 
     def _command(self, cmd):
         if cmd in STATELESS:
@@ -294,13 +285,6 @@ class Session:
         impurity importance (docs/bridge.md)."""
         return judging.importance(self.run(model_id))
 
-    # --- choosing hyperparameters ---------------------------------------------------------------------------
-
-    def tune(self, table_id, target, features, model, grid, params=None, evaluation=None, preprocessing=None):
-        """Every cell of a grid over one or two hyperparameters scored by k-fold cross-validation (the page's
-        k and seed; under a held-out split, without the test rows), and the best cell (docs/bridge.md)."""
-        return tuning.tune(self.table(table_id), target, features, model, params, evaluation, preprocessing, grid)
-
 
 STATELESS = {"datasets": datasets, "models": models}
 
@@ -339,8 +323,3 @@ def handle(cmd, args=None):
 def handle_json(cmd, args_json):
     """`handle` for the page's worker: JSON text in, strict JSON text out."""
     return worker_session.handle_json(cmd, args_json)
-
-
-def handle_binary(cmd, args_json):
-    """`handle` for the page's worker: JSON text in, (JSON text, [numpy arrays]) out (Session.handle_binary)."""
-    return worker_session.handle_binary(cmd, args_json)
