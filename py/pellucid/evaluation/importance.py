@@ -121,8 +121,8 @@ def impurity_importance(tree_model):
     if tree is None or getattr(tree, "impurity", None) is None:
         raise DataError(f"{type(tree_model).__name__} is not a fitted decision tree; impurity importance "
                         "needs one (permutation importance works for any model).")
-    samples, impurity = np.asarray(tree.samples, dtype=float), np.asarray(tree.impurity, dtype=float)
-    cost = samples * impurity  # (N,) impurity weighted by the rows at each node
+    samples, impurity = np.asarray(tree.weighted_samples, dtype=float), np.asarray(tree.impurity, dtype=float)
+    cost = samples * impurity  # (N,) impurity weighted by the rows (or their class weights) at each node
     names = list(tree_model.feature_names_in_)
     decrease = np.zeros(len(names))
     for node in np.flatnonzero(tree.feature >= 0):

@@ -7,6 +7,7 @@ import numpy as np
 from ..core.base import ClassifierMixin, Estimator
 from ..core.errors import ConvergenceWarning
 from ..tabular.features import fit_classes, numeric
+from .class_weights import CLASS_WEIGHT_RULE, class_weights
 from .logistic_fast import WeightedGram
 from .optim import as_list, gradient_descent, iteration_trace, lbfgs, newton
 from ..core.params import Choice, Flag, Integer, Number
@@ -32,6 +33,10 @@ class LogisticRegression(ClassifierMixin, Estimator):
     This is scikit-learn's objective with C = 1 / (n * l2): `LogisticRegression(l2=a)` matches
     `sklearn.linear_model.LogisticRegression(C=1 / (n * a))`, and l2 = 0 matches `C=np.inf`.
 
+    class_weight="balanced" weighs each example of class c by s_c = n / (K n_c) in the log-likelihood,
+    loss(w) = -(1/n) sum_i s_(y_i) log P(y_i | x_i) + (l2 / 2) ||w||^2, scikit-learn's class_weight with
+    the same C (the weights add up to n, so the average stays an average).
+
     Solvers: "newton" (default) is Newton's method (iteratively reweighted least squares) with a
     backtracking line search, for binary and multiclass alike; when there are more than 1000 weights it
     switches to L-BFGS (`solver_` says which ran). "gd" is seed 001's full-batch gradient ascent on the
@@ -47,7 +52,7 @@ class LogisticRegression(ClassifierMixin, Estimator):
     separable and the likelihood has no maximum: the weights grow without bound. The fit then stops at
     `tol`/`max_iter`, warns with `ConvergenceWarning`, sets `converged_ = False` and explains in `warnings_`.
 
-    Fitted attributes: `classes_`, `coef_` ((1, d) binary, (K, d) multiclass, over the encoded columns
+    Fitted attributes: `classes_`, `class_weights_` (s_c per class, or None), `coef_` ((1, d) binary, (K, d) multiclass, over the encoded columns
     named by `feature_names_out_`), `intercept_` ((1,) or (K,)), `n_iter_`, `loss_curve_` (loss after each
     iteration), `converged_`, `warnings_`, `solver_`.
 
@@ -64,17 +69,19 @@ class LogisticRegression(ClassifierMixin, Estimator):
         "max_iter": Integer(1, None, none_ok=True, help="Most iterations (None: 100 Newton, 1000 gradient ascent)"),
         "tol": Number(0, None, low_open=True, help="Stop when every component of the gradient is below this"),
         "standardize": Flag(help="Scale numeric features to mean 0, sd 1 before fitting"),
+        "class_weight": CLASS_WEIGHT_RULE,
         "trace": Flag(help="Record the weights and loss at each iteration"),
     }
 
     def __init__(self, l2=0.0, solver="newton", learning_rate=0.1, max_iter=None, tol=1e-6,
-                 standardize=False, trace=False):
+                 standardize=False, class_weight=None, trace=False):
         self.l2 = l2
         self.solver = solver
         self.learning_rate = learning_rate
         self.max_iter = max_iter
         self.tol = tol
         self.standardize = standardize
+        self.class_weight = class_weight
         self.trace = trace
 
     def fit(self, X, y, feature_names=None):
@@ -82,8 +89,11 @@ class LogisticRegression(ClassifierMixin, Estimator):
         self._check_params()
         Xb, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1), (n,) class numbers 0..K-1
         n_classes = len(self.classes_)
-        objective = (binary_log_loss(Xb, y_index, self.l2) if n_classes == 2
-                     else softmax_log_loss(Xb, y_index, n_classes, self.l2, fast=not self.trace))
+        self.class_weights_ = class_weights(self.class_weight, y_index, n_classes)
+        row_weights = None if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
+        objective = (binary_log_loss(Xb, y_index, self.l2, row_weights) if n_classes == 2
+                     else softmax_log_loss(Xb, y_index, n_classes, self.l2, fast=not self.trace,
+                                           row_weights=row_weights))
         solution = self._solve(objective, Xb.shape[1] * (1 if n_classes == 2 else n_classes))
         W = solution.w.reshape(-1, Xb.shape[1])  # (1 or K, d + 1)
         if n_classes > 2:
@@ -186,10 +196,12 @@ def weighted_gram(XT, C):
     return np.stack([(XT * c) @ XT.T for c in C]) / XT.shape[1]
 
 
-def binary_log_loss(Xb, y01, l2):
-    """(value_grad, hessian) of -LL/n + (l2/2)||w||^2 for the sigmoid model (seed 001)."""
+def binary_log_loss(Xb, y01, l2, row_weights=None):
+    """(value_grad, hessian) of -LL/n + (l2/2)||w||^2 for the sigmoid model (seed 001); row_weights
+    (n,) weigh each example's term of LL (None: all 1)."""
     n = Xb.shape[0]
     y = y01.astype(float)  # (n,)
+    s = np.ones(n) if row_weights is None else row_weights  # (n,)
     mask = _penalty_mask(1, Xb.shape[1])
     XbT = np.ascontiguousarray(Xb.T)  # (d + 1, n)
     cache = {}
@@ -200,23 +212,25 @@ def binary_log_loss(Xb, y01, l2):
         softplus = np.maximum(z, 0.0) + np.log1p(e)  # log(1 + e^z) = -log(1 - sigma(z))
         p = np.where(z >= 0, 1.0, e) / (1.0 + e)  # (n,) sigma(z)
         cache["w"], cache["p"] = w, p
-        loss = np.mean(softplus - y * z) + 0.5 * l2 * np.sum((mask * w) ** 2)
-        return float(loss), Xb.T @ (p - y) / n + l2 * mask * w  # (d + 1,)
+        loss = np.mean(s * (softplus - y * z)) + 0.5 * l2 * np.sum((mask * w) ** 2)
+        return float(loss), Xb.T @ (s * (p - y)) / n + l2 * mask * w  # (d + 1,)
 
     def hessian(w):
         if cache.get("w") is not w:
             value_grad(w)
         p = cache["p"]  # (n,) from the last evaluation at w
-        s = p * (1.0 - p)  # (n,) Bernoulli variances: the IRLS weights
-        return (XbT * s) @ Xb / n + l2 * np.diag(mask)  # (d + 1, d + 1)
+        irls = s * p * (1.0 - p)  # (n,) Bernoulli variances (times the rows' weights): the IRLS weights
+        return (XbT * irls) @ Xb / n + l2 * np.diag(mask)  # (d + 1, d + 1)
 
     return value_grad, hessian
 
 
-def softmax_log_loss(Xb, y_index, n_classes, l2, fast=True):
+def softmax_log_loss(Xb, y_index, n_classes, l2, fast=True, row_weights=None):
     """(value_grad, hessian) of -LL/n + (l2/2)||W||^2 for the softmax model (seed 004), W flat (K*(d+1),).
-    fast: the Hessian's Gram matrices from logistic_fast.WeightedGram, else from weighted_gram."""
+    fast: the Hessian's Gram matrices from logistic_fast.WeightedGram, else from weighted_gram.
+    row_weights (n,) weigh each example's term of LL (None: all 1)."""
     n, D = Xb.shape
+    s = np.ones(n) if row_weights is None else row_weights  # (n,)
     K = n_classes
     XbT = np.ascontiguousarray(Xb.T)  # (D, n): class-major layout keeps the reductions over K fast
     Yt = np.zeros((K, n))
@@ -234,17 +248,17 @@ def softmax_log_loss(Xb, y_index, n_classes, l2, fast=True):
         P = E / total  # (K, n) softmax probabilities
         cache["w"], cache["P"] = w, P
         log_norm = np.log(total) + top  # (n,) log sum_k exp(z_k)
-        loss = np.mean(log_norm - Z[y_index, np.arange(n)]) + 0.5 * l2 * np.sum((mask * w) ** 2)
-        G = (P - Yt) @ Xb / n  # (K, D)
+        loss = np.mean(s * (log_norm - Z[y_index, np.arange(n)])) + 0.5 * l2 * np.sum((mask * w) ** 2)
+        G = ((P - Yt) * s) @ Xb / n  # (K, D)
         return float(loss), G.ravel() + l2 * mask * w  # (K * D,)
 
     def hessian(w):
         if cache.get("w") is not w:
             value_grad(w)
         P = cache["P"]  # (K, n) from the last evaluation at w
-        # H[(k,a),(l,b)] = (1/n) sum_i P_ik (delta_kl - P_il) x_ia x_ib: one weighted Gram matrix per
+        # H[(k,a),(l,b)] = (1/n) sum_i s_i P_ik (delta_kl - P_il) x_ia x_ib: one weighted Gram matrix per
         # pair k <= l, the rest by symmetry.
-        weights = np.stack([P[k] * ((k == l) - P[l]) for k, l in pairs])  # (n_pairs, n)
+        weights = np.stack([s * P[k] * ((k == l) - P[l]) for k, l in pairs])  # (n_pairs, n)
         grams = gram(weights)  # (n_pairs, D, D)
         H = np.empty((K * D, K * D))
         for j, (k, l) in enumerate(pairs):

@@ -7,6 +7,7 @@ import numpy as np
 from ..core.base import ClassifierMixin, Estimator
 from ..core.errors import ConvergenceWarning, DataError
 from ..tabular.features import fit_classes, numeric
+from .class_weights import CLASS_WEIGHT_RULE, class_weights
 from .optim import as_list
 from ..core.params import Flag, Integer, Vector
 
@@ -64,8 +65,10 @@ class Perceptron(ClassifierMixin, Estimator):
     numbers, multiclass: K*(d+1) numbers, row by row). It stops after an epoch with no update (then
     `converged_ = True`) or after `max_epochs` epochs (`converged_ = False`, with a ConvergenceWarning).
     `averaged=True` predicts with the average of the weights after every visit (averaged perceptron).
+    `class_weight="balanced"` scales the update after a mistake on an example of class c by
+    s_c = n / (K n_c), as scikit-learn's Perceptron does, so mistakes on a rare class move the weights more.
 
-    Fitted attributes: `classes_`, `weights_` (binary (d+1,), multiclass (K, d+1), bias first; the
+    Fitted attributes: `classes_`, `class_weights_` (s_c per class, or None), `weights_` (binary (d+1,), multiclass (K, d+1), bias first; the
     averaged weights when `averaged=True`), `coef_`/`intercept_` (scikit-learn layout: (1, d)/(1,) or
     (K, d)/(K,)), `n_iter_` (epochs run), `mistakes_` (updates made in each epoch), `converged_`,
     `warnings_`.
@@ -86,17 +89,19 @@ class Perceptron(ClassifierMixin, Estimator):
         "averaged": Flag(help="Predict with the average of the weights over all steps"),
         "seed": Integer(0, None, help="Random seed for the shuffled order"),
         "standardize": Flag(help="Scale numeric features to mean 0, sd 1 before training"),
+        "class_weight": CLASS_WEIGHT_RULE,
         "trace": Flag(help="Record every step: weights, score, prediction and update"),
     }
 
     def __init__(self, max_epochs=100, shuffle=False, initial_weights=None, averaged=False, seed=0,
-                 standardize=False, trace=False):
+                 standardize=False, class_weight=None, trace=False):
         self.max_epochs = max_epochs
         self.shuffle = shuffle
         self.initial_weights = initial_weights
         self.averaged = averaged
         self.seed = seed
         self.standardize = standardize
+        self.class_weight = class_weight
         self.trace = trace
 
     def fit(self, X, y, feature_names=None):
@@ -105,12 +110,14 @@ class Perceptron(ClassifierMixin, Estimator):
         F, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1) feature vectors f(x) = [1, x]
         binary = len(self.classes_) == 2
         targets = np.where(y_index == 1, 1, -1) if binary else y_index  # (n,) y* as +-1 or class number
+        self.class_weights_ = class_weights(self.class_weight, y_index, len(self.classes_))
+        steps = np.ones(len(F)) if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
         run = _Run(self._initial_weights(F.shape[1]), binary, self.averaged, self.trace)
         rng = np.random.default_rng(self.seed)
         self.mistakes_, self.converged_ = [], False
         for epoch in range(1, self.max_epochs + 1):
             order = rng.permutation(len(F)) if self.shuffle else np.arange(len(F))
-            mistakes = run.epoch(F, targets, order, epoch, self.classes_)
+            mistakes = run.epoch(F, targets, steps, order, epoch, self.classes_)
             self.mistakes_.append(mistakes)
             if mistakes == 0:
                 self.converged_ = True
@@ -171,26 +178,28 @@ class _Run:
         """(1/T) sum_t w_t over all T visits = w_T - (1/T) sum_s (s - 1) * update_s."""
         return self.w - self.weighted_updates / max(self.visits, 1)
 
-    def _apply(self, f, target, predicted):
-        """The notes' update, in place; self.visits is the number of earlier visits."""
+    def _apply(self, f, target, predicted, step):
+        """The notes' update scaled by the example's class weight `step`, in place; self.visits is the
+        number of earlier visits."""
         if self.binary:
-            self.w += target * f
+            self.w += (step * target) * f
             if self.averaged:
-                self.weighted_updates += (self.visits * target) * f
+                self.weighted_updates += (self.visits * step * target) * f
         else:
-            self.w[target] += f
-            self.w[predicted] -= f
+            self.w[target] += step * f
+            self.w[predicted] -= step * f
             if self.averaged:
-                self.weighted_updates[target] += self.visits * f
-                self.weighted_updates[predicted] -= self.visits * f
+                self.weighted_updates[target] += (self.visits * step) * f
+                self.weighted_updates[predicted] -= (self.visits * step) * f
 
-    def epoch(self, F, targets, order, epoch, classes):
-        """One pass over the examples in `order`; returns the number of mistakes (updates)."""
+    def epoch(self, F, targets, steps, order, epoch, classes):
+        """One pass over the examples in `order` (steps: each example's update scale); returns the
+        number of mistakes (updates)."""
         if self.trace:
-            return sum(self._visit(F[i], targets[i], epoch, int(i), classes) for i in order)
-        return self._fast_epoch(F[order], targets[order])
+            return sum(self._visit(F[i], targets[i], steps[i], epoch, int(i), classes) for i in order)
+        return self._fast_epoch(F[order], targets[order], steps[order])
 
-    def _visit(self, f, target, epoch, index, classes):
+    def _visit(self, f, target, step, epoch, index, classes):
         """One example, step by step as in the notes' table, recording a trace row."""
         before = self.w.copy()
         if self.binary:
@@ -201,7 +210,7 @@ class _Run:
             score, guess = (before @ f).tolist(), multiclass_classify(before, f)
             correct, predicted, label = guess == target, classes[guess], classes[target]
         if not correct:
-            self._apply(f, target, None if self.binary else guess)
+            self._apply(f, target, None if self.binary else guess, step)
         self.visits += 1
         if len(self.rows) >= MAX_TRACE_VISITS:
             self.omitted += 1
@@ -215,7 +224,7 @@ class _Run:
             self.rows.append(row)
         return 0 if correct else 1
 
-    def _fast_epoch(self, F, targets):
+    def _fast_epoch(self, F, targets, steps):
         """The same pass, vectorised between mistakes: the weights only change at a mistake, so the
         examples up to the next one can be classified together, a block at a time (the block grows
         while there are no mistakes and shrinks to about the last gap after one)."""
@@ -235,7 +244,7 @@ class _Run:
                 continue
             self.visits += j  # the correctly classified examples before the mistake
             i = start + j
-            self._apply(F[i], targets[i], None if self.binary else int(scores[j].argmax()))
+            self._apply(F[i], targets[i], None if self.binary else int(scores[j].argmax()), steps[i])
             self.visits += 1
             mistakes += 1
             start, block = i + 1, max(8, 2 * (j + 1))

@@ -25,7 +25,7 @@ def _linear_notes(p):
 
 def _logistic(sk, p, ctx):
     C = np.inf if p["l2"] == 0 else 1.0 / (ctx["n_train"] * p["l2"])  # the same objective
-    return sk.linear_model.LogisticRegression(C=C, tol=1e-8, max_iter=1000)
+    return sk.linear_model.LogisticRegression(C=C, tol=1e-8, max_iter=1000, class_weight=p["class_weight"])
 
 
 def _logistic_notes(p):
@@ -39,7 +39,8 @@ def _logistic_notes(p):
 def _perceptron(sk, p, ctx):
     return sk.linear_model.SGDClassifier(loss="perceptron", penalty=None, learning_rate="constant", eta0=1.0,
                                          max_iter=p["max_epochs"], tol=None, shuffle=bool(p["shuffle"]),
-                                         random_state=p["seed"], average=bool(p["averaged"]))
+                                         random_state=p["seed"], average=bool(p["averaged"]),
+                                         class_weight=p["class_weight"])
 
 
 def _perceptron_notes(p):

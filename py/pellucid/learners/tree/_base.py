@@ -67,6 +67,7 @@ class _TreeModel:
         tree = grow(X_encoded, self._is_categorical, n_values, target, max_depth=self.max_depth,
                     min_samples_split=self.min_samples_split, min_gain=self.min_gain,
                     min_samples_leaf=self.min_samples_leaf, binary=binary)
+        tree.class_weights = target.weights
         if self.max_leaf_nodes is not None:
             tree = limit_leaves(tree, self.max_leaf_nodes)
         tree.impurity = target.impurity(tree.stats.T)  # (N,)

@@ -8,6 +8,7 @@ from ...core.errors import DataError
 from ...core.params import Choice, Flag, Integer, Number
 from ...core.validation import check_classes
 from . import tracing
+from ..class_weights import CLASS_WEIGHT_RULE, class_weights
 from ._base import SIZE_RULES, _TreeModel, check_validation
 from .criteria import Classes
 from .pruning import chi2_prune, reduced_error_prune
@@ -33,9 +34,12 @@ def plurality_value(counts):
 
 
 def node_distribution(tree):
-    """(N, k) class frequencies of every node; an empty leaf takes its parent's (PLURALITY-VALUE of the
-    parent's examples). Parents have smaller ids, so one pass in id order suffices."""
+    """(N, k) class frequencies of every node, weighted by the tree's class weights if it has them; an
+    empty leaf takes its parent's (PLURALITY-VALUE of the parent's examples). Parents have smaller ids,
+    so one pass in id order suffices."""
     counts = tree.stats.T.astype(float)  # (N, k)
+    if tree.class_weights is not None:
+        counts *= tree.class_weights
     samples = counts.sum(axis=1, keepdims=True)  # (N, 1)
     proba = counts / np.maximum(samples, 1)
     for i in np.flatnonzero(samples[:, 0] == 0):
@@ -63,6 +67,13 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     not considered. max_leaf_nodes grows best-first, as scikit-learn does: the leaf whose split
     lowers the total impurity most (samples * gain) is split first, until that many leaves.
 
+    class_weight="balanced" weighs each example of class c by n / (k * n_c) (scikit-learn's meaning,
+    counted on the training rows), so rare classes count as much as common ones: entropy, Gini and the
+    gains are computed on the weighted class counts, and PLURALITY-VALUE and predict_proba read the
+    weighted counts too. The nodes still report their counts of rows; min_samples_split and
+    min_samples_leaf count rows, as in scikit-learn; the chi-squared test and reduced-error pruning
+    count rows as well.
+
     prune="chi2" replaces, bottom-up, every node whose children are all leaves and whose split is not
     significant at level alpha (Delta ~ chi-squared with (branches - 1)(classes - 1) degrees of
     freedom, counting non-empty branches and classes present). prune="reduced_error" replaces,
@@ -70,7 +81,8 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     data: X_val, y_val given to fit, or else a stratified `validation_fraction` of the training rows
     (drawn with `seed`) held out from growing. X_val and y_val are ignored by the other settings.
 
-    Fitted: classes_, tree_ (flat node arrays), feature_names_in_, feature_kinds_, categories_ (sorted
+    Fitted: classes_, class_weights_ (weight of each class's examples, or None), tree_ (flat node
+    arrays), feature_names_in_, feature_kinds_, categories_ (sorted
     training values of each categorical column, None for numeric ones), categorical_splits_ (per
     column None, "multiway" or "binary"), n_features_in_.
 
@@ -98,12 +110,13 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         "validation_fraction": Number(0.0, 1.0, low_open=True, high_open=True,
                                       help="Share of training rows held out for reduced-error pruning"),
         "seed": Integer(0, None, help="Seed of the random validation hold-out"),
+        "class_weight": CLASS_WEIGHT_RULE,
         "trace": Flag(help="Record every split, leaf and pruning test"),
     }
 
     def __init__(self, criterion="entropy", max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  max_leaf_nodes=None, categorical_split="auto", min_gain=0.0, prune=None, alpha=0.05,
-                 validation_fraction=0.2, seed=0, trace=False):
+                 validation_fraction=0.2, seed=0, class_weight=None, trace=False):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -115,6 +128,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         self.alpha = alpha
         self.validation_fraction = validation_fraction
         self.seed = seed
+        self.class_weight = class_weight
         self.trace = trace
 
     def fit(self, X, y, feature_names=None, X_val=None, y_val=None):
@@ -124,6 +138,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         X_encoded, y = self._read_training(X, y, feature_names, "classification")
         self.classes_ = check_classes(y)
         codes = np.searchsorted(self.classes_, y)  # (n,)
+        self.class_weights_ = class_weights(self.class_weight, codes, len(self.classes_))
         grow_rows = np.arange(len(codes))
         if self.prune == "reduced_error":
             if X_val is None and y_val is None:
@@ -133,7 +148,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
                 X_v, labels = check_validation(self, X_val, y_val)
                 index = {c: i for i, c in enumerate(self.classes_.tolist())}
                 y_v = np.array([index.get(v, -1) for v in labels.tolist()], dtype=np.intp)
-        target = Classes(codes[grow_rows], len(self.classes_), self.criterion)
+        target = Classes(codes[grow_rows], len(self.classes_), self.criterion, self.class_weights_)
         tree = self._grow(X_encoded[grow_rows], target)
         steps, paths = self._start_trace(tree) if self.trace else ([], None)
         if self.prune == "chi2":
@@ -162,6 +177,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     # --- node payloads for the nested form, the trace and export ---------------------------------
 
     def _set_node_values(self, values):
+        self.tree_.class_weights = self.class_weights_
         self._proba = node_distribution(self.tree_)  # (N, k)
         self._prediction = plurality_value(self._proba)  # (N,)
 
@@ -179,12 +195,18 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         return f"class: {self.classes_[self._prediction[i]]}"
 
     def _extra_state(self):
-        return {"classes": self.classes_.tolist()}
+        weights = None if self.class_weights_ is None else self.class_weights_.tolist()
+        return {"classes": self.classes_.tolist(), "class_weights": weights}
 
     def _read_extra_state(self, d):
         self.classes_ = np.array(d["classes"])
         if self.classes_.ndim != 1 or len(self.classes_) < 2:
             raise DataError("The tree description needs a list of at least two classes.")
+        weights = d.get("class_weights")
+        self.class_weights_ = None if weights is None else np.array(weights, dtype=float)
+        if weights is not None and (self.class_weights_.shape != self.classes_.shape
+                                    or not (np.isfinite(self.class_weights_) & (self.class_weights_ > 0)).all()):
+            raise DataError("The tree description's class_weights need one positive number per class.")
 
     def _read_node_payload(self, node):
         counts = node["counts"]

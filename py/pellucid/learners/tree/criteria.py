@@ -77,13 +77,18 @@ def importance(parent_counts, children_counts, impurity=entropy, size=class_coun
 
 class Classes:
     """A classification target: class codes 0..k-1; a node is summed up by its class counts, and
-    IMPORTANCE is the information gain (kind="entropy") or the Gini decrease (kind="gini")."""
+    IMPORTANCE is the information gain (kind="entropy") or the Gini decrease (kind="gini").
 
-    def __init__(self, y_codes, n_classes, kind="entropy"):
+    With class weights w (k,) (class_weight="balanced") the counts stay counts of rows, but impurity
+    and IMPORTANCE read the weighted counts w_c * n_c: each example of class c counts w_c times, as
+    scikit-learn weighs them. Leaf sizes (min_samples_leaf, min_samples_split) still count rows."""
+
+    def __init__(self, y_codes, n_classes, kind="entropy", weights=None):
         self.y = np.asarray(y_codes, dtype=np.intp)  # (n,)
         self.k = n_classes
         self.kind = kind
-        self.impurity = entropy if kind == "entropy" else gini
+        self.weights = None if weights is None else np.asarray(weights, dtype=float)  # (k,)
+        self._impurity = entropy if kind == "entropy" else gini
         self.tol = 1e-12  # gains closer than this (bits, or Gini) tie
         self.row_stats = (self.y[:, None] == np.arange(n_classes)).astype(np.intp)  # (n, k) one-hot
 
@@ -94,12 +99,23 @@ class Classes:
     def size(self, stats):
         return class_count(stats)
 
+    def weighted(self, stats):
+        """The class counts as the impurity sees them: times each class's weight, if any."""
+        return stats if self.weights is None else np.asarray(stats) * self.weights
+
+    def mass(self, stats):
+        """How much the examples of nodes with these counts weigh (their number, without weights)."""
+        return class_count(self.weighted(stats))
+
+    def impurity(self, stats):
+        return self._impurity(self.weighted(stats))
+
     def is_pure(self, stats):
         """All examples share one classification (or there are none)."""
         return np.count_nonzero(stats, axis=-1) <= 1
 
     def importance(self, parent, children):
-        return importance(parent, children, self.impurity)
+        return importance(self.weighted(parent), self.weighted(children), self._impurity)
 
 
 class Values:
@@ -108,6 +124,7 @@ class Values:
     reduction in variance."""
 
     kind = "variance"
+    weights = None  # every example weighs 1
 
     def __init__(self, y):
         self.y_raw = np.asarray(y, dtype=float)  # (n,)
@@ -123,6 +140,8 @@ class Values:
 
     def size(self, stats):
         return np.asarray(stats)[..., 0]
+
+    mass = size  # every example weighs 1
 
     def impurity(self, stats):
         return variance(stats)

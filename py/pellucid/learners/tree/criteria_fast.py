@@ -4,7 +4,9 @@ criteria.py writes IMPORTANCE as the notes do, one node at a time. Here the same
 "sufficient statistics" kept as an (s, m) array (class counts, or count/sum/sum of squares of the
 target): with cost(node) = samples * impurity(node), the gain of a split is
 (cost(parent) - sum cost(child)) / samples, so every threshold of every node and numeric column is
-scored by one expression over running sums.
+scored by one expression over running sums. With class weights (class_weight="balanced") the
+statistics stay row counts; `cost` weighs them, and `mass` is a node's weighted number of examples,
+the `samples` that gains are divided by (`samples` itself counts rows, for the leaf-size limits).
 """
 
 import numpy as np
@@ -15,7 +17,7 @@ from .criteria import Classes
 def for_target(target):
     """The fast criterion of a readable target (criteria.Classes or criteria.Values)."""
     if isinstance(target, Classes):
-        return ClassCriterion(target.y, target.k, target.kind)
+        return ClassCriterion(target.y, target.k, target.kind, target.weights)
     return VarianceCriterion(target.y_raw)
 
 
@@ -24,10 +26,11 @@ class ClassCriterion:
 
     task = "classification"
 
-    def __init__(self, y_codes, n_classes, kind="entropy"):
+    def __init__(self, y_codes, n_classes, kind="entropy", weights=None):
         self.y = np.asarray(y_codes, dtype=np.int32)  # (n,)
         self.k = n_classes
         self.kind = kind
+        self.weights = None if weights is None else np.asarray(weights, dtype=float)[:, None]  # (k, 1)
         self.tol = 1e-12
         n = len(self.y)
         counts = np.arange(n + 1, dtype=float)
@@ -43,6 +46,13 @@ class ClassCriterion:
 
     def samples(self, stats):
         return stats.sum(axis=0)
+
+    def mass(self, stats):
+        """Weighted number of examples of (k, ...) counts (their number, without class weights)."""
+        return self.samples(stats) if self.weights is None else self._weigh(stats).sum(axis=0)
+
+    def _weigh(self, stats):
+        return stats * self.weights.reshape((self.k,) + (1,) * (stats.ndim - 1))
 
     def split_costs(self, orders, xs, valid, sizes, totals):
         """Candidate cuts (flat indices into (F, m), ascending), their node, and the cost of the two
@@ -90,7 +100,10 @@ class ClassCriterion:
         return flat.reshape(self.k, n_groups)
 
     def cost(self, stats, total=None):
-        """samples * impurity for every column of (k, ...) counts (total: their sums, if known)."""
+        """samples * impurity for every column of (k, ...) counts (total: their sums, if known);
+        with class weights, mass * impurity of the weighted counts."""
+        if self.weights is not None:
+            return self._weighted_cost(self._weigh(stats))
         if total is None:
             total = stats.sum(axis=0)
         if self.kind == "entropy":
@@ -102,13 +115,27 @@ class ClassCriterion:
         squares = (stats.astype(float) ** 2).sum(axis=0)
         return np.where(total > 0, total - squares / np.maximum(total, 1), 0.0)
 
+    def _weighted_cost(self, weighted):
+        """mass * impurity of (k, ...) weighted counts: entropy W log2 W - sum_c v_c log2 v_c, or
+        Gini W - sum_c v_c^2 / W (W = sum_c v_c), each 0 for a node without examples."""
+        total = weighted.sum(axis=0)
+        if self.kind == "entropy":
+            return _xlog2x(total) - _xlog2x(weighted).sum(axis=0)
+        squares = (weighted ** 2).sum(axis=0)
+        return np.where(total > 0, total - squares / np.where(total > 0, total, 1.0), 0.0)
+
     def is_pure(self, stats):
         """True for columns whose examples all share one class."""
         return (stats > 0).sum(axis=0) <= 1
 
     def impurity(self, stats):
-        total = stats.sum(axis=0)
-        return np.where(total > 0, self.cost(stats) / np.maximum(total, 1), 0.0)
+        total = self.mass(stats)
+        return np.where(total > 0, self.cost(stats) / np.where(total > 0, total, 1), 0.0)
+
+
+def _xlog2x(v):
+    """v log2 v elementwise, 0 at 0."""
+    return v * np.log2(np.where(v > 0, v, 1.0))
 
 
 class VarianceCriterion:
@@ -125,6 +152,8 @@ class VarianceCriterion:
 
     def samples(self, stats):
         return stats[0]
+
+    mass = samples  # every example weighs 1
 
     def split_costs(self, orders, xs, valid, sizes, totals):
         """(None, None, cost): the (F, m) n * variance of the two sides when the node's segment of an

@@ -46,11 +46,12 @@ def _best_thresholds(criterion, XT, O, sizes, totals, min_leaf=1):
     # (when every valid cut is a candidate) the (F, m) costs with inf at the invalid ones. Costs within
     # tol * samples of the best tie (gains within tol): the first is chosen, as growth.py chooses.
     flat, node, cost = criterion.split_costs(O, xs, valid, sizes, totals)
+    masses = criterion.mass(totals)  # (A,) gains are cost decreases per unit of mass: ties scale with it
     best = np.full(F * A, np.inf)  # (F * A,)
     threshold = np.full(F * A, np.nan)
     if flat is None:
         group_best = np.minimum.reduceat(cost, starts, axis=1)  # (F, A)
-        near = np.repeat(group_best + criterion.tol * sizes, sizes, axis=1)  # (F, m) costs that tie the best
+        near = np.repeat(group_best + criterion.tol * masses, sizes, axis=1)  # (F, m) costs that tie the best
         index = np.where(cost <= near, np.arange(m), m)
         chosen = np.minimum.reduceat(index, starts, axis=1)  # (F, A) first best cut of each node
         keep = np.flatnonzero(np.isfinite(group_best))  # groups with a valid cut
@@ -61,7 +62,7 @@ def _best_thresholds(criterion, XT, O, sizes, totals, min_leaf=1):
         first = np.flatnonzero(np.diff(group, prepend=-1))  # (g,) start of each group
         group_best = np.minimum.reduceat(cost, first)  # (g,)
         size = np.diff(np.append(first, len(cost)))
-        near = np.repeat(group_best + criterion.tol * sizes[node[first]], size)  # (c,) costs that tie the best
+        near = np.repeat(group_best + criterion.tol * masses[node[first]], size)  # (c,) costs that tie the best
         index = np.where(cost <= near, np.arange(len(cost)), len(cost))
         chosen = flat[np.minimum.reduceat(index, first)]  # (g,) first best cut of each group
         group = group[first]
@@ -115,7 +116,7 @@ def _binary_cost(criterion, table, totals, min_leaf):
     cost = criterion.cost(left) + criterion.cost(totals[:, :, None] - left)  # (A, V)
     cost = np.where((n_left >= min_leaf) & (n_node - n_left >= min_leaf), cost, np.inf)
     best = cost.min(axis=1)  # (A,)
-    first = np.argmax(cost <= (best + criterion.tol * n_node[:, 0])[:, None], axis=1)  # (A,)
+    first = np.argmax(cost <= (best + criterion.tol * criterion.mass(totals))[:, None], axis=1)  # (A,)
     if one_vs_rest:
         return best, first[:, None], np.ones(A, dtype=np.intp)
     return best, order, first + 1
@@ -197,12 +198,13 @@ class _Grower:
         """Candidate gains (A, d) and thresholds (A, d) of every attribute at every open node."""
         A, d = stats.shape[1], self.X.shape[1]
         parent_cost = self.criterion.cost(stats)  # (A,)
+        masses = self.criterion.mass(stats)  # (A,) the node sizes gains are per (weighted, if classes are)
         gains = np.full((A, d), np.nan)
         thresholds = np.full((A, d), np.nan)
         if len(self.numeric):
             cost, thresholds[:, self.numeric] = (a.T for a in _best_thresholds(self.criterion, self.XT, O,
                                                                                 sizes, stats, self.min_leaf))
-            gains[:, self.numeric] = np.where(np.isfinite(cost), parent_cost[:, None] - cost, 0.0) / sizes[:, None]
+            gains[:, self.numeric] = np.where(np.isfinite(cost), parent_cost[:, None] - cost, 0.0) / masses[:, None]
         node = np.repeat(np.arange(A), sizes)  # (m,)
         for j in np.flatnonzero(self.is_cat):
             table = _value_table(self.criterion, self.codes[j], self.n_values[j], O[0], node, A)
@@ -210,7 +212,7 @@ class _Grower:
                 cost, *self.subsets[j] = _binary_cost(self.criterion, table, stats, self.min_leaf)
             else:
                 cost = _multiway_cost(self.criterion, table, self.min_leaf)
-            gain = np.where(np.isfinite(cost), parent_cost - cost, 0.0) / sizes
+            gain = np.where(np.isfinite(cost), parent_cost - cost, 0.0) / masses
             gains[:, j] = np.where(used[:, j], np.nan, gain)
         return gains, thresholds
 

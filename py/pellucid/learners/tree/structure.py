@@ -58,6 +58,7 @@ class Tree:
         self.reason = np.asarray(reason, dtype=np.intp)  # (N,) -1 for inner nodes
         self.left_values = {int(k): np.asarray(v, dtype=np.intp) for k, v in (left_values or {}).items()}
         self.impurity = None  # (N,) set by the estimator once the tree is final
+        self.class_weights = None  # (k,) weight of each class's examples (class_weight="balanced"), or None
         self._router = None  # compiled routing of a numeric tree, built on first use
 
     @property
@@ -67,6 +68,14 @@ class Tree:
     @property
     def samples(self):
         return self.stats[0] if self.stats.dtype.kind == "f" else self.stats.sum(axis=0)
+
+    @property
+    def weighted_samples(self):
+        """(N,) how much each node's examples weigh: their number, or with class weights the sum of
+        their classes' weights (what impurity decreases are weighted by)."""
+        if self.class_weights is None:
+            return self.samples
+        return self.class_weights @ self.stats
 
     def is_leaf(self, node):
         return self.feature[node] == LEAF
