@@ -114,7 +114,7 @@ class KMeans(ClusterMixin, Estimator):
     def _warn_if_fewer_clusters(self):
         """Rows that coincide share a centre, so data with fewer than k distinct rows gives fewer than k
         clusters: said rather than left for the caller to notice (scikit-learn warns alike)."""
-        found = len(np.unique(self.labels_))
+        found = np.count_nonzero(np.bincount(self.labels_, minlength=self.k))
         if found < self.k:
             warnings.warn(f"Number of distinct clusters ({found}) found smaller than k ({self.k}), "
                           "usually because X has fewer than k distinct rows (duplicate points); choose a "
@@ -231,8 +231,9 @@ def lloyd(MT, centres, max_iter, tol, x_sq, trace=False, origin=0.0):
 
     Traced fits run these steps as written; the others kmeans_fast.lloyd (the same clusters, faster)."""
     if not trace:
-        centres, n_iter, stable = kmeans_fast.lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty)
-        return _result(MT, centres, n_iter, stable, None, x_sq, origin)
+        centres, n_iter, stable, labels = kmeans_fast.lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty)
+        labels, inertia = kmeans_fast.result(MT, centres, labels)
+        return {"labels": labels, "centres": centres, "inertia": inertia, "n_iter": n_iter, "trace": None}
     k, records, labels_old, stable = len(centres), [], None, False
     for it in range(1, max_iter + 1):
         labels, best = assign(MT, centres)

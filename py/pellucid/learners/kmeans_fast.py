@@ -45,9 +45,10 @@ def move_rows(MT, moved, old, new, sums, counts):
 
 
 def lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty):
-    """kmeans.lloyd's loop without the trace: (centres, n_iter, stable). Same steps and stops; the cluster
-    sums are updated only for the rows whose label changed, so late iterations, where few rows move,
-    cost little more than the assignment step."""
+    """kmeans.lloyd's loop without the trace: (centres, n_iter, stable, labels). Same steps and stops;
+    the cluster sums are updated only for the rows whose label changed, so late iterations, where few
+    rows move, cost little more than the assignment step. labels: the centres' assignment when the run
+    ended stable (it is the last one made), else None."""
     k = len(centres)
     labels_old, stable = None, False
     for it in range(1, max_iter + 1):
@@ -71,4 +72,15 @@ def lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty):
     if not stable:  # exact means of the last assignment (the incremental sums may drift by rounding)
         sums, counts = cluster_sums(MT, labels_old, k)
         centres = sums / counts[:, None]
-    return centres, it, stable
+    return centres, it, stable, labels_old if stable else None
+
+
+def result(MT, centres, labels=None):
+    """(labels, inertia) of the final centres, as kmeans._result computes them: the assignment (unless
+    given) and the sum of squared differences itself (not the expansion). The centres' columns are
+    gathered with np.take, several times faster than fancy indexing along the second axis; the
+    differences, and so their sum, are the same numbers."""
+    if labels is None:
+        labels = assign(MT, centres)[0]
+    diff = MT - np.take(np.ascontiguousarray(centres.T), labels, axis=1)  # (d, n)
+    return labels, float(np.einsum("ij,ij->", diff, diff))
