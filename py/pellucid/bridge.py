@@ -19,6 +19,7 @@ from .learners import registry
 from .workbench import boundary as _boundary, evaluation as _evaluation, exports, readouts, script, tables
 from .workbench import exercises as _exercises, explain as _explain, lab as _lab, steps as _steps
 from .workbench import compare as _compare, judging, sklearn_script
+from .workbench import tuning
 
 
 # --- the commands that need no session ------------------------------------------------------------------
@@ -53,7 +54,7 @@ class Session:
     COMMANDS = ("load_csv", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn",
-                "curves", "importance", "show_run")
+                "curves", "importance", "show_run", "tune")
 
     # How many fitted runs are kept: the one shown and the few before it. Each holds its model and its
     # predictions for every row, so keeping them all would grow the browser's memory with every training;
@@ -284,6 +285,13 @@ class Session:
         """Permutation importance of each feature on held-out rows (k-fold: in every fold), and a tree's
         impurity importance (docs/bridge.md)."""
         return judging.importance(self.run(model_id))
+
+    # --- choosing hyperparameters ---------------------------------------------------------------------------
+
+    def tune(self, table_id, target, features, model, grid, params=None, evaluation=None, preprocessing=None):
+        """Every cell of a grid over one or two hyperparameters scored by k-fold cross-validation (the page's
+        k and seed; under a held-out split, without the test rows), and the best cell (docs/bridge.md)."""
+        return tuning.tune(self.table(table_id), target, features, model, params, evaluation, preprocessing, grid)
 
 
 STATELESS = {"datasets": datasets, "models": models}

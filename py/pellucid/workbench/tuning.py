@@ -1,0 +1,181 @@
+"""Tuning one or two hyperparameters: every cell of a grid of their values scored by k-fold cross-validation,
+as scikit-learn's GridSearchCV does, for the page to draw as a validation curve (one parameter) or a
+heatmap (two), with the best cell marked.
+
+Seed 000 ("Training, Validation, Testing"): choose hyperparameters on data the model was not fitted on, and
+touch the test rows once at the end; seed 003 (section 2.1): without a validation set, the k folds stand
+in for it. So every cell is scored on the same k folds (the page's k and seed, stratified as its evaluation
+says), the preprocessing is fitted inside each fold on that fold's training rows, as training does, and
+under a held-out split the test rows take no part: the folds are drawn from the training and validation
+rows only, so the test score of the model trained afterwards is still honest.
+"""
+
+import itertools
+import math
+import warnings as _warnings
+
+import numpy as np
+
+from ..core.errors import DataError
+from ..core.settings import CV_FOLDS
+from ..evaluation import model_selection
+from ..learners import registry
+from ..preprocessing import Pipeline
+from ..tabular.dates import expand_dates
+from . import prepare
+from .evaluation import check_evaluation, split_rows
+from .host import report
+from .runs import SUPERVISED, check_not_empty, check_two_classes, choose_columns, make_estimator
+
+MAX_PARAMS = 2
+MAX_CELLS = 100  # k fits per cell: beyond this a grid takes too long in a browser tab
+SCORES = {"classification": ("accuracy", "Accuracy"), "regression": ("r2", "R²")}
+
+
+# --- the grid ------------------------------------------------------------------------------------------
+
+def check_grid(learner, grid):
+    """[(name, [values])]: the one or two parameters to tune with their values, each value checked against
+    the parameter's rule; a DataError naming the first problem."""
+    if not isinstance(grid, list) or not grid:
+        raise DataError("Choose one or two hyperparameters to tune, each with the values to try "
+                        "(a list like [{\"name\": \"max_depth\", \"values\": [1, 2, 3]}]).")
+    if len(grid) > MAX_PARAMS:
+        raise DataError(f"Tune one or two hyperparameters at a time; {len(grid)} were given.")
+    rules = {name: rule for name, rule in learner.estimator._param_rules.items()
+             if name != "trace" and rule.kind != "vector"}
+    axes = []
+    for entry in grid:
+        if not isinstance(entry, dict) or set(entry) != {"name", "values"}:
+            raise DataError(f"Each tuned hyperparameter is {{\"name\": ..., \"values\": [...]}}; got {entry!r}.")
+        name, values = entry["name"], entry["values"]
+        if name not in rules:
+            raise DataError(f"{learner.label} has no hyperparameter {name!r} to tune; the ones it has are: "
+                            f"{', '.join(rules)}.")
+        if name in (axis for axis, _ in axes):
+            raise DataError(f"The hyperparameter {name!r} is chosen twice; choose two different ones.")
+        axes.append((name, _check_values(name, rules[name], values)))
+    cells = math.prod(len(values) for _, values in axes)
+    if cells > MAX_CELLS:
+        raise DataError(f"The grid has {cells} cells ({' × '.join(str(len(v)) for _, v in axes)} values); "
+                        f"at most {MAX_CELLS} are tried at once: list fewer values.")
+    return axes
+
+
+def _check_values(name, rule, values):
+    if not isinstance(values, list) or not values:
+        raise DataError(f"Give at least one value of {name!r} to try, as a list; got {values!r}.")
+    for value in values:
+        rule.check(name, value)  # the message names the parameter, its range and the value
+    seen = []
+    for value in values:
+        if any(type(value) is type(other) and value == other for other in seen):
+            raise DataError(f"The values of {name!r} list {value!r} twice; list each value once.")
+        seen.append(value)
+    return list(values)
+
+
+def cells_of(axes):
+    """Every combination of the values, the first parameter's changing slowest (row-major: a heatmap's rows
+    are the first parameter's values, its columns the second's)."""
+    names = [name for name, _ in axes]
+    return [dict(zip(names, combo)) for combo in itertools.product(*(values for _, values in axes))]
+
+
+# --- the rows and folds ------------------------------------------------------------------------------------
+
+def tuning_rows(n, evaluation, labels):
+    """0-based rows the folds are drawn from: all of them, or under a held-out split every row but the test
+    rows (the same rows `train` holds out with the same seed)."""
+    if evaluation["method"] != "split":
+        return np.arange(n)
+    parts = split_rows(n, evaluation["validation"], evaluation["test"], labels, evaluation["seed"])
+    return np.sort(np.concatenate([parts["train"], parts["validation"]]))
+
+
+def folds_of(rows, y, k, stratified, seed):
+    """[(train, test)] as 0-based rows of the table: the page's k-fold splitter over `rows`."""
+    splitter = (model_selection.StratifiedKFold if stratified else model_selection.KFold)(k, shuffle=True, seed=seed)
+    return [(rows[train], rows[test]) for train, test in splitter.split(np.arange(len(rows)), y[rows])]
+
+
+def _folds_k(evaluation):
+    """k: the evaluation's, or the page's k sent beside a split (the default when it sent none)."""
+    k = evaluation.get("k", CV_FOLDS["default"]) if isinstance(evaluation, dict) else CV_FOLDS["default"]
+    return check_evaluation({"method": "kfold", "k": k})["k"]
+
+
+# --- tuning ----------------------------------------------------------------------------------------------
+
+def tune(table, target, features, model, params=None, evaluation=None, preprocessing=None, grid=None):
+    """Score every cell of `grid` ([{name, values}], one or two parameters; the model's other parameters are
+    `params`) by k-fold cross-validation; the TuneResult (docs/bridge.md)."""
+    learner = registry.get(model)
+    estimator = make_estimator(model, params)
+    if estimator.task not in SUPERVISED:
+        raise DataError(f"{learner.label} has no target to score, so there is nothing to tune it by: tuning "
+                        "needs a classifier or a regressor.")
+    estimator._check_params()
+    axes = check_grid(learner, grid)
+    k = _folds_k(evaluation)
+    evaluation = check_evaluation(evaluation)
+    features, target = choose_columns(table, estimator, model, target, features)
+    table, features = expand_dates(table, features)
+    check_not_empty(table, features + [target])
+    choices = prepare.check_choices(preprocessing, learner)
+    table, _ = prepare.rows_to_keep(table, features, target, choices)
+    classification = estimator.task == "classification"
+    if classification:
+        check_two_classes(table, target)
+    stratified = evaluation["stratify"] and classification
+    y = table.column(target)
+    rows = tuning_rows(table.n_rows, evaluation, y if stratified else None)
+    folds = folds_of(rows, y, k, stratified, evaluation["seed"])
+    raw = table.select(features)
+    with _warnings.catch_warnings(record=True) as caught:
+        _warnings.simplefilter("always")
+        cells = _score_cells(raw, y, folds, cells_of(axes), lambda cell: Pipeline(
+            prepare.unfitted(raw, choices, learner), make_estimator(model, {**(params or {}), **cell})))
+    scoring, score_name = SCORES[estimator.task]
+    best = best_cell(cells)
+    return {"model": model, "label": learner.label, "task": estimator.task, "scoring": scoring,
+            "score_name": score_name, "params": [{"name": name, "values": values} for name, values in axes],
+            "fixed_params": {name: value for name, value in estimator.get_params().items()
+                             if name != "trace" and name not in dict(axes)},
+            "cells": cells, "best": {"index": best, **cells[best]},
+            "k": k, "splitter": "StratifiedKFold" if stratified else "KFold", "seed": evaluation["seed"],
+            "n_rows": int(len(rows)), "test_rows_left_out": int(table.n_rows - len(rows)),
+            "folds": [(test + 1).tolist() for _, test in folds], "preprocessing": choices,
+            "warnings": list(dict.fromkeys(str(w.message) for w in caught))}
+
+
+def _score_cells(raw, y, folds, cells, pipeline_for):
+    """Per cell: its params, each fold's validation score, and the mean and (population) standard deviation
+    of the training and validation scores over the folds. Progress is reported after every fit."""
+    out, fits = [], len(cells) * len(folds)
+    for c, cell in enumerate(cells):
+        train_scores, validation_scores = [], []
+        for f, (train, test) in enumerate(folds):
+            model = pipeline_for(cell)
+            try:
+                model.fit(raw.take(train), y[train])
+            except DataError as exc:
+                raise DataError(f"Fitting with {_words(cell)} on fold {f + 1} failed: {exc}") from exc
+            train_scores.append(float(model.score(raw.take(train), y[train])))
+            validation_scores.append(float(model.score(raw.take(test), y[test])))
+            report((c * len(folds) + f + 1) / fits, f"Tuning: {_words(cell)}, fold {f + 1} of {len(folds)}")
+        out.append({"params": cell, "validation_scores": validation_scores,
+                    "validation_mean": float(np.mean(validation_scores)),
+                    "validation_std": float(np.std(validation_scores)),
+                    "train_mean": float(np.mean(train_scores)), "train_std": float(np.std(train_scores))})
+    return out
+
+
+def best_cell(cells):
+    """The index of the cell with the highest mean validation score; on a tie the first in grid order (with
+    values listed simplest first, the simplest model)."""
+    return int(np.argmax([cell["validation_mean"] for cell in cells]))
+
+
+def _words(cell):
+    return ", ".join(f"{name} = {'none' if value is None else value}" for name, value in cell.items())
