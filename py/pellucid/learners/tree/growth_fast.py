@@ -133,7 +133,7 @@ def _partition(O, child_of_row, open_):
     key = rank[child_of_row[O]]  # (F, m)
     order = np.argsort(key, axis=1, kind="stable")
     m_open = int((key[0] < n_open).sum())
-    return np.take_along_axis(O, order[:, :m_open], axis=1)
+    return _take_rows(O, order[:, :m_open])
 
 
 class _Grower:
@@ -246,8 +246,9 @@ class _Grower:
         node = np.repeat(np.arange(len(ids)), sizes)  # (m,)
         value = self.X[rows, feature[node]]
         step = np.where(categorical[node], value, value > threshold[node]).astype(np.intp)  # (m,)
-        binary = np.isin(node, list(left_sets))  # (m,) rows at a binary categorical test
-        step[binary] = ~in_left_set(node[binary], value[binary].astype(np.intp), left_sets)
+        if left_sets:  # rows at a binary categorical test go left when their value is in the left set
+            binary = np.isin(node, list(left_sets))  # (m,)
+            step[binary] = ~in_left_set(node[binary], value[binary].astype(np.intp), left_sets)
         total = int(n_children.sum())
         child_stats = self.criterion.group_stats(rows, first_child[node] + step, total)  # (s, C)
         parent = np.repeat(np.arange(len(ids)), n_children)  # (C,)

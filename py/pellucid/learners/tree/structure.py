@@ -136,6 +136,8 @@ class Tree:
     def compact(self):
         """Drop nodes no longer reachable from the root (after pruning), keeping the id order."""
         self._router = None
+        if (self.feature[self.parent[1:]] != LEAF).all():  # no node hangs below a leaf: all reachable
+            return self
         keep = np.zeros(self.node_count, dtype=bool)
         keep[0] = True
         for i in range(self.node_count):  # parents come before children
