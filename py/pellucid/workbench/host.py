@@ -1,20 +1,40 @@
 """Progress reports to the page: `pellucid_host.progress(fraction, label)` when the worker registered
 that module (in Pyodide), else nothing (natively)."""
 
+import contextlib
+
 try:
     from pellucid_host import progress as _host_progress
 except ImportError:  # natively there is no host page to tell
     _host_progress = None
 
 
+_part = (0.0, 1.0, "")  # (start, end, prefix): the share of the bar the running step owns
+
+
 def report(fraction, label):
-    """Tell the page how far a long command has got (0..1); never fails the command."""
+    """Tell the page how far a long command has got (0..1); never fails the command. Inside `part`, the
+    fraction is of that part and the label is prefixed with its name."""
     if _host_progress is None:
         return
+    start, end, prefix = _part
     try:
-        _host_progress(float(fraction), str(label))
+        _host_progress(start + (end - start) * float(fraction), f"{prefix}: {label}" if prefix else str(label))
     except Exception:  # a broken progress bar must not stop the work
         pass
+
+
+@contextlib.contextmanager
+def part(start, end, prefix):
+    """Reports made inside run from `start` to `end` of the bar, labelled "prefix: ...": one step of a
+    command made of several (one learner of a comparison), each reporting its own 0..1."""
+    global _part
+    outer = _part
+    _part = (outer[0] + (outer[1] - outer[0]) * start, outer[0] + (outer[1] - outer[0]) * end, prefix)
+    try:
+        yield
+    finally:
+        _part = outer
 
 
 def reporter(label):

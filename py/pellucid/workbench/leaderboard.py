@@ -1,0 +1,146 @@
+"""Compare learners: several learners trained on the same rows, the same preprocessing and the same split
+or folds (one seed), ranked by a metric, as Weka's Experimenter and Orange's Test & Score do.
+
+Each learner is trained exactly as the `train` command trains it (workbench.evaluation), with the same
+seed, so `train` with a row's model and params makes that very model again for the page to open. Under k-fold a learner's score is the mean
+and population spread of the metric over the folds, each fold scored on its own held-out rows by the
+model that did not see them (as scikit-learn's cross_val_score); under a split it is the held-out score
+(test rows, else validation rows; with none, the training rows, said to be in-sample).
+"""
+
+import numpy as np
+
+from ..core.descriptor import Task
+from ..core.errors import DataError
+from ..evaluation.model_selection import SCORERS
+from ..learners import registry
+from . import evaluation as _evaluation
+from .host import part, report
+from .judging import held_out
+
+# The metrics a ranking can use, per task, with their names on the page (those the scorers know).
+METRICS = {
+    "classification": (("accuracy", "Accuracy"), ("balanced_accuracy", "Balanced accuracy"),
+                       ("f1_macro", "F1 (macro)"), ("precision_macro", "Precision (macro)"),
+                       ("recall_macro", "Recall (macro)")),
+    "regression": (("r2", "R²"), ("mean_squared_error", "MSE"), ("mean_absolute_error", "MAE")),
+}
+
+
+def metrics_for(task):
+    """[{name, label, greater_is_better}] of the metrics that rank learners of `task`."""
+    return [{"name": name, "label": label, "greater_is_better": SCORERS[name][2]}
+            for name, label in METRICS.get(task, ()) if name in SCORERS and not SCORERS[name][1]]
+
+
+def check_learners(learners):
+    """(descriptors, task): the named learners, all known, none twice, all of one supervised task; a
+    DataError naming the one that is not."""
+    if not isinstance(learners, (list, tuple)) or not learners:
+        raise DataError("Choose at least one learner to compare (for example all that fit this task).")
+    chosen = [registry.get(name) for name in learners]  # an unknown name: a DataError listing the known ones
+    twice = sorted({d.name for d in chosen if sum(e.name == d.name for e in chosen) > 1})
+    if twice:
+        raise DataError(f"{', '.join(twice)} is chosen more than once; compare each learner once.")
+    task = Task(chosen[0].task)
+    if not task.supervised:
+        raise DataError(f"{chosen[0].label} is a {task.value} learner: comparing ranks learners by how well "
+                        "they predict a target, so choose classifiers or regressors.")
+    other = next((d for d in chosen if d.task != task), None)
+    if other is not None:
+        raise DataError(f"{other.label} ({other.name}) is a {Task(other.task).value} learner, but the others "
+                        f"are {task.value} learners: compare learners of one task.")
+    return chosen, task.value
+
+
+def check_metric(metric, task):
+    names = [m["name"] for m in metrics_for(task)]
+    if metric is None:
+        return names[0]
+    if metric not in names:
+        raise DataError(f"metric {metric!r} does not rank {task} learners; choose one of: {', '.join(names)}.")
+    return metric
+
+
+def compare_learners(table, target, features, learners, evaluation=None, preprocessing=None, params=None,
+                     metric=None):
+    """Train each of `learners` (names) on `table` as `train` would, with `params[name]` where given (the
+    page's current model keeps its settings) and its defaults otherwise; rank them by `metric`. A learner
+    that fails is listed last with its message; when every one fails, the first failure is raised. The
+    reply: docs/bridge.md."""
+    chosen, task = check_learners(learners)
+    metric = check_metric(metric, task)
+    params = _check_params(params, chosen)
+    rows, failures = [], []
+    for i, learner in enumerate(chosen):
+        report(i / len(chosen), f"{learner.label} ({i + 1} of {len(chosen)})")
+        with part(i / len(chosen), (i + 1) / len(chosen), f"{learner.label} ({i + 1} of {len(chosen)})"):
+            try:
+                run, result = _evaluation.train(table, target, features, learner.name, params.get(learner.name),
+                                                evaluation, False, preprocessing)
+            except DataError as exc:
+                failures.append(exc)
+                rows.append(_failed_row(learner, params.get(learner.name), exc))
+                continue
+        rows.append(_row(run, result, task))
+    if not any("error" not in row for row in rows):
+        raise failures[0]
+    report(1.0, "Compared")
+    scored = next(row for row in rows if "error" not in row)
+    return {"task": task, "metric": metric, "metrics": metrics_for(task), "evaluation": scored["evaluation"],
+            "scored_on": scored["scored_on"], "n_rows": scored["n_rows"], "rows": rank(rows, metric)}
+
+
+def rank(rows, metric):
+    """The rows best first by the mean of `metric` (lower first for a loss), failed ones last, ties in
+    the order the learners were chosen; each with its 1-based "rank" (None when it failed)."""
+    greater = SCORERS[metric][2]
+    ok = [row for row in rows if "error" not in row]
+    ok.sort(key=lambda row: -row["scores"][metric]["mean"] if greater else row["scores"][metric]["mean"])
+    for place, row in enumerate(ok, 1):
+        row["rank"] = place
+    failed = [dict(row, rank=None) for row in rows if "error" in row]
+    return ok + failed
+
+
+def _check_params(params, chosen):
+    if params is None:
+        return {}
+    if not isinstance(params, dict) or not all(isinstance(v, dict) for v in params.values()):
+        raise DataError("params must map a learner's name to its settings, like {\"GaussianNB\": {}}.")
+    names = {d.name for d in chosen}
+    return {name: values for name, values in params.items() if name in names}
+
+
+# --- one learner's row ------------------------------------------------------------------------------
+
+def _row(run, result, task):
+    """The ranking's row of one trained run: every metric's per-fold (or held-out) scores, mean and std."""
+    y = run.table.column(run.target)
+    if result.get("cv") is not None:
+        oof = run._out_of_fold  # the fold models' predictions, made when the run was cross-validated
+        groups = [np.flatnonzero(oof["fold"] == i) for i in range(result["cv"]["k"])]
+        predicted, scored_on, n_rows = oof["predicted"], "folds", len(y)
+    else:
+        rows, scored_on = held_out(run)
+        groups, predicted, n_rows = [rows], run.predicted, len(rows)
+    scores = {}
+    for m in metrics_for(task):
+        per_group = [float(SCORERS[m["name"]][0](y[rows], predicted[rows])) for rows in groups]
+        scores[m["name"]] = {"folds": per_group, "mean": float(np.mean(per_group)),
+                             "std": float(np.std(per_group)) if len(per_group) > 1 else None}
+    timing = result["timing"]
+    return {"model": run.model, "label": run.label, "params": _params_of(run),
+            "scores": scores, "fit_seconds": timing["fit_seconds"], "predict_seconds": timing["predict_seconds"],
+            "per_fold": timing["per_fold"], "warnings": result["warnings"], "evaluation": result["evaluation"],
+            "scored_on": scored_on, "n_rows": int(n_rows)}
+
+
+def _failed_row(learner, params, exc):
+    return {"model": learner.name, "label": learner.label, "params": dict(params or {}),
+            "error": str(exc)}
+
+
+def _params_of(run):
+    """The learner's whole settings (defaults included), as the CSV and the page name them."""
+    return {name: value for name, value in run.estimator.get_params().items() if name != "trace"}
