@@ -20,6 +20,7 @@ from .workbench import boundary as _boundary, evaluation as _evaluation, exports
 from .workbench import exercises as _exercises, explain as _explain, lab as _lab, steps as _steps
 from .workbench import compare as _compare, judging, sklearn_script
 from .workbench import tuning
+from .workbench import leaderboard
 
 
 # --- the commands that need no session ------------------------------------------------------------------
@@ -54,7 +55,7 @@ class Session:
     COMMANDS = ("load_csv", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn",
-                "curves", "importance", "show_run", "tune")
+                "curves", "importance", "show_run", "tune", "compare_learners")
 
     # How many fitted runs are kept: the one shown and the few before it. Each holds its model and its
     # predictions for every row, so keeping them all would grow the browser's memory with every training;
@@ -188,6 +189,14 @@ class Session:
         run.setup["table_id"] = table_id
         run.reply = result  # kept, so the page can show this run again (history, comparisons)
         return {"model_id": self.keep_run(run), **result}
+
+    def compare_learners(self, table_id, target, features, learners, evaluation=None, preprocessing=None,
+                         params=None, metric=None):
+        """Several learners trained as `train` trains them, on the same rows, preprocessing and split or
+        folds, ranked by `metric` (docs/bridge.md). The runs are not kept (a comparison of many would push
+        the shown model out): `train` with a row's model and params makes that very model again."""
+        return leaderboard.compare_learners(self.table(table_id), target, features, learners, evaluation,
+                                            preprocessing, params, metric)
 
     def show_run(self, model_id):
         """A kept run's TrainResult again, as `train` replied it: the page reopens an earlier run."""
