@@ -20,6 +20,7 @@ from .workbench import boundary as _boundary, evaluation as _evaluation, exports
 from .workbench import exercises as _exercises, explain as _explain, lab as _lab, steps as _steps
 from .workbench import compare as _compare, judging, sklearn_script
 from .workbench import tuning
+from .workbench import apply as _apply
 from .workbench import leaderboard
 
 
@@ -55,7 +56,7 @@ class Session:
     COMMANDS = ("load_csv", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn",
-                "curves", "importance", "show_run", "tune", "compare_learners")
+                "curves", "importance", "show_run", "tune", "compare_learners", "apply_model")
 
     # How many fitted runs are kept: the one shown and the few before it. Each holds its model and its
     # predictions for every row, so keeping them all would grow the browser's memory with every training;
@@ -217,6 +218,11 @@ class Session:
 
     def export_model(self, model_id):
         return exports.model_json(self.run(model_id))
+
+    def apply_model(self, model_id, path, name="new.csv", max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None):
+        """A kept model (trained or imported) applied to a CSV the page wrote into the worker's file system:
+        its columns matched by name, predictions as a preview and as CSV; the loaded table is untouched."""
+        return _apply.apply_model(self.run(model_id), path, name, max_bytes, max_rows, header)
 
     def import_model(self, json):
         """Keep a model from exported JSON text; nothing changes when it is malformed."""

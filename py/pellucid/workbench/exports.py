@@ -10,18 +10,21 @@ import numpy as np
 from ..core import base
 from ..core.errors import DataError
 from ..preprocessing import Preprocessor
+from ..tabular.cells import KINDS
 from ..tabular.table import Table
 from .readouts import cluster_labels
 from ..learners import registry
 from .runs import Run
 from . import judging
 
+PRETTY_UP_TO = 1_000_000  # characters of compact JSON up to which a model file is pretty-printed
+
 
 def _stem(name):
     return pathlib.PurePath(name or "data").stem or "data"
 
 
-def _free_name(name, taken):
+def free_name(name, taken):
     """`name`, or "name (2)", "name (3)"... if the table already has a column of that name."""
     candidate, i = name, 2
     while candidate in taken:
@@ -41,41 +44,61 @@ def predictions_csv(run, table_name):
     columns = {name: table.column(name) for name in table.columns}
     kinds = table.kinds
     taken = set(columns)
-    split = _free_name("split", taken)
+    split = free_name("split", taken)
     columns[split], kinds[split] = run.split_of_rows(), "categorical"
     if run.task in ("classification", "regression") and run.setup.get("evaluation", {}).get("method") == "kfold":
         for base_name, values, kind in judging.out_of_fold_columns(run):  # each row from the fold model that did not see it
-            name = _free_name(base_name, taken)
+            name = free_name(base_name, taken)
             columns[name], kinds[name] = values, kind
     elif run.task in ("classification", "regression"):
-        name = _free_name("prediction", taken)
+        name = free_name("prediction", taken)
         columns[name] = run.predicted if run.predicted is not None else estimator.predict(X)
         kinds[name] = "categorical" if run.task == "classification" else "numeric"
         if run.task == "classification" and run.learner.can("probabilities"):
             proba = estimator.predict_proba(X)  # (n, k)
             for j, label in enumerate(np.asarray(estimator.classes_).tolist()):
-                name = _free_name(f"P({label})", taken)
+                name = free_name(f"P({label})", taken)
                 columns[name], kinds[name] = proba[:, j], "numeric"
     elif run.task == "clustering":
-        name = _free_name("cluster", taken)
+        name = free_name("cluster", taken)
         columns[name] = cluster_labels(estimator, X, run.train_rows())
         kinds[name] = "numeric"
     else:
         Z = estimator.transform(X)  # (n, K)
         for j in range(Z.shape[1]):
-            name = _free_name(f"PC{j + 1}", taken)
+            name = free_name(f"PC{j + 1}", taken)
             columns[name], kinds[name] = Z[:, j], "numeric"
     text = Table(columns, kinds=kinds).to_csv()
     return {"filename": f"{_stem(table_name)}_{run.model}_predictions.csv", "csv": text}
 
 
 def model_json(run):
-    """{filename, json}: the full to_dict (training rows included), pretty-printed, with the columns it
-    was trained on under "workbench" (from_dict ignores that key)."""
+    """{filename, json}: the full to_dict (training rows included, large arrays packed), with the columns
+    it was trained on, their kinds and the fitted preprocessing under "workbench" (from_dict ignores that
+    key). A small model is pretty-printed to be read; a large one is written without indentation, which
+    would make a deep tree's file several times larger and slower to write and read."""
     d = run.estimator.to_dict()
-    d["workbench"] = {"features": list(run.features), "target": run.target,
+    d["workbench"] = {"features": list(run.features), "target": run.target, "kinds": feature_kinds(run),
                       "preprocessing": run.preprocessor.to_dict() if run.preprocessor is not None else None}
-    return {"filename": f"{run.model}.json", "json": json.dumps(d, indent=2, allow_nan=False)}
+    text = json.dumps(d, separators=(",", ":"), allow_nan=False)
+    if len(text) <= PRETTY_UP_TO:
+        text = json.dumps(d, indent=2, allow_nan=False)
+    return {"filename": f"{run.model}.json", "json": text}
+
+
+def feature_kinds(run):
+    """{feature: "numeric" | "categorical"}: how the model reads each of its columns. From the table it
+    was trained on; for an imported model, from its file, or (a file written before kinds were kept) from
+    what the preprocessing and the model recorded."""
+    if run.table is not None:
+        return {name: run.table.kinds[name] for name in run.features}
+    if run.setup.get("kinds"):
+        return dict(run.setup["kinds"])
+    encoder = getattr(run.preprocessor, "encoder_", None)
+    if encoder is not None:  # one-hot: the model saw 0/1 columns; the raw categorical ones are the encoder's
+        return {name: "categorical" if name in encoder.categories_ else "numeric" for name in run.features}
+    fitted = dict(zip(run.estimator.feature_names_in_, run.estimator.feature_kinds_))
+    return {name: fitted.get(name, "numeric") for name in run.features}
 
 
 def import_model(text):
@@ -102,5 +125,13 @@ def import_model(text):
     learner = registry.of(estimator)  # a DataError for a model the page does not offer
     prep = extra.get("preprocessing")
     preprocessor = Preprocessor.from_dict(prep) if isinstance(prep, dict) else None
+    if preprocessor is not None and _names(extra.get("features")):
+        features = list(extra["features"])  # the columns the preprocessing reads (one-hot: before encoding)
+    kinds = extra.get("kinds")
+    kinds = dict(kinds) if isinstance(kinds, dict) and all(kinds.get(f) in KINDS for f in features) else None
     return Run(estimator=estimator, model=learner.name, features=features, target=target,
-               preprocessor=preprocessor)
+               preprocessor=preprocessor, setup={"kinds": kinds} if kinds else {})
+
+
+def _names(value):
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
