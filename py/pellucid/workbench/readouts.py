@@ -14,6 +14,7 @@ DENDROGRAM_FULL = 2000  # leaves up to which the whole merge list is sent
 DENDROGRAM_TAIL = 200  # merges sent beyond that (the last ones: the top of the tree)
 LARGE_STATE = 1000  # fitted arrays with more values are left out of the compact model
 STORED_ROWS = ("X_fit_", "y_fit_")  # a model's copy of its training rows, always left out
+MAX_TREE_NODES = 1000  # tree nodes sent to the page (it draws 160 at first and unfolds more on a click)
 
 
 def sample_rows(n, limit=MAX_POINTS, seed=0):
@@ -24,19 +25,72 @@ def sample_rows(n, limit=MAX_POINTS, seed=0):
 
 
 def compact_model(estimator):
-    """to_dict() without the large fitted arrays (stored training rows, per-row labels), which the page
-    does not draw from; "omitted_state" names what was left out and `export_model` gives it all."""
+    """to_dict() without what the page does not draw from: the large fitted arrays (stored training rows,
+    per-row labels; "omitted_state" names them) and, in a tree of more than MAX_TREE_NODES nodes, the
+    nodes beyond the first MAX_TREE_NODES breadth first (`bounded_tree`: the cut nodes say how many nodes
+    are below them, and "tree_nodes_omitted" the total). `export_model` gives it all."""
     d = estimator.to_dict()
     state = d.get("state")
     if hasattr(estimator, "X_fit_"):
         d["stores_training_rows"] = True
     if isinstance(state, dict):
-        big = [k for k, v in state.items() if k in STORED_ROWS or
-               isinstance(v, dict) and len(v.get("__ndarray__", ())) > LARGE_STATE]
+        big = [k for k, v in state.items() if k in STORED_ROWS or _array_size(v) > LARGE_STATE]
         if big:
             d["state"] = {k: v for k, v in state.items() if k not in big}
             d["omitted_state"] = big
+    if isinstance(d.get("tree"), dict) and d.get("n_nodes", 0) > MAX_TREE_NODES:
+        d["tree"], d["tree_nodes_omitted"] = bounded_tree(d["tree"], MAX_TREE_NODES)
     return d
+
+
+def _array_size(value):
+    """How many values an encoded array holds (0 for anything else)."""
+    if isinstance(value, dict) and ("__ndarray__" in value or "__packed__" in value):
+        return int(np.prod(value.get("shape", [0])))
+    return 0
+
+
+def _children(node):
+    if "branches" in node:
+        return list(node["branches"].values())
+    return [node[side] for side in ("left", "right") if side in node]
+
+
+def _size(node):
+    """Nodes in the subtree under `node`, itself included (iterative: a deep tree is no recursion limit)."""
+    count, stack = 0, [node]
+    while stack:
+        count += 1
+        stack.extend(_children(stack.pop()))
+    return count
+
+
+def bounded_tree(root, budget):
+    """(copy of the nested tree with at most `budget` nodes, nodes left out). Breadth first, a node keeps
+    its children while they fit, as the page's tree view unfolds them; a node whose children were cut
+    keeps its own fields (its prediction, test, samples) and gains "omitted_nodes": the nodes below it."""
+    top = dict(root)
+    shown, omitted, queue = 1, 0, [top]
+    for node in queue:  # the queue grows as children are kept
+        kids = _children(node)
+        if not kids:
+            continue
+        if shown + len(kids) > budget:
+            below = sum(_size(kid) for kid in kids)
+            for key in ("left", "right", "branches"):
+                node.pop(key, None)
+            node["omitted_nodes"] = below
+            omitted += below
+            continue
+        shown += len(kids)
+        if "branches" in node:
+            node["branches"] = {value: dict(kid) for value, kid in node["branches"].items()}
+            queue.extend(node["branches"].values())
+        else:
+            for side in ("left", "right"):
+                node[side] = dict(node[side])
+                queue.append(node[side])
+    return top, omitted
 
 
 # --- supervised ---------------------------------------------------------------------------------------
