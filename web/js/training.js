@@ -19,7 +19,7 @@ const evaluationControl = (s) => (s.method === "kfold" ? "cv-k" : s.method === "
 const roleControl = (column) => `#profile tr[data-column="${CSS.escape(column)}"] select`;
 
 // The bridge's `train` arguments, or {problem, control} saying what to fix first and where.
-function trainingArgs(s) {
+export function trainingArgs(s) {
   const model = chosenModel(s);
   const problems = checkChosenParams();
   if (problems.length) return { problem: `Fix the model's settings first: ${problems.join(" ")}`, control: "#params [aria-invalid=true]" };

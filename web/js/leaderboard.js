@@ -1,0 +1,186 @@
+// "Compare learners": several learners trained on the current data, target, features, preprocessing and
+// evaluation (the same split or the same folds, one seed), ranked by a metric. A row opens its model in
+// every view: the bridge trains that learner again with the same settings, which makes the very same model.
+import { byId, el, option, setDisabled, formatValue } from "./dom.js";
+import { store } from "./store.js";
+import { python } from "./python.js";
+import { run, showMessage } from "./work.js";
+import { chooseModel, chosenModel } from "./model-controls.js";
+import { trainingArgs } from "./training.js";
+import { trainModel } from "./results.js";
+import { downloadText } from "./export-panel.js";
+import { rememberSession } from "./data-controls.js";
+
+const els = { box: byId("leaderboard-box"), learners: byId("leaderboard-learners"), all: byId("leaderboard-all"),
+  metric: byId("leaderboard-metric"), compare: byId("leaderboard-run"), export: byId("leaderboard-export"),
+  result: byId("leaderboard-result"), note: byId("leaderboard-note") };
+
+// The metrics offered before the first comparison; a reply names those Python ranks by.
+const METRICS = {
+  classification: [["accuracy", "Accuracy"], ["f1_macro", "F1 (macro)"], ["precision_macro", "Precision (macro)"],
+    ["recall_macro", "Recall (macro)"]],
+  regression: [["r2", "R²"], ["mean_squared_error", "MSE"], ["mean_absolute_error", "MAE"]],
+};
+const PERCENT = new Set(["accuracy", "balanced_accuracy"]);
+const SCORED_ON = { test: "test rows", validation: "validation rows", training: "training rows (in-sample: no rows were held out)" };
+
+let shown = null;  // {reply, args}: the last comparison and the settings it was trained with
+
+function taskOf(s) {
+  const task = chosenModel(s)?.task;
+  return METRICS[task] ? task : null;
+}
+
+// One checkbox per learner of the chosen model's task; the chosen model starts ticked.
+function drawLearners(s) {
+  const task = taskOf(s);
+  const ticked = new Set(checkedLearners());
+  const models = task ? s.models.filter((m) => m.task === task) : [];
+  if (!ticked.size && s.model) ticked.add(s.model);
+  els.learners.replaceChildren(...models.map((m) => el("label", { class: "check-row" },
+    el("input", { type: "checkbox", value: m.name, checked: ticked.has(m.name) }), ` ${m.label}`)));
+  els.note.textContent = task ? `Learners that do ${task}, like the model chosen above.`
+    : "Comparing ranks learners by how well they predict a target: choose a classifier or a regressor as the model above.";
+  const current = els.metric.value;
+  els.metric.replaceChildren(...(METRICS[task] || []).map(([name, label]) => option(name, label, name === current)));
+}
+
+function checkedLearners() {
+  return [...els.learners.querySelectorAll("input:checked")].map((box) => box.value);
+}
+
+function formatSeconds(seconds) {
+  return seconds < 1 ? `${(1000 * seconds).toFixed(1)} ms` : `${seconds.toFixed(2)} s`;
+}
+
+function metricOf(reply, name) {
+  return reply.metrics.find((m) => m.name === name) || reply.metrics[0];
+}
+
+// The rows best first by `metric` (lowest first for a loss), failed ones last; ties keep their order.
+function ranked(reply, metric) {
+  const { greater_is_better: greater } = metricOf(reply, metric);
+  const ok = reply.rows.filter((r) => !r.error);
+  const value = (r) => r.scores[metric].mean;
+  ok.sort((a, b) => (greater ? value(b) - value(a) : value(a) - value(b)));
+  return [...ok, ...reply.rows.filter((r) => r.error)];
+}
+
+function caption(reply, metric) {
+  const { label } = metricOf(reply, metric);
+  const k = reply.evaluation.k;
+  const where = reply.scored_on === "folds"
+    ? `mean ± spread (std) over ${k} folds, each scored by the model that did not see its rows`
+    : `on the ${reply.n_rows} ${SCORED_ON[reply.scored_on]}`;
+  return `Ranked by ${label.replace(/^[A-Z][a-z]/, (w) => w.toLowerCase())}, ${where}. Choose a learner to open its model.`;
+}
+
+function leaderTable(reply, metric) {
+  const { label, name } = metricOf(reply, metric);
+  const folds = reply.scored_on === "folds";
+  const perFold = folds ? " (per fold)" : "";
+  const head = el("tr", {}, ...["Rank", "Learner", label, ...(folds ? ["± std"] : []), `Fit time${perFold}`,
+    `Predict time${perFold}`].map((h) => el("th", { scope: "col", text: h })));
+  const format = PERCENT.has(name) ? "percent" : "number";
+  const body = el("tbody");
+  ranked(reply, metric).forEach((row, i) => {
+    const open = el("button", { type: "button", class: "link", text: row.label, onclick: () => openRow(row) });
+    const cells = row.error
+      ? [el("td", { colSpan: folds ? 4 : 3, class: "failed", text: `Failed: ${row.error}` })]
+      : [el("td", { class: "num", text: formatValue(row.scores[name].mean, format) }),
+        ...(folds ? [el("td", { class: "num", text: formatValue(row.scores[name].std, format) })] : []),
+        el("td", { class: "num", text: formatSeconds(row.fit_seconds) }),
+        el("td", { class: "num", text: formatSeconds(row.predict_seconds) })];
+    body.append(el("tr", { dataset: { model: row.model } }, el("td", { class: "num", text: row.error ? "—" : i + 1 }),
+      el("th", { scope: "row" }, open), ...cells));
+  });
+  return el("table", { id: "leaderboard-table" }, el("caption", { text: caption(reply, metric) }), el("thead", {}, head), body);
+}
+
+function render() {
+  els.export.hidden = !shown;
+  els.result.hidden = !shown;
+  if (!shown) return els.result.replaceChildren();
+  const { reply } = shown;
+  const metric = reply.metrics.some((m) => m.name === els.metric.value) ? els.metric.value : reply.metric;
+  const warned = reply.rows.filter((r) => r.warnings?.length).map((r) => el("li", { text: `${r.label}: ${r.warnings.join(" ")}` }));
+  els.result.replaceChildren(el("div", { class: "table-scroll" }, leaderTable(reply, metric)),
+    ...(warned.length ? [el("ul", { class: "warnings" }, ...warned)] : []));
+}
+
+async function compare() {
+  showMessage("");
+  const s = store.get();
+  const args = trainingArgs(s);
+  if (args.problem) return showMessage(args.problem, "", args.control);
+  const learners = checkedLearners();
+  if (!learners.length) return showMessage("Tick at least one learner to compare.", "", "#leaderboard-learners input");
+  const { model, params, ...common } = args;
+  // Standardizing follows each learner's own default unless the user set it for all.
+  const setup = { ...common, preprocessing: { ...common.preprocessing, standardize: s.standardize ?? null } };
+  const request = { ...setup, learners, params: { [model]: params }, metric: els.metric.value || null };
+  const reply = await run(`Comparing ${learners.length} learners…`, () => python.call("compare_learners", request),
+    { cancellable: true });
+  if (!reply) return;
+  els.metric.replaceChildren(...reply.metrics.map((m) => option(m.name, m.label, m.name === reply.metric)));
+  shown = { reply, setup };
+  render();
+}
+
+// Opens a compared learner's model in every view: trained again with the comparison's settings, it is
+// the same model, and the model controls show it, so Train, the link and the exports agree with it.
+async function openRow(row) {
+  if (!shown || row.error) return;
+  showMessage("");
+  const args = { ...shown.setup, model: row.model, params: row.params };
+  chooseModel(row.model, row.params);
+  const opened = await trainModel(args, () => {
+    store.set({ trained: true, lastTrain: args });
+    return rememberSession();
+  });
+  if (opened) {
+    store.set({ trainedRun: { args, result: store.get().result } });  // the run history records it, as Train's
+    for (const tr of els.result.querySelectorAll("tbody tr")) tr.classList.toggle("chosen", tr.dataset.model === row.model);
+  }
+}
+
+// The table as a CSV file: learner, its parameters, every metric's mean and std, and the times.
+function comparisonCsv(reply) {
+  const metric = reply.metrics.some((m) => m.name === els.metric.value) ? els.metric.value : reply.metric;
+  const names = reply.metrics.map((m) => m.name);
+  const header = ["rank", "learner", "model", "params", "scored_on", ...names.flatMap((n) => [`${n}_mean`, `${n}_std`]),
+    "fit_seconds", "predict_seconds", "error"];
+  const lines = ranked(reply, metric).map((row, i) => [row.error ? "" : i + 1, row.label, row.model, JSON.stringify(row.params),
+    reply.scored_on, ...names.flatMap((n) => [row.scores?.[n]?.mean, row.scores?.[n]?.std]),
+    row.fit_seconds, row.predict_seconds, row.error]);
+  return [header, ...lines].map((line) => line.map(csvField).join(",")).join("\n") + "\n";
+}
+
+function csvField(value) {
+  if (value === null || value === undefined) return "";
+  const text = String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function enable(s) {
+  const idle = s.ready && !s.busy;
+  setDisabled(els.compare, !(idle && s.table && taskOf(s)));
+  setDisabled(els.all, !(idle && taskOf(s)));
+  setDisabled(els.export, !idle);
+  setDisabled(els.metric, !idle || !taskOf(s));
+}
+
+export function mountLeaderboard() {
+  store.subscribe(["models", "model"], drawLearners);
+  // A new table (another file, or the same data restored into a new worker) makes the ranking stale.
+  store.subscribe(["table"], () => { shown = null; render(); });
+  store.subscribe(["ready", "busy", "table", "model", "models"], enable);
+  els.all.addEventListener("click", () => {
+    for (const box of els.learners.querySelectorAll("input")) box.checked = true;
+  });
+  els.metric.addEventListener("change", render);
+  els.compare.addEventListener("click", compare);
+  els.export.addEventListener("click", () => shown && downloadText("learners_compared.csv", comparisonCsv(shown.reply), "text/csv"));
+  drawLearners(store.get());
+  enable(store.get());
+}
