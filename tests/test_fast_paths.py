@@ -86,6 +86,29 @@ def test_tree_growth_with_binary_category_tests_readable_equals_fast(seed, kind,
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", ["entropy", "gini"])
+@pytest.mark.parametrize("limits", [{}, {"min_samples_leaf": 4}, {"max_depth": 3, "min_gain": 0.01}])
+def test_tree_growth_with_class_weights_readable_equals_fast(seed, kind, limits):
+    """Class weights (one class rare, as class_weight="balanced" weighs it) on numeric, multiway and
+    binary categorical tests: the same tree, gains and leaves from both growers."""
+    X, is_categorical, n_values, target = _tree_inputs(seed, kind)
+    rng = np.random.default_rng(seed + 200)
+    city = rng.integers(0, 15, size=len(X))
+    X, is_categorical, n_values = np.column_stack([X, city]), np.append(is_categorical, True), n_values + [15]
+    labels = np.where(rng.random(len(X)) < 0.15, target.y, 0)  # class 0 common, the others rare
+    counts = np.bincount(labels, minlength=target.k)
+    weights = len(labels) / (target.k * np.maximum(counts, 1))
+    target = Classes(labels, target.k, kind, weights)
+    binary = [False, False, seed % 2 == 0, False, True]
+    readable = growth.grow(X, is_categorical, n_values, target, binary=binary, **limits)
+    fast = growth_fast.grow(X, is_categorical, n_values, target, binary=binary, **limits)
+    assert readable.node_count > 1
+    _assert_same_tree(readable, fast, regression=False)
+    assert readable.left_values.keys() == fast.left_values.keys()
+    assert np.array_equal(readable.apply(X, is_categorical), fast.apply(X, is_categorical))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_kmeans_readable_steps_equal_fast_lloyd(seed):
     rng = np.random.default_rng(seed)
     n, k = int(rng.integers(30, 400)), int(rng.integers(2, 7))
@@ -121,8 +144,9 @@ def test_logistic_traced_fit_equals_fast_fit(seed):
     n, K = int(rng.integers(30, 200)), int(rng.integers(3, 5))
     X = _tied_matrix(rng, n, 3, levels=5)
     y = (X[:, 0] + X[:, 1] + rng.integers(0, 2, size=n)).astype(int) % K
-    fast = logistic.LogisticRegression(l2=0.05).fit(X, y)
-    readable = logistic.LogisticRegression(l2=0.05, trace=True).fit(X, y)
+    class_weight = "balanced" if seed % 2 else None
+    fast = logistic.LogisticRegression(l2=0.05, class_weight=class_weight).fit(X, y)
+    readable = logistic.LogisticRegression(l2=0.05, class_weight=class_weight, trace=True).fit(X, y)
     assert readable.n_iter_ == fast.n_iter_
     np.testing.assert_allclose(readable.coef_, fast.coef_, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(readable.intercept_, fast.intercept_, rtol=1e-10, atol=1e-10)

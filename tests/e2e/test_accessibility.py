@@ -62,6 +62,17 @@ def test_classifier_views_steps_and_exercises(page, site_url):
     assert_accessible(page, "an exercise's verdict")
 
 
+def test_compared_learners(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    page.get_by_label("Model", exact=True).select_option("GaussianNB")
+    box = page.locator("#leaderboard-box")
+    box.get_by_label("Decision tree", exact=True).check()
+    box.get_by_role("button", name="Compare", exact=True).click()
+    expect(page.locator("#leaderboard-table tbody tr")).to_have_count(2, timeout=90_000)
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+    assert_accessible(page, "two learners compared")
+
+
 @pytest.mark.parametrize("model", ["KMeans", "AgglomerativeClustering", "PCA", "LinearRegression",
                                    "KNeighborsClassifier"])
 def test_each_model_view(page, site_url, model):

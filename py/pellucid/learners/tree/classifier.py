@@ -41,7 +41,7 @@ def node_distribution(tree):
     if tree.class_weights is not None:
         counts *= tree.class_weights
     samples = counts.sum(axis=1, keepdims=True)  # (N, 1)
-    proba = counts / np.maximum(samples, 1)
+    proba = counts / np.where(samples > 0, samples, 1.0)  # weighted sums can be below 1
     for i in np.flatnonzero(samples[:, 0] == 0):
         proba[i] = proba[tree.parent[i]]
     return proba
