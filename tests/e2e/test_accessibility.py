@@ -91,3 +91,14 @@ def test_dark_colour_scheme(browser, site_url):
         check_every_view(page, "k-NN, dark scheme")
     finally:
         context.close()
+
+
+def test_predictions_for_new_data(page, site_url, tmp_path):
+    open_example(page, site_url, "iris", "150 rows")
+    train(page, "GaussianNB", "species")
+    rows = tmp_path / "new.csv"
+    rows.write_text("petal width (cm),petal length (cm),sepal width (cm),sepal length (cm),note\n"
+                    "0.2,1.4,3.5,5.1,first\n1.8,5.1,3.0,5.9,second\n")
+    page.locator("#apply-file").set_input_files(str(rows))
+    expect(page.locator("#apply-caption")).to_contain_text("2 of 2 rows predicted", timeout=60_000)
+    assert_accessible(page, "predictions for new data")

@@ -3,6 +3,7 @@
 // with a download link.
 
 import { downloadText as saveText, downloadCanvas } from "./render/exporting.js";
+import { store } from "./store.js";
 
 export { downloadCanvas };
 
@@ -36,14 +37,19 @@ export async function exportSklearn(python, modelId) {
   return filename;
 }
 
-// Reads a model file; refuses anything that is not a JSON object before Python sees it.
+// A model file may hold its training rows, so it may be larger than the data it came from: up to this many
+// times the upload limit (pellucid.workbench.exports.MODEL_SIZE_FACTOR, which Python checks again).
+export const MODEL_SIZE_FACTOR = 4;
+
+// Reads a model file within the limit; refuses anything that does not start as a JSON object before
+// Python sees it. Python parses it (once, whatever its size) and says what else is wrong.
 export async function readModelFile(file) {
-  if (file.size > 20 * 1024 * 1024) throw new Error(`${file.name} is larger than 20 MB; a model file is much smaller.`);
+  const limit = MODEL_SIZE_FACTOR * store.get().shared.limits.max_bytes;
+  if (file.size > limit) {
+    throw new Error(`${file.name} is larger than ${Math.round(limit / 2 ** 20)} MB, more than a model of data within the upload limit. Nothing was changed.`);
+  }
   const text = await file.text();
-  try {
-    const value = JSON.parse(text);
-    if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error("not an object");
-  } catch {
+  if (!text.trimStart().startsWith("{")) {
     throw new Error(`${file.name} is not a Pellucid model file (it is not a JSON object). Nothing was changed.`);
   }
   return text;

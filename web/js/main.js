@@ -10,6 +10,7 @@ import { mountModelControls } from "./model-controls.js";
 import { mountEvaluation, EVALUATION_KEYS } from "./eval-panel.js";
 import { makeProps, defaults } from "./state.js";
 import { mountResults } from "./results.js";
+import { mountApplyPanel } from "./apply-panel.js";
 import { mountCurvesView } from "./curves-view.js";
 import { mountImportanceView } from "./importance-view.js";
 import { mountTraining } from "./training.js";
@@ -66,6 +67,7 @@ function mount(shared) {
 mountDataControls();
 mountModelControls();
 mountResults();
+mountApplyPanel();
 mountCurvesView();
 mountImportanceView();
 mountTraining({ cancel });

@@ -9,6 +9,7 @@ import numpy as np
 
 from ..core import base
 from ..core.errors import DataError
+from ..core.settings import MAX_BYTES
 from ..preprocessing import Preprocessor
 from ..tabular.cells import KINDS
 from ..tabular.table import Table
@@ -18,6 +19,10 @@ from .runs import Run
 from . import judging
 
 PRETTY_UP_TO = 1_000_000  # characters of compact JSON up to which a model file is pretty-printed
+# A model file can hold its training rows (k-NN), packed at about 10.7 characters per number; a CSV within
+# the upload limit spends fewer characters on some numbers, so a model file may be larger than its data.
+MODEL_SIZE_FACTOR = 4
+MAX_MODEL_CHARS = MODEL_SIZE_FACTOR * MAX_BYTES
 
 
 def _stem(name):
@@ -40,10 +45,9 @@ def predictions_csv(run, table_name):
         raise DataError("This model was imported without its data; train it on a loaded table to export "
                         "its predictions.")
     table, estimator = run.table, run.estimator
-    X = run.model_input()  # prepared as the training rows were
-    columns = {name: table.column(name) for name in table.columns}
-    kinds = table.kinds
-    taken = set(columns)
+    X = run.model_input  # the rows prepared as the training rows were: called only to predict anew
+    columns, kinds = {}, {}  # the model's columns, after the table's own
+    taken = set(table.columns)
     split = free_name("split", taken)
     columns[split], kinds[split] = run.split_of_rows(), "categorical"
     if run.task in ("classification", "regression") and run.setup.get("evaluation", {}).get("method") == "kfold":
@@ -52,24 +56,30 @@ def predictions_csv(run, table_name):
             columns[name], kinds[name] = values, kind
     elif run.task in ("classification", "regression"):
         name = free_name("prediction", taken)
-        columns[name] = run.predicted if run.predicted is not None else estimator.predict(X)
+        columns[name] = run.predicted if run.predicted is not None else estimator.predict(X())
         kinds[name] = "categorical" if run.task == "classification" else "numeric"
         if run.task == "classification" and run.learner.can("probabilities"):
-            proba = estimator.predict_proba(X)  # (n, k)
+            proba = run.probabilities  # (n, k) kept from training when the prediction came with it
+            if proba is None:
+                proba = estimator.predict_proba(X())
             for j, label in enumerate(np.asarray(estimator.classes_).tolist()):
                 name = free_name(f"P({label})", taken)
                 columns[name], kinds[name] = proba[:, j], "numeric"
     elif run.task == "clustering":
         name = free_name("cluster", taken)
-        columns[name] = cluster_labels(estimator, X, run.train_rows())
+        columns[name] = cluster_labels(estimator, X(), run.train_rows())
         kinds[name] = "numeric"
     else:
-        Z = estimator.transform(X)  # (n, K)
+        Z = estimator.transform(X())  # (n, K)
         for j in range(Z.shape[1]):
             name = free_name(f"PC{j + 1}", taken)
             columns[name], kinds[name] = Z[:, j], "numeric"
-    text = Table(columns, kinds=kinds).to_csv()
-    return {"filename": f"{_stem(table_name)}_{run.model}_predictions.csv", "csv": text}
+    added = Table(columns, kinds=kinds)  # only the new columns are read: the table's are ready as they are
+    names = table.columns + added.columns
+    whole = Table._trusted(names, [*map(table.column, table.columns), *map(added.column, added.columns)],
+                           [*map(table.kinds.get, table.columns), *map(added.kinds.get, added.columns)])
+    return {"filename": f"{_stem(table_name)}_{run.model}_predictions.csv", "csv": whole.to_csv()}
+
 
 
 def model_json(run):
@@ -105,10 +115,13 @@ def import_model(text):
     """A Run (without data) from exported JSON text; anything malformed is a DataError."""
     if not isinstance(text, str):
         raise DataError("Give the model as JSON text (the contents of an exported model file).")
+    if len(text) > MAX_MODEL_CHARS:
+        raise DataError(f"This model file has {len(text):,} characters; the page reads model files of up to "
+                        f"{MAX_MODEL_CHARS:,} (a model of a table within the upload limits is smaller).")
     try:
         d = json.loads(text)
     except ValueError as exc:
-        raise DataError(f"This is not JSON: {exc}.") from None
+        raise DataError(f"This is not a Pellucid model file (it is not JSON: {exc}). Nothing was changed.") from None
     if not isinstance(d, dict):
         raise DataError("This is not a pellucid model: expected a JSON object.")
     try:

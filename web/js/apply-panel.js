@@ -1,0 +1,112 @@
+// Apply to new data: choose the model shown (trained or imported) or one imported here, choose a CSV of new
+// rows, and see the model's predictions for them (the first rows as a table) and download them all as CSV
+// (the file's columns, then the prediction and P(class), the cluster, or the components). Python matches
+// the columns by name and reads them with the model's own preprocessing (bridge `apply_model`); the data
+// loaded above is never touched.
+import { byId, option, setDisabled, simpleTable, formatValue } from "./dom.js";
+import { store } from "./store.js";
+import { python } from "./python.js";
+import { run, showMessage } from "./work.js";
+import { fileProblem } from "./drop-zone.js";
+import { downloadText, readModelFile } from "./export-panel.js";
+
+const els = {
+  model: byId("apply-model"), importButton: byId("apply-import"), modelFile: byId("apply-model-file"),
+  choose: byId("apply-choose"), file: byId("apply-file"), empty: byId("apply-empty"),
+  result: byId("apply-result"), caption: byId("apply-caption"), preview: byId("apply-preview"),
+  download: byId("apply-download"),
+};
+
+// Models imported in this panel: {model_id, label, file}. They live in the worker's session, which lets
+// them go with the table they were imported beside (a new table or a restarted worker starts afresh).
+let imported = [];
+let tableId = null;
+let applied = null;  // the last reply: {filename, csv, ...}, kept for the download
+
+// The choices: the model shown in the results, then the ones imported here (newest first).
+function choices({ result }) {
+  const shown = result?.model_id ? [{ model_id: result.model_id, text: `The model shown: ${result.label}` }] : [];
+  return [...shown, ...imported.map((m) => ({ model_id: m.model_id, text: `${m.label} (imported from ${m.file})` }))];
+}
+
+function drawChoices(state) {
+  if (state.table?.table_id !== tableId) {  // the worker let go of the models kept beside the old table
+    tableId = state.table?.table_id ?? null;
+    imported = [];
+  }
+  const list = choices(state);
+  const before = els.model.value;
+  els.model.replaceChildren(...list.map((c) => option(c.model_id, c.text, c.model_id === before)));
+  els.empty.hidden = list.length > 0;
+  enable(state);
+}
+
+function enable({ ready, busy }) {
+  const idle = ready && !busy;
+  setDisabled(els.importButton, !idle);
+  setDisabled(els.choose, !idle || !els.model.value);
+  setDisabled(els.download, !idle || !applied);
+}
+
+async function importHere() {
+  const file = els.modelFile.files[0];
+  els.modelFile.value = "";
+  if (!file) return;
+  showMessage("");
+  const reply = await run("Reading the model…", async () => python.call("import_model", { json: await readModelFile(file) }));
+  if (!reply) return;
+  imported = [{ model_id: reply.model_id, label: reply.label, file: file.name }, ...imported];
+  drawChoices(store.get());
+  els.model.value = reply.model_id;
+  enable(store.get());
+}
+
+async function applyTo() {
+  const file = els.file.files[0];
+  els.file.value = "";
+  if (!file) return;
+  const { shared } = store.get();
+  const problem = fileProblem(file, shared.limits);
+  if (problem) return showMessage(problem);
+  showMessage("");
+  const modelId = els.model.value;
+  const label = els.model.selectedOptions[0]?.textContent || "the model";
+  const reply = await run("Applying the model…", async () => {
+    const bytes = await file.arrayBuffer();
+    const args = { model_id: modelId, path: bytes, name: file.name, max_bytes: shared.limits.max_bytes, max_rows: shared.limits.max_rows };
+    return python.call("apply_model", args, [bytes]);  // the bytes move to the worker, which writes them to a file
+  }, { cancellable: true });
+  if (!reply) return;
+  applied = reply;
+  showApplied(reply, file.name, label);
+  enable(store.get());
+}
+
+function showApplied(reply, fileName, label) {
+  const rows = reply.n_rows.toLocaleString("en-US");
+  const parts = [`${label}, applied to ${fileName}: ${reply.n_predicted.toLocaleString("en-US")} of ${rows} rows predicted.`];
+  parts.push(`The first ${Math.min(reply.preview.length, reply.n_rows)} are shown; the download has them all.`);
+  if (reply.ignored.length) parts.push(`Not used by the model: ${reply.ignored.join(", ")}.`);
+  els.caption.textContent = [...parts, ...reply.notes].join(" ");
+  const outputs = new Set(reply.outputs);
+  const body = reply.preview.map((row) => row.map((value, i) => (outputs.has(reply.columns[i]) && typeof value === "number" ? formatValue(value) : value)));
+  const table = simpleTable(reply.columns, body, { caption: `Predictions for the first rows of ${fileName}` });
+  els.preview.replaceWith(table);
+  table.id = "apply-preview";
+  els.preview = table;
+  els.result.hidden = false;
+}
+
+export function mountApplyPanel() {
+  store.subscribe(["result", "table"], drawChoices);
+  store.subscribe(["ready", "busy"], enable);
+  els.model.addEventListener("change", () => enable(store.get()));
+  els.importButton.addEventListener("click", () => els.modelFile.click());
+  els.modelFile.addEventListener("change", importHere);
+  els.choose.addEventListener("click", () => els.file.click());
+  els.file.addEventListener("change", applyTo);
+  els.download.addEventListener("click", () => {
+    if (applied) downloadText(applied.filename, applied.csv, "text/csv");
+  });
+  drawChoices(store.get());
+}
