@@ -165,3 +165,17 @@ def test_knn_search_finds_the_neighbours_of_the_definition(seed, metric, search)
     readable = neighbors.k_nearest(Q, X, k, metric)
     assert np.array_equal(fast[1], readable[1])
     assert np.array_equal(fast[0], readable[0])
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_agglomerative_distance_matrix_is_squared_distances_mirrored(seed, monkeypatch):
+    from pellucid.learners import agglomerative_fast
+    from pellucid.learners.distances import squared_distances
+    monkeypatch.setattr(agglomerative_fast, "BLOCK", 16)  # several blocks, and a ragged last one
+    rng = np.random.default_rng(seed)
+    M = _tied_matrix(rng, int(rng.integers(2, 120)), 3, levels=5) + rng.normal(size=3) * (seed % 2)
+    fast = agglomerative_fast.pairwise_squared_distances(M)
+    readable = squared_distances(M, M)
+    upper = np.triu_indices(len(M))
+    assert np.array_equal(fast[upper], readable[upper])
+    assert np.array_equal(fast, fast.T)

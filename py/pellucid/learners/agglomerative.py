@@ -22,6 +22,7 @@ from ..core.errors import DataError
 from ..tabular.features import fit_numeric, numeric
 from ..core.params import Choice, Flag, Integer
 from ..core.validation import check_k_within_rows
+from .agglomerative_fast import pairwise_squared_distances
 from .distances import squared_distances, unit_scale
 
 
@@ -172,7 +173,7 @@ def nearest_neighbour_chain(M, linkage):
     is dropped it is compacted to the live clusters (kept in index order, so ties still go to the
     lowest index), which keeps the scattered column writes of later merges in cache."""
     n = len(M)
-    D = squared_distances(M, M)  # (n, n)
+    D = pairwise_squared_distances(M)  # (n, n) squared_distances(M, M), one triangle computed and mirrored
     if linkage == "average":
         np.sqrt(D, out=D)  # averages need real distances; complete link can stay squared (max is monotone)
     np.fill_diagonal(D, np.inf)  # a cluster is not its own neighbour
