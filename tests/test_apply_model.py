@@ -88,9 +88,13 @@ def test_categories_are_one_hot_encoded_with_the_models_own_fit(tmp_path):
     assert predicted == result["predictions"]["predicted"][::-1]
 
 
-def test_an_imported_model_applies_as_the_trained_one(tmp_path):
+@pytest.mark.parametrize("written_before_kinds", [False, True])
+def test_an_imported_model_applies_as_the_trained_one(tmp_path, written_before_kinds):
     _, result = train("LogisticRegression", example="restaurant", target="WillWait")
-    imported = ok("import_model", json=ok("export_model", model_id=result["model_id"])["json"])
+    model = json.loads(ok("export_model", model_id=result["model_id"])["json"])
+    if written_before_kinds:  # the kinds are then read from the one-hot encoder's categories
+        del model["workbench"]["kinds"]
+    imported = ok("import_model", json=json.dumps(model))
     assert imported["features"] == result["features"]  # the columns before one-hot encoding
     path = write(tmp_path, read_csv(session.tables[next(iter(session.tables))].to_csv().encode()))
     via_import = ok("apply_model", model_id=imported["model_id"], path=path)
@@ -220,3 +224,13 @@ def test_a_damaged_packed_array_is_a_data_error():
     d = json.loads(exports.model_json(run)["json"])
     d["state"]["X_fit_"]["__packed__"] = "not base64!"
     assert "damaged" in error("import_model", json=json.dumps(d))
+
+
+def test_columns_are_read_as_the_kinds_the_model_was_trained_with(tmp_path):
+    table_id = ok("load_example", name="iris")["table_id"]
+    ok("set_kind", table_id=table_id, column=SEPAL_LENGTH, kind="categorical")  # split on as categories
+    result = ok("train", table_id=table_id, target="species", features=None, model="DecisionTreeClassifier",
+                params={"max_depth": 3}, evaluation=SPLIT)
+    assert session.runs[result["model_id"]].estimator.feature_kinds_[0] == "categorical"
+    applied = ok("apply_model", model_id=result["model_id"], path=iris_reordered(tmp_path))  # numbers in the file
+    assert read_csv(applied["csv"].encode()).column("prediction").tolist() == result["predictions"]["predicted"]
