@@ -31,18 +31,28 @@ function taskOf(s) {
   return METRICS[task] ? task : null;
 }
 
-// One checkbox per learner of the chosen model's task; the chosen model starts ticked.
+// One checkbox per learner of the chosen model's task. The chosen model is ticked for the user, and
+// unticked again when another model is chosen, unless the user ticked it themselves.
+let ticked = new Set();  // the learners ticked, by the user (mine) or for the chosen model
+let mine = new Set();
 function drawLearners(s) {
   const task = taskOf(s);
-  const ticked = new Set(checkedLearners());
+  ticked = new Set([...ticked].filter((name) => mine.has(name)));
+  if (s.model) ticked.add(s.model);
   const models = task ? s.models.filter((m) => m.task === task) : [];
-  if (!ticked.size && s.model) ticked.add(s.model);
   els.learners.replaceChildren(...models.map((m) => el("label", { class: "check-row" },
     el("input", { type: "checkbox", value: m.name, checked: ticked.has(m.name) }), ` ${m.label}`)));
   els.note.textContent = task ? `Learners that do ${task}, like the model chosen above.`
     : "Comparing ranks learners by how well they predict a target: choose a classifier or a regressor as the model above.";
   const current = els.metric.value;
   els.metric.replaceChildren(...(METRICS[task] || []).map(([name, label]) => option(name, label, name === current)));
+}
+
+function tick(name, on) {
+  for (const set of [ticked, mine]) {
+    if (on) set.add(name);
+    else set.delete(name);
+  }
 }
 
 function checkedLearners() {
@@ -175,8 +185,12 @@ export function mountLeaderboard() {
   // A new table (another file, or the same data restored into a new worker) makes the ranking stale.
   store.subscribe(["table"], () => { shown = null; render(); });
   store.subscribe(["ready", "busy", "table", "model", "models"], enable);
+  els.learners.addEventListener("change", (event) => tick(event.target.value, event.target.checked));
   els.all.addEventListener("click", () => {
-    for (const box of els.learners.querySelectorAll("input")) box.checked = true;
+    for (const box of els.learners.querySelectorAll("input")) {
+      box.checked = true;
+      tick(box.value, true);
+    }
   });
   els.metric.addEventListener("change", render);
   els.compare.addEventListener("click", compare);

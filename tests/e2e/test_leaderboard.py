@@ -1,0 +1,107 @@
+"""End to end: "Compare learners" on iris ranks three learners trained on the same folds by the chosen
+metric, a row opens that learner's model in every view, and the ranking downloads as CSV."""
+
+import csv
+import io
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from pagekit import open_example
+
+pytestmark = pytest.mark.e2e
+
+LEARNERS = {"GaussianNB": "Gaussian naive Bayes", "DecisionTreeClassifier": "Decision tree",
+            "KNeighborsClassifier": "k-nearest neighbours"}
+
+
+def train(page, model, target):
+    page.get_by_label("Model", exact=True).select_option(model)
+    page.get_by_label("Target", exact=True).select_option(target)
+    page.get_by_role("button", name="Train", exact=True).click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+    expect(page.locator("#accuracy")).not_to_have_text("—")
+
+
+def percent(text):
+    return float(re.match(r"([\d.]+)%", text.strip()).group(1))
+
+
+def compare_three(page, site_url):
+    """Train Gaussian naive Bayes, then compare it with a tree and k-NN on 5 folds, ranked by macro F1."""
+    open_example(page, site_url, "iris", "150 rows")
+    page.locator('input[name="eval-method"][value="kfold"]').check()
+    train(page, "GaussianNB", "species")
+    box = page.locator("#leaderboard-box")
+    for label in LEARNERS.values():
+        box.get_by_label(label, exact=True).check()
+    box.get_by_label("Rank by").select_option("f1_macro")
+    box.get_by_role("button", name="Compare", exact=True).click()
+    expect(page.locator("#leaderboard-table tbody tr")).to_have_count(3, timeout=90_000)
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=90_000)
+    return box
+
+
+def test_compare_three_learners_open_the_second_and_export(page, site_url):
+    box = compare_three(page, site_url)
+    table = page.locator("#leaderboard-table")
+    expect(table.locator("caption")).to_contain_text("over 5 folds")
+    assert table.locator("thead th").all_inner_texts()[:4] == ["Rank", "Learner", "F1 (macro)", "± std"]
+    rows = table.locator("tbody tr")
+    learners = [row.locator("th").inner_text() for row in rows.all()]
+    assert sorted(learners) == sorted(LEARNERS.values())
+    scores = [float(row.locator("td").nth(1).inner_text()) for row in rows.all()]
+    assert scores == sorted(scores, reverse=True) and all(0.8 < s <= 1 for s in scores)
+    assert [row.locator("td").first.inner_text() for row in rows.all()] == ["1", "2", "3"]
+    assert all(re.fullmatch(r"[\d.]+ (ms|s)", t) for t in table.locator("tbody td:nth-last-child(-n+2)").all_inner_texts())
+
+    # Another metric re-ranks the same runs without training again.
+    box.get_by_label("Rank by").select_option("accuracy")
+    expect(table.locator("thead th").nth(2)).to_have_text("Accuracy")
+    accuracies = [percent(row.locator("td").nth(1).inner_text()) for row in rows.all()]
+    assert accuracies == sorted(accuracies, reverse=True)
+
+    # The second row opens its model: the headline names it and the model menu shows it.
+    second = rows.nth(1).locator("th").inner_text()
+    rows.nth(1).get_by_role("button").click()
+    expect(page.locator("#accuracy-note")).to_contain_text(second, timeout=60_000)
+    expect(page.get_by_role("status")).to_have_text("Ready")
+    name = next(key for key, label in LEARNERS.items() if label == second)
+    expect(page.get_by_label("Model", exact=True)).to_have_value(name)
+    expect(page.locator("#accuracy-label")).to_have_text("Cross-validated accuracy")
+    expect(page.locator("#accuracy")).to_have_text(rows.nth(1).locator("td").nth(1).inner_text())
+    expect(rows.nth(1)).to_have_class(re.compile("chosen"))
+
+    with page.expect_download() as download:
+        box.get_by_role("button", name="Export CSV").click()
+    text = open(download.value.path(), encoding="utf-8").read()
+    records = list(csv.reader(io.StringIO(text)))
+    header = records[0]
+    assert header[:5] == ["rank", "learner", "model", "params", "scored_on"]
+    assert {"accuracy_mean", "accuracy_std", "f1_macro_mean", "fit_seconds", "predict_seconds"} <= set(header)
+    assert [r[1] for r in records[1:]] == [row.locator("th").inner_text() for row in rows.all()]
+    assert download.value.suggested_filename == "learners_compared.csv"
+
+
+def test_all_that_fit_the_task_then_new_data_clears_the_ranking(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    page.get_by_label("Model", exact=True).select_option("LinearRegression")
+    box = page.locator("#leaderboard-box")
+    box.get_by_role("button", name="All that fit this task").click()
+    expect(box.locator("#leaderboard-learners input")).to_have_count(4)  # the regressors, like the chosen model
+    expect(box.locator("#leaderboard-learners input:checked")).to_have_count(4)
+    page.get_by_label("Model", exact=True).select_option("KMeans")
+    expect(box.get_by_role("button", name="Compare", exact=True)).to_be_disabled()
+    expect(page.locator("#leaderboard-note")).to_contain_text("choose a classifier or a regressor")
+
+    page.get_by_label("Model", exact=True).select_option("GaussianNB")
+    box.get_by_role("button", name="All that fit this task").click()
+    checked = box.locator("#leaderboard-learners input:checked").count()
+    assert checked >= 8  # every classifier
+    box.get_by_role("button", name="Compare", exact=True).click()
+    expect(page.locator("#leaderboard-table tbody tr")).to_have_count(checked, timeout=120_000)
+    expect(page.locator("#leaderboard-table caption")).to_contain_text("test rows")
+    page.get_by_label("Dataset").select_option("wine")
+    expect(page.locator("#data-summary")).to_contain_text("178 rows")
+    expect(page.locator("#leaderboard-result")).to_be_hidden()  # its runs were on the other table
