@@ -77,10 +77,15 @@ def lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty):
 
 def result(MT, centres, labels=None):
     """(labels, inertia) of the final centres, as kmeans._result computes them: the assignment (unless
-    given) and the sum of squared differences itself (not the expansion). The centres' columns are
-    gathered with np.take, several times faster than fancy indexing along the second axis; the
-    differences, and so their sum, are the same numbers."""
+    given) and the sum of squared differences itself (not the expansion). Summed feature by feature
+    (one gather of the centres' coordinates and one dot product each): the (d, n) gather of
+    kmeans._result is slow in numpy natively along its second axis and with np.take in Pyodide. The
+    order of the additions differs, so the inertia may differ from it in the last bits."""
     if labels is None:
         labels = assign(MT, centres)[0]
-    diff = MT - np.take(np.ascontiguousarray(centres.T), labels, axis=1)  # (d, n)
-    return labels, float(np.einsum("ij,ij->", diff, diff))
+    coordinates = np.ascontiguousarray(centres.T)  # (d, k)
+    inertia = 0.0
+    for feature, values in zip(MT, coordinates):
+        diff = feature - values[labels]  # (n,)
+        inertia += float(diff @ diff)
+    return labels, inertia
