@@ -81,6 +81,19 @@ def test_each_model_view(page, site_url, model):
     check_every_view(page, model)
 
 
+def test_run_history(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    for model in ("DecisionTreeClassifier", "KNeighborsClassifier"):
+        page.get_by_label("Model", exact=True).select_option(model)
+        page.get_by_role("button", name="Train", exact=True).click()
+        expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+    expect(page.locator("#history-list > li")).to_have_count(2)
+    assert_accessible(page, "two runs in the history")
+    page.get_by_label("Dataset", exact=True).select_option("wine")
+    expect(page.locator("#history-list .history-why")).to_have_count(2)
+    assert_accessible(page, "the history's runs of other data")
+
+
 def test_dark_colour_scheme(browser, site_url):
     context = browser.new_context(color_scheme="dark", viewport={"width": 1280, "height": 800})
     page = context.new_page()

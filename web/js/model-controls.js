@@ -22,6 +22,15 @@ export function chooseModel(name, values = {}) {
   store.set({ model: name, params: paramValues(model?.params || [], values) });
 }
 
+// Sets a model and every parameter back (a run from the history): the controls are drawn again even when
+// the model stays the same, since its parameters changed.
+export function restoreModel(name, values) {
+  chooseModel(name, values);
+  const s = store.get();
+  showParams(els.params, chosenModel(s), s.params);
+  checkChosenParams();
+}
+
 // Marks the parameters that break their rules; returns the problems (empty when all fit).
 export function checkChosenParams() {
   const s = store.get();

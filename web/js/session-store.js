@@ -1,10 +1,12 @@
 // Keeps the session (the loaded data, including an uploaded file's bytes, its roles and whether a model
-// was trained) in this browser's IndexedDB, so a reload restores it. It never leaves the machine, and
-// "Clear saved session" deletes it. Storage is an extra: if the browser refuses it, nothing breaks.
+// was trained, and the run history) in this browser's IndexedDB, so a reload restores it. It never leaves
+// the machine, and "Clear saved session" deletes it. Storage is an extra: if the browser refuses it,
+// nothing breaks.
 
 const DB_NAME = "pellucid";
 const STORE = "session";
 const KEY = "current";
+const HISTORY_KEY = "history";  // apart from the data, so saving one run does not write an upload again
 
 function openDb() {
   return new Promise((resolve, reject) => {
@@ -29,25 +31,35 @@ async function withStore(mode, action) {
   }
 }
 
-export async function saveSession(session) {
+async function save(key, value) {
   try {
-    await withStore("readwrite", (store) => store.put(session, KEY));
+    await withStore("readwrite", (store) => store.put(value, key));
   } catch {
     // Private windows may refuse storage; the page works without it.
   }
 }
 
-export async function loadSession() {
+async function load(key) {
   try {
-    return (await withStore("readonly", (store) => store.get(KEY))) || null;
+    return (await withStore("readonly", (store) => store.get(key))) || null;
   } catch {
     return null;
   }
 }
 
+export const saveSession = (session) => save(KEY, session);
+export const loadSession = () => load(KEY);
+
+// The run history (history.js): a list of plain entries, newest first.
+export const saveHistory = (entries) => save(HISTORY_KEY, entries);
+export const loadHistory = () => load(HISTORY_KEY);
+
 export async function clearSession() {
   try {
-    await withStore("readwrite", (store) => store.delete(KEY));
+    await withStore("readwrite", (store) => {
+      store.delete(HISTORY_KEY);
+      return store.delete(KEY);
+    });
   } catch {
     // Nothing stored, nothing to clear.
   }

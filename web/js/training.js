@@ -61,6 +61,7 @@ export async function train() {
     store.set({ trained: true, lastTrain: args });
     return rememberSession();
   });
+  if (trained) store.set({ trainedRun: { args, result: store.get().result } });  // the history records it
   const { message } = store.get();
   if (!trained && message && !message.detail) showMessage(message.text, "", controlNamedIn(message.text, args, s));
 }
