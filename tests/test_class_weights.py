@@ -6,6 +6,7 @@ import warnings
 
 import numpy as np
 import pytest
+import sklearn
 from sklearn import linear_model as sk_linear
 from sklearn import tree as sk_tree
 from sklearn.datasets import load_breast_cancer, load_iris
@@ -13,10 +14,14 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.class_weight import compute_class_weight
 
 import pellucid
+from pellucid import bridge
 from pellucid.core.errors import DataError
 from pellucid.evaluation.importance import impurity_importance
 from pellucid.learners import registry
 from pellucid.learners.class_weights import class_weights
+from pellucid.learners.tree.criteria import entropy
+from pellucid.tabular.csvio import read_csv
+from pellucid.workbench import exercises, steps
 from pellucid.workbench.twin_source import twin_source
 
 LEARNERS = (pellucid.DecisionTreeClassifier, pellucid.LogisticRegression, pellucid.Perceptron)
@@ -248,7 +253,6 @@ def test_damaged_tree_class_weights_are_refused():
 
 @pytest.mark.parametrize("learner", LEARNERS)
 def test_twin_and_script_pass_the_class_weight_on(learner):
-    import sklearn
     twin = registry.of(learner()).sklearn
     params = learner(class_weight="balanced").get_params()
     ctx = {"n_train": 100, "n_features": 4, "gamma": None, "n_categories": [0] * 4}
@@ -276,3 +280,52 @@ def _fit_quietly(model, X, y):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pellucid.ConvergenceWarning)
         return model.fit(X, y)
+
+
+def test_tree_steps_show_the_weighted_counts_the_gains_were_computed_from():
+    """The steps view's formulas use the class counts times the class weights, so each formula's
+    numbers give the gain and impurity written after it; counts of rows stay in the breakdown."""
+
+    session = bridge.Session()
+    table = session.handle("load_example", {"name": "play_tennis"})["result"]
+    reply = session.handle("train", {"table_id": table["table_id"], "target": "PlayTennis", "features": None,
+                                     "model": "DecisionTreeClassifier", "params": {"class_weight": "balanced"}})
+    assert reply["ok"], reply
+    timeline = steps.timeline(session.runs[reply["result"]["model_id"]])
+    classes, root = timeline["classes"], timeline["frames"][0]
+    weights = session.runs[reply["result"]["model_id"]].estimator.class_weights_
+    assert not np.allclose(weights, 1.0)  # the premise: the classes are imbalanced on the training rows
+    weighted = np.array([root["counts"][c] for c in classes]) * weights
+    assert root["impurity"] == pytest.approx(entropy(weighted))
+    assert root["math"][0]["text"].endswith(f"= {root['impurity']:.3f}")
+    chosen = root["breakdown"][root["chosen"]]
+    rows = np.array([b["counts"] for b in chosen["branches"]])  # rows per branch and class
+    assert rows.sum(axis=0).tolist() == [root["counts"][c] for c in classes]
+    parts = rows * weights
+    gain = entropy(weighted) - sum(p.sum() / weighted.sum() * entropy(p) for p in parts if p.sum() > 0)
+    assert gain == pytest.approx(root["candidates"][root["chosen"]])
+    assert chosen["text"].endswith(f"= {gain:.3f}")
+    question = exercises.exercise(session.runs[reply["result"]["model_id"]], seed=0)
+    assert question["given"]["class weights"] == pytest.approx(dict(zip(classes, weights.tolist())))
+
+
+def test_perceptron_steps_write_the_class_weight_into_the_update():
+
+    session = bridge.Session()
+    csv = b"f1,f2,y\n1,1,-1\n3,2,1\n2,4,-1\n3,4,-1\n2,3,-1\n4,1,-1\n1,3,-1\n5,5,-1\n"  # 7 to 1
+    info = session.keep_table(read_csv(csv), "imbalanced.csv")
+    reply = session.handle("train", {"table_id": info["table_id"], "target": "y", "features": None,
+                                     "model": "Perceptron", "evaluation": {"method": "none"},
+                                     "params": {"max_epochs": 2, "class_weight": "balanced"},
+                                     "preprocessing": {"standardize": False}})
+    assert reply["ok"], reply
+    run = session.runs[reply["result"]["model_id"]]
+    frames = steps.timeline(run)["frames"]
+    mistake = next(f for f in frames if not f["correct"] and f["y"] == 1)  # the rare class: weight 8/2
+    assert mistake["class_weight"] == pytest.approx(4.0)
+    after = np.array(mistake["weights"]) + 4.0 * np.array(mistake["x"])
+    np.testing.assert_allclose(mistake["weights_after"], after)
+    assert "+ 4·f(x)" in mistake["math"][-1]["text"]
+    question = exercises.exercise(run, seed=0)  # a binary perceptron's step: the weight is given
+    assert question["kind"] == "perceptron_update"
+    assert min(abs(question["given"]["class weight"] - w) for w in (4.0, 4 / 7)) < 1e-12

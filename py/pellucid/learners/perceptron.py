@@ -77,7 +77,7 @@ class Perceptron(ClassifierMixin, Estimator):
       {"epoch", "step" (visit number, from 1), "index" (row of X), "x": [1, f1, ..], "y": label,
        "weights": weights before, "score": w . f (binary) or [w_y . f for each class], "predicted": label,
        "correct": bool, "update": what was added (binary: y* f or zeros; multiclass: one row per class),
-       "weights_after"}
+       "weights_after"}; with class_weight="balanced" also "class_weight": s_c of the example's class.
     Binary rows also carry "target": y* as +1/-1. After 10,000 rows recording stops and a last row
     {"omitted": number of visits not recorded} says so.
     """
@@ -112,7 +112,8 @@ class Perceptron(ClassifierMixin, Estimator):
         targets = np.where(y_index == 1, 1, -1) if binary else y_index  # (n,) y* as +-1 or class number
         self.class_weights_ = class_weights(self.class_weight, y_index, len(self.classes_))
         steps = np.ones(len(F)) if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
-        run = _Run(self._initial_weights(F.shape[1]), binary, self.averaged, self.trace)
+        run = _Run(self._initial_weights(F.shape[1]), binary, self.averaged, self.trace,
+                   weighted=self.class_weights_ is not None)
         rng = np.random.default_rng(self.seed)
         self.mistakes_, self.converged_ = [], False
         for epoch in range(1, self.max_epochs + 1):
@@ -168,8 +169,9 @@ class Perceptron(ClassifierMixin, Estimator):
 class _Run:
     """The weights during training, the running sum for averaging, and the trace rows."""
 
-    def __init__(self, w, binary, averaged, trace):
+    def __init__(self, w, binary, averaged, trace, weighted=False):
         self.w, self.binary, self.averaged, self.trace = w, binary, averaged, trace
+        self.weighted = weighted  # updates are scaled by class weights (recorded in the trace rows)
         self.visits = 0
         self.weighted_updates = np.zeros_like(w)  # sum over updates of (visit number - 1) * update
         self.rows, self.omitted = [], 0
@@ -221,6 +223,8 @@ class _Run:
                    "weights_after": as_list(self.w)}
             if self.binary:
                 row["target"] = int(target)
+            if self.weighted:
+                row["class_weight"] = float(step)
             self.rows.append(row)
         return 0 if correct else 1
 

@@ -70,6 +70,9 @@ def _gain(run, rng):
                                            "at the root.",
          "given": {"node counts": root["counts"],
                    "branches": {b["value"]: dict(zip(tl["classes"], b["counts"])) for b in parts["branches"]}}}
+    weights = getattr(run.estimator, "class_weights_", None)
+    if weights is not None:  # class_weight="balanced": each example of a class counts its weight
+        q["given"]["class weights"] = dict(zip(tl["classes"], weights.tolist()))
     return q, float(root["candidates"][attribute]), [parts["text"]]
 
 
@@ -85,6 +88,8 @@ def _perceptron_update(run, rng):
         expected = float(f["weights_after"][j])
         ask = f"What is {label} after this step?"
         given = {"weights before": f["weights"], "f(x)": f["x"], "y*": f["target"]}
+        if "class_weight" in f:  # class_weight="balanced" scales the update
+            given["class weight"] = f["class_weight"]
     else:
         classes = list(run.estimator.classes_)
         row = classes.index(f["y"]) if rng.random() < 0.5 or f["correct"] else classes.index(f["predicted"])
@@ -92,6 +97,8 @@ def _perceptron_update(run, rng):
         ask = f"What is {label} of class {classes[row]}'s weight vector after this step?"
         given = {"weights before (one row per class)": {str(c): w for c, w in zip(classes, f["weights"])},
                  "f(x)": f["x"], "true class": f["y"]}
+        if "class_weight" in f:  # class_weight="balanced" scales the update
+            given["class weight"] = f["class_weight"]
     q = {"question": f"Perceptron step {f['step']} (epoch {f['epoch']}). {ask}", "given": given}
     return q, expected, [m["text"] for m in f["math"]]
 

@@ -39,11 +39,19 @@ def _perceptron_frame(r, binary):
         math = [{"tex": rf"W\mathbf{{f}}(\mathbf{{x}}) = [{scores}],\ \hat y = \arg\max = {r['predicted']}",
                  "text": f"W f(x) = [{scores}], predicted {r['predicted']}"}]
         if not r["correct"]:
-            math.append({"tex": rf"\mathbf{{w}}_{{{r['y']}}} \mathrel{{+}}= \mathbf{{f}},\ "
-                                rf"\mathbf{{w}}_{{{r['predicted']}}} \mathrel{{-}}= \mathbf{{f}}",
-                         "text": f"w_{r['y']} += f(x), w_{r['predicted']} −= f(x)"})
+            c_tex, c_text = _class_weight_factor(r)
+            math.append({"tex": rf"\mathbf{{w}}_{{{r['y']}}} \mathrel{{+}}= {c_tex}\mathbf{{f}},\ "
+                                rf"\mathbf{{w}}_{{{r['predicted']}}} \mathrel{{-}}= {c_tex}\mathbf{{f}}",
+                         "text": f"w_{r['y']} += {c_text}f(x), w_{r['predicted']} −= {c_text}f(x)"})
     frame["math"] = math
     return frame
+
+
+def _class_weight_factor(r):
+    """(tex, text) of the update's class-weight factor, "" without class weights (class_weight=None)."""
+    if "class_weight" not in r:
+        return "", ""
+    return rf"{num(r['class_weight'])}\,", f"{num(r['class_weight'])}·"
 
 
 def _binary_visit_math(r, f, sign):
@@ -57,9 +65,11 @@ def _binary_visit_math(r, f, sign):
                      "text": f"y* = {sign}1, correct: no update"})
     else:
         minus = sign.replace("-", "−")
-        math.append({"tex": rf"\mathbf{{w}} \leftarrow \mathbf{{w}} {sign} \mathbf{{f}}(\mathbf{{x}}) = "
-                            rf"{vec(r['weights'])} {sign} {vec(f)} = {vec(r['weights_after'])}",
-                     "text": f"w ← w {minus} f(x) = {vec(r['weights'])} {minus} {vec(f)} = {vec(r['weights_after'])}"})
+        c_tex, c_text = _class_weight_factor(r)
+        math.append({"tex": rf"\mathbf{{w}} \leftarrow \mathbf{{w}} {sign} {c_tex}\mathbf{{f}}(\mathbf{{x}}) = "
+                            rf"{vec(r['weights'])} {sign} {c_tex}{vec(f)} = {vec(r['weights_after'])}",
+                     "text": f"w ← w {minus} {c_text}f(x) = {vec(r['weights'])} {minus} {c_text}{vec(f)} = "
+                             f"{vec(r['weights_after'])}"})
     return math
 
 
@@ -73,8 +83,9 @@ def _binary_visit_summary(r, sign):
                      "text": f"y* = {sign}1, correct: no update"})
     else:
         minus = sign.replace("-", "−")
-        math.append({"tex": rf"y^* = {sign}1:\quad w_j \leftarrow w_j {sign} f_j(\mathbf{{x}})\ \text{{for every }} j",
-                     "text": f"y* = {sign}1: w_j ← w_j {minus} f_j(x) for every j"})
+        c_tex, c_text = _class_weight_factor(r)
+        math.append({"tex": rf"y^* = {sign}1:\quad w_j \leftarrow w_j {sign} {c_tex}f_j(\mathbf{{x}})\ \text{{for every }} j",
+                     "text": f"y* = {sign}1: w_j ← w_j {minus} {c_text}f_j(x) for every j"})
     return math
 
 

@@ -17,16 +17,26 @@ from ..learners.tree.criteria import entropy, gini
 MAX_TREE_FRAMES = 600  # growth steps sent for one tree (a deeper tree is cut with a note)
 
 
+def _number(value):
+    """A count as a formula writes it: whole, or (class counts weighted by class_weight) to 4 digits."""
+    return str(int(round(value))) if float(value).is_integer() else f"{value:.4g}"
+
+
+def _weighted(counts, weights):
+    """Class counts as the tree's impurity reads them: times the class weights, if it has them."""
+    return counts if weights is None else [float(c * w) for c, w in zip(counts, weights)]
+
+
 def _impurity_terms(counts, criterion, binary):
     """(tex, text) of one node's impurity with its counts: B(p/(p+n)) for two classes (p = the second
     class), H(..) for more, Gini(..) for the Gini criterion."""
-    n = int(sum(counts))
+    n = _number(sum(counts))
     if criterion == "gini":
-        inner = ", ".join(f"{int(c)}/{n}" for c in counts)
+        inner = ", ".join(f"{_number(c)}/{n}" for c in counts)
         return rf"\mathrm{{Gini}}({inner})", f"Gini({inner})"
     if binary:
-        return rf"B({int(counts[1])}/{n})", f"B({int(counts[1])}/{n})"
-    inner = ", ".join(f"{int(c)}/{n}" for c in counts)
+        return rf"B({_number(counts[1])}/{n})", f"B({_number(counts[1])}/{n})"
+    inner = ", ".join(f"{_number(c)}/{n}" for c in counts)
     return rf"H({inner})", f"H({inner})"
 
 
@@ -39,13 +49,13 @@ def gain_formula(attribute, node_counts, branches, criterion, gain):
     """The notes' Gain(A) = B(p/(p+n)) - sum_k (p_k+n_k)/(p+n) B(p_k/(p_k+n_k)) with the numbers filled in.
     `branches` is [(label, counts)]. Returns {tex, text}."""
     binary = len(node_counts) == 2
-    total = int(sum(node_counts))
+    total = _number(sum(node_counts))
     head_tex, head_text = _impurity_terms(node_counts, criterion, binary)
     parts_tex, parts_text = [], []
     for _, counts in branches:
-        size = int(sum(counts))
-        if size == 0:
+        if sum(counts) == 0:
             continue
+        size = _number(sum(counts))
         t_tex, t_text = _impurity_terms(counts, criterion, binary)
         parts_tex.append(rf"\tfrac{{{size}}}{{{total}}}\,{t_tex}")
         parts_text.append(f"{size}/{total} {t_text}")
@@ -68,6 +78,7 @@ class _Data:
         self.categories = dict(zip(self.names, estimator.categories_))
         self.binary = {name for name, kind in zip(self.names, estimator.categorical_splits_) if kind == "binary"}
         self.codes = codes  # (n,) class index per row, or None for a regression tree
+        self.weights = getattr(estimator, "class_weights_", None)  # (k,) class weights, or None
 
     def branches(self, rows, attribute, threshold, left_set=None):
         """[(label, row indices)] of a test on `attribute` at the given rows (left_set: the values of a
@@ -129,7 +140,7 @@ def tree_frames(estimator, X, y, criterion="entropy"):
         frames.append(_growth_frame(step, rows, data, classes, criterion))
     for step in prunes:
         frames.append(_prune_frame(step, estimator))
-    tree = _nested(frames, classes)
+    tree = _nested(frames, classes, data.weights)
     return {"family": "tree", "frames": frames, "tree": tree, "classes": classes,
             "truncated": len(grow) < sum(1 for s in trace if s["step"] != "prune"), "criterion": criterion}
 
@@ -156,11 +167,14 @@ def _growth_frame(step, rows, data, classes, criterion):
                 continue  # a candidate's best threshold or left set is not recorded; its gain alone is shown
             branches = [(label, _class_counts(data.codes, r, len(classes)))
                         for label, r in data.branches(rows, attribute, threshold, left_set)]
+            weighted = [(label, _weighted(c, data.weights)) for label, c in branches]
             breakdown[attribute] = {"branches": [{"value": label, "counts": c} for label, c in branches],
-                                    **gain_formula(attribute, counts, branches, criterion, gain)}
+                                    **gain_formula(attribute, _weighted(counts, data.weights), weighted,
+                                                   criterion, gain)}
     frame["breakdown"] = breakdown
-    head_tex, head_text = _impurity_terms(counts, criterion, len(classes) == 2)
-    value = gini(counts) if criterion == "gini" else entropy(counts)
+    node_counts = _weighted(counts, data.weights)
+    head_tex, head_text = _impurity_terms(node_counts, criterion, len(classes) == 2)
+    value = gini(node_counts) if criterion == "gini" else entropy(node_counts)
     frame["math"].append({"tex": rf"{head_tex} = {value:.3f}", "text": f"{head_text} = {value:.3f}"})
     if step["chosen"] is not None and step["chosen"] in breakdown:
         frame["math"].append(breakdown[step["chosen"]])
@@ -191,12 +205,13 @@ def _prune_frame(step, estimator):
     return frame
 
 
-def _plurality(counts, classes):
-    best = max(range(len(classes)), key=lambda i: (counts.get(classes[i], 0), -i))
+def _plurality(counts, classes, weights=None):
+    weights = [1.0] * len(classes) if weights is None else weights
+    best = max(range(len(classes)), key=lambda i: (counts.get(classes[i], 0) * weights[i], -i))
     return classes[best]
 
 
-def _nested(frames, classes):
+def _nested(frames, classes, weights=None):
     """The grown tree in the page's format, each node tagged with the frame that grows it ("frame"),
     and with the frame that tests it for pruning ("checked_at") and prunes it ("pruned_at")."""
     nodes, root, at_depth = {}, None, {}
@@ -210,7 +225,7 @@ def _nested(frames, classes):
         node = {"frame": i, "samples": frame["samples"], "impurity": frame["impurity"]}
         if classes:
             node["counts"] = frame["counts"]
-            node["prediction"] = _plurality(frame["counts"], classes) if frame["samples"] else "(parent)"
+            node["prediction"] = _plurality(frame["counts"], classes, weights) if frame["samples"] else "(parent)"
         else:
             node["prediction"] = round(frame["value"], 4)
         if frame["kind"] == "split":
