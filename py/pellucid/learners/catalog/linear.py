@@ -52,6 +52,9 @@ def _perceptron_notes(p):
              "shuffled orders differ (different random generators)."]
     if p.get("initial_weights") is not None:
         notes.append("initial_weights are not passed on: scikit-learn starts from zero.")
+    if p.get("class_weight") is not None:
+        notes.append("Both scale the update after a mistake by the class weight of the example's class; in "
+                     "scikit-learn's one-vs-rest, the other classes' examples weigh 1 in each class's perceptron.")
     return notes
 
 
