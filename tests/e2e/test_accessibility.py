@@ -62,6 +62,23 @@ def test_classifier_views_steps_and_exercises(page, site_url):
     assert_accessible(page, "an exercise's verdict")
 
 
+def test_tuning_curve_and_heatmap(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    page.get_by_label("Model", exact=True).select_option("DecisionTreeClassifier")
+    page.get_by_label("Hyperparameter", exact=True).select_option("max_depth")
+    page.get_by_label("Values to try").fill("1..4")
+    page.get_by_role("button", name="Tune", exact=True).click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=90_000)
+    page.locator("#tune-result summary").click()
+    assert_accessible(page, "a validation curve of the tree's max depth")
+    page.get_by_label("Second hyperparameter").select_option("min_samples_leaf")
+    page.get_by_label("Its values").fill("1, 5")
+    page.get_by_role("button", name="Tune", exact=True).click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=90_000)
+    expect(page.locator("#tune-text tbody tr")).to_have_count(4)
+    assert_accessible(page, "a heatmap of max depth and min samples leaf")
+
+
 def test_compared_learners(page, site_url):
     open_example(page, site_url, "iris", "150 rows")
     page.get_by_label("Model", exact=True).select_option("GaussianNB")

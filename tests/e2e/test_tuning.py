@@ -1,0 +1,80 @@
+"""Tuning in the page: a tree's max_depth tried over 1..5 by cross-validation draws a validation curve with
+a table twin marking the best depth; "Use the best" puts that depth in the model's settings and trains
+with it; two parameters draw a heatmap; a bad list of values is explained before anything runs."""
+
+import json
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from pagekit import open_example, painted_pixels, train
+
+pytestmark = pytest.mark.e2e
+
+
+def summary_depth(page):
+    return int(page.locator("#model-summary tr", has_text="depth").locator("td").last.inner_text())
+
+
+def tune(page, first, values, second=None, second_values=None):
+    page.get_by_label("Hyperparameter", exact=True).select_option(first)
+    page.get_by_label("Values to try").fill(values)
+    page.get_by_label("Second hyperparameter").select_option(second or "")
+    if second:
+        page.get_by_label("Its values").fill(second_values)
+    page.get_by_role("button", name="Tune", exact=True).click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=90_000)
+    expect(page.get_by_role("alert")).to_be_hidden()
+
+
+def test_tune_max_depth_draws_a_curve_and_uses_the_best(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    train(page, "DecisionTreeClassifier", "species")
+    full_depth = summary_depth(page)
+    tune(page, "max_depth", "1..5")
+    expect(page.locator("#tune-result")).to_be_visible()
+    expect(page.locator("#tune-caption")).to_contain_text("fold cross-validation")
+    expect(page.locator("#tune-caption")).to_contain_text("test rows were left out")
+    assert painted_pixels(page, "#tune-canvas") > 20_000
+
+    rows = page.locator("#tune-text tbody tr")
+    expect(rows).to_have_count(5)
+    table = [[cell.text_content() for cell in row.locator("th, td").all()] for row in rows.all()]
+    assert [row[0] for row in table] == ["1", "2", "3", "4", "5"]
+    means = [float(row[1]) for row in table]
+    best = [row[0] for row in table if row[-1] == "best"]
+    assert len(best) == 1 and float(table[int(best[0]) - 1][1]) == max(means)  # the first highest mean
+    assert means[0] < max(means)  # one split cannot tell three species apart
+
+    page.get_by_role("button", name="Use the best").click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+    expect(page.get_by_label("max depth", exact=True)).to_have_value(best[0])
+    # The tree was trained again with that limit: as deep as the full tree, or stopped at the limit.
+    expect(page.locator("#model-summary tr", has_text="depth").locator("td").last).to_have_text(
+        str(min(full_depth, int(best[0]))))
+    link = parse_qs(urlparse(page.url).fragment)  # the link records the new setting too
+    assert json.loads(link["params"][0])["max_depth"] == int(best[0])
+
+
+def test_two_parameters_draw_a_heatmap_with_the_values_in_cells(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    page.get_by_label("Model", exact=True).select_option("KNeighborsClassifier")
+    tune(page, "k", "1, 5, 15", "weights", "uniform, distance")
+    assert painted_pixels(page, "#tune-canvas") > 20_000
+    twin = page.locator("#tune-text table")
+    expect(twin.locator("thead th")).to_have_count(3)  # the corner, then uniform and distance
+    expect(twin.locator("tbody tr")).to_have_count(3)
+    expect(twin.locator("tbody td", has_text="(best)")).to_have_count(1)
+    expect(page.get_by_label("Heatmap of the mean validation Accuracy over k and weights")).to_be_visible()
+
+
+def test_values_outside_the_rule_are_explained_at_the_box(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    page.get_by_label("Model", exact=True).select_option("DecisionTreeClassifier")
+    page.get_by_label("Hyperparameter", exact=True).select_option("max_depth")
+    page.get_by_label("Values to try").fill("0, 1, 2")
+    page.get_by_role("button", name="Tune", exact=True).click()
+    expect(page.get_by_role("alert")).to_contain_text("max depth 0")
+    expect(page.get_by_label("Values to try")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#tune-result")).to_be_hidden()

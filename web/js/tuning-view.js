@@ -1,0 +1,193 @@
+// The Tune panel: the user picks one or two of the chosen model's hyperparameters and the values to try;
+// Python scores every cell of that grid by k-fold cross-validation (the evaluation's k and seed) and the
+// panel draws a validation curve (one parameter) or a heatmap (two), with a table twin and the best cell
+// marked. "Use the best" writes the best values into the model's settings and trains with them.
+import { byId, el, option, setDisabled } from "./dom.js";
+import { store } from "./store.js";
+import { python } from "./python.js";
+import { run, showMessage } from "./work.js";
+import { chosenModel, needsTarget } from "./model-controls.js";
+import { showParams } from "./model-panel.js";
+import { paramProblem } from "./params-form.js";
+import { train, trainingArgs } from "./training.js";
+import { renderer, sizeFor } from "./view-draw.js";
+
+const e = byId;
+const MAX_RANGE = 100;  // a range a..b lists at most this many values (the grid's own limit)
+let shown = null;  // {reply, model}: the tuning on screen, for "Use the best"
+
+const tunable = (model) => (model?.params || []).filter((p) => p.kind !== "vector");
+const label = (value) => (value === null ? "none" : String(value));
+const round = (v) => Number(v.toPrecision(6));
+
+// Values to start from: around the default for a number, every option for a choice.
+export function suggestedValues(param) {
+  if (param.kind === "choice") return [...(param.none_ok ? ["none"] : []), ...param.options].join(", ");
+  if (param.kind === "bool") return "true, false";
+  const fits = (v) => !paramProblem(param, v);
+  if (param.kind === "int") {
+    const low = param.low === null || param.low === undefined ? 1 : param.low + (param.low_open ? 1 : 0);
+    const start = Math.max(low, (param.default ?? low) - 2);
+    const values = Array.from({ length: 5 }, (_, i) => start + i).filter(fits);
+    return values.length === 5 ? `${values[0]}..${values[4]}` : values.join(", ");
+  }
+  const base = param.default || 0;
+  const values = base ? [0.01, 0.1, 1, 10, 100].map((f) => round(base * f)) : [0, 0.001, 0.01, 0.1, 1];
+  return values.filter(fits).join(", ");
+}
+
+// The text of a values box read as the parameter's values: {values} or {problem}.
+export function parseValues(param, text) {
+  const name = param.name.replaceAll("_", " ");
+  const values = [];
+  for (const raw of text.split(",").map((t) => t.trim()).filter(Boolean)) {
+    const range = /^(-?\d+)\s*\.\.\s*(-?\d+)$/.exec(raw);
+    if (range && param.kind === "int") {
+      const [a, b] = [Number(range[1]), Number(range[2])];
+      if (b < a || b - a >= MAX_RANGE) return { problem: `${name}: the range ${raw} must go up, over at most ${MAX_RANGE} values.` };
+      for (let v = a; v <= b; v++) values.push(v);
+      continue;
+    }
+    const value = readOne(param, raw);
+    if (value === undefined) return { problem: `${name}: ${JSON.stringify(raw)} is not one of its values.` };
+    const problem = paramProblem(param, value);
+    if (problem) return { problem: `${name} ${label(value)}: ${problem}` };
+    values.push(value);
+  }
+  if (!values.length) return { problem: `List the values of ${name} to try, separated by commas.` };
+  return { values };
+}
+
+function readOne(param, raw) {
+  if (raw.toLowerCase() === "none") return param.none_ok ? null : undefined;
+  if (param.kind === "choice") return param.options.map(String).includes(raw) ? param.options.find((o) => String(o) === raw) : undefined;
+  if (param.kind === "bool") return { true: true, false: false }[raw.toLowerCase()];
+  const value = Number(raw);
+  return Number.isFinite(value) ? value : undefined;
+}
+
+// The parameter menus follow the chosen model: the first names a parameter, the second one more or none.
+function fillMenus(s) {
+  const params = tunable(chosenModel(s));
+  const [first, second] = [e("tune-param-1"), e("tune-param-2")];
+  const keep = [first.value, second.value];
+  first.replaceChildren(...params.map((p) => option(p.name, p.name.replaceAll("_", " "))));
+  second.replaceChildren(option("", "none"), ...params.map((p) => option(p.name, p.name.replaceAll("_", " "))));
+  first.value = params.some((p) => p.name === keep[0]) ? keep[0] : params[0]?.name ?? "";
+  second.value = params.some((p) => p.name === keep[1]) && keep[1] !== first.value ? keep[1] : "";
+  suggest(1);
+  suggest(2);
+}
+
+function paramNamed(name) {
+  return tunable(chosenModel()).find((p) => p.name === name);
+}
+
+function suggest(which) {
+  const param = paramNamed(e(`tune-param-${which}`).value);
+  e(`tune-values-${which}`).value = param ? suggestedValues(param) : "";
+  setDisabled(e(`tune-values-${which}`), !param);
+}
+
+// The bridge's `tune` arguments, or {problem, control}.
+function tuneArgs(s) {
+  const args = trainingArgs(s);
+  if (args.problem) return args;
+  const grid = [];
+  for (const which of [1, 2]) {
+    const param = paramNamed(e(`tune-param-${which}`).value);
+    if (!param) continue;
+    if (grid.some((g) => g.name === param.name)) return { problem: "Choose two different hyperparameters.", control: "#tune-param-2" };
+    const parsed = parseValues(param, e(`tune-values-${which}`).value);
+    if (parsed.problem) return { problem: parsed.problem, control: `#tune-values-${which}` };
+    grid.push({ name: param.name, values: parsed.values });
+  }
+  if (!grid.length) return { problem: "Choose a hyperparameter to tune.", control: "#tune-param-1" };
+  const evaluation = { ...args.evaluation, k: s.k, seed: s.seed, stratify: s.stratify };
+  return { table_id: args.table_id, target: args.target, features: args.features, model: args.model,
+    params: args.params, evaluation, preprocessing: args.preprocessing, grid };
+}
+
+async function tune() {
+  showMessage("");
+  const s = store.get();
+  const args = tuneArgs(s);
+  if (args.problem) return showMessage(args.problem, "", args.control);
+  const reply = await run("Tuning…", () => python.call("tune", args), { cancellable: true });
+  if (!reply) return;
+  shown = { reply, model: args.model };
+  await draw(reply);
+}
+
+function caption(r) {
+  const best = r.best;
+  const cell = Object.entries(best.params).map(([n, v]) => `${n.replaceAll("_", " ")} = ${label(v)}`).join(", ");
+  const held = r.test_rows_left_out ? `; the ${r.test_rows_left_out} test rows were left out, for the model you train next` : "";
+  return `${r.score_name} of ${r.label} by ${r.k}-fold cross-validation (${r.splitter === "StratifiedKFold" ? "stratified, " : ""}`
+    + `seed ${r.seed}) on ${r.n_rows} rows, the preprocessing fitted inside each fold${held}. Best: ${cell}, `
+    + `mean ${fmtScore(best.validation_mean)} ± ${fmtScore(best.validation_std)}.`;
+}
+
+const fmtScore = (v) => (Number.isFinite(v) ? String(Number(v.toPrecision(3))) : "—");
+
+async function draw(r) {
+  e("tune-result").hidden = false;
+  e("tune-caption").textContent = caption(r);
+  const canvas = e("tune-canvas");
+  const width = sizeFor(canvas).width;
+  const [rows, columns] = r.params;
+  if (!columns) {
+    const mod = await renderer("validation-curve");
+    const data = { labels: rows.values.map(label), xName: rows.name.replaceAll("_", " "), valueName: r.score_name, best: r.best.index,
+      validation: { mean: r.cells.map((c) => c.validation_mean), std: r.cells.map((c) => c.validation_std) },
+      train: { mean: r.cells.map((c) => c.train_mean), std: r.cells.map((c) => c.train_std) } };
+    canvas.setAttribute("aria-label", `Validation curve: ${r.score_name} against ${data.xName}`);
+    mod.drawCurve(canvas, data, { width, height: sizeFor(canvas, 0.55, 420).height, title: `${r.score_name} against ${data.xName}` });
+    e("tune-text").replaceChildren(mod.describeCurve(data, { caption: `${r.score_name} by ${r.k}-fold cross-validation` }));
+  } else {
+    const mod = await renderer("heatmap");
+    const data = { rows: rows.values.map(label), columns: columns.values.map(label), values: r.cells.map((c) => c.validation_mean),
+      best: r.best.index, rowName: rows.name.replaceAll("_", " "), columnName: columns.name.replaceAll("_", " ") };
+    canvas.setAttribute("aria-label", `Heatmap of the mean validation ${r.score_name} over ${data.rowName} and ${data.columnName}`);
+    mod.drawHeatmap(canvas, data, { width, title: `Mean validation ${r.score_name}` });
+    e("tune-text").replaceChildren(mod.describeHeatmap(data, { caption: `Mean validation ${r.score_name} by ${r.k}-fold cross-validation` }));
+  }
+  enable(store.get());
+}
+
+// "Use the best": the best cell's values go into the model's settings (and its controls), then it trains.
+async function useBest() {
+  if (!shown || shown.model !== store.get().model) return;
+  store.set({ params: { ...store.get().params, ...shown.reply.best.params } });
+  showParams(e("params"), chosenModel(), store.get().params);
+  await train();
+}
+
+// A tuning belongs to the model and data it was made for: another choice takes it off the screen.
+function forget() {
+  shown = null;
+  e("tune-result").hidden = true;
+}
+
+function enable(s) {
+  const idle = s.ready && !s.busy;
+  const target = s.table?.columns.some((c) => s.roles[c] === "target");
+  const supervised = needsTarget(s);
+  setDisabled(e("tune"), !(idle && s.table && supervised && target));
+  setDisabled(e("tune-use-best"), !(idle && shown && shown.model === s.model));
+  e("tune-use-best").hidden = !shown;
+  e("tune-needs").hidden = !s.models.length || supervised;
+}
+
+export function mountTuning() {
+  store.subscribe(["model", "models"], (s) => {
+    fillMenus(s);
+    if (shown && shown.model !== s.model) forget();
+  });
+  store.subscribe(["table"], forget);
+  store.subscribe(["ready", "busy", "table", "roles", "model", "models"], enable);
+  for (const which of [1, 2]) e(`tune-param-${which}`).addEventListener("change", () => suggest(which));
+  e("tune").addEventListener("click", tune);
+  e("tune-use-best").addEventListener("click", useBest);
+  enable(store.get());
+}
