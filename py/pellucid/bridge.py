@@ -18,7 +18,7 @@ from .core.settings import MAX_BYTES, MAX_ROWS
 from .learners import registry
 from .workbench import boundary as _boundary, evaluation as _evaluation, exports, readouts, script, tables
 from .workbench import exercises as _exercises, explain as _explain, lab as _lab, steps as _steps
-from .workbench import compare as _compare, judging, sklearn_script
+from .workbench import compare as _compare, judging, sklearn_script, wire
 from .workbench import tuning
 from .workbench import apply as _apply
 from .workbench import leaderboard
@@ -70,18 +70,26 @@ class Session:
         self.evicted = set()  # ids of runs let go to stay within KEPT_RUNS, so an old id gets a clear answer
         self._ids = itertools.count(1)
 
-    def handle(self, cmd, args=None):
-        """Run one command; never raise (errors come back as data the page can show)."""
+    def handle(self, cmd, args=None, convert=plain):
+        """Run one command; never raise (errors come back as data the page can show). `convert` makes the
+        result JSON-able (`wire.pack` keeps its bulk numbers apart)."""
         try:
             command = self._command(cmd)
             _check_args(cmd, command, args or {})
-            return {"ok": True, "result": plain(command(**(args or {})))}
+            return {"ok": True, "result": convert(command(**(args or {})))}
         except Exception as exc:  # every failure becomes a reply, and the worker stays alive
             return {"ok": False, "error": error_of(exc)}
 
     def handle_json(self, cmd, args_json):
         """`handle` for the page's worker: JSON text in, strict JSON text out."""
         return json.dumps(self.handle(cmd, json.loads(args_json)), allow_nan=False)
+
+    def handle_binary(self, cmd, args_json):
+        """`handle` for the page's worker with the bulk numbers apart: (JSON text, [numpy arrays]), the
+        text holding a marker for each array (workbench/wire.py), which the worker sends as typed arrays."""
+        bulk = []
+        reply = self.handle(cmd, json.loads(args_json), convert=lambda result: wire.pack(result, bulk))
+        return json.dumps(reply, allow_nan=False), bulk
 
     def _command(self, cmd):
         if cmd in STATELESS:
@@ -346,3 +354,8 @@ def handle(cmd, args=None):
 def handle_json(cmd, args_json):
     """`handle` for the page's worker: JSON text in, strict JSON text out."""
     return worker_session.handle_json(cmd, args_json)
+
+
+def handle_binary(cmd, args_json):
+    """`handle` for the page's worker: JSON text in, (JSON text, [numpy arrays]) out (Session.handle_binary)."""
+    return worker_session.handle_binary(cmd, args_json)

@@ -1,5 +1,6 @@
 // The Python side of the page: Pyodide in a module Web Worker. It loads Python, numpy and pellucid,
-// then answers one request at a time: {id, cmd, args} -> {id, ok, result | error}, where error is
+// then answers one request at a time: {id, cmd, args} -> {id, ok, result | error} (bulk numbers in the
+// result as typed arrays), where error is
 // {code, type, message, traceback?} and code is "data_error", "not_loaded", "crashed" or "internal"
 // (docs/bridge.md). Unsolicited messages are tagged {event: ...} so they are never mistaken for replies.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
@@ -58,9 +59,37 @@ function filesToPaths(args) {
 }
 
 // Arguments and replies cross as JSON text: plain data both ways, None arrives as null (not undefined),
-// and no Python object is left behind as a proxy.
+// and no Python object is left behind as a proxy. A reply's bulk numbers (predictions for every row, the
+// boundary grid) come apart from the text as numpy arrays (pellucid/workbench/wire.py): each is copied
+// out of Python's memory once and its marker in the text revived as that typed array, or, for text
+// labels sent as codes, as the array of labels. Returns [reply, the ArrayBuffers to transfer].
 function callBridge(cmd, args) {
-  return JSON.parse(bridge.handle_json(cmd, JSON.stringify(filesToPaths(args))));
+  const answer = bridge.handle_binary(cmd, JSON.stringify(filesToPaths(args)));
+  const arrays = [];
+  try {
+    const bulk = answer.get(1);
+    for (let i = 0; i < bulk.length; i++) {
+      const array = bulk.get(i);
+      const view = array.getBuffer();
+      arrays.push(view.data.slice());  // a copy that owns its memory, free to transfer
+      view.release();
+      array.destroy();
+    }
+    bulk.destroy();
+    return [JSON.parse(answer.get(0), (key, value) => revive(value, arrays)), arrays.map((a) => a.buffer)];
+  } finally {
+    answer.destroy();
+  }
+}
+
+function revive(value, arrays) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length === 1 && keys[0] === "__bulk__") return arrays[value.__bulk__];
+  if (keys.length === 2 && "__labels__" in value && "__codes__" in value) {
+    return Array.from(value.__codes__, (code) => value.__labels__[code]);
+  }
+  return value;
 }
 
 // The packages shipped but never loaded at start (scikit-learn): loaded the first time a command needs
@@ -93,11 +122,11 @@ async function loadOnDemand() {
 // A command answers with code "not_loaded" until the on-demand packages are in: load them, then ask
 // again (inside the same queued request, so Python still runs one call at a time).
 async function callWithPackages(cmd, args) {
-  const reply = callBridge(cmd, args);
-  if (reply.ok || reply.error.code !== "not_loaded") return reply;
+  const answer = callBridge(cmd, args);
+  if (answer[0].ok || answer[0].error.code !== "not_loaded") return answer;
   const seconds = await loadOnDemand();
   const again = callBridge(cmd, args);
-  if (again.ok) again.result.load_seconds = seconds;
+  if (again[0].ok) again[0].result.load_seconds = seconds;
   return again;
 }
 
@@ -119,9 +148,10 @@ self.onmessage = (message) => {
       const bootError = await booted;
       if (bootError) throw bootError;
       // The WebAssembly heap's size, for the memory benchmark (benchmarks/workflows.py --soak).
-      const reply = cmd === "heap_size" ? { ok: true, result: { heap_bytes: pyodide._module.HEAP8.length } }
+      const [reply, transfer] = cmd === "heap_size"
+        ? [{ ok: true, result: { heap_bytes: pyodide._module.HEAP8.length } }, []]
         : await callWithPackages(cmd, args);
-      self.postMessage({ id, ...reply });
+      self.postMessage({ id, ...reply }, transfer);  // the typed arrays move to the page, not copied
     } catch (error) {
       // After a fatal error (out of memory, say) this Python cannot be used again: say so ("crashed"),
       // so the page replaces the worker instead of sending more work to it. Anything else that fails

@@ -31,6 +31,18 @@ def format_number(value):
     return repr(value)
 
 
+def format_numbers(values, missing=""):
+    """`format_number` of every value of a float array, as a list of str (`missing` for NaN), without a
+    Python call per value: repr over the whole list, then the whole numbers and the gaps rewritten."""
+    values = np.asarray(values, dtype=float)  # (n,)
+    text = list(map(repr, values.tolist()))
+    whole = np.flatnonzero((values == np.trunc(values)) & (np.abs(values) < 1e16))  # not NaN nor infinity
+    list(map(text.__setitem__, whole.tolist(), map(str, values[whole].astype(np.int64).tolist())))
+    gaps = np.flatnonzero(np.isnan(values)).tolist()
+    list(map(text.__setitem__, gaps, [missing] * len(gaps)))
+    return text
+
+
 # ---- reading cells: text (from a CSV) -------------------------------------------------------------
 
 # The markers as they are usually spelled, for a quick exact look-up before the general, slower one.

@@ -9,7 +9,7 @@ import numbers
 
 import numpy as np
 
-from .cells import (CATEGORICAL, KINDS, NUMERIC, first_non_number, format_number, items_of,
+from .cells import (CATEGORICAL, KINDS, NUMERIC, first_non_number, format_numbers, items_of,
                     values_to_categorical, values_to_numeric)
 from ..core.errors import DataError
 
@@ -262,10 +262,10 @@ class Table:
         empty = '""' if len(self._names) == 1 else ""
         cells = []
         for name in self._names:
-            values = self._data[name].tolist()
             if self._kinds[name] == NUMERIC:
-                cells.append([empty if v != v else format_number(v) for v in values])
+                cells.append(format_numbers(self._data[name], empty))
             else:
+                values = self._data[name].tolist()
                 quoted = {v: _quote(v) for v in set(values) if v is not None}
                 quoted[None] = empty
                 cells.append(list(map(quoted.__getitem__, values)))

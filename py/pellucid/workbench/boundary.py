@@ -64,20 +64,21 @@ def boundary(run, x=None, y=None, resolution=200, projection=None):
         points_xy, names = (table.column(x), table.column(y)), (x, y)
     predicted, proba = predict_grid(estimator, run.features, varying, held, kinds, proba=True,
                                     prepare=run.prepare)
-    out = {"x_name": names[0], "y_name": names[1], "x_values": grid_x.tolist(), "y_values": grid_y.tolist(),
+    # The grid's arrays stay numpy arrays: the page's worker sends them as typed arrays (wire.py).
+    out = {"x_name": names[0], "y_name": names[1], "x_values": grid_x, "y_values": grid_y,
            "width": len(grid_x), "height": len(grid_y), "held": held, "projection": projection,
            "classes": None, "probability": None}
     if run.task == "classification":
         classes = np.asarray(estimator.classes_)
         out["classes"] = classes.tolist()
-        out["predicted"] = np.searchsorted(classes, predicted).tolist()
+        out["predicted"] = np.searchsorted(classes, predicted)
         if proba is not None:
-            out["probability"] = np.asarray(proba).max(axis=1).tolist()
+            out["probability"] = np.asarray(proba).max(axis=1)
     elif run.task == "clustering":
         out["classes"] = list(range(int(np.max(predicted)) + 1 if len(predicted) else 0))
-        out["predicted"] = np.asarray(predicted).tolist()
+        out["predicted"] = np.asarray(predicted)
     else:
-        out["predicted"] = np.asarray(predicted, dtype=float).tolist()
+        out["predicted"] = np.asarray(predicted, dtype=float)
     out["points"] = _points(run, points_xy)
     return out
 
@@ -134,6 +135,5 @@ def _points(run, points_xy):
         label = estimator.predict(run.model_input(rows))
     else:
         label = table.column(run.target)[rows]
-    return {"x": np.asarray(points_xy[0])[rows].tolist(), "y": np.asarray(points_xy[1])[rows].tolist(),
-            "label": np.asarray(label).tolist(), "split": run.split_of_rows()[rows].tolist(),
-            "rows": (rows + 1).tolist()}
+    return {"x": np.asarray(points_xy[0])[rows], "y": np.asarray(points_xy[1])[rows],
+            "label": np.asarray(label), "split": run.split_of_rows()[rows], "rows": rows + 1}

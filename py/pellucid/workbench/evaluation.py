@@ -220,7 +220,7 @@ def _readouts(run, X, y_raw, warnings, out_of_fold=None):
     estimator, splits = run.estimator, run.splits
     if estimator.task in SUPERVISED:
         y = check_target(y_raw, len(y_raw), task=estimator.task)
-        run.predicted = estimator.predict(X)  # kept: the export reuses it, never predicts again
+        run.predicted = readouts.predict_rows(run, X)  # kept: the export reuses it, never predicts again
         if out_of_fold is None:
             predicted, scored = run.predicted, splits
         else:

@@ -105,7 +105,7 @@ def classifier_metrics(y, predicted, rows, labels):
     report = metrics.classification_report_dict(y[rows], predicted[rows], labels=labels)
     table_rows = np.asarray(rows) + 1  # split position -> 1-based table row
     confusion = report["confusion"]
-    confusion["rows"] = [[table_rows[cell].tolist() for cell in line] for line in confusion["rows"]]
+    confusion["rows"] = [[table_rows[np.asarray(cell, dtype=np.intp)] for cell in line] for line in confusion["rows"]]
     return report
 
 
@@ -124,10 +124,22 @@ def supervised_metrics(task, y, predicted, splits):
     return out
 
 
+def predict_rows(run, X):
+    """The model's prediction for every row of X. A learner whose prediction is the most probable class
+    (k-NN's vote) gives its probabilities in the same pass; they are kept in run.probabilities, so the
+    export writes them without searching every row's neighbours again."""
+    estimator = run.estimator
+    if run.learner.predict_is_argmax_proba and run.learner.can("probabilities"):
+        run.probabilities = estimator.predict_proba(X)  # (n, C)
+        return np.asarray(estimator.classes_)[np.argmax(run.probabilities, axis=1)]
+    return estimator.predict(X)
+
+
 def predictions(run, y, predicted):
-    """Per row, for drawing: {rows (1-based), split, predicted, actual}."""
-    return {"rows": (np.arange(len(predicted)) + 1).tolist(), "split": run.split_of_rows().tolist(),
-            "predicted": np.asarray(predicted).tolist(), "actual": np.asarray(y).tolist()}
+    """Per row, for drawing: {rows (1-based), split, predicted, actual}, as arrays: the page's worker sends
+    them as typed arrays (wire.py), not as 50,000 numbers written out one by one."""
+    return {"rows": np.arange(1, len(predicted) + 1), "split": run.split_of_rows(),
+            "predicted": np.asarray(predicted), "actual": np.asarray(y)}
 
 
 def fit_curve(run, resolution=200):

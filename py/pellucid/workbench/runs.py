@@ -27,6 +27,7 @@ class Run:
     preprocessor: object = None  # a fitted preprocessing.Preprocessor, or None: the model reads X as it is
     preprocessing: list = field(default_factory=list)  # the steps shown to the page (workbench.prepare)
     predicted: object = None  # (n_rows,) the model's prediction for every table row, made once at training
+    probabilities: object = None  # (n_rows, classes) kept when the prediction came with them (readouts.predict_rows)
     reply: dict = None  # the TrainResult the page was given (None for an imported model)
 
     @property

@@ -1,0 +1,70 @@
+"""The worker's binary replies (workbench/wire.py): bulk numbers leave the JSON text as arrays, and what the
+page revives from them is exactly the reply the JSON path gives."""
+
+import json
+
+import numpy as np
+
+from pellucid import bridge
+from pellucid.workbench import wire
+from pellucid.workbench.wire import BULK_MIN, pack, unpack
+
+SPLIT = {"method": "split", "train": 70, "validation": 0, "test": 30, "stratify": True, "seed": 0}
+
+
+def both_paths(session, cmd, **args):
+    """(the JSON reply, the binary reply revived as the page revives it, the binary reply's arrays)."""
+    plain_reply = json.loads(session.handle_json(cmd, json.dumps(args)))
+    text, bulk = session.handle_binary(cmd, json.dumps(args))
+    return plain_reply, unpack(json.loads(text), bulk), bulk
+
+
+def test_a_train_and_boundary_reply_revive_to_the_json_reply():
+    session = bridge.Session()
+    table_id = session.handle("load_example", {"name": "iris"})["result"]["table_id"]
+    train = dict(table_id=table_id, target="species", features=None, model="KNeighborsClassifier",
+                 params={}, evaluation=SPLIT)
+    plain_reply, revived, bulk = both_paths(session, "train", **train)
+    assert revived["ok"] and revived["result"]["predictions"] == plain_reply["result"]["predictions"]
+    differs = {"model_id", "timing"}  # a new model each time, fitted in its own time
+    assert {k: v for k, v in revived["result"].items() if k not in differs} == \
+        {k: v for k, v in plain_reply["result"].items() if k not in differs}
+    assert bulk == []  # 150 rows: below BULK_MIN, everything stays JSON
+    model_id = plain_reply["result"]["model_id"]
+    plain_grid, revived_grid, bulk = both_paths(session, "boundary", model_id=model_id,
+                                                x="petal length (cm)", y="petal width (cm)", resolution=40)
+    assert revived_grid == plain_grid
+    kinds = {a.dtype for a in bulk}
+    assert len(bulk) >= 2 and kinds <= {np.dtype(np.int32), np.dtype(np.float64)}  # predicted, probability
+    text, _ = session.handle_binary("boundary", json.dumps(dict(model_id=model_id, x="petal length (cm)",
+                                                                y="petal width (cm)", resolution=40)))
+    packed = json.loads(text)["result"]
+    assert set(packed["predicted"]) == set(packed["probability"]) == {"__bulk__"}  # the 1,600 cells are not text
+
+
+def test_large_arrays_become_typed_buffers_and_labels_become_codes():
+    n = BULK_MIN + 5
+    rng = np.random.default_rng(0)
+    reply = {"rows": np.arange(1, n + 1), "score": rng.normal(size=n),
+             "split": np.array(["train", "test"], dtype=object)[rng.integers(0, 2, n)],
+             "small": np.arange(3), "nested": [{"big": np.ones(n, dtype=np.float32)}]}
+    bulk = []
+    packed = pack(reply, bulk)
+    assert packed["rows"] == {"__bulk__": 0} and bulk[0].dtype == np.int32
+    assert packed["split"]["__labels__"] == ["test", "train"]
+    assert packed["small"] == [0, 1, 2]
+    assert bulk[-1].dtype == np.float32 and bulk[-1].flags.c_contiguous
+    assert unpack(json.loads(json.dumps(packed)), bulk) == json.loads(json.dumps(wire.plain(reply)))
+
+
+def test_arrays_the_page_must_see_as_json_stay_lists():
+    n = BULK_MIN
+    with_gap = np.ones(n)
+    with_gap[3] = np.nan  # JSON's null, which a Float64Array would read as NaN
+    mixed = np.array(["a"] * (n - 1) + [None], dtype=object)
+    numbers_as_labels = np.array([1.5] * n, dtype=object)
+    huge = np.array([2 ** 40] * n)
+    bulk = []
+    packed = pack({"gap": with_gap, "mixed": mixed, "numbers": numbers_as_labels, "huge": huge}, bulk)
+    assert packed["gap"][3] is None and packed["mixed"][-1] is None and packed["numbers"][0] == 1.5
+    assert bulk[0].dtype == np.float64 and unpack(packed["huge"], bulk) == [2 ** 40] * n  # beyond int32
