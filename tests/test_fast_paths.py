@@ -179,3 +179,43 @@ def test_agglomerative_distance_matrix_is_squared_distances_mirrored(seed, monke
     upper = np.triu_indices(len(M))
     assert np.array_equal(fast[upper], readable[upper])
     assert np.array_equal(fast, fast.T)
+
+
+def _grid_with_held_columns(rng, p, held_at):
+    """400 queries varying features 0 and 2 over a 20 x 20 grid, every other feature held at `held_at`."""
+    g = np.linspace(-3, 3, 20)
+    gx, gy = np.meshgrid(g, g)
+    Q = np.tile(held_at, (400, 1))
+    Q[:, 0], Q[:, 2] = gx.ravel(), gy.ravel()
+    return Q
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("metric", ["euclidean", "manhattan"])
+def test_knn_lifted_grid_search_finds_the_neighbours_of_the_definition(seed, metric, monkeypatch):
+    rng = np.random.default_rng(seed)
+    n, p, k = int(rng.integers(1100, 2500)), int(rng.integers(4, 9)), int(rng.integers(1, 12))
+    X = rng.normal(size=(n, p)) * rng.uniform(0.5, 3, p) + rng.normal(0, 2, (3, p))[rng.integers(0, 3, n)]
+    Q = _grid_with_held_columns(rng, p, rng.normal(size=p))
+    assert neighbors_fast.held_columns(Q).tolist() == [j for j in range(p) if j not in (0, 2)]
+    lifted = []
+    monkeypatch.setattr(neighbors_fast, "_lifted_search",
+                        lambda *args, search=neighbors_fast._lifted_search: lifted.append(1) or search(*args))
+    fast = neighbors_fast.nearest_neighbors(Q, neighbors_fast.prepare(X, metric), metric, k)
+    readable = neighbors.k_nearest(Q, X, k, metric)
+    assert lifted  # "auto" took the lifted search for this grid
+    assert np.array_equal(fast[1], readable[1])  # continuous values: no two rows equally far
+    np.testing.assert_allclose(fast[0], readable[0], rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_knn_lifted_grid_search_on_tied_rows_is_as_near_as_the_definition(seed):
+    rng = np.random.default_rng(seed)
+    n, k = int(rng.integers(1100, 2500)), int(rng.integers(1, 12))
+    X = _tied_matrix(rng, n, 5, levels=5)  # equidistant rows: the lift may keep another of equal distance
+    Q = _grid_with_held_columns(rng, 5, X[0])
+    fast = neighbors_fast.nearest_neighbors(Q, neighbors_fast.prepare(X, "euclidean"), "euclidean", k,
+                                            search="lifted")
+    readable = neighbors.k_nearest(Q, X, k, "euclidean")
+    np.testing.assert_allclose(fast[0], readable[0], rtol=1e-12)
+    assert (np.diff(fast[0], axis=1) >= 0).all()

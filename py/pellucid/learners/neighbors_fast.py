@@ -68,11 +68,63 @@ def _k_nearest_block(Q, prepared, metric, k):
     return dist[order][take], cols[order][take]
 
 
+## Held columns: a decision boundary's grid varies two features and holds every other at one value, so
+# each query is q = (v, h) with the same h. For Euclidean distances |q - x|^2 = |v - x_v|^2 + |h - x_h|^2,
+# and the last term is one number per training row, c_x; lifting each row to (x_v, sqrt(c_x)) and each
+# query to (v, 0) keeps every distance, in 3 dimensions instead of p, where a KD-tree prunes (Manhattan
+# likewise with c_x = sum |h - x_h|). Taking the smallest c_x off every one keeps the order of the rows
+# and brings the nearest ones down to the queries' plane, so the balls the tree searches stay small. The
+# distances of the rows found are measured again in all p features.
+# Rounding the lift can reorder rows whose distances agree to about 1e-15, so among exactly equidistant
+# rows this search may keep another one than the definition's training-row order.
+
+_LIFT_MIN_QUERIES = 256  # a grid this large with held columns is searched in the lifted space ...
+_LIFT_MIN_HELD = 2  # ... when at least this many of its columns are held (fewer dimensions to search)
+
+
+def held_columns(Q):
+    """Indices of the columns of Q (m, p) that hold one value in every row."""
+    return np.flatnonzero((Q == Q[:1]).all(axis=0)) if len(Q) else np.arange(0)
+
+
+def _lifted_search(Q, held, prepared, metric, k):
+    """nearest_neighbors for queries that share the values of the `held` columns (see above)."""
+    X = prepared["points"]
+    varying = np.setdiff1d(np.arange(X.shape[1]), held)
+    gaps = X[:, held] - Q[0, held]  # (n, h)
+    if metric == "euclidean":  # less the smallest: the same order, and balls small enough for the tree to prune
+        squares = np.einsum("ij,ij->i", gaps, gaps)  # (n,)
+        offset = np.sqrt(squares - squares.min())
+    else:
+        offset = np.abs(gaps).sum(axis=1)
+        offset -= offset.min()
+    lifted = prepare(np.column_stack([X[:, varying], offset]), metric)  # (n, v + 1)
+    lifted_Q = np.column_stack([Q[:, varying], np.zeros(len(Q))])  # (m, v + 1)
+    _, indices = nearest_neighbors(lifted_Q, lifted, metric, k)
+    rows = np.repeat(np.arange(len(Q)), k)
+    distances = distance_scores.exact({"points": Q}, prepared, metric, rows, indices.ravel()).reshape(indices.shape)
+    order = np.lexsort((indices, distances), axis=1)  # each query's k by (distance, training row) again
+    return np.take_along_axis(distances, order, axis=1), np.take_along_axis(indices, order, axis=1)
+
+
+def _worth_lifting(Q, metric, k, n_train):
+    if metric == "cosine" or len(Q) < _LIFT_MIN_QUERIES or k > n_train // _TREE_MIN_SHARE:
+        return None
+    held = held_columns(Q)
+    return held if len(held) >= _LIFT_MIN_HELD else None
+
+
 def nearest_neighbors(Q, prepared, metric, k, search="auto"):
     """(distances, indices), each (m, k): the k nearest training rows of every query row of Q (m, p),
-    nearest first, equal distances by training row. search: "brute", "tree" (needs a prepared tree)
-    or "auto" (the tree when there is one and k is small beside the training set); same answer."""
+    nearest first, equal distances by training row. search: "brute", "tree" (needs a prepared tree),
+    "lifted" (queries sharing held columns, as a boundary's grid: searched in the dimensions that vary)
+    or "auto" (lifted for such a grid, else the tree when there is one and k is small beside the training
+    set); the same neighbours (the lifted search up to ties, above)."""
     n_train = len(prepared["points"])
+    held = held_columns(Q) if search == "lifted" else _worth_lifting(Q, metric, k, n_train) if search == "auto" \
+        else None
+    if held is not None and len(held):
+        return _lifted_search(Q, held, prepared, metric, k)
     if search == "tree" or (search == "auto" and "tree" in prepared and k <= n_train // _TREE_MIN_SHARE):
         found = k_nearest(prepared, Q, k, metric, pruning_required=search == "auto")
         if found is not None:
