@@ -78,3 +78,45 @@ def test_values_outside_the_rule_are_explained_at_the_box(page, site_url):
     expect(page.get_by_role("alert")).to_contain_text("max depth 0")
     expect(page.get_by_label("Values to try")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#tune-result")).to_be_hidden()
+
+
+def test_the_heatmap_checks_its_size_and_colours_cells_by_value(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    drawn = page.evaluate("""async () => {
+        const m = await import("./js/render/heatmap.js");
+        let refused = "";
+        try { m.checkHeatmap({ rows: [1, 2], columns: ["a", "b", "c"], values: [1, 2, 3, 4, 5] }); }
+        catch (error) { refused = error.message; }
+        const canvas = document.createElement("canvas");
+        document.body.append(canvas);
+        const data = { rows: [1, 2], columns: ["a", "b", "c"], values: [0.5, 0.9, 0.6, 0.7, 0.8, 0.55], best: 1,
+          rowName: "depth", columnName: "criterion" };
+        const { cell } = m.drawHeatmap(canvas, data, { width: 420 });
+        const ratio = canvas.width / 420;
+        const pixel = (x, y) => Array.from(canvas.getContext("2d").getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data);
+        const corner = (i, j) => { const b = cell(i, j); return pixel(b.x + 8, b.y + b.h - 8); };  // clear of text and outline
+        const edge = (i, j) => { const b = cell(i, j); return pixel(b.x + 3, b.y + b.h / 2); };
+        canvas.remove();
+        return { refused, lowest: corner(0, 0), highest: corner(0, 1), bestEdge: edge(0, 1), otherEdge: edge(1, 1) };
+    }""")
+    assert "2 rows x 3 columns need 6 values, got 5" in drawn["refused"]
+    brightness = lambda rgba: sum(rgba[:3])  # noqa: E731
+    assert brightness(drawn["highest"]) < brightness(drawn["lowest"])  # the ramp runs light to dark
+    assert drawn["bestEdge"][:3] != drawn["otherEdge"][:3]  # the best cell is outlined
+
+
+def test_a_long_tuning_reports_progress_and_can_be_cancelled(page, site_url):
+    open_example(page, site_url, "breast_cancer", "569 rows")
+    page.get_by_label("Model", exact=True).select_option("KNeighborsClassifier")
+    page.locator('input[name="eval-method"][value="kfold"]').check()
+    page.get_by_label("Folds (k)").fill("20")
+    page.get_by_label("Hyperparameter", exact=True).select_option("k")
+    page.get_by_label("Values to try").fill("1..50")
+    page.get_by_label("Second hyperparameter").select_option("weights")
+    page.get_by_role("button", name="Tune", exact=True).click()  # 100 cells x 20 folds: a long job
+    expect(page.get_by_role("status")).to_contain_text("fold", timeout=60_000)  # progress after each fit
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.get_by_role("status")).to_have_text("Tuning cancelled", timeout=120_000)
+    expect(page.locator("#tune-result")).to_be_hidden()
+    expect(page.get_by_role("button", name="Tune", exact=True)).to_be_enabled()
+    expect(page.get_by_label("Values to try")).to_have_value("1..50")  # the grid is still there to narrow

@@ -163,7 +163,7 @@ async function useBest() {
   await train();
 }
 
-// A tuning belongs to the model and data it was made for: another choice takes it off the screen.
+// A tuning belongs to the model and data it was made for: choosing others takes it off the screen.
 function forget() {
   shown = null;
   e("tune-result").hidden = true;
@@ -184,7 +184,7 @@ export function mountTuning() {
     fillMenus(s);
     if (shown && shown.model !== s.model) forget();
   });
-  store.subscribe(["table"], forget);
+  store.subscribe(["source"], forget);  // other data; a worker restored after a cancel keeps its source
   store.subscribe(["ready", "busy", "table", "roles", "model", "models"], enable);
   for (const which of [1, 2]) e(`tune-param-${which}`).addEventListener("change", () => suggest(which));
   e("tune").addEventListener("click", tune);
