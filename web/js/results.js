@@ -8,6 +8,7 @@ import { run, showMessage } from "./work.js";
 import { headline, renderMetrics, summaryTable, confusionSplit, rowsPhrase } from "./readout.js";
 import { applicableViews, preferredView, showTabs, onTabChoice } from "./views.js";
 import { createTreeView } from "./tree-view.js";
+import { zoomablePlots } from "./plot-zoom.js";
 import { drawConfusion, drawBoundaryView, drawScatterView, drawDendrogramView, drawPcaView, drawRegressionView } from "./view-draw.js";
 import { exportPredictions, exportModel, exportPython, exportSklearn, downloadCanvas, readModelFile } from "./export-panel.js";
 import { mountCompare } from "./compare.js";
@@ -269,6 +270,11 @@ export function mountResults() {
   treeView = createTreeView({ scroll: e("tree-scroll"), canvas: e("tree-canvas"), text: e("tree-text"),
     buttons: { zoomIn: e("zoom-in"), zoomOut: e("zoom-out"), fit: e("zoom-fit"), reset: e("zoom-reset") } });
   mountCompare();
+  // Every plot pans and zooms; each view's "Reset view" shows all of its plots again.
+  zoomablePlots([e("boundary-canvas")], e("boundary-reset-view"));
+  zoomablePlots([e("clusters-canvas")], e("clusters-reset-view"));
+  zoomablePlots([e("pca-canvas")], e("pca-reset-view"));
+  zoomablePlots([e("regression-canvas"), e("residual-canvas"), e("fitted-canvas")], e("regression-reset-view"));
   store.subscribe(["result"], drawHeadline);
   store.subscribe(["result", "axes"], drawAxes);
   store.subscribe(["enabledViews", "view"], ({ enabledViews, view }) => showTabs(e("view-tabs"), enabledViews, view));

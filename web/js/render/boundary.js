@@ -1,7 +1,7 @@
 // Decision-boundary heatmap: a dense row-major grid of predictions shaded by class (or by value for a
 // regressor), the data points on top, axes named after the two features, and a legend.
 import { classColour, hexToRgb, sequentialColour, INK } from "./palette.js";
-import { setupCanvas, plotArea, linearScale, drawAxes, extent, yLabelWidth, axisTitle } from "./scales.js";
+import { setupCanvas, plotArea, linearScale, drawAxes, extent, yLabelWidth, axisTitle, zoomDomain } from "./scales.js";
 import { drawMarker, drawLegend, legendHeight, splitLegendItems, splitShape, drawColourBar } from "./marks.js";
 import { makeTable, makeParagraph, makeTwin, makeList, fmt } from "./twin.js";
 
@@ -113,7 +113,8 @@ function gridImage(b, regression, valueDomain) {
 
 // Draws Boundary `b` (see docs/bridge.md) on `canvas`. Options: width, height (CSS px), task
 // ("classification"/"regression", default from b.classes), valueLabel (regressor colour-bar title),
-// pointSize, showPoints (default true). Returns {plot, x, y, valueAt(cssX, cssY)} for hit-testing.
+// pointSize, showPoints (default true), view (the zoomed window, as fractions of the full range: plot-zoom.js;
+// the grid's cells are enlarged crisply). Returns {plot, x, y, valueAt(cssX, cssY)} for hit-testing.
 export function drawBoundary(canvas, b, options = {}) {
   checkBoundary(b);
   const regression = isRegression(b, options);
@@ -130,11 +131,12 @@ export function drawBoundary(canvas, b, options = {}) {
   const [px0, px1] = extent(pts.x);
   const [py0, py1] = extent(pts.y);
   const hasPts = pts.x.length > 0;
-  const yDomain = [hasPts ? Math.min(gy0, py0) : gy0, hasPts ? Math.max(gy1, py1) : gy1];
+  const yDomain = zoomDomain([hasPts ? Math.min(gy0, py0) : gy0, hasPts ? Math.max(gy1, py1) : gy1], options.view?.y);
   const margin = narrow ? { top: 28, right: 4, bottom: 50, left: 0 } : { top: 14, right: LEGEND_W + 20, bottom: 50, left: 62 };
   if (narrow) margin.left = Math.ceil(yLabelWidth(ctx, linearScale(yDomain, [plotH - 50, 28]), yTickCount(plotH - 78))) + 9;
   const plot = plotArea(W, plotH, margin);
-  const x = linearScale([hasPts ? Math.min(gx0, px0) : gx0, hasPts ? Math.max(gx1, px1) : gx1], [plot.left, plot.right]);
+  const xDomain = zoomDomain([hasPts ? Math.min(gx0, px0) : gx0, hasPts ? Math.max(gx1, px1) : gx1], options.view?.x);
+  const x = linearScale(xDomain, [plot.left, plot.right]);
   const y = linearScale(yDomain, [plot.bottom, plot.top]);
   const valueDomain = regression ? extent(b.predicted, pts.label) : null;
 

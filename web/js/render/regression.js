@@ -1,7 +1,7 @@
 // Views of a regressor's predictions: predicted against actual with the y = x diagonal, residuals against
 // predicted with the zero line, and for one numeric feature the fitted line through the points.
 import { SPLIT_COLOURS, INK } from "./palette.js";
-import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad, axisTitle } from "./scales.js";
+import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad, axisTitle, zoomDomain } from "./scales.js";
 import { drawMarker, drawLegend, splitShape } from "./marks.js";
 import { makeTable, makeParagraph, makeTwin, fmt } from "./twin.js";
 
@@ -54,8 +54,12 @@ function drawSplitPoints(ctx, plot, data, px, py, options) {
   return items;
 }
 
-function guide(ctx, x0, y0, x1, y1, colour = INK.muted) {
+// A dashed guide line, clipped to the plot (a zoomed view puts its ends outside).
+function guide(ctx, plot, x0, y0, x1, y1, colour = INK.muted) {
   ctx.save();
+  ctx.beginPath();
+  ctx.rect(plot.left, plot.top, plot.width, plot.height);
+  ctx.clip();
   ctx.strokeStyle = colour;
   ctx.lineWidth = 1.5;
   ctx.setLineDash([6, 4]);
@@ -67,16 +71,17 @@ function guide(ctx, x0, y0, x1, y1, colour = INK.muted) {
 }
 
 // Predicted (y) against actual (x) on one shared scale, with the diagonal where they are equal.
-// data {actual, predicted, split?, target_name?}; options: width, height, pointSize. Returns {plot, x, y}.
+// data {actual, predicted, split?, target_name?}; options: width, height, pointSize, view (the zoomed window,
+// {x: [from, to], y: [from, to]} as fractions of the data's range, as in every chart here). Returns {plot, x, y}.
 export function drawPredictedActual(canvas, data, options = {}) {
   checkRegression(data);
   const { ctx, plot } = frame(canvas, options, { width: 520, height: 440 });
   const both = pad(extent(data.actual, data.predicted));
-  const x = linearScale(both, [plot.left, plot.right]);
-  const y = linearScale(both, [plot.bottom, plot.top]);
+  const x = linearScale(zoomDomain(both, options.view?.x), [plot.left, plot.right]);
+  const y = linearScale(zoomDomain(both, options.view?.y), [plot.bottom, plot.top]);
   const name = axisTitle(data.target_name || "target");
   drawAxes(ctx, plot, x, y, { xLabel: `actual ${name}`, yLabel: `predicted ${name}`, grid: true });
-  guide(ctx, x(both[0]), y(both[0]), x(both[1]), y(both[1]));
+  guide(ctx, plot, x(both[0]), y(both[0]), x(both[1]), y(both[1]));
   const items = drawSplitPoints(ctx, plot, data, (i) => x(data.actual[i]), (i) => y(data.predicted[i]), options);
   drawLegend(ctx, [...items, { heading: "Guide" }, { label: "perfect fit", colour: INK.muted, shape: "dashed" }],
     plot.right + 16, plot.top, 110);
@@ -90,11 +95,11 @@ export function drawResiduals(canvas, data, options = {}) {
   const residuals = Array.from(data.actual, (a, i) => a - data.predicted[i]);
   const [r0, r1] = extent(residuals);
   const reach = Math.max(Math.abs(r0), Math.abs(r1));
-  const x = linearScale(pad(extent(data.predicted)), [plot.left, plot.right]);
-  const y = linearScale(pad([-reach, reach]), [plot.bottom, plot.top]);
+  const x = linearScale(zoomDomain(pad(extent(data.predicted)), options.view?.x), [plot.left, plot.right]);
+  const y = linearScale(zoomDomain(pad([-reach, reach]), options.view?.y), [plot.bottom, plot.top]);
   const name = axisTitle(data.target_name || "target");
   drawAxes(ctx, plot, x, y, { xLabel: `predicted ${name}`, yLabel: "residual (actual − predicted)", grid: true });
-  guide(ctx, plot.left, Math.round(y(0)) + 0.5, plot.right, Math.round(y(0)) + 0.5);
+  guide(ctx, plot, plot.left, Math.round(y(0)) + 0.5, plot.right, Math.round(y(0)) + 0.5);
   const items = drawSplitPoints(ctx, plot, data, (i) => x(data.predicted[i]), (i) => y(residuals[i]), options);
   drawLegend(ctx, [...items, { heading: "Guide" }, { label: "zero residual", colour: INK.muted, shape: "dashed" }],
     plot.right + 16, plot.top, 110);
@@ -108,8 +113,8 @@ export function drawFittedLine(canvas, data, options = {}) {
   checkRegression(data, true);
   const { ctx, plot } = frame(canvas, options, { width: 560, height: 400 });
   const curve = data.line || { x: data.x, predicted: data.predicted };
-  const x = linearScale(pad(extent(data.x, curve.x)), [plot.left, plot.right]);
-  const y = linearScale(pad(extent(data.actual, curve.predicted)), [plot.bottom, plot.top]);
+  const x = linearScale(zoomDomain(pad(extent(data.x, curve.x)), options.view?.x), [plot.left, plot.right]);
+  const y = linearScale(zoomDomain(pad(extent(data.actual, curve.predicted)), options.view?.y), [plot.bottom, plot.top]);
   drawAxes(ctx, plot, x, y, { xLabel: axisTitle(data.x_name || "x"), yLabel: axisTitle(data.target_name || "target"), grid: true });
   const items = drawSplitPoints(ctx, plot, data, (i) => x(data.x[i]), (i) => y(data.actual[i]), options);
   const order = Array.from(curve.x, (_, i) => i).sort((a, b) => curve.x[a] - curve.x[b]);

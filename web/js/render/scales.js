@@ -28,6 +28,14 @@ export function pad([lo, hi], fraction = 0.05) {
   return [lo - d, hi + d];
 }
 
+// The part of [lo, hi] a zoomed plot shows: `window` is [from, to] as fractions of the span, [0, 1]
+// (or none) being all of it (see plot-zoom.js).
+export function zoomDomain([lo, hi], window) {
+  if (!window) return [lo, hi];
+  const span = hi - lo;
+  return [lo + window[0] * span, lo + window[1] * span];
+}
+
 // A tick step of 1, 2 or 5 times a power of ten giving about `count` ticks over [lo, hi] (the step
 // nearest the raw one on a log scale, as d3's ticks do).
 export function tickStep(lo, hi, count = 5) {

@@ -1,7 +1,7 @@
 // Scatter plot of points coloured by class or cluster, with optional cluster centres as large crosses;
 // used for clusterings and for the PCA projection.
 import { classColour, sequentialColour, INK } from "./palette.js";
-import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad, axisTitle, yLabelWidth } from "./scales.js";
+import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad, axisTitle, yLabelWidth, zoomDomain } from "./scales.js";
 import { drawMarker, drawLegend, legendHeight, splitLegendItems, splitShape, drawColourBar } from "./marks.js";
 import { makeTable, makeParagraph, makeTwin, fmt } from "./twin.js";
 
@@ -60,7 +60,8 @@ export function checkScatter(data) {
 
 // Draws data {x, y, label?, split?, classes?, centres? ([[cx, cy]] or {x, y}), x_name, y_name} on `canvas`.
 // Options: width, height, pointSize, labelName ("cluster"), legendTitle, continuous (colour numeric labels
-// on a ramp with a colour bar; default: automatic). Returns {plot, x, y, nearest(cx, cy, r)}.
+// on a ramp with a colour bar; default: automatic), view ({x: [from, to], y: [from, to]}, the zoomed
+// window as fractions of the data's range; default all). Returns {plot, x, y, nearest(cx, cy, r)}.
 export function drawScatter(canvas, data, options = {}) {
   checkScatter(data);
   const W = options.width || 560;
@@ -72,14 +73,14 @@ export function drawScatter(canvas, data, options = {}) {
   const plotH = narrow ? Math.round(Math.max(options.height || 0, 0.85 * W)) : options.height || 420;
   const below = groups.continuous ? COLOUR_BAR_BELOW : legendHeight(items);
   const ctx = setupCanvas(canvas, W, narrow ? plotH + 12 + below : plotH);
-  const yDomain = pad(extent(data.y, centres?.y));
+  const yDomain = zoomDomain(pad(extent(data.y, centres?.y)), options.view?.y);
   const margin = narrow ? { top: 28, right: 8, bottom: 50, left: 0 } : { top: 14, right: LEGEND_W + 20, bottom: 50, left: 62 };
   // On a phone the y axis's title sits above the plot, so the margin need only fit its tick labels.
   if (narrow) margin.left = Math.ceil(yLabelWidth(ctx, linearScale(yDomain, [plotH - 50, 28]), 5)) + 9;
   const plot = plotArea(W, plotH, margin);
   const legendAt = narrow ? { x: 4, y: plotH + 12, width: W - 8 } : { x: plot.right + 20, y: plot.top, width: LEGEND_W };
   canvas.dataset.plot = [plot.left, plot.top, plot.width, plot.height].map(Math.round).join(",");
-  const x = linearScale(pad(extent(data.x, centres?.x)), [plot.left, plot.right]);
+  const x = linearScale(zoomDomain(pad(extent(data.x, centres?.x)), options.view?.x), [plot.left, plot.right]);
   const y = linearScale(yDomain, [plot.bottom, plot.top]);
   drawAxes(ctx, plot, x, y, { xLabel: axisTitle(data.x_name), yLabel: axisTitle(data.y_name), grid: true,
     yLabelAbove: narrow });
