@@ -83,10 +83,11 @@ function evaluationText(e) {
 function describeRun(args, model) {
   const changed = (model?.params || []).filter((p) => p.name in args.params && args.params[p.name] !== p.default)
     .map((p) => `${p.name.replaceAll("_", " ")} ${args.params[p.name] === null ? "none" : args.params[p.name]}`);
-  const { standardize, impute } = args.preprocessing;
+  const { standardize, impute } = args.preprocessing || {};
+  const standardized = standardize ?? Boolean(model?.scale_sensitive);  // null: the learner's default
   return { model: model?.label || args.model, params: changed.length ? changed.join(", ") : "default settings",
     evaluation: evaluationText(args.evaluation),
-    preprocessing: `${standardize ? "standardized" : "not standardized"}, ${IMPUTED[impute] || impute}` };
+    preprocessing: `${standardized ? "standardized" : "not standardized"}, ${IMPUTED[impute ?? "mean"] || impute}` };
 }
 
 // The headline score as the page showed it ("Test accuracy 95.6%"); "in-sample" for a score on the rows the
@@ -143,7 +144,7 @@ function setChoices(args) {
   const { method, ...evaluation } = args.evaluation;
   store.set({ method, ...evaluation });
   const scaleSensitive = Boolean(models.find((m) => m.name === args.model)?.scale_sensitive);
-  const { standardize, impute } = args.preprocessing;
+  const { standardize = null, impute = "mean" } = args.preprocessing || {};
   store.set({ standardize: standardize === scaleSensitive ? null : standardize, impute });  // null: the model's default
   const features = new Set(args.features || []);
   showTable(table, Object.fromEntries(table.columns.map((c) => [c, c === args.target ? "target" : features.has(c) ? "feature" : "ignore"])));
