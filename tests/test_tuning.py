@@ -4,6 +4,7 @@ scikit-learn's GridSearchCV on the same folds, the folds keep the test rows out,
 import numpy as np
 import pytest
 import sklearn
+from sklearn.impute import SimpleImputer
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -119,6 +120,30 @@ def test_logistic_l2_matches_grid_search_cv_through_the_descriptors_c():
             assert np.min(np.abs(fitted.decision_function(X[test]))) > 1e-4
     assert_one_best(reply)
     assert_same_cells(reply, search, lambda p: {"logisticregression__C": C_of[p["l2"]]})
+
+
+def test_knn_regression_with_missing_cells_matches_grid_search_cv_imputing_inside_each_fold():
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(120, 3))  # (n, 3)
+    y = X[:, 0] - 2 * np.sin(X[:, 1]) + rng.normal(scale=0.3, size=120)
+    holes = [(4, 0), (17, 1), (40, 2), (77, 0), (101, 1)]  # one missing cell in each of five rows
+    for row, column in holes:
+        X[row, column] = np.nan
+    table = Table({**{f"x{j}": X[:, j] for j in range(3)}, "y": y})
+    ks = [1, 2, 4, 8, 16]
+    reply = tuning.tune(table, "y", None, "KNeighborsRegressor", {}, {"method": "kfold", "k": 4, "seed": 1}, None,
+                        [{"name": "k", "values": ks}])
+    assert reply["splitter"] == "KFold" and reply["scoring"] == "r2"
+    cv = cv_pairs(reply, len(y))
+    model = make_pipeline(SimpleImputer(strategy="mean"), StandardScaler(), twin("KNeighborsRegressor", {}, 90))
+    for train, test in cv:  # the premise: no distance ties near any k-th place in any fold
+        prepared = model[:-1].fit(X[train])
+        A, B = prepared.transform(X[test]), prepared.transform(X[train])
+        distances = np.sort(np.sqrt(((A[:, None, :] - B[None, :, :]) ** 2).sum(-1)), axis=1)  # (m, n_train)
+        assert min(np.min(distances[:, k] - distances[:, k - 1]) for k in ks) > 1e-9
+    search = grid_search(model, {"kneighborsregressor__n_neighbors": ks}, X, y, cv)
+    assert_one_best(reply)
+    assert_same_cells(reply, search, lambda p: {"kneighborsregressor__n_neighbors": p["k"]})
 
 
 def test_under_a_split_the_folds_cover_the_training_and_validation_rows_only():
