@@ -90,11 +90,11 @@ class Tree:
     def apply(self, X_encoded, is_categorical):
         """The node where each row ends: a leaf, or an inner node whose categorical value is unseen."""
         is_categorical = np.asarray(is_categorical, dtype=bool)
-        inner = self.feature != LEAF
-        if is_categorical[self.feature[inner]].any():
-            return self._apply_levels(X_encoded, is_categorical)
-        if self._router is None:
-            self._router = Router(self)
+        kinds = is_categorical.tobytes()  # the router is compiled for one set of column kinds
+        if self._router is None or self._router.kinds != kinds:
+            if is_categorical[self.feature[self.feature != LEAF]].any():
+                return self._apply_levels(X_encoded, is_categorical)
+            self._router = Router(self, kinds)
         return self._router.apply(X_encoded)
 
     def _apply_levels(self, X_encoded, is_categorical):
@@ -186,7 +186,8 @@ class Router:
     The table is built on the first call with at least BOX_MIN_ROWS rows; until then rows start at the
     root. A tree with few distinct thresholds per feature (many features) may get an empty table."""
 
-    def __init__(self, tree):
+    def __init__(self, tree, kinds=b""):
+        self.kinds = kinds  # the column kinds (Tree.apply's is_categorical, as bytes) it was built for
         leaf = tree.feature == LEAF
         self.leaf = leaf  # (N,)
         # (N,) one 16-byte record per node: numpy copies records of 16 bytes fast, 24-byte ones slowly
