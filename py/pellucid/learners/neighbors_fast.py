@@ -11,8 +11,11 @@ import numpy as np
 from . import distance_scores
 from .kd_tree import build_tree, k_nearest
 
-_BLOCK_BYTES = 2 * 2 ** 20  # a block of distances sized for the cache ...
-_MAX_BLOCK_BYTES = 16 * 2 ** 20  # ... and never above this (so a search stays well under 64 MB)
+# A block of queries' scores of about 32 MB (about 120 queries against 35,000 rows): Pyodide's numpy,
+# which has no BLAS, makes the product about 1.3-1.5x faster from such blocks than from blocks of 32
+# queries (measured at 20 features); natively the two are the same. A search stays well under 64 MB.
+_BLOCK_BYTES = 32 * 2 ** 20
+_MAX_BLOCK_BYTES = 32 * 2 ** 20
 
 ## Brute force: each block of queries gets cheap scores against every training row (distance_scores.py),
 # a threshold that at least k rows pass (the k-th smallest score of a strided sample, widened by the
