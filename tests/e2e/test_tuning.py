@@ -120,3 +120,21 @@ def test_a_long_tuning_reports_progress_and_can_be_cancelled(page, site_url):
     expect(page.locator("#tune-result")).to_be_hidden()
     expect(page.get_by_role("button", name="Tune", exact=True)).to_be_enabled()
     expect(page.get_by_label("Values to try")).to_have_value("1..50")  # the grid is still there to narrow
+
+
+def test_the_folds_are_the_evaluations_k_and_a_refusal_points_at_its_box(page, site_url):
+    open_example(page, site_url, "play_tennis", "14 rows")
+    page.locator('input[name="eval-method"][value="kfold"]').check()
+    page.get_by_label("Folds (k)").fill("10")
+    expect(page.get_by_label("Cross-validation folds")).to_have_value("10")  # one k, shown in both panels
+    page.locator('input[name="eval-method"][value="split"]').check()  # the evaluation's own box is hidden now
+    page.get_by_label("Model", exact=True).select_option("DecisionTreeClassifier")
+    page.get_by_label("Hyperparameter", exact=True).select_option("max_depth")
+    page.get_by_label("Values to try").fill("1, 2")
+    page.get_by_role("button", name="Tune", exact=True).click()
+    expect(page.get_by_role("alert")).to_contain_text("k=10 folds", timeout=60_000)  # from the 9 rows left for tuning
+    expect(page.get_by_label("Cross-validation folds")).to_have_attribute("aria-invalid", "true")
+    page.get_by_label("Cross-validation folds").fill("3")
+    page.get_by_role("button", name="Tune", exact=True).click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+    expect(page.locator("#tune-caption")).to_contain_text("3-fold cross-validation")

@@ -9,7 +9,7 @@ import { run, showMessage } from "./work.js";
 import { chosenModel, needsTarget } from "./model-controls.js";
 import { showParams } from "./model-panel.js";
 import { paramProblem } from "./params-form.js";
-import { train, trainingArgs } from "./training.js";
+import { controlNamedIn, train, trainingArgs } from "./training.js";
 import { renderer, sizeFor } from "./view-draw.js";
 
 const e = byId;
@@ -103,6 +103,10 @@ function tuneArgs(s) {
     grid.push({ name: param.name, values: parsed.values });
   }
   if (!grid.length) return { problem: "Choose a hyperparameter to tune.", control: "#tune-param-1" };
+  const { min, max } = s.shared.cv_folds;
+  if (!Number.isInteger(s.k) || s.k < min || s.k > max) {
+    return { problem: `Cross-validation needs between ${min} and ${max} folds.`, control: "#tune-k" };
+  }
   const evaluation = { ...args.evaluation, k: s.k, seed: s.seed, stratify: s.stratify };
   return { table_id: args.table_id, target: args.target, features: args.features, model: args.model,
     params: args.params, evaluation, preprocessing: args.preprocessing, grid };
@@ -114,9 +118,20 @@ async function tune() {
   const args = tuneArgs(s);
   if (args.problem) return showMessage(args.problem, "", args.control);
   const reply = await run("Tuning…", () => python.call("tune", args), { cancellable: true });
-  if (!reply) return;
+  if (!reply) return pointAtControl(args, s);
   shown = { reply, model: args.model };
   await draw(reply);
+}
+
+// Python's refusal names what it refused: a tuned parameter points at its values box, anything else at
+// the control training would point at (the folds, the target, a feature's role).
+function pointAtControl(args, s) {
+  const { message } = store.get();
+  if (!message || message.detail) return;
+  const tuned = args.grid.findIndex((g) => message.text.includes(`'${g.name}'`) || message.text.includes(`${g.name} =`));
+  const folds = /\bfolds?\b/i.test(message.text) ? "#tune-k" : null;
+  const control = tuned >= 0 ? `#tune-values-${tuned + 1}` : folds || controlNamedIn(message.text, args, s);
+  if (control) showMessage(message.text, "", control);
 }
 
 function caption(r) {
@@ -187,6 +202,14 @@ export function mountTuning() {
   store.subscribe(["source"], forget);  // other data; a worker restored after a cancel keeps its source
   store.subscribe(["ready", "busy", "table", "roles", "model", "models"], enable);
   for (const which of [1, 2]) e(`tune-param-${which}`).addEventListener("change", () => suggest(which));
+  // The folds box is the evaluation's k, shown here too: under a held-out split its own box is hidden.
+  const writeK = () => store.set({ k: Number(e("tune-k").value) });
+  e("tune-k").addEventListener("input", writeK);
+  e("tune-k").addEventListener("change", writeK);
+  store.subscribe(["k", "shared"], ({ k, shared }) => {
+    if (shared) Object.assign(e("tune-k"), { min: String(shared.cv_folds.min), max: String(shared.cv_folds.max) });
+    if (Number.isFinite(k) && Number(e("tune-k").value) !== k) e("tune-k").value = String(k);
+  });
   e("tune").addEventListener("click", tune);
   e("tune-use-best").addEventListener("click", useBest);
   enable(store.get());
