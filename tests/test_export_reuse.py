@@ -44,3 +44,19 @@ def test_knn_export_reuses_the_training_probabilities(monkeypatch):
     for j, label in enumerate(run.estimator.classes_):
         assert table.column(f"P({label})") == pytest.approx(expected[:, j], abs=0)
     assert table.column("prediction").tolist() == run.predicted.tolist()
+
+
+@pytest.mark.parametrize("model, target", [("KNeighborsClassifier", "species"),
+                                           ("KNeighborsRegressor", "petal width (cm)")])
+def test_rows_predicted_in_chunks_equal_one_whole_prediction(model, target, monkeypatch):
+    from pellucid.workbench import readouts
+    monkeypatch.setattr(readouts, "PREDICT_CHUNK", 16)  # 150 rows: ten chunks
+    session = bridge.Session()
+    table_id = session.handle("load_example", {"name": "iris"})["result"]["table_id"]
+    reply = session.handle("train", dict(table_id=table_id, target=target, features=None, model=model,
+                                         params={}, evaluation=SPLIT))
+    run = session.runs[reply["result"]["model_id"]]
+    X = run.model_input()
+    assert np.array_equal(run.predicted, run.estimator.predict(X))
+    if model == "KNeighborsClassifier":
+        assert np.array_equal(run.probabilities, run.estimator.predict_proba(X))

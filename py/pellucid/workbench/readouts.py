@@ -6,9 +6,12 @@ import numpy as np
 
 from ..evaluation import cluster_metrics, metrics
 from ..tabular.features import numeric
+from ..tabular.table import Table
 from .grid import held_values, predict_grid
+from .host import report
 
 MAX_POINTS = 5000  # rows drawn in a scatter (sampled with a fixed seed beyond)
+PREDICT_CHUNK = 4096  # rows predicted at a time (with a progress report) by models that store their rows
 MAX_PAIRWISE = 5000  # rows above which O(n^2) measures (silhouette, Dunn) are skipped
 DENDROGRAM_FULL = 2000  # leaves up to which the whole merge list is sent
 DENDROGRAM_TAIL = 200  # merges sent beyond that (the last ones: the top of the tree)
@@ -127,12 +130,25 @@ def supervised_metrics(task, y, predicted, splits):
 def predict_rows(run, X):
     """The model's prediction for every row of X. A learner whose prediction is the most probable class
     (k-NN's vote) gives its probabilities in the same pass; they are kept in run.probabilities, so the
-    export writes them without searching every row's neighbours again."""
+    export writes them without searching every row's neighbours again. A model that compares each row
+    with its stored training rows (k-NN, kernels) predicts in chunks, telling the page how far it got."""
     estimator = run.estimator
-    if run.learner.predict_is_argmax_proba and run.learner.can("probabilities"):
-        run.probabilities = estimator.predict_proba(X)  # (n, C)
-        return np.asarray(estimator.classes_)[np.argmax(run.probabilities, axis=1)]
-    return estimator.predict(X)
+    with_proba = run.learner.predict_is_argmax_proba and run.learner.can("probabilities")
+    predict = estimator.predict_proba if with_proba else estimator.predict
+    n = X.n_rows if isinstance(X, Table) else len(X)
+    if not hasattr(estimator, "X_fit_") or n <= PREDICT_CHUNK:
+        out = predict(X)
+    else:
+        parts = []
+        for start in range(0, n, PREDICT_CHUNK):
+            rows = np.arange(start, min(start + PREDICT_CHUNK, n))
+            parts.append(predict(X.take(rows) if isinstance(X, Table) else X[rows]))
+            report(0.5 + 0.45 * rows[-1] / n, f"Predicting every row: {rows[-1] + 1:,} of {n:,}")
+        out = np.concatenate(parts)
+    if not with_proba:
+        return out
+    run.probabilities = out  # (n, C)
+    return np.asarray(estimator.classes_)[np.argmax(out, axis=1)]
 
 
 def predictions(run, y, predicted):
