@@ -123,8 +123,8 @@ async function tune() {
   await draw(reply);
 }
 
-// Python's refusal names what it refused: a tuned parameter points at its values box, anything else at
-// the control training would point at (the folds, the target, a feature's role).
+// Python's refusal names what it refused: a tuned parameter points at its values box, the folds at the
+// folds box, anything else at the control training would point at (the target, a feature's role).
 function pointAtControl(args, s) {
   const { message } = store.get();
   if (!message || message.detail) return;
