@@ -76,6 +76,12 @@ def test_keys_wheel_and_drag_zoom_and_pan_the_boundary(page, site_url):
     assert right[0] - zoomed[0] == pytest.approx(0.1 * span(zoomed, "x"), rel=1e-3)
     up = after(page, canvas, lambda: page.keyboard.press("ArrowUp"))
     assert up[2] - right[2] == pytest.approx(0.1 * span(zoomed, "y"), rel=1e-3)
+    # The view stops at the edge of the data: held right, it ends where all of it ends, its size kept.
+    edge = after(page, canvas, lambda: [page.keyboard.press("ArrowRight") for _ in range(8)])
+    page.wait_for_timeout(100)  # the last presses change nothing: two animation frames to be sure
+    edge = shown(page, canvas)
+    assert edge[1] == pytest.approx(whole[1], abs=1e-6 * span(whole, "x"))
+    assert span(edge, "x") == pytest.approx(span(zoomed, "x"), rel=1e-6)
     # A mouse drag 60 px to the right pulls the drawing along: the view moves left in the data.
     x, y, width = plot_point(page, canvas, 0.5, 0.5)
     page.mouse.move(x, y)
@@ -85,7 +91,7 @@ def test_keys_wheel_and_drag_zoom_and_pan_the_boundary(page, site_url):
         page.mouse.move(x + 60, y, steps=6)
         page.mouse.up()
     dragged = after(page, canvas, drag)
-    assert up[0] - dragged[0] == pytest.approx(60 / width * span(zoomed, "x"), rel=0.05)
+    assert edge[0] - dragged[0] == pytest.approx(60 / width * span(zoomed, "x"), rel=0.05)
     # 0 shows all of it again.
     assert after(page, canvas, lambda: page.keyboard.press("0")) == pytest.approx(whole)
 
