@@ -149,9 +149,8 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     if cv is not None:
         result["cv"] = cv
         result["final_model"] = "trained on all rows"
-    started = time.perf_counter()
     result.update(_readouts(run, X, y_raw, warnings, out_of_fold))
-    result["timing"] = _timing(cv, fit_seconds, time.perf_counter() - started, len(train_rows), n)
+    result["timing"] = _timing(cv, fit_seconds, result.pop("predict_seconds", None), len(train_rows), n)
     if include_trace:
         result["trace"] = getattr(estimator, "trace_", None)
     report(1.0, "Training")
@@ -160,7 +159,8 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
 
 def _timing(cv, fit_seconds, predict_seconds, fit_rows, predict_rows):
     """Seconds spent fitting (preprocessing included) and predicting: under k-fold the mean over the
-    folds (each fold's model, its held-out rows), else the model shown (its training rows, every row)."""
+    folds (each fold's model, its held-out rows), else the model shown (its training rows, every row; a
+    clustering or a projection predicts no target: None)."""
     if cv is not None:
         return {"per_fold": True, "fit_seconds": float(np.mean(cv["fit_times"])),
                 "predict_seconds": float(np.mean(cv["predict_times"]))}
@@ -220,13 +220,16 @@ def _readouts(run, X, y_raw, warnings, out_of_fold=None):
     estimator, splits = run.estimator, run.splits
     if estimator.task in SUPERVISED:
         y = check_target(y_raw, len(y_raw), task=estimator.task)
+        started = time.perf_counter()
         run.predicted = readouts.predict_rows(run, X)  # kept: the export reuses it, never predicts again
+        predict_seconds = time.perf_counter() - started
         if out_of_fold is None:
             predicted, scored = run.predicted, splits
         else:
             predicted, scored = out_of_fold["predicted"], {"out_of_fold": splits["train"]}
         out = {"metrics": readouts.supervised_metrics(estimator.task, y, predicted, scored),
-               "predictions": readouts.predictions(run, y, predicted)}
+               "predictions": readouts.predictions(run, y, predicted),
+               "predict_seconds": predict_seconds}  # taken out into "timing" by _train
         if estimator.task == "regression":
             out["fit_curve"] = readouts.fit_curve(run)
         return out
