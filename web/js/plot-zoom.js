@@ -51,10 +51,9 @@ function plotZoom(canvas) {
   }
 
   function schedule() {
-    const zoomed = zoomOf(state.view) > 1.0001;
     canvas.dataset.zoom = zoomOf(state.view).toFixed(3);
-    // Evaluated when a finger goes down: zoomed in, the plot keeps the finger; else the page scrolls.
-    canvas.classList.toggle("zoomed", zoomed);
+    // Read when a finger goes down: zoomed in, the plot keeps the finger; else the page scrolls.
+    canvas.classList.toggle("zoomed", isZoomed(state.view));
     if (!state.frame) state.frame = requestAnimationFrame(repaint);
   }
 
@@ -81,7 +80,7 @@ function plotZoom(canvas) {
     const zoom = zoomOf(state.view);
     const title = canvas.getAttribute("aria-label") || "The plot";
     line.textContent = `${title}, in view: ${rangeText(state.names[0], x.domain)}; ${rangeText(state.names[1], y.domain)}`
-      + (zoom > 1.0001 ? ` (zoomed in ${Number(zoom.toPrecision(3))} times; Reset view shows all).` : " (all of it).");
+      + (isZoomed(state.view) ? ` (zoomed in ${Number(zoom.toPrecision(3))} times; Reset view shows all).` : " (all of it).");
   }
 
   // Where a client point falls in the plot, as fractions of the plot box (0 to 1, left and bottom at 0).
@@ -125,7 +124,7 @@ function listen(canvas, { view, setView, plotFraction, plotSize }) {
       const [a, b] = points;
       const mid = plotFraction((a.x + b.x) / 2, (a.y + b.y) / 2);
       gesture = { view: view(), distance: Math.hypot(a.x - b.x, a.y - b.y) || 1, anchor: pointIn(view(), mid) };
-    } else if (points.length === 1 && zoomOf(view()) > 1.0001) {
+    } else if (points.length === 1 && isZoomed(view())) {
       gesture = { view: view(), from: points[0] };
     } else {
       gesture = null;
@@ -194,6 +193,10 @@ function listen(canvas, { view, setView, plotFraction, plotSize }) {
 // How many times the view is enlarged (the larger of the two axes').
 export function zoomOf(view) {
   return Math.max(1 / (view.x[1] - view.x[0]), 1 / (view.y[1] - view.y[0]));
+}
+
+function isZoomed(view) {
+  return zoomOf(view) > 1 + 1e-4;
 }
 
 // The point of the whole range (fractions) at a place of the plot box (fractions) in `view`.
