@@ -95,6 +95,7 @@ def test_a_split_scores_what_the_train_command_shows(cancer):
         assert row["scores"]["accuracy"]["mean"] == pytest.approx(single["metrics"]["test"]["accuracy"])
         assert row["scores"]["accuracy"]["std"] is None and row["n_rows"] == len(single["splits"]["test"])
         assert row["fit_seconds"] > 0 and row["per_fold"] is False
+        assert row["fit_rows"] == len(single["splits"]["train"]) and row["predict_rows"] == 569
 
 
 def test_without_test_rows_the_validation_rows_score(cancer):

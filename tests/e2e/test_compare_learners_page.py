@@ -101,7 +101,8 @@ def test_all_that_fit_the_task_then_new_data_clears_the_ranking(page, site_url):
     assert checked >= 8  # every classifier
     box.get_by_role("button", name="Compare", exact=True).click()
     expect(page.locator("#leaderboard-table tbody tr")).to_have_count(checked, timeout=120_000)
-    expect(page.locator("#leaderboard-table caption")).to_contain_text("test rows")
+    expect(page.locator("#leaderboard-table caption")).to_contain_text("on the 45 test rows")
+    expect(page.locator("#leaderboard-table thead")).to_contain_text("Fit time (105 rows)")
     page.get_by_label("Dataset").select_option("wine")
     expect(page.locator("#data-summary")).to_contain_text("178 rows")
     expect(page.locator("#leaderboard-result")).to_be_hidden()  # its runs were on the other table

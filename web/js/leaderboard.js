@@ -88,9 +88,11 @@ function caption(reply, metric) {
 function leaderTable(reply, metric) {
   const { label, name } = metricOf(reply, metric);
   const folds = reply.scored_on === "folds";
-  const perFold = folds ? " (per fold)" : "";
-  const head = el("tr", {}, ...["Rank", "Learner", label, ...(folds ? ["± std"] : []), `Fit time${perFold}`,
-    `Predict time${perFold}`].map((h) => el("th", { scope: "col", text: h })));
+  const sample = reply.rows.find((r) => !r.error) || {};
+  const rows = (n) => ` (${n} ${n === 1 ? "row" : "rows"})`;
+  const [fitNote, predictNote] = folds ? [" (per fold)", " (per fold)"] : [rows(sample.fit_rows), rows(sample.predict_rows)];
+  const head = el("tr", {}, ...["Rank", "Learner", label, ...(folds ? ["± std"] : []), `Fit time${fitNote}`,
+    `Predict time${predictNote}`].map((h) => el("th", { scope: "col", text: h })));
   const format = PERCENT.has(name) ? "percent" : "number";
   const body = el("tbody");
   ranked(reply, metric).forEach((row, i) => {

@@ -132,7 +132,8 @@ def _row(run, result, task):
     timing = result["timing"]
     return {"model": run.model, "label": run.label, "params": _params_of(run),
             "scores": scores, "fit_seconds": timing["fit_seconds"], "predict_seconds": timing["predict_seconds"],
-            "per_fold": timing["per_fold"], "warnings": result["warnings"], "evaluation": result["evaluation"],
+            "per_fold": timing["per_fold"], "fit_rows": timing.get("fit_rows"), "predict_rows": timing.get("predict_rows"),
+            "warnings": result["warnings"], "evaluation": result["evaluation"],
             "scored_on": scored_on, "n_rows": int(n_rows)}
 
 
