@@ -4,7 +4,8 @@ import { el, simpleTable, formatValue } from "./dom.js";
 
 // Under k-fold the metrics come from the out-of-fold predictions: every row, each predicted by the model
 // of the fold that held it out (never by the final model, which saw every row).
-const SPLITS = ["train", "validation", "test", "out_of_fold"];
+const PARTS = ["train", "validation", "test"];  // the rows of a split, each row in one
+const SPLITS = [...PARTS, "out_of_fold"];
 const SPLIT_NAMES = { train: "Training", validation: "Validation", test: "Test", out_of_fold: "Out-of-fold" };
 const METRICS = {
   classification: [["accuracy", "Accuracy", "percent"], ["macro_precision", "Precision (macro)", "number"],
@@ -38,7 +39,7 @@ function splitSize(result, split) {
 export function splitPhrase(result, split) {
   const n = splitSize(result, split);
   if (split === "out_of_fold") return `${n} ${n === 1 ? "row" : "rows"}, each predicted by the fold model that did not see it`;
-  const total = SPLITS.reduce((sum, s) => sum + splitSize(result, s), 0) || n;
+  const total = PARTS.reduce((sum, s) => sum + splitSize(result, s), 0) || n;
   const pct = total ? Math.round((100 * n) / total) : 100;
   return `${pct}% of rows, ${n} ${n === 1 ? "row" : "rows"}`;
 }
