@@ -88,7 +88,7 @@ def test_all_that_fit_the_task_then_new_data_clears_the_ranking(page, site_url):
     open_example(page, site_url, "iris", "150 rows")
     page.get_by_label("Model", exact=True).select_option("LinearRegression")
     box = page.locator("#leaderboard-box")
-    box.get_by_role("button", name="All that fit this task").click()
+    box.get_by_role("button", name="Every learner of this task").click()
     expect(box.locator("#leaderboard-learners input")).to_have_count(4)  # the regressors, like the chosen model
     expect(box.locator("#leaderboard-learners input:checked")).to_have_count(4)
     page.get_by_label("Model", exact=True).select_option("KMeans")
@@ -96,7 +96,7 @@ def test_all_that_fit_the_task_then_new_data_clears_the_ranking(page, site_url):
     expect(page.locator("#leaderboard-note")).to_contain_text("choose a classifier or a regressor")
 
     page.get_by_label("Model", exact=True).select_option("GaussianNB")
-    box.get_by_role("button", name="All that fit this task").click()
+    box.get_by_role("button", name="Every learner of this task").click()
     checked = box.locator("#leaderboard-learners input:checked").count()
     assert checked >= 8  # every classifier
     box.get_by_role("button", name="Compare", exact=True).click()

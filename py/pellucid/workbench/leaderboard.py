@@ -37,7 +37,7 @@ def check_learners(learners):
     """(descriptors, task): the named learners, all known, none twice, all of one supervised task; a
     DataError naming the one that is not."""
     if not isinstance(learners, (list, tuple)) or not learners:
-        raise DataError("Choose at least one learner to compare (for example all that fit this task).")
+        raise DataError("Choose at least one learner to compare (for example every learner of this task).")
     chosen = [registry.get(name) for name in learners]  # an unknown name: a DataError listing the known ones
     twice = sorted({d.name for d in chosen if sum(e.name == d.name for e in chosen) > 1})
     if twice:
