@@ -115,9 +115,11 @@ function render() {
   if (!shown) return els.result.replaceChildren();
   const { reply } = shown;
   const metric = reply.metrics.some((m) => m.name === els.metric.value) ? els.metric.value : reply.metric;
+  // Warnings (one per fold, often) are kept one click away, so the ranking stays in view.
   const warned = reply.rows.filter((r) => r.warnings?.length).map((r) => el("li", { text: `${r.label}: ${r.warnings.join(" ")}` }));
-  els.result.replaceChildren(el("div", { class: "table-scroll" }, leaderTable(reply, metric)),
-    ...(warned.length ? [el("ul", { class: "warnings" }, ...warned)] : []));
+  const details = warned.length ? el("details", {}, el("summary", { text: `Warnings while fitting (${warned.length} ${warned.length === 1 ? "learner" : "learners"})` }),
+    el("ul", { class: "warnings" }, ...warned)) : null;
+  els.result.replaceChildren(el("div", { class: "table-scroll" }, leaderTable(reply, metric)), ...(details ? [details] : []));
 }
 
 async function compare() {
