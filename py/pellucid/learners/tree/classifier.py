@@ -82,9 +82,9 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     (drawn with `seed`) held out from growing. X_val and y_val are ignored by the other settings.
 
     Fitted: classes_, class_weights_ (weight of each class's examples, or None), tree_ (flat node
-    arrays), feature_names_in_, feature_kinds_, categories_ (sorted
-    training values of each categorical column, None for numeric ones), categorical_splits_ (per
-    column None, "multiway" or "binary"), n_features_in_.
+    arrays), feature_names_in_, feature_kinds_, categories_ (sorted training values of each categorical
+    column, None for numeric ones), categorical_splits_ (per column None, "multiway" or "binary"),
+    n_features_in_.
 
     trace=True records trace_, a list of steps. Growth, in the order of the recursive pseudocode:
     {"step": "split" | "leaf", "node": path such as "root/Pat=Full", "depth", "samples",
@@ -202,12 +202,15 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         self.classes_ = np.array(d["classes"])
         if self.classes_.ndim != 1 or len(self.classes_) < 2:
             raise DataError("The tree description needs a list of at least two classes.")
-        weights = d.get("class_weights")
+        weights = d.get("class_weights")  # absent from models saved before class weights
         self.class_weights_ = None if weights is None else np.array(weights, dtype=float)
-        if weights is not None and (self.class_weights_.shape != self.classes_.shape
-                                    or not (np.isfinite(self.class_weights_) & (self.class_weights_ > 0)).all()):
+        if weights is not None and not _one_positive_weight_per_class(self.class_weights_, self.classes_):
             raise DataError("The tree description's class_weights need one positive number per class.")
 
     def _read_node_payload(self, node):
         counts = node["counts"]
         return np.array([int(counts[str(c)]) for c in self.classes_.tolist()], dtype=np.intp), None
+
+
+def _one_positive_weight_per_class(weights, classes):
+    return weights.shape == classes.shape and bool((np.isfinite(weights) & (weights > 0)).all())
