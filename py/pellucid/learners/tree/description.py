@@ -15,13 +15,14 @@ from .structure import LEAF, REASON, REASONS, Tree
 
 
 def _candidates(tree, i, names):
-    gains = tree.candidates[i]
-    return {names[j]: float(g) for j, g in enumerate(gains) if not np.isnan(g)}
+    gains = tree.candidates[i].tolist()  # Python floats: a per-value numpy test is the slow part of a big tree
+    return {names[j]: g for j, g in enumerate(gains) if g == g}  # g != g only for NaN (not scored)
 
 
 def to_nested(tree, names, categories, payload):
     """Nested dict of the whole tree; payload(i) gives the estimator's fields for node i."""
     samples = tree.samples
+    scored = ~np.isnan(tree.candidates[:tree.node_count]).all(axis=1)  # (n_nodes,) once, not per leaf
     nodes = []
     for i in range(tree.node_count):
         node = {"samples": int(samples[i]), **payload(i), "impurity": float(tree.impurity[i])}
@@ -36,7 +37,7 @@ def to_nested(tree, names, categories, payload):
             node["candidates"] = _candidates(tree, i, names)
         else:
             node["reason"] = REASONS[int(tree.reason[i])]
-            if not np.isnan(tree.candidates[i]).all():
+            if scored[i]:
                 node["candidates"] = _candidates(tree, i, names)
         nodes.append(node)
     for i in range(tree.node_count):
