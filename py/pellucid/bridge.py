@@ -236,7 +236,7 @@ class Session:
         """Keep a model from exported JSON text; nothing changes when it is malformed."""
         run = exports.import_model(json)
         return {"model_id": self.keep_run(run), "label": run.label, "task": run.task,
-                "capabilities": sorted(run.learner.capabilities), "model": readouts.compact_model(run.estimator), "features": run.features, "target": run.target}
+                "capabilities": sorted(run.learner.capabilities), "model": exports.compact_of(run), "features": run.features, "target": run.target}
 
     def export_python(self, setup=None, model_id=None):
         """A script reproducing a run: from the page's `setup`, or from a kept model (`model_id`), whose

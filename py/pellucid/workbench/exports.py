@@ -13,6 +13,7 @@ from ..core.settings import MAX_BYTES
 from ..preprocessing import Preprocessor
 from ..tabular.cells import KINDS
 from ..tabular.table import Table
+from . import readouts
 from .readouts import cluster_labels
 from ..learners import registry
 from .runs import Run
@@ -142,8 +143,17 @@ def import_model(text):
         features = list(extra["features"])  # the columns the preprocessing reads (one-hot: before encoding)
     kinds = extra.get("kinds")
     kinds = dict(kinds) if isinstance(kinds, dict) and all(kinds.get(f) in KINDS for f in features) else None
+    # What the page is shown of it, made from the file now: describing a large tree again costs seconds.
+    shown = readouts.compact_description({k: v for k, v in d.items() if k != "workbench"},
+                                         hasattr(estimator, "X_fit_"))
+    setup = {"kinds": kinds} if kinds else {}
     return Run(estimator=estimator, model=learner.name, features=features, target=target,
-               preprocessor=preprocessor, setup={"kinds": kinds} if kinds else {})
+               preprocessor=preprocessor, setup={**setup, "compact_model": shown})
+
+
+def compact_of(run):
+    """The model as a reply shows it (`readouts.compact_model`); an imported one's was made at import."""
+    return run.setup.get("compact_model") or readouts.compact_model(run.estimator)
 
 
 def _names(value):

@@ -32,9 +32,14 @@ def compact_model(estimator):
     per-row labels; "omitted_state" names them) and, in a tree of more than MAX_TREE_NODES nodes, the
     nodes beyond the first MAX_TREE_NODES breadth first (`bounded_tree`: the cut nodes say how many nodes
     are below them, and "tree_nodes_omitted" the total). `export_model` gives it all."""
-    d = estimator.to_dict()
+    return compact_description(estimator.to_dict(), hasattr(estimator, "X_fit_"))
+
+
+def compact_description(d, stores_training_rows=False):
+    """`compact_model` of a model's to_dict() output `d` (an imported file's, read once); `d` is not changed."""
+    d = dict(d)
     state = d.get("state")
-    if hasattr(estimator, "X_fit_"):
+    if stores_training_rows:
         d["stores_training_rows"] = True
     if isinstance(state, dict):
         big = [k for k, v in state.items() if k in STORED_ROWS or _array_size(v) > LARGE_STATE]
