@@ -37,8 +37,8 @@ def apply_model(run, path, name, max_bytes, max_rows, header=None):
     notes = []
     skipped = int((~usable).sum())
     if skipped:
-        notes.append(f"{skipped} of {new.n_rows} rows miss a value in a column the model reads, and the model "
-                     "was trained without filling gaps (its training rows had none), so they have no prediction.")
+        notes.append(f"{skipped} of {new.n_rows} rows miss a value in a column the model reads, and the model's "
+                     "preprocessing fills no gaps (it was trained without them), so they have no prediction.")
     return {"filename": f"{pathlib.PurePath(name or 'data').stem or 'data'}_{run.model}_applied.csv",
             "csv": result.to_csv(), "columns": result.columns, "preview": result.head(PREVIEW_ROWS),
             "n_rows": new.n_rows, "n_predicted": int(usable.sum()), "outputs": result.columns[len(new.columns):],
