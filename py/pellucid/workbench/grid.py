@@ -39,7 +39,10 @@ def predict_grid(estimator, features, varying, held, kinds, proba=False, prepare
         columns = {f: varying[f] if f in varying else np.full(m, held[f], dtype=object if
                                                                kinds[f] != "numeric" else float)
                    for f in features}
-        X = Table(columns, kinds={f: kinds[f] for f in features})
+        # Already as a table keeps them (floats; held text is a training value): no per-cell reading of the
+        # 40,000 copies of each held category.
+        X = Table._trusted(features, [np.asarray(columns[f], dtype=float) if kinds[f] == "numeric" else columns[f]
+                                      for f in features], [kinds[f] for f in features])
         if prepare is not None:
             X = prepare(X)
     learner = registry.of(estimator)
