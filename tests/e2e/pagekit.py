@@ -43,7 +43,7 @@ def open_example(page, site_url, name, rows):
 
 def train(page, model, target=None, timeout=60_000):
     """Choose `model` (and `target`), press Train, and wait until the page is Ready with no error shown."""
-    page.get_by_label("Model").select_option(model)
+    page.get_by_label("Model", exact=True).select_option(model)
     if target is not None:
         page.get_by_label("Target").select_option(target)
     page.get_by_role("button", name="Train").click()

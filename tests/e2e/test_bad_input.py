@@ -36,7 +36,7 @@ def trained(page, site_url):
     expect(page.locator("#data-summary")).to_contain_text("good.csv: 6 rows × 5 columns")
     page.get_by_label("Role of notes").select_option("ignore")
     expect(page.get_by_label("Target")).to_have_value("label")
-    page.get_by_label("Model").select_option("DecisionTreeClassifier")
+    page.get_by_label("Model", exact=True).select_option("DecisionTreeClassifier")
     page.get_by_role("button", name="Train").click()
     expect(page.locator("#accuracy")).not_to_have_text("—", timeout=60_000)
     ready(page)
@@ -100,7 +100,7 @@ def test_a_bad_file_is_refused_and_the_data_stays(page, trained, name, data, wor
     assert_alert(page, *words)
     assert_unchanged(page, trained)
     expect(page.get_by_label("Target")).to_have_value("label")
-    expect(page.get_by_label("Model")).to_have_value("DecisionTreeClassifier")
+    expect(page.get_by_label("Model", exact=True)).to_have_value("DecisionTreeClassifier")
 
 
 def test_a_file_over_the_size_limit_is_refused_before_it_is_read(page, trained, tmp_path):
@@ -167,18 +167,18 @@ def test_a_text_column_set_to_numeric(page, trained):
     ("KNeighborsClassifier", ["k = 50 is larger than the training set", "4 rows", "choose k <= 4"]),
 ], ids=["kmeans", "knn"])
 def test_k_larger_than_the_data(page, trained, model, words):
-    page.get_by_label("Model").select_option(model)
+    page.get_by_label("Model", exact=True).select_option(model)
     page.get_by_label("k", exact=True).fill("50")
     page.get_by_role("button", name="Train").click()
     assert_alert(page, *words)
     assert_training_failed(page, trained)
-    expect(page.get_by_label("Model")).to_have_value(model)
+    expect(page.get_by_label("Model", exact=True)).to_have_value(model)
     expect(page.get_by_label("k", exact=True)).to_have_value("50")
 
 
 def test_gradient_descent_that_diverges_is_stopped(page, trained):
     page.get_by_label("Target").select_option("y")
-    page.get_by_label("Model").select_option("LinearRegression")
+    page.get_by_label("Model", exact=True).select_option("LinearRegression")
     page.get_by_label("solver").select_option("gd")
     page.get_by_label("learning rate").fill("10")
     page.get_by_role("button", name="Train").click()

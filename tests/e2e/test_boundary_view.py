@@ -18,7 +18,7 @@ def test_boundary_names_its_slice_its_plane_and_the_full_score(browser, site_url
     try:
         page.goto(site_url)
         wait_until_ready(page)
-        page.get_by_label("Model").select_option("LogisticRegression")
+        page.get_by_label("Model", exact=True).select_option("LogisticRegression")
         page.get_by_role("button", name="Train").click()
         expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
         page.get_by_role("tab", name="Decision boundary").click()

@@ -25,7 +25,7 @@ def numeric_csv(path, rows=ROWS, columns=20, seed=0):
 
 
 def train(page, model):
-    page.get_by_label("Model").select_option(model)
+    page.get_by_label("Model", exact=True).select_option(model)
     page.get_by_role("button", name="Train").click()
 
 
@@ -52,7 +52,7 @@ def test_cancel_a_training_and_an_export_keeps_data_settings_and_result(page, si
     expect(page.get_by_role("status")).to_have_text("Training cancelled", timeout=120_000)
     expect(page.locator("#accuracy")).to_have_text(score)  # the last good result is still shown
     expect(page.locator("#accuracy-note")).to_contain_text("Gaussian naive Bayes")
-    expect(page.get_by_label("Model")).to_have_value("KNeighborsClassifier")
+    expect(page.get_by_label("Model", exact=True)).to_have_value("KNeighborsClassifier")
     expect(page.get_by_label("Folds (k)")).to_have_value("20")
     expect(page.locator("#data-summary")).to_contain_text("wide.csv")
     expect(page.get_by_label("Target")).to_have_value("label")

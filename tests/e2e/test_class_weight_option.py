@@ -12,7 +12,7 @@ pytestmark = pytest.mark.e2e
 def test_balanced_class_weights_are_a_labelled_choice_and_train(page, site_url):
     open_example(page, site_url, "play_tennis", "14 rows")
     for model in ("LogisticRegression", "Perceptron", "DecisionTreeClassifier"):
-        page.get_by_label("Model").select_option(model)
+        page.get_by_label("Model", exact=True).select_option(model)
         choice = page.get_by_label("class weight", exact=True)
         expect(choice).to_have_value("")  # None by default, shown as "none"
         assert choice.locator("option").all_inner_texts() == ["none", "balanced"], model

@@ -39,7 +39,7 @@ def test_every_model_trains_in_the_browser(page, site_url, tmp_path):
     options = model_options(page)
     assert sorted(value for value, _ in options) == sorted(pellucid.all_estimators())  # every learner, once
     for value, label in options:
-        page.get_by_label("Model").select_option(value)
+        page.get_by_label("Model", exact=True).select_option(value)
         task = page.evaluate("(v) => document.querySelector(`#model option[value='${v}']`).parentElement.label", value)
         if task in ("Clustering", "Dimensionality reduction"):
             target = ""

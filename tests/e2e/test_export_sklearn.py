@@ -15,7 +15,7 @@ pytestmark = pytest.mark.e2e
 
 
 def _train(page, model):
-    page.get_by_label("Model").select_option(model)
+    page.get_by_label("Model", exact=True).select_option(model)
     expect(page.get_by_role("button", name="Train")).to_be_enabled(timeout=60_000)
     page.get_by_role("button", name="Train").click()
     expect(page.locator("#accuracy")).not_to_have_text("—", timeout=60_000)

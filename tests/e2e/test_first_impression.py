@@ -41,7 +41,7 @@ def test_opening_dataset_scores_on_enough_rows_and_the_result_is_in_view(browser
 def test_a_failed_training_clears_the_result_and_points_at_its_control(page, site_url):
     page.goto(site_url)
     wait_until_ready(page)
-    page.get_by_label("Model").select_option("KNeighborsClassifier")
+    page.get_by_label("Model", exact=True).select_option("KNeighborsClassifier")
     page.get_by_role("button", name="Train").click()
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
     expect(page.locator("#result-area")).to_be_visible()
@@ -78,7 +78,7 @@ def test_too_many_folds_point_at_the_folds(page, site_url):
 def test_one_numeric_feature_draws_the_clusters_against_the_row_number(page, site_url):
     page.goto(site_url)
     wait_until_ready(page)
-    page.get_by_label("Model").select_option("AgglomerativeClustering")
+    page.get_by_label("Model", exact=True).select_option("AgglomerativeClustering")
     page.evaluate("document.querySelector('#profile-details').open = true")
     for column in ("species", "sepal width (cm)", "petal length (cm)", "petal width (cm)"):
         page.locator(f'#profile tr[data-column="{column}"] select').select_option("ignore")

@@ -22,7 +22,7 @@ def test_one_column_wide_drawing_and_fingertip_controls(browser, site_url, width
         wait_until_ready(page)
         page.get_by_label("Dataset").select_option("iris")
         expect(page.locator("#data-summary")).to_contain_text("150 rows")
-        page.get_by_label("Model").select_option("KNeighborsClassifier")
+        page.get_by_label("Model", exact=True).select_option("KNeighborsClassifier")
         page.get_by_role("button", name="Train").click()
         expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
         page.get_by_role("tab", name="Decision boundary").click()
@@ -40,7 +40,7 @@ def test_one_column_wide_drawing_and_fingertip_controls(browser, site_url, width
         wanted = 0.9 * canvas["width"] if width < 560 else 480  # a tablet has room for the legend beside it
         assert plot_width >= wanted, f"the plot is {plot_width} px wide of {canvas['width']:.0f}"
         assert plot_height >= 0.6 * plot_width, f"the plot is {plot_width} x {plot_height} px: too flat"
-        page.get_by_label("Model").select_option("KMeans")
+        page.get_by_label("Model", exact=True).select_option("KMeans")
         page.get_by_role("button", name="Train").click()
         expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
         page.get_by_role("tab", name="Clusters").click()
@@ -50,7 +50,7 @@ def test_one_column_wide_drawing_and_fingertip_controls(browser, site_url, width
         plot_width = int(page.get_attribute("#clusters-canvas", "data-plot").split(",")[2])
         wanted = 0.85 * clusters["width"] if width < 480 else 300
         assert plot_width >= wanted, f"the clusters plot is {plot_width} px wide of {clusters['width']:.0f}"
-        page.get_by_label("Model").select_option("KNeighborsClassifier")
+        page.get_by_label("Model", exact=True).select_option("KNeighborsClassifier")
         for name in ("Train", "Export predictions"):
             box = page.get_by_role("button", name=name).bounding_box()
             assert box["height"] >= 44, f"{name} is {box['height']:.0f} px high"
@@ -70,7 +70,7 @@ def test_desktop_screenshot(browser, site_url):
         page.goto(site_url)
         wait_until_ready(page)
         page.get_by_label("Dataset").select_option("iris")
-        page.get_by_label("Model").select_option("KNeighborsClassifier")
+        page.get_by_label("Model", exact=True).select_option("KNeighborsClassifier")
         page.get_by_role("button", name="Train").click()
         expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
         page.get_by_role("tab", name="Decision boundary").click()

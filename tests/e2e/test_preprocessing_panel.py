@@ -37,7 +37,7 @@ def test_knn_on_mixed_scales_shows_its_steps_and_standardize_matters(page, site_
                                                       "buffer": mixed_scale_csv()})
     expect(page.locator("#data-summary")).to_contain_text("600 rows")
     page.get_by_label("Target").select_option("label")
-    page.get_by_label("Model").select_option("KNeighborsClassifier")
+    page.get_by_label("Model", exact=True).select_option("KNeighborsClassifier")
     expect(page.locator("#pre-standardize")).to_be_checked()  # k-NN is scale-sensitive: on by default
     train(page)
     steps = page.locator("#pre-steps")

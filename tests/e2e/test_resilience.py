@@ -22,7 +22,7 @@ def upload(page, tmp_path, name, text):
 
 
 def train_tree(page):
-    page.get_by_label("Model").select_option("DecisionTreeClassifier")
+    page.get_by_label("Model", exact=True).select_option("DecisionTreeClassifier")
     page.get_by_role("button", name="Train").click()
     expect(page.locator("#accuracy")).not_to_have_text("—", timeout=30_000)
 

@@ -32,7 +32,7 @@ def test_upload_train_and_draw(page, site_url, tmp_path, screenshots_dir):
     page.get_by_label("Upload CSV").set_input_files(str(csv_path))
     expect(page.locator("#data-summary")).to_contain_text("12 rows × 11 columns")
     page.get_by_label("Target").select_option("WillWait")
-    expect(page.get_by_label("Model")).to_have_value("DecisionTreeClassifier")
+    expect(page.get_by_label("Model", exact=True)).to_have_value("DecisionTreeClassifier")
     # Judge on the training rows themselves: the notes' tree fits all 12 examples.
     page.locator('input[name="eval-method"][value="none"]').check()
     page.get_by_role("button", name="Train").click()

@@ -31,7 +31,7 @@ def _train_tree(page, site_url, tmp_path, n_rows):
     page.get_by_label("Upload CSV").set_input_files(str(path))
     expect(page.locator("#data-summary")).to_contain_text(f"{n_rows} rows")
     page.get_by_label("Target").select_option("price")
-    page.get_by_label("Model").select_option("DecisionTreeRegressor")
+    page.get_by_label("Model", exact=True).select_option("DecisionTreeRegressor")
     page.locator('input[name="eval-method"][value="none"]').check()
     page.get_by_role("button", name="Train").click()
     page.locator("#tab-tree").click()
