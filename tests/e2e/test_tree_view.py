@@ -134,3 +134,22 @@ def test_a_500_leaf_tree_collapses_opens_zooms_to_fit_and_pans(page, site_url, t
     page.mouse.move(box["x"] + box["width"] / 2 - 150, box["y"] + 60, steps=5)
     page.mouse.up()
     assert page.evaluate("() => document.querySelector('#tree-scroll').scrollLeft") != start
+
+
+def test_a_tree_beyond_the_reply_budget_says_where_its_other_nodes_are(page, site_url, tmp_path):
+    """3,000 distinct prices grow about 6,000 nodes; the reply carries the first 1,000 (breadth first), and
+    the page says how many it left out, marks the cut nodes and never draws them as leaves."""
+    _train_tree(page, site_url, tmp_path, 3000)
+    note = page.locator("#tree-cut-note")
+    expect(note).to_be_visible()
+    omitted = int(note.inner_text().split(": ")[1].split(" of its nodes")[0].replace(",", ""))
+    assert 3000 < omitted < 6000
+    page.locator("#tree-text-box summary").click()  # the text twin, where every fold is a button
+    openers = page.locator("#tree-text button.tree-open")
+    for _ in range(60):  # unfold every folded subtree, level by level, down to the cut
+        if not openers.count():
+            break
+        openers.first.click()
+    cut = page.locator("#tree-text li", has_text="more nodes below, in the exported model")
+    expect(cut.first).to_be_visible()
+    assert painted_pixels(page, "#tree-canvas") > 20_000

@@ -156,6 +156,10 @@ async function draw({ result: r, view, axes, cut }) {
     }
   } else if (view === "tree") {
     treeView.draw(r.model.tree, (r.model.classes || []).map(String));
+    const cut = r.model.tree_nodes_omitted || 0;
+    e("tree-cut-note").hidden = !cut;
+    e("tree-cut-note").textContent = cut ? `This tree is large: ${cut.toLocaleString("en")} of its nodes are not drawn ` +
+      "(dashed boxes say where). The exported model has every node, and predictions use them all." : "";
   } else if (view === "boundary") {
     const b = await boundaryFor(r, axes.boundary);
     describeSlice(r, b);

@@ -18,9 +18,13 @@ function prediction(node) {
   return typeof node.prediction === "number" ? formatNumber(node.prediction, 4) : String(node.prediction);
 }
 
+// A large tree reaches the page cut to the nodes it can unfold; a cut node says where the rest is.
+const CUT_NOTE = "in the exported model";
+
 function nodeLines(node) {
   const counts = Object.entries(node.counts || {}).map(([label, n]) => `${label} ${n}`).join(" · ");
   const rows = `${node.samples} ${node.samples === 1 ? "row" : "rows"}`;
+  if (node.omitted_nodes) return { title: node.feature, lines: [`+${node.omitted_nodes} nodes below`, CUT_NOTE] };
   if (isLeaf(node)) return { title: `→ ${prediction(node)}`, lines: [rows, counts] };
   const gain = node.gain === undefined ? "" : `gain ${formatNumber(node.gain, 3)}`;
   return { title: node.feature, lines: [gain, counts || rows] };
@@ -88,7 +92,8 @@ function drawEdges(ctx, nodes, centre) {
 function drawNode(ctx, entry, { x, y }, classes) {
   const node = entry.node;
   if (entry.hidden) return drawCollapsed(ctx, entry, { x, y });
-  const leaf = isLeaf(node);
+  if (node.omitted_nodes) ctx.setLineDash([5, 3]);
+  const leaf = isLeaf(node) && !node.omitted_nodes;
   const classIndex = classes ? classes.indexOf(String(node.prediction)) : -1;
   const accent = classIndex >= 0 ? classColour(classIndex) : "#5b6770";
   ctx.fillStyle = leaf ? tint(accent) : "#f5f7fa";
@@ -97,6 +102,7 @@ function drawNode(ctx, entry, { x, y }, classes) {
   roundRect(ctx, x - BOX_W / 2, y, BOX_W, BOX_H, 8);
   ctx.fill();
   ctx.stroke();
+  ctx.setLineDash([]);
   const { title, lines } = nodeLines(node);
   ctx.textAlign = "center";
   ctx.fillStyle = leaf ? accent : "#1d232a";
@@ -172,6 +178,10 @@ function treeItem(node, edge, current, key, folded) {
   const prefix = edge === null ? "" : `${edge}: `;
   const counts = Object.entries(node.counts || {}).map(([k, v]) => `${k} ${v}`).join(", ") || `${node.samples} rows`;
   const mark = current(node) ? " (this step)" : "";
+  if (node.omitted_nodes) {
+    item.textContent = `${prefix}split on ${node.feature} (${counts}): ${node.omitted_nodes} more nodes below, ${CUT_NOTE}`;
+    return item;
+  }
   if (isLeaf(node)) {
     item.textContent = `${prefix}predict ${prediction(node)} (${counts})${mark}`;
     return item;
