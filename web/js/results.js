@@ -181,7 +181,8 @@ async function draw({ result: r, view, axes, cut }) {
   } else if (view === "regression") {
     const p = r.predictions;
     await drawRegressionView(e("regression-canvas"), e("residual-canvas"), e("regression-text"),
-      { actual: p.actual, predicted: p.predicted, split: p.split, target_name: r.target, curve: r.fit_curve },
+      { actual: p.actual, predicted: p.predicted, split: p.split, target_name: r.target, curve: r.fit_curve,
+        split_names: r.evaluation?.method === "kfold" ? { train: "out-of-fold" } : {} },
       { figure: e("fitted-figure"), canvas: e("fitted-canvas"), caption: e("fitted-caption") });
   }
 }

@@ -23,6 +23,9 @@ export function checkRegression(data, needX = false) {
   }
 }
 
+// What a split's rows are called: under k-fold every row's prediction is out-of-fold, not a training fit.
+const splitName = (data, split) => data.split_names?.[split] ?? split;
+
 const splitOf = (data, i) => {
   const s = data.split ? data.split[i] : "train";
   return SPLITS.includes(s) ? s : "train";
@@ -50,7 +53,7 @@ function drawSplitPoints(ctx, plot, data, px, py, options) {
   }
   ctx.restore();
   const present = SPLITS.filter((s) => Array.from({ length: data.actual.length }, (_, i) => splitOf(data, i)).includes(s));
-  const items = [{ heading: "Rows" }, ...present.map((s) => ({ label: s, colour: SPLIT_COLOURS[s], shape: splitShape(s) }))];
+  const items = [{ heading: "Rows" }, ...present.map((s) => ({ label: splitName(data, s), colour: SPLIT_COLOURS[s], shape: splitShape(s) }))];
   return items;
 }
 
@@ -156,7 +159,7 @@ export function describeRegression(data) {
     const idx = Array.from({ length: data.actual.length }, (_, i) => i).filter((i) => splitOf(data, i) === split);
     if (!idx.length) continue;
     const s = residualSummary(idx.map((i) => data.actual[i]), idx.map((i) => data.predicted[i]));
-    rows.push([split, s.n, fmt(s.meanResidual, 4), fmt(s.mae, 4), fmt(s.rmse, 4), s.r2 === null ? "–" : fmt(s.r2, 4)]);
+    rows.push([splitName(data, split), s.n, fmt(s.meanResidual, 4), fmt(s.mae, 4), fmt(s.rmse, 4), s.r2 === null ? "–" : fmt(s.r2, 4)]);
   }
   return makeTwin(
     makeParagraph(`Predictions for ${data.actual.length} rows of ${data.target_name || "the target"}; residual = actual − predicted.`),
