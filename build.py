@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import tempfile
 import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parent
@@ -174,14 +175,15 @@ def project_version():
     raise BuildError("pyproject.toml has no version.")
 
 
-def build_wheel(version):
+def build_wheel(version, bytecode=None):
     """A pure-Python wheel of pellucid, byte-for-byte reproducible from the same sources.
 
     Written here rather than by a build backend so that building the site needs no network and
     the same sources always give the same bytes (its hash names the file for cache-busting).
+    `bytecode` (archive name -> .pyc bytes, from pyodide_bytecode) is shipped beside the sources.
     """
     dist_info = f"pellucid-{version}.dist-info"
-    files = list(package_files())
+    files = list(package_files()) + sorted((bytecode or {}).items())
     files.append((f"{dist_info}/METADATA", (f"Metadata-Version: 2.1\nName: pellucid\nVersion: {version}\n"
                                             "Requires-Dist: numpy\n").encode()))
     files.append((f"{dist_info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: pellucid-build\n"
@@ -197,15 +199,73 @@ def build_wheel(version):
     return buffer.getvalue()
 
 
+# --- Compiled bytecode for Pyodide's Python ------------------------------------------------------------
+# Python compiles every module it imports the first time; in the browser that happened on every visit
+# (pellucid's modules took ~0.25 s of the start-up to compile). So the wheel ships the bytecode too,
+# compiled by Pyodide's own Python (run under Node.js, so the format is exactly the one it reads) as
+# "unchecked-hash" .pyc files: used as they are, whatever the files' times after unpacking.
+
+BYTECODE_COMPILER = """
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+const [runtime, folder] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(path.join(runtime, "pyodide.mjs")).href);
+const pyodide = await loadPyodide({ indexURL: runtime + path.sep, stdout: () => {} });
+pyodide.mountNodeFS("/src", folder);
+pyodide.runPython(`
+import compileall, py_compile
+if not compileall.compile_dir("/src", quiet=1, force=True,
+                              invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH):
+    raise SystemExit("some module did not compile")
+`);
+"""
+
+
+def pyodide_bytecode(runtime_dir, sources):
+    """archive name -> .pyc bytes for the .py files among `sources` ((archive name, bytes) pairs),
+    compiled by the Pyodide in `runtime_dir`; cached in .cache/ by the sources and Pyodide's version.
+    {} (and a note) when Node.js cannot run it: the site then works as before, compiling at start."""
+    python_files = [(name, data) for name, data in sources if name.endswith(".py")]
+    key = hashlib.sha256(PYODIDE_VERSION.encode())
+    for name, data in python_files:
+        key.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
+    cached = CACHE / f"bytecode-{key.hexdigest()[:24]}.zip"
+    if cached.exists():
+        with zipfile.ZipFile(cached) as archive:
+            return {name: archive.read(name) for name in archive.namelist()}
+    node = shutil.which("node")
+    if node is None:
+        print("build.py: Node.js not found, so pellucid ships without compiled bytecode (slower start).")
+        return {}
+    with tempfile.TemporaryDirectory(prefix="pellucid-pyc-") as folder:
+        folder = pathlib.Path(folder)
+        for name, data in python_files:
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(data)
+        (folder / "compile.mjs").write_text(BYTECODE_COMPILER)
+        done = subprocess.run([node, str(folder / "compile.mjs"), str(runtime_dir), str(folder)],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            print(f"build.py: compiling bytecode in Pyodide failed, shipping sources only:\n{done.stderr[-2000:]}")
+            return {}
+        bytecode = {path.relative_to(folder).as_posix(): path.read_bytes()
+                    for path in sorted(folder.rglob("*.pyc"))}
+    CACHE.mkdir(exist_ok=True)
+    with zipfile.ZipFile(cached, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in bytecode.items():
+            archive.writestr(zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
+    return bytecode
+
+
 def _urlsafe_digest(data):
     return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
 # --- The site ------------------------------------------------------------------------------------------
 
-def build(pyodide_dir=None, out=DIST):
-    """Assemble dist/: web files, Pyodide runtime, verified packages, the pellucid wheel, build-info.json,
-    settings.json."""
+def build(pyodide_dir=None, out=DIST, bytecode=True):
+    """Assemble dist/: web files, Pyodide runtime, verified packages, the pellucid wheel (with its bytecode
+    compiled for Pyodide unless `bytecode` is false), build-info.json, settings.json."""
     runtime = read_runtime(pyodide_tarball())
     lock = json.loads(runtime["pyodide-lock.json"])
     if lock["info"]["version"] != PYODIDE_VERSION:
@@ -223,11 +283,13 @@ def build(pyodide_dir=None, out=DIST):
         (pyodide_out / name).write_bytes(data)
 
     version = project_version()
-    wheel = build_wheel(version)
+    wheel = build_wheel(version, pyodide_bytecode(pyodide_out, package_files()) if bytecode else {})
     wheel_name = f"pellucid-{version}-py3-none-any.whl"
     (out / wheel_name).write_bytes(wheel)
     info = {"version": version, "wheel": wheel_name, "wheel_sha256": hashlib.sha256(wheel).hexdigest(),
-            "pyodide": PYODIDE_VERSION, "packages": START_PACKAGES, "on_demand_packages": ON_DEMAND_PACKAGES}
+            "pyodide": PYODIDE_VERSION, "packages": START_PACKAGES, "on_demand_packages": ON_DEMAND_PACKAGES,
+            # the start packages' wheels, which the worker fetches while Pyodide's runtime starts
+            "package_files": [lock["packages"][name]["file_name"] for name in wheel_closure(lock, START_PACKAGES)]}
     (out / "build-info.json").write_text(json.dumps(info, indent=2))
     write_settings(out)
     write_service_worker(out, on_demand_files={lock["packages"][name]["file_name"]

@@ -24,12 +24,20 @@ async function fetchBytes(url) {
 async function boot() {
   const started = performance.now();
   emit("status", { state: "loading", text: "Loading Python…" });
+  // Everything loads side by side: Python's runtime starts at once, and while it starts the build's
+  // description, the pellucid wheel and the start packages' wheels (numpy) are fetched, so loading numpy
+  // after the runtime finds its wheel already downloaded.
+  const runtime = loadPyodide({ indexURL: new URL("pyodide/", siteRoot).href });
   const info = await (await fetch(new URL("build-info.json", siteRoot), { cache: "no-cache" })).json();
   onDemandPackages = info.on_demand_packages || [];
   // The wheel's hash in its URL means a new build is never served from a stale cache.
   const wheelUrl = new URL(`${info.wheel}?v=${info.wheel_sha256.slice(0, 16)}`, siteRoot);
   const wheel = fetchBytes(wheelUrl);
-  pyodide = await loadPyodide({ indexURL: new URL("pyodide/", siteRoot).href, packages: info.packages });
+  const prefetched = (info.package_files || []).map((file) =>
+    fetch(new URL(`pyodide/${file}`, siteRoot)).then((r) => r.arrayBuffer()).catch(() => null));
+  pyodide = await runtime;
+  await Promise.all(prefetched);
+  await pyodide.loadPackage(info.packages, { messageCallback: () => {} });
   // Long commands (parsing a big CSV, training) report how far they have got through this module.
   pyodide.registerJsModule("pellucid_host", {
     progress: (fraction, label) => emit("progress", { fraction, label }),
