@@ -48,7 +48,10 @@ export function changedParams(s = store.get()) {
 }
 
 export function mountModelControls() {
-  els.model.addEventListener("change", () => chooseModel(els.model.value));
+  // A change event that names the model already chosen (a script can send one) keeps its parameters.
+  els.model.addEventListener("change", () => {
+    if (els.model.value !== store.get().model) chooseModel(els.model.value);
+  });
   els.params.addEventListener("input", () => store.set({ params: readParams(els.params) }));
   els.params.addEventListener("change", () => {
     store.set({ params: readParams(els.params) });
