@@ -119,6 +119,7 @@ def test_clustering_pca_and_regression_views(page, site_url):
 
 def test_phone_width(page, site_url):
     page.set_viewport_size({"width": 390, "height": 844})
+    page.emulate_media(reduced_motion="reduce")  # the page then scrolls to the result at once: no half-scrolled shot
     open_example(page, site_url, "iris", "150 rows × 5 columns")
     train(page, "DecisionTreeClassifier", "species")
     width = page.evaluate("document.documentElement.scrollWidth")
