@@ -57,6 +57,29 @@ def test_metrics_per_split_match_a_model_fitted_on_the_training_rows(iris):
         assert set(result["metrics"][part]["macro"]) == {"precision", "recall", "f1"}
 
 
+def test_balanced_accuracy_of_each_split_is_scikit_learns(tmp_path):
+    """An imbalanced target (80/15/5): balanced accuracy is shown beside accuracy and equals
+    scikit-learn's balanced_accuracy_score on the same rows."""
+    from sklearn.metrics import balanced_accuracy_score
+
+    rng = np.random.default_rng(3)
+    labels = rng.choice(["common", "rare", "scarce"], size=400, p=[0.8, 0.15, 0.05])
+    shift = {"common": 0.0, "rare": 1.0, "scarce": 2.0}
+    x = np.array([shift[c] for c in labels]) + rng.normal(0, 0.9, 400)
+    path = tmp_path / "imbalanced.csv"
+    path.write_text("x,noise,label\n" + "".join(f"{a:.4f},{b:.4f},{c}\n" for a, b, c in
+                                                zip(x, rng.normal(size=400), labels)))
+    table_id = ok("load_csv", path=str(path))["table_id"]
+    result = train(table_id, target="label", params={"max_depth": 2})
+    actual = np.array(result["predictions"]["actual"], dtype=object)
+    predicted = np.array(result["predictions"]["predicted"], dtype=object)
+    for part in ("train", "validation", "test"):
+        rows = np.array(result["splits"][part]) - 1
+        expected = balanced_accuracy_score(actual[rows], predicted[rows])
+        assert result["metrics"][part]["balanced_accuracy"] == pytest.approx(expected, abs=1e-12)
+        assert result["metrics"][part]["balanced_accuracy"] != pytest.approx(result["metrics"][part]["accuracy"])
+
+
 def test_confusion_rows_are_rows_of_the_loaded_table(iris):
     result = train(iris, params={"max_depth": 1})  # a stump: some rows are misclassified
     species = load_iris().y

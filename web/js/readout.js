@@ -8,7 +8,8 @@ const PARTS = ["train", "validation", "test"];  // the rows of a split, each row
 const SPLITS = [...PARTS, "out_of_fold"];
 const SPLIT_NAMES = { train: "Training", validation: "Validation", test: "Test", out_of_fold: "Out-of-fold" };
 const METRICS = {
-  classification: [["accuracy", "Accuracy", "percent"], ["macro_precision", "Precision (macro)", "number"],
+  classification: [["accuracy", "Accuracy", "percent"], ["balanced_accuracy", "Balanced accuracy", "percent"],
+    ["macro_precision", "Precision (macro)", "number"],
     ["macro_recall", "Recall (macro)", "number"], ["macro_f1", "F1 (macro)", "number"]],
   regression: [["r2", "R²", "number"], ["mse", "MSE", "number"], ["mae", "MAE", "number"]],
   clustering: [["silhouette", "Silhouette", "number"], ["inertia", "Inertia", "number"], ["dunn", "Dunn index", "number"]],

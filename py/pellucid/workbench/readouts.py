@@ -5,6 +5,7 @@ a compact description of the model. Row references sent to the page are 1-based 
 import numpy as np
 
 from ..evaluation import cluster_metrics, metrics
+from ..evaluation.imbalance import balanced_accuracy_score
 from ..tabular.features import numeric
 from ..tabular.table import Table
 from .grid import held_values, predict_grid
@@ -111,6 +112,8 @@ def class_labels(y, predicted):
 def classifier_metrics(y, predicted, rows, labels):
     """classification_report_dict on the given rows, with confusion rows as 1-based table rows."""
     report = metrics.classification_report_dict(y[rows], predicted[rows], labels=labels)
+    # the mean recall over classes: an imbalanced target's rare classes count as much as the common one
+    report["balanced_accuracy"] = balanced_accuracy_score(y[rows], predicted[rows])
     table_rows = np.asarray(rows) + 1  # split position -> 1-based table row
     confusion = report["confusion"]
     confusion["rows"] = [[table_rows[np.asarray(cell, dtype=np.intp)] for cell in line] for line in confusion["rows"]]
