@@ -14,7 +14,10 @@ import itertools
 import re
 import sys
 
+import numpy as np
+
 from ..core.errors import DataError
+from . import csv_fast
 from .cells import (CATEGORICAL, NUMERIC, csv_numbers, is_csv_number, is_missing_text, may_refuse,
                     text_to_categorical)
 from .dialect import delimiter_name, is_blank, sniff_delimiter, splits, take_sep_line
@@ -24,6 +27,7 @@ from .table import Table
 from .text_source import decode, format_size, read_source  # noqa: F401 (format_size: part of this API)
 
 _END = "\uffffend of input\uffff"  # a last line no file ends with; see _parse
+_HEADER_SAMPLE = 100  # rows below the first that the header rule looks at (header.py)
 
 
 def read_csv(source, *, header=None, progress=None, max_bytes=None, max_rows=None):
@@ -80,36 +84,90 @@ def read_csv(source, *, header=None, progress=None, max_bytes=None, max_rows=Non
 
 def _read_text(text, delimiter, named, header, report, max_rows=None):
     """Column names, typed column arrays, their kinds, and the ReadInfo saying what was decided."""
-    rows = _parse(text, delimiter, report, max_rows)
-    report(0.75)
     decimal_comma = delimiter != ","  # "1,5" can only be one number where commas do not separate values
     notes = [f"The first line, sep={named}, names the delimiter ({delimiter_name(named)}); it is not "
              "read as data."] if named else []
     detected = header is None
+    plain = csv_fast.is_plain(text, delimiter) if splits(delimiter) else None
+    cells = _plain_cells(plain, header, decimal_comma, report, max_rows) if plain else None
+    if cells is None:
+        cells = _general_cells(text, delimiter, header, decimal_comma, report, max_rows)
+    header, reason, first, columns = cells
     if detected:
-        header, reason = detect_header(rows, lambda cell: is_csv_number(cell, decimal_comma) or
-                                       is_csv_number(cell))
-        notes.append(header_note(header, reason, len(rows[0])))
-    _check_ragged(text, delimiter, rows, header)
-    first = rows.pop(0) if header else [""] * len(rows[0])
-    if not rows:
-        names = ", ".join(h.strip() for h in first)
-        raise DataError(f"The file has a header line ({names}) but no data rows.")
-    if max_rows is not None and len(rows) > max_rows:
-        _raise_too_many_rows(len(rows), max_rows)
+        notes.append(header_note(header, reason, len(first)))
     names = unique_names(first)
-    columns = list(zip(*rows))
-    del rows
-    names, columns = drop_trailing_empty(first, names, columns)
+    names, columns = _without_trailing_empty(first, names, columns)
     renamed = [(given.strip(), name) for given, name in zip(first, names) if header and given.strip() != name]
     notes.extend(renaming_notes(first, names) if header else [])
-    # Whether any cell below the header could be a code or a "1_000", judged on the whole text at once.
-    doubtful = may_refuse(text[_first_line_end(text):] if header else text, delimiter)
+    # Whether any cell below the header could be a code or a "1_000", judged on the whole text at once
+    # (and only if a column of text turns out to be numbers).
+    doubtful = _Once(lambda: may_refuse(text[_first_line_end(text):] if header else text, delimiter))
     data, kinds, decimal_columns = _typed_columns(names, columns, (decimal_comma, doubtful), notes, report)
     info = ReadInfo(delimiter=delimiter if splits(delimiter) else None, sep_line=named is not None,
                     header=header, header_detected=detected, decimal_comma=tuple(decimal_columns),
                     renamed=tuple(renamed), notes=tuple(notes))
     return names, data, kinds, info
+
+
+def _without_trailing_empty(first, names, columns):
+    """header.drop_trailing_empty, on columns some of which are read as numbers already (so not empty)."""
+    texts = [("0",) if isinstance(column, np.ndarray) else column for column in columns]
+    names, kept = drop_trailing_empty(first, names, texts)
+    return names, columns[:len(kept)]
+
+
+def _decide_header(rows, header, decimal_comma):
+    """(header, reason): the caller's say, or the rule of pellucid.tabular.header on the first rows."""
+    if header is not None:
+        return header, None
+    return detect_header(rows, lambda cell: is_csv_number(cell, decimal_comma) or is_csv_number(cell))
+
+
+def _general_cells(text, delimiter, header, decimal_comma, report, max_rows):
+    """(header, reason, first row, columns as tuples of str), parsed by the csv module."""
+    rows = _parse(text, delimiter, report, max_rows)
+    report(0.75)
+    header, reason = _decide_header(rows, header, decimal_comma)
+    _check_ragged(text, delimiter, rows, header)
+    first = rows.pop(0) if header else [""] * len(rows[0])
+    _check_data_rows(first, len(rows), max_rows)
+    columns = list(zip(*rows))
+    del rows
+    return header, reason, first, columns
+
+
+def _plain_cells(plain, header, decimal_comma, report, max_rows):
+    """As _general_cells, for a file csv_fast found plain (no quotes, rectangular); the columns that
+    hold numbers come as float64 arrays. None when it is not as plain as it looked."""
+    rows = plain.head(_HEADER_SAMPLE + 1)
+    header, reason = _decide_header(rows, header, decimal_comma)
+    if max_rows is not None and plain.n_lines > max_rows + 1:
+        _raise_too_many_rows(plain.n_lines - 1, max_rows)
+    first = rows.pop(0) if header else [""] * len(rows[0])
+    _check_data_rows(first, plain.n_lines - header, max_rows)
+    columns = plain.columns(int(header), csv_fast.guess_number_columns(rows),
+                            lambda fraction: report(0.05 + 0.7 * fraction))
+    return None if columns is None else (header, reason, first, columns)
+
+
+def _check_data_rows(first, n_rows, max_rows):
+    if not n_rows:
+        names = ", ".join(h.strip() for h in first)
+        raise DataError(f"The file has a header line ({names}) but no data rows.")
+    if max_rows is not None and n_rows > max_rows:
+        _raise_too_many_rows(n_rows, max_rows)
+
+
+class _Once:
+    """A truth value worked out the first time it is asked for, and only then."""
+
+    def __init__(self, compute):
+        self.compute, self.value = compute, None
+
+    def __bool__(self):
+        if self.value is None:
+            self.value = bool(self.compute())
+        return self.value
 
 
 def _first_line_end(text):
@@ -126,7 +184,10 @@ def _typed_columns(names, columns, rules, notes, report):
     data, kinds, decimal_columns = [], [], []
     for j, name in enumerate(names):
         cells, columns[j] = columns[j], None  # each column's text is freed once it is converted
-        values, note = _column_values(name, cells, *rules)
+        if isinstance(cells, np.ndarray):  # read as numbers already (csv_fast)
+            values, note = cells, None
+        else:
+            values, note = _column_values(name, cells, *rules)
         if values is not None and note:
             decimal_columns.append(name)
         notes.extend([note] if note else [])
