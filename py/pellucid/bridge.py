@@ -42,7 +42,7 @@ def models():
                   for name, rule in cls._param_rules.items() if name != "trace"]
         menu.append({"name": learner.name, "label": learner.label, "group": learner.group, "task": learner.task,
                      "capabilities": sorted(learner.capabilities), "needs": learner.needs,
-                     "scale_sensitive": learner.scale_sensitive, "params": params})
+                     "scale_sensitive": learner.scale_sensitive, "max_rows": learner.max_rows, "params": params})
     return menu
 
 
@@ -188,13 +188,13 @@ class Session:
     # --- models -------------------------------------------------------------------------------------------
 
     def train(self, table_id, target, features, model, params=None, evaluation=None, include_trace=False,
-              preprocessing=None):
+              preprocessing=None, sample=False):
         """Fit with an honest evaluation (split, k-fold or none) and the preprocessing step ({standardize,
         impute}; defaults from the learner's descriptor), fitted on the training rows; the TrainResult
-        (docs/bridge.md)."""
+        (docs/bridge.md). `sample`: a learner with a row limit works on a seeded sample of that many rows."""
         table = self.table(table_id)
         run, result = _evaluation.train(table, target, features, model, params, evaluation, include_trace,
-                                        preprocessing)
+                                        preprocessing, sample)
         run.setup["table_id"] = table_id
         run.reply = result  # kept, so the page can show this run again (history, comparisons)
         return {"model_id": self.keep_run(run), **result}

@@ -81,6 +81,7 @@ class Learner:
     predict_is_argmax_proba: bool = False  # predict == first class of highest predict_proba (one pass)
     needs: str = "numbers"
     scale_sensitive: bool = False  # distances or gradients change when a feature is rescaled
+    max_rows: int = None  # the most rows it trains on (time or memory grows as their square); None: any
     sklearn: SklearnTwin = None
     no_twin: str = "scikit-learn has no model that learns the same way."
 

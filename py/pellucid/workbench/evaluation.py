@@ -87,20 +87,23 @@ def _stratify_by(estimator, evaluation, table, target):
     return None
 
 
-def train(table, target, features, model, params=None, evaluation=None, include_trace=False, preprocessing=None):
+def train(table, target, features, model, params=None, evaluation=None, include_trace=False, preprocessing=None,
+          sample=False):
     """Fit `model` with the chosen evaluation and preprocessing ({standardize, impute}: workbench.prepare);
     (Run, TrainResult dict). Warnings raised while fitting (e.g. a solver that did not converge) are
-    listed in the result's "warnings"."""
+    listed in the result's "warnings". A learner with a row limit refuses a larger table unless `sample`,
+    which trains it on a sample of that many rows drawn with the evaluation's seed (result "sample")."""
     with _warnings.catch_warnings(record=True) as caught:
         _warnings.simplefilter("always")
-        run, result = _train(table, target, features, model, params, evaluation, include_trace, preprocessing)
+        run, result = _train(table, target, features, model, params, evaluation, include_trace, preprocessing,
+                             sample)
     for text in dict.fromkeys(str(w.message) for w in caught):
         if text not in result["warnings"]:
             result["warnings"].append(text)
     return run, result
 
 
-def _train(table, target, features, model, params, evaluation, include_trace, preprocessing):
+def _train(table, target, features, model, params, evaluation, include_trace, preprocessing, sample=False):
     estimator = make_estimator(model, params, trace=include_trace)
     estimator._check_params()
     features, target = choose_columns(table, estimator, model, target, features)
@@ -110,9 +113,10 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     learner = registry.get(model)
     choices = prepare.check_choices(preprocessing, learner)
     table, dropped = prepare.rows_to_keep(table, features, target if supervised else None, choices)
+    evaluation = check_evaluation(evaluation)
+    table, sampled = _within_row_limit(table, learner, sample, evaluation["seed"])
     if estimator.task == "classification":
         check_two_classes(table, target)
-    evaluation = check_evaluation(evaluation)
     raw, n = table.select(features), table.n_rows
     y_raw = table.column(target) if supervised else None
     warnings, cv, out_of_fold = [], None, None
@@ -123,7 +127,7 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
         splits = {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
     run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
               splits=splits, setup={"evaluation": evaluation, "params": dict(params or {}),
-                                    "preprocessing": choices})
+                                    "preprocessing": choices, "sample": sampled is not None})
     if evaluation["method"] == "kfold":
         if supervised:
             cv, out_of_fold = _cross_validate(run, Pipeline(prepare.unfitted(raw, choices, learner), estimator))
@@ -145,7 +149,7 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
               "summary": summary(estimator), "features": features, "target": target,
               "evaluation": evaluation, "splits": {k: (v + 1).tolist() for k, v in splits.items()},
               "warnings": warnings, "preprocessing": shown, "preprocessing_choices": choices,
-              "rows_dropped": dropped["rows"]}
+              "rows_dropped": dropped["rows"], "sample": sampled}
     if cv is not None:
         result["cv"] = cv
         result["final_model"] = "trained on all rows"
@@ -155,6 +159,20 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
         result["trace"] = getattr(estimator, "trace_", None)
     report(1.0, "Training")
     return run, result
+
+
+def _within_row_limit(table, learner, sample, seed):
+    """(table, sample): the table itself when the learner takes this many rows (sample None), else a
+    seeded random sample of its row limit (sample {rows, of, seed}) when `sample` asks for one; without
+    it, a DataError saying the limit, before any work is done."""
+    limit, n = learner.max_rows, table.n_rows
+    if limit is None or n <= limit:
+        return table, None
+    if not sample:
+        raise DataError(f"{learner.label} works on up to {limit:,} rows; this table has {n:,}. Train it on a "
+                        f"random sample of {limit:,} rows (sample), or use a smaller table.")
+    rows = np.sort(np.random.default_rng(seed).choice(n, size=limit, replace=False))  # (limit,) in table order
+    return table.take(rows), {"rows": limit, "of": n, "seed": seed}
 
 
 def _timing(cv, fit_seconds, predict_seconds, fit_rows, predict_rows):

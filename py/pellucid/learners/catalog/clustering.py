@@ -26,11 +26,16 @@ def _agglomerative_notes(p):
             "in pellucid."]
 
 
+# Agglomerative clustering holds (complete, average link) or scans (single link) every pair of rows:
+# 5,000 rows are 12.5 million pairs, a 200 MB distance matrix and a few seconds in the browser; a larger
+# table is offered a seeded sample of this many rows instead (workbench/evaluation.py).
+AGGLOMERATIVE_MAX_ROWS = 5_000
+
 LEARNERS = (
     Learner(KMeans, "k-means", "Clustering", Task.CLUSTERING, {"clusters", "steps", "exercises", "explain"},
             steps="kmeans", exercise="kmeans_centre", explain="centres", summary="clusters",
             scale_sensitive=True, sklearn=SklearnTwin(_kmeans, _kmeans_notes)),
     Learner(AgglomerativeClustering, "Agglomerative clustering", "Clustering", Task.CLUSTERING,
             {"clusters", "dendrogram", "steps"}, steps="agglomerative", summary="clusters", scale_sensitive=True,
-            sklearn=SklearnTwin(_agglomerative, _agglomerative_notes)),
+            max_rows=AGGLOMERATIVE_MAX_ROWS, sklearn=SklearnTwin(_agglomerative, _agglomerative_notes)),
 )

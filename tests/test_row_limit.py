@@ -1,0 +1,88 @@
+"""A learner whose work grows as the square of the rows (agglomerative clustering) states its row limit in
+the model menu and refuses a larger table before doing any work, saying the limit and the table's rows;
+asked to, it trains on a seeded random sample of that many rows, and the result says so. The sampled
+model is the clustering scikit-learn makes of the same rows."""
+
+import json
+
+import numpy as np
+import pytest
+
+from pellucid import bridge
+from pellucid.learners import registry
+from pellucid.learners.agglomerative import AgglomerativeClustering
+from pellucid.tabular.table import Table
+
+LIMIT = registry.get("AgglomerativeClustering").max_rows
+
+
+def three_blobs(n_rows, seed=0):
+    rng = np.random.default_rng(seed)
+    centre = rng.integers(0, 3, n_rows)
+    X = np.array([[0.0, 0.0], [6.0, 0.0], [0.0, 6.0]])[centre] + rng.normal(0, 0.5, (n_rows, 2))
+    return Table({"x": X[:, 0], "y": X[:, 1], "id": np.arange(n_rows, dtype=float)})
+
+
+def session_with(table):
+    session = bridge.Session()
+    table_id = session.keep_table(table, "blobs.csv")["table_id"]
+    return session, table_id
+
+
+def train(session, table_id, **extra):
+    args = {"table_id": table_id, "target": None, "features": ["x", "y"], "model": "AgglomerativeClustering",
+            "params": {"k": 3}, "evaluation": {"method": "none", "seed": 7}, **extra}
+    reply = session.handle("train", args)
+    json.dumps(reply, allow_nan=False)
+    return reply
+
+
+def test_the_model_menu_states_the_row_limit_of_agglomerative_clustering_only():
+    menu = {entry["name"]: entry for entry in bridge.models()}
+    assert menu["AgglomerativeClustering"]["max_rows"] == LIMIT == 5_000
+    assert menu["KMeans"]["max_rows"] is None
+    assert all(entry["max_rows"] is None for name, entry in menu.items() if name != "AgglomerativeClustering")
+
+
+def test_a_table_above_the_limit_is_refused_before_any_fitting(monkeypatch):
+    session, table_id = session_with(three_blobs(LIMIT + 200))
+    fitted = []
+    monkeypatch.setattr(AgglomerativeClustering, "fit", lambda self, *a, **k: fitted.append(1))
+    reply = train(session, table_id)
+    assert not reply["ok"] and reply["error"]["code"] == "data_error"
+    assert "works on up to 5,000 rows; this table has 5,200" in reply["error"]["message"]
+    assert fitted == []
+
+
+def test_a_table_at_the_limit_trains_whole_and_says_it_is_no_sample():
+    session, table_id = session_with(three_blobs(LIMIT))
+    reply = train(session, table_id)
+    assert reply["ok"], reply
+    assert reply["result"]["sample"] is None
+    assert len(reply["result"]["splits"]["train"]) == LIMIT
+
+
+def test_asked_to_it_trains_on_a_seeded_sample_and_says_so():
+    big = three_blobs(LIMIT + 1_000)
+    session, table_id = session_with(big)
+    result = train(session, table_id, sample=True)["result"]
+    assert result["sample"] == {"rows": LIMIT, "of": LIMIT + 1_000, "seed": 7}
+    run = session.run(result["model_id"])
+    ids = run.table.column("id")
+    assert len(ids) == len(np.unique(ids)) == LIMIT  # distinct rows of the table, in its order
+    assert np.all(np.diff(ids) > 0) and set(ids.astype(int)) <= set(range(LIMIT + 1_000))
+    again = session.run(train(session, table_id, sample=True)["result"]["model_id"]).table.column("id")
+    np.testing.assert_array_equal(again, ids)  # the same seed, the same sample
+    other = train(session, table_id, sample=True, evaluation={"method": "none", "seed": 8})["result"]
+    assert not np.array_equal(session.run(other["model_id"]).table.column("id"), ids)
+
+
+def test_the_sampled_clustering_is_scikit_learns_clustering_of_the_same_rows():
+    cluster = pytest.importorskip("sklearn.cluster")
+    from sklearn.metrics import adjusted_rand_score
+    session, table_id = session_with(three_blobs(LIMIT + 500, seed=1))
+    result = train(session, table_id, sample=True)["result"]
+    run = session.run(result["model_id"])
+    X = np.column_stack([run.table.column("x"), run.table.column("y")])
+    theirs = cluster.AgglomerativeClustering(n_clusters=3, linkage="single").fit_predict(X)
+    assert adjusted_rand_score(run.estimator.labels_, theirs) == 1.0
