@@ -86,3 +86,10 @@ def test_the_sampled_clustering_is_scikit_learns_clustering_of_the_same_rows():
     X = np.column_stack([run.table.column("x"), run.table.column("y")])
     theirs = cluster.AgglomerativeClustering(n_clusters=3, linkage="single").fit_predict(X)
     assert adjusted_rand_score(run.estimator.labels_, theirs) == 1.0
+
+
+def test_the_sampled_result_says_in_words_that_it_is_a_sample():
+    session, table_id = session_with(three_blobs(LIMIT + 10))
+    result = train(session, table_id, sample=True)["result"]
+    said = " ".join(result["warnings"])
+    assert "random sample of 5,000 of the table's 5,010 rows (seed 7)" in said

@@ -5,7 +5,9 @@ import { store } from "./store.js";
 import { fillModels, findModel, showParams, SUPERVISED } from "./model-panel.js";
 import { readParams, checkParams, paramValues } from "./params-form.js";
 
-const els = { model: byId("model"), params: byId("params") };
+const els = { model: byId("model"), params: byId("params"), limit: byId("row-limit"), limitNote: byId("row-limit-note"),
+  sample: byId("row-limit-sample"), sampleLabel: byId("row-limit-sample-label") };
+const count = (n) => n.toLocaleString("en-US");
 
 export function chosenModel(s = store.get()) {
   return findModel(s.models, s.model);
@@ -37,6 +39,30 @@ export function checkChosenParams() {
   return checkParams(els.params, chosenModel(s)?.params || [], s.params);
 }
 
+// {limit, rows} when the chosen model trains on at most `limit` rows (its work grows as their square) and
+// the table has more; else null. Training it then needs the store's `sample`: a seeded sample of `limit` rows.
+export function rowLimit(s = store.get()) {
+  const limit = chosenModel(s)?.max_rows;
+  const rows = s.table?.n_rows;
+  return limit && rows > limit ? { limit, rows } : null;
+}
+
+// Says the limit up front, beside the model menu and in it, and offers the sample.
+function showRowLimit(s) {
+  const over = rowLimit(s);
+  els.limit.hidden = !over;
+  els.sample.checked = Boolean(s.sample);
+  if (over) {
+    els.limitNote.textContent = `${chosenModel(s).label} works on up to ${count(over.limit)} rows; this table has ${count(over.rows)}.`;
+    els.sampleLabel.textContent = `Train on a random sample of ${count(over.limit)} rows (drawn with the split seed)`;
+  }
+  for (const option of els.model.options) {
+    const model = findModel(s.models, option.value);
+    const limited = model?.max_rows && s.table?.n_rows > model.max_rows;
+    option.textContent = limited ? `${model.label} (up to ${count(model.max_rows)} rows)` : model?.label ?? option.textContent;
+  }
+}
+
 // Only the parameters that differ from the defaults, so links stay short.
 export function changedParams(s = store.get()) {
   const changed = {};
@@ -58,6 +84,13 @@ export function mountModelControls() {
     checkChosenParams();
   });
   store.subscribe(["models"], (s) => fillModels(els.model, s.models, s.model));
+  els.sample.addEventListener("change", () => store.set({ sample: els.sample.checked }));
+  let tableId = null;  // a new table (not the same one re-described) is asked again
+  store.subscribe(["table"], (s) => {
+    if (s.table?.table_id !== tableId) store.set({ sample: false });
+    tableId = s.table?.table_id;
+  });
+  store.subscribe(["models", "model", "table", "sample"], showRowLimit);
   // The controls are drawn when the model changes, not on every edit, so typing is never interrupted.
   store.subscribe(["model"], (s) => {
     els.model.value = s.model;

@@ -2,7 +2,7 @@
 import { byId, setDisabled } from "./dom.js";
 import { store } from "./store.js";
 import { showMessage } from "./work.js";
-import { chosenModel, needsTarget, checkChosenParams } from "./model-controls.js";
+import { chosenModel, needsTarget, checkChosenParams, rowLimit } from "./model-controls.js";
 import { evaluationArgs } from "./eval-panel.js";
 import { preprocessArgs } from "./preprocess-panel.js";
 import { trainModel } from "./results.js";
@@ -27,12 +27,17 @@ export function trainingArgs(s) {
   if (evaluation.problem) return { problem: evaluation.problem, control: `#${evaluationControl(s)}` };
   const target = needsTarget(s) ? targetOf(s) : null;
   if (needsTarget(s) && !target) return { problem: `${model.label} learns to predict a column: choose the Target.`, control: "#target" };
+  const over = rowLimit(s);
+  if (over && !s.sample) {
+    return { problem: `${model.label} works on up to ${over.limit.toLocaleString("en-US")} rows; this table has `
+      + `${over.rows.toLocaleString("en-US")}. Tick “Train on a random sample” to train it on a sample.`, control: "#row-limit-sample" };
+  }
   const features = s.table.columns.filter((c) => s.roles[c] === "feature");
   if (!features.length) {
     return { problem: "Every column is ignored or the target: set at least one column's role to feature.", control: roleControl(s.table.columns[0]) };
   }
   return { table_id: s.table.table_id, target, features, model: model.name, params: { ...s.params }, evaluation,
-    preprocessing: preprocessArgs(s) };
+    preprocessing: preprocessArgs(s), ...(over ? { sample: true } : {}) };
 }
 
 // The control a failed training's message is about, as a selector: a parameter, the target, a feature
@@ -70,14 +75,14 @@ export async function train() {
 // cancellable job runs; the data and model controls wait while Python works.
 function enableControls(s) {
   const idle = s.ready && !s.busy;
-  setDisabled(els.train, !(idle && s.table && (targetOf(s) || !needsTarget(s))));
+  setDisabled(els.train, !(idle && s.table && (targetOf(s) || !needsTarget(s)) && (!rowLimit(s) || s.sample)));
   els.cancel.hidden = !(s.busy && s.cancellable);
   for (const c of [els.file, els.dataset, els.model]) setDisabled(c, !idle);
   setDisabled(els.target, !idle || !s.table);
 }
 
 export function mountTraining({ cancel }) {
-  store.subscribe(["ready", "busy", "cancellable", "table", "roles", "model", "models"], enableControls);
+  store.subscribe(["ready", "busy", "cancellable", "table", "roles", "model", "models", "sample"], enableControls);
   enableControls(store.get());
   els.train.addEventListener("click", train);
   els.cancel.addEventListener("click", cancel);

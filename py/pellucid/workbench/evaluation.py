@@ -120,6 +120,9 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     raw, n = table.select(features), table.n_rows
     y_raw = table.column(target) if supervised else None
     warnings, cv, out_of_fold = [], None, None
+    if sampled:
+        warnings.append(f"Trained on a random sample of {limit_phrase(sampled)}: {learner.label.lower()} works "
+                        f"on up to {sampled['rows']:,} rows. The splits, scores and views are of the sample.")
     if evaluation["method"] == "split":
         splits = split_rows(n, evaluation["validation"], evaluation["test"],
                             _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
@@ -173,6 +176,11 @@ def _within_row_limit(table, learner, sample, seed):
                         f"random sample of {limit:,} rows (sample), or use a smaller table.")
     rows = np.sort(np.random.default_rng(seed).choice(n, size=limit, replace=False))  # (limit,) in table order
     return table.take(rows), {"rows": limit, "of": n, "seed": seed}
+
+
+def limit_phrase(sampled):
+    """"5,000 of the table's 50,000 rows (seed 0)"."""
+    return f"{sampled['rows']:,} of the table's {sampled['of']:,} rows (seed {sampled['seed']})"
 
 
 def _timing(cv, fit_seconds, predict_seconds, fit_rows, predict_rows):
