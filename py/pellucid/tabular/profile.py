@@ -89,11 +89,20 @@ def _profile_column(table, name, target):
 
 def _number(name, values, present):
     finite = values[np.isfinite(values)]
-    unique = len(np.unique(values[~np.isnan(values)]))
+    unique = _count_distinct(values[~np.isnan(values)])
     whole = bool(len(finite)) and bool(np.all(finite == np.round(finite)))
     is_id = whole and present > MIN_ROWS_FOR_ID and "year" not in name.lower() and (
         unique == present or (named_like_id(name) and unique >= ID_SHARE_NAMED * present))
     return {"kind": "id" if is_id else "number", "unique": unique, "histogram": _histogram(finite)}
+
+
+def _count_distinct(values):
+    """How many distinct values a float array holds: one sort, then the changes counted (np.unique would
+    also build the array of them, a third of its time on a million rows)."""
+    if len(values) == 0:
+        return 0
+    ordered = np.sort(values)  # (n,)
+    return 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
 
 
 def _text(name, values, present):
