@@ -1,6 +1,6 @@
 """Measure how much data the page handles in this machine's browser, to set and check its limits.
 
-Usage: python3 -m benchmarks.limits [--quick]
+Usage: python3 -m benchmarks.limits [--quick | --memory-only | --million [--repeats 3]]
 
 What it does:
   1. Builds the site into a temporary folder, writes generated CSVs next to it and serves it all.
@@ -14,11 +14,16 @@ What it does:
      lifted, and records Pyodide's wasm heap size after each (the heap never shrinks, so it is the
      high-water mark), or the error that stopped it.
 Prints a Markdown section for benchmarks/RESULTS.md ("Browser limits").
+
+`--million` only uploads a 1,000,000-row, 10-column file (`million_csv`: six measurements, two counts, a
+colour and a 3-class label; 46 MB) through the page `--repeats` times, each in a new page, and prints the
+parse + profile times with the machine's load average.
 """
 
 import argparse
 import datetime
 import json
+import os
 import pathlib
 import platform
 import sys
@@ -138,6 +143,51 @@ def wide_csv(path, n_rows, n_cols=20, seed=0):
     return path.stat().st_size
 
 
+def million_csv(path, n_rows=1_000_000, seed=0):
+    """n_rows x 10 as a program exports them: six measurements (2 decimals), two counts, a colour and a
+    3-class label; a million rows fit under the 50 MB upload limit."""
+    rng = np.random.default_rng(seed)
+    colours = np.array(["red", "green", "blue", "amber", "violet"])
+    with open(path, "w") as out:
+        out.write("m1,m2,m3,m4,m5,m6,count1,count2,colour,label\n")
+        for start in range(0, n_rows, 100_000):
+            b = min(100_000, n_rows - start)
+            M = rng.normal(size=(b, 6)).round(2)  # (b, 6)
+            counts = rng.integers(0, 100, size=(b, 2))  # (b, 2)
+            label = np.where(M[:, 0] + M[:, 1] > 0.5, "a", np.where(M[:, 0] < -0.5, "b", "c"))  # (b,)
+            cells = [np.char.mod("%.2f", M[:, j]) for j in range(6)] + [counts[:, 0].astype(str),
+                     counts[:, 1].astype(str), colours[rng.integers(0, 5, b)], label]
+            out.write("\n".join(",".join(row) for row in zip(*[c.tolist() for c in cells])) + "\n")
+    return path.stat().st_size
+
+
+def measure_million(repeats):
+    """Upload million_csv through the page `repeats` times; print each parse + profile time."""
+    from playwright.sync_api import sync_playwright
+    with tempfile.TemporaryDirectory() as tmp:
+        root = pathlib.Path(tmp)
+        site = root / SUB_PATH
+        build.build(out=site)
+        path = root / "million.csv"
+        size = million_csv(path)
+        server, url = serve(root)
+        times = []
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=build.find_chromium(), args=CHROMIUM_FLAGS)
+            for _ in range(repeats):
+                load = os.getloadavg()[0]
+                r = upload_through_page(browser, url, path, 1_000_000)
+                r.update(load_before=load, load_after=os.getloadavg()[0])
+                print(f"1,000,000 x 10 ({size / MB:.1f} MB): {r}", flush=True)
+                times.append(r)
+            version = browser.version
+            browser.close()
+        server.shutdown()
+    parsed = [r["parse_s"] for r in times if "parse_s" in r]
+    print(f"best {min(parsed):.2f} s, median {sorted(parsed)[len(parsed) // 2]:.2f} s of {len(parsed)}; "
+          f"Chromium {version}, {os.cpu_count()} CPUs")
+
+
 def narrow_csv(path, n_rows, seed=0):
     """n_rows of two small whole numbers: the most rows per megabyte a real file has."""
     rng = np.random.default_rng(seed)
@@ -230,7 +280,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the two smallest wide files")
     parser.add_argument("--memory-only", action="store_true", help="only the worker's reading, narrow files")
+    parser.add_argument("--million", action="store_true", help="only a 1,000,000 x 10 upload, timed")
+    parser.add_argument("--repeats", type=int, default=3, help="uploads of the --million file")
     args = parser.parse_args(argv)
+    if args.million:
+        return measure_million(args.repeats)
     from playwright.sync_api import sync_playwright
 
     wide = WIDE_ROWS[:2] if args.quick else WIDE_ROWS

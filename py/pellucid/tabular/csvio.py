@@ -1,32 +1,31 @@
 """Reading a CSV file into a Table: find the encoding and the delimiter, parse, decide whether the first
 row names the columns, and type each column.
 
-Parsing is Python's C-implemented `csv` module (also present in Pyodide); numeric columns are converted
-in bulk. Whatever is wrong with the input is reported as a DataError a person can act on: which line,
-what was expected, what was found. What was decided about the file (delimiter, header, decimal commas,
-renamed columns) comes with the table as `table.read_info`, for the page to show.
+A plain file (no quotes, the same number of fields on every line) is read by csv_fast, numbers straight
+into floats; any other by Python's C-implemented `csv` module (csv_parse; also present in Pyodide), its
+numeric columns converted in bulk. Both give the same table. Whatever is wrong with the input is
+reported as a DataError a person can act on: which line, what was expected, what was found. What was
+decided about the file (delimiter, header, decimal commas, renamed columns) comes with the table as
+`table.read_info`, for the page to show.
 """
 
-import csv
 import gc
-import io
 import itertools
 import re
-import sys
 
 import numpy as np
 
 from ..core.errors import DataError
 from . import csv_fast
+from .csv_parse import check_ragged, parse, raise_field_size_limit, raise_too_many_rows
 from .cells import (CATEGORICAL, NUMERIC, csv_numbers, is_csv_number, is_missing_text, may_refuse,
                     text_to_categorical)
-from .dialect import delimiter_name, is_blank, sniff_delimiter, splits, take_sep_line
+from .dialect import delimiter_name, sniff_delimiter, splits, take_sep_line
 from .header import detect_header, drop_trailing_empty, renaming_notes, unique_names
 from .read_info import ReadInfo, header_note, text_column_note
 from .table import Table
 from .text_source import decode, format_size, read_source  # noqa: F401 (format_size: part of this API)
 
-_END = "\uffffend of input\uffff"  # a last line no file ends with; see _parse
 _HEADER_SAMPLE = 100  # rows below the first that the header rule looks at (header.py)
 
 
@@ -61,7 +60,7 @@ def read_csv(source, *, header=None, progress=None, max_bytes=None, max_rows=Non
         raise DataError(f"header must be True (the first row names the columns), False (it is data) or "
                         f"None (decide from the file); got {header!r}.")
     report = _Progress(progress)
-    _raise_field_size_limit()
+    raise_field_size_limit()
     text = decode(read_source(source, max_bytes))
     report(0.05)
     text, named = take_sep_line(text)
@@ -125,10 +124,10 @@ def _decide_header(rows, header, decimal_comma):
 
 def _general_cells(text, delimiter, header, decimal_comma, report, max_rows):
     """(header, reason, first row, columns as tuples of str), parsed by the csv module."""
-    rows = _parse(text, delimiter, report, max_rows)
+    rows = parse(text, delimiter, report, max_rows)
     report(0.75)
     header, reason = _decide_header(rows, header, decimal_comma)
-    _check_ragged(text, delimiter, rows, header)
+    check_ragged(text, delimiter, rows, header)
     first = rows.pop(0) if header else [""] * len(rows[0])
     _check_data_rows(first, len(rows), max_rows)
     columns = list(zip(*rows))
@@ -142,7 +141,7 @@ def _plain_cells(plain, header, decimal_comma, report, max_rows):
     rows = plain.head(_HEADER_SAMPLE + 1)
     header, reason = _decide_header(rows, header, decimal_comma)
     if max_rows is not None and plain.n_lines > max_rows + 1:
-        _raise_too_many_rows(plain.n_lines - 1, max_rows)
+        raise_too_many_rows(plain.n_lines - 1, max_rows)
     first = rows.pop(0) if header else [""] * len(rows[0])
     _check_data_rows(first, plain.n_lines - header, max_rows)
     columns = plain.columns(int(header), csv_fast.guess_number_columns(rows),
@@ -155,7 +154,7 @@ def _check_data_rows(first, n_rows, max_rows):
         names = ", ".join(h.strip() for h in first)
         raise DataError(f"The file has a header line ({names}) but no data rows.")
     if max_rows is not None and n_rows > max_rows:
-        _raise_too_many_rows(n_rows, max_rows)
+        raise_too_many_rows(n_rows, max_rows)
 
 
 class _Once:
@@ -245,113 +244,3 @@ class _Progress:
         if self.last is None or fraction >= min(1.0, self.last + 0.03) and fraction > self.last:
             self.last = fraction
             self.callback(float(fraction))
-
-
-# ---- parsing -----------------------------------------------------------------------------------------
-
-def _raise_field_size_limit():
-    limit = sys.maxsize
-    while True:
-        try:
-            csv.field_size_limit(limit)
-            return
-        except OverflowError:
-            limit //= 2
-
-
-def _reader(text, delimiter):
-    return csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, skipinitialspace=True)
-
-
-def _parse(text, delimiter, report, max_rows=None):
-    """The rows (blank lines dropped), the first (header or not) included; at least one."""
-    lines = itertools.chain(io.StringIO(text, newline=""), (_END,))
-    reader = csv.reader(lines, delimiter=delimiter, skipinitialspace=True)
-    step = max(1000, (max(text.count("\n"), text.count("\r")) + 1) // 25)
-    rows = []
-    try:
-        while True:
-            chunk = list(itertools.islice(reader, step))
-            if not chunk:
-                break
-            rows.extend(chunk)
-            if max_rows is not None and len(rows) > max_rows + 1:
-                _check_row_limit(text, rows, max_rows)
-            report(0.05 + 0.7 * min(1.0, len(rows) / (step * 25)))
-    except csv.Error as exc:
-        raise DataError(f"Line {reader.line_num} could not be read as CSV: {exc}.") from None
-    if rows.pop() != [_END]:
-        _raise_unclosed_quote(text, delimiter)
-    if not all(rows):
-        rows = [r for r in rows if r]
-    while rows and is_blank(rows[0]):
-        rows.pop(0)
-    if not rows:
-        raise DataError("The file is empty: there is no header line and no data.")
-    n_fields = len(rows[0])
-    if set(map(len, rows)) - {n_fields}:
-        rows = [r for r in rows if len(r) == n_fields or not is_blank(r)]
-    return rows
-
-
-def _check_row_limit(text, rows, max_rows):
-    """Stop before all of a too-long file is held in memory, saying about how many rows it has."""
-    kept = sum(1 for r in rows if r and r != [_END]) - 1  # blank lines are not rows; nor is the header
-    if kept > max_rows:
-        lines = max(text.count("\n"), text.count("\r")) + (not text.endswith(("\n", "\r")))
-        _raise_too_many_rows(max(kept, lines - 1), max_rows)
-
-
-def _raise_too_many_rows(n_rows, max_rows):
-    raise DataError(f"This file has about {n_rows:,} rows; the limit here is {max_rows:,} "
-                    "rows (more would run out of memory). Use a sample of the rows, or run pellucid "
-                    "in Python, which has no such limit.")
-
-
-def _kept_records(text, delimiter):
-    """(first line number, row) for each record kept by _parse, the first row first."""
-    reader = _reader(text, delimiter)
-    start, n_fields = 1, None
-    for row in reader:
-        if row and not (is_blank(row) and n_fields != 1):
-            n_fields = n_fields or len(row)
-            yield start, row
-        start = reader.line_num + 1
-
-
-def _check_ragged(text, delimiter, rows, header):
-    """Every row must have as many fields as the first; else say which line does not, and guess why."""
-    first, n_fields = rows[0], len(rows[0])
-    bad = next((i for i, r in enumerate(rows) if len(r) != n_fields), None)
-    if bad is None:
-        return
-    records = _kept_records(text, delimiter)
-    first_line = next(records)[0]
-    line, row = next(itertools.islice(records, bad - 1, None))
-    name = delimiter_name(delimiter)
-    found = f"{len(row)} field" + ("" if len(row) == 1 else "s")
-    first_is = "the header" if header else "the first row"
-    message = (f"Line {line} has {found}, but {first_is} (line {first_line}) has {n_fields}: "
-               f"expected {n_fields} {name}-separated values, found {len(row)}.")
-    if any("\n" in f or "\r" in f for f in row):
-        message += f" A quoted value on line {line} may be missing its closing quote."
-    elif len(row) == n_fields + 1 and not row[-1].strip():
-        message += f" Line {line} ends with a trailing {name}; {first_is} does not."
-    elif len(row) == n_fields - 1 and not first[-1].strip():
-        message += f" {first_is.capitalize()} ends with a trailing {name}; line {line} does not."
-    else:
-        message += f" Is there an unquoted {name} inside a value, or a value missing?"
-    raise DataError(message)
-
-
-def _raise_unclosed_quote(text, delimiter):
-    """The last record ran to the end of the input inside quotes: say on which line that quote opened."""
-    start, row = 1, None
-    for start, row in _kept_records(text, delimiter):
-        pass
-    # Fields before the unclosed one may hold line breaks of their own (inside proper quotes).
-    earlier = "".join(row[:-1]) if row else ""
-    line = start + earlier.count("\n") + earlier.count("\r") - earlier.count("\r\n")
-    raise DataError(f"A quoted value that starts on line {line} is never closed: its opening quote (\") "
-                    "has no closing quote before the end of the file. Close it, and double any quote "
-                    "that is part of a value (\"\").")
