@@ -88,20 +88,21 @@ def _profile_column(table, name, target):
 
 
 def _number(name, values, present):
-    finite = values[np.isfinite(values)]
-    unique = _count_distinct(values[~np.isnan(values)])
+    # One sort serves all three: distinct values are where the sorted ones change, the finite ones lie
+    # between the infinities, and a histogram's counts are binary searches for its edges.
+    ordered = np.sort(values[~np.isnan(values)])  # (present,) infinities at the ends
+    unique = _count_distinct(ordered)
+    finite = ordered[np.searchsorted(ordered, -np.inf, "right"):np.searchsorted(ordered, np.inf, "left")]
     whole = bool(len(finite)) and bool(np.all(finite == np.round(finite)))
     is_id = whole and present > MIN_ROWS_FOR_ID and "year" not in name.lower() and (
         unique == present or (named_like_id(name) and unique >= ID_SHARE_NAMED * present))
     return {"kind": "id" if is_id else "number", "unique": unique, "histogram": _histogram(finite)}
 
 
-def _count_distinct(values):
-    """How many distinct values a float array holds: one sort, then the changes counted (np.unique would
-    also build the array of them, a third of its time on a million rows)."""
-    if len(values) == 0:
+def _count_distinct(ordered):
+    """How many distinct values a sorted float array holds (np.unique would also build the array of them)."""
+    if len(ordered) == 0:
         return 0
-    ordered = np.sort(values)  # (n,)
     return 1 + int(np.count_nonzero(ordered[1:] != ordered[:-1]))
 
 
@@ -114,7 +115,7 @@ def _text(name, values, present):
         days = parsed[~np.isnat(parsed)].astype(np.int64)
         return {"kind": "date", "unique": unique, "date_format": fmt.describe(), "not_dates": present - len(days),
                 "parts": [dates.part_name(name, part) for part in dates.PARTS],
-                "histogram": _histogram(days, as_dates=True)}
+                "histogram": _histogram(np.sort(days), as_dates=True)}
     distinct = unique / present if present else 0.0
     if _is_free_text(list(distinct_values), distinct):
         kind = "text"
@@ -154,15 +155,17 @@ def _role(entry, is_target, n_rows):
 
 
 def _histogram(values, as_dates=False):
-    """{edges, counts} over BINS equal bins of the values (none when there are none); dates' edges are
+    """{edges, counts} over BINS equal bins of the sorted, finite `values` (none when there are none), as
+    np.histogram counts them (each bin holds its left edge, the last its right one too); dates' edges are
     ISO days."""
     if len(values) == 0:
         return {"edges": [], "counts": []}
-    low, high = float(values.min()), float(values.max())
+    low, high = float(values[0]), float(values[-1])
     with np.errstate(over="ignore", invalid="ignore"):  # a span beyond float64 is caught just below
         edges = np.linspace(low, high, BINS + 1)  # (BINS + 1,)
     if np.all(np.isfinite(edges)) and np.all(np.diff(edges) > 0):
-        counts, edges = np.histogram(values, bins=edges)
+        ends = np.concatenate([[0], np.searchsorted(values, edges[1:-1], "left"), [len(values)]])  # (BINS + 1,)
+        counts = np.diff(ends)
     else:  # one value, or a span float64 cannot cut in BINS (-1e308 to 1e308, 0 to 5e-324): a single bar
         counts, edges = np.array([len(values)]), np.array([low, high])
     if as_dates:
