@@ -22,11 +22,11 @@ _EXACT = 2 ** 53       # beyond this a float column may hold a rounded long inte
 
 class PlainText:
     """A CSV text that `is_plain` accepted: `body` ends with one line break and starts with data (the
-    blank lines before it dropped); every line has `n_fields` fields."""
+    blank lines before it dropped), `encoded` is it in UTF-8; every line has `n_fields` fields."""
 
-    def __init__(self, body, delimiter, n_fields):
-        self.body, self.delimiter, self.n_fields = body, delimiter, n_fields
-        self.n_lines = body.count("\n")
+    def __init__(self, body, encoded, delimiter, n_fields):
+        self.body, self.encoded, self.delimiter, self.n_fields = body, encoded, delimiter, n_fields
+        self.n_lines = encoded.count(b"\n")
 
     def head(self, n):
         """The first `n` lines as rows of cells, as csv.reader(skipinitialspace=True) gives them."""
@@ -46,7 +46,7 @@ class PlainText:
         A column guessed to hold numbers that turns out not to (a missing marker, a word further down) is
         read again as text; a float column holding a number beyond 2^53 too, as csvio must see how
         it was written (an 18-digit ID is kept as text)."""
-        if number_columns and not _number_safe(self.body, self.delimiter):
+        if number_columns and not _number_safe(self.body, self.encoded, self.delimiter):
             number_columns = []
         for guess in (number_columns, []) if number_columns else ([],):
             read = self._read(skip, guess, report)
@@ -104,9 +104,10 @@ def is_plain(text, delimiter):
     if len(keep) != 2:
         return None
     separators = encoded.translate(None, bytes(set(range(256)) - set(keep)))
-    if separators != (keep[:1] * (n_fields - 1) + b"\n") * body.count("\n"):
+    n_lines = len(separators) // n_fields
+    if separators != (keep[:1] * (n_fields - 1) + b"\n") * n_lines:
         return None
-    return PlainText(body, delimiter, n_fields)
+    return PlainText(body, encoded, delimiter, n_fields)
 
 
 def guess_number_columns(rows):
@@ -116,7 +117,7 @@ def guess_number_columns(rows):
     return [j for j in range(len(rows[0])) if all(is_csv_number(row[j]) for row in rows)]
 
 
-def _number_safe(body, delimiter):
+def _number_safe(body, encoded, delimiter):
     """Whether loadtxt's reading of a number agrees with csvio's rule on every cell it could read: an
     ASCII text (loadtxt, like float(), skips Unicode spaces that csvio refuses) with no cell starting
     with a zero then a digit ("007" is a code, not 7)."""
@@ -127,5 +128,5 @@ def _number_safe(body, delimiter):
     classes = bytes.maketrans(b"\n" + delimiter.encode("ascii") + b"+-0123456789",
                               b"||ss0ddddddddd")
     spaces = bytes(c for c in b" \t\x0b\x0c" if c != ord(delimiter))
-    marked = b"|" + body.encode("ascii").translate(classes, spaces)
+    marked = b"|" + encoded.translate(classes, spaces)
     return not any(pattern in marked for pattern in (b"|00", b"|0d", b"|s00", b"|s0d"))
