@@ -111,6 +111,8 @@ class Walk:
         clicked_at = self.now()
         act()
         seconds = settled(self.page, clicked_at)
+        if self.alert():  # a step that ended on an error is not a time worth reporting
+            raise SystemExit(f"step {name} ended on an error: {self.alert()}")
         self.record(name, seconds, show, what() if callable(what) else what)
         return seconds
 
@@ -134,7 +136,17 @@ def ranking(page):
 
 
 def walk(page, csv_path, folds, shots):
+    """The whole walk; returns the steps as (name, seconds, what, screenshot file)."""
     w = Walk(page, shots)
+    second, best = load_and_compare(w, csv_path, folds)
+    judge_and_tune(w, second, best)
+    return w.steps
+
+
+def load_and_compare(w, csv_path, folds):
+    """Upload, profile, target, and the five learners compared; returns the labels of the 2nd and the 1st."""
+    page = w.page
+
     def upload_and_open_profile():
         page.set_input_files("#csv-file", str(csv_path))
         details = page.locator("#profile-details")
@@ -144,15 +156,12 @@ def walk(page, csv_path, folds, shots):
 
     w.step("upload-profile", upload_and_open_profile, "#profile-box",
            lambda: page.locator("#data-summary").inner_text()[:90])
-
     suggested = page.input_value("#target") == TARGET
     w.step("target", lambda: page.select_option("#target", TARGET), "#model-heading",
            f"{TARGET}{' (the page had suggested it)' if suggested else ''}")
     page.locator('input[name="eval-method"][value="kfold"]').check()
     page.fill("#cv-k", str(folds))
-    page.select_option("#model", "DecisionTreeClassifier")
-    page.wait_for_function("() => document.getElementById('status').textContent === 'Ready'")
-
+    choose_model(page, "DecisionTreeClassifier")
     box = page.locator("#leaderboard-box")
     for label in LEARNERS.values():
         box.get_by_label(label, exact=True).check()
@@ -161,28 +170,35 @@ def walk(page, csv_path, folds, shots):
     ranked = ranking(page)
     print("   ranking: " + "; ".join(f"{name} {score}" for name, score in ranked), flush=True)
     if len(ranked) < 2:
-        raise SystemExit(f"the ranking has {len(ranked)} rows: {w.alert()}")
+        raise SystemExit(f"the ranking has {len(ranked)} rows")
+    return ranked[1][0], ranked[0][0]
 
-    second = ranked[1][0]
-    w.step("second-row-opened", lambda: page.locator("#leaderboard-table tbody tr").nth(1).get_by_role("button").click(),
-           "#results-heading", f"opens {second}")
+
+def judge_and_tune(w, second, best):
+    """Open the 2nd of the ranking and judge it; tune the 1st and use the best; History; export."""
+    page = w.page
+    second_row = page.locator("#leaderboard-table tbody tr").nth(1)
+    w.step("second-row-opened", lambda: second_row.get_by_role("button").click(), "#results-heading", f"opens {second}")
     w.step("curves", lambda: page.click("#tab-curves"), "#results-heading", f"{second}, out-of-fold")
     w.step("importance", lambda: page.click("#tab-importance"), "#results-heading", f"{second}, permutation")
 
-    best = next(name for name, label in LEARNERS.items() if label == ranked[0][0])
-    param, values = TUNE[best]
-    page.select_option("#model", best)
-    page.wait_for_function("() => document.getElementById('status').textContent === 'Ready'")
+    name = next(name for name, label in LEARNERS.items() if label == best)
+    param, values = TUNE[name]
+    choose_model(page, name)
     page.select_option("#tune-param-1", param)
     page.fill("#tune-values-1", values)
     page.select_option("#tune-param-2", "")
-    w.step("tune-best", lambda: page.click("#tune"), "#tune-box", f"{LEARNERS[best]}: {param} over {values}")
+    w.step("tune-best", lambda: page.click("#tune"), "#tune-box", f"{best}: {param} over {values}")
     w.step("use-the-best", lambda: page.click("#tune-use-best"), "#results-heading",
            lambda: f"{param} = {page.input_value(f'#param-{param}')}")
     run = page.locator("#history-list > li").filter(has_text=second).first
     w.step("history-restore", lambda: run.get_by_role("button").click(), "#history-box", f"restores {second}")
     w.step("export-predictions", lambda: export(page), "#export-heading", "CSV download")
-    return w.steps
+
+
+def choose_model(page, name):
+    page.select_option("#model", name)
+    page.wait_for_function("() => document.getElementById('status').textContent === 'Ready'")
 
 
 def export(page):
