@@ -37,14 +37,16 @@ async function boot() {
     fetch(new URL(`pyodide/${file}`, siteRoot)).then((r) => r.arrayBuffer()).catch(() => null));
   pyodide = await runtime;
   await Promise.all(prefetched);
-  await pyodide.loadPackage(info.packages, { messageCallback: () => {} });
+  const numpy = pyodide.loadPackage(info.packages, { messageCallback: () => {} });
+  // pellucid's files (sources and compiled bytecode) are written in while numpy's libraries compile.
+  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+  pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
   // Long commands (parsing a big CSV, training) report how far they have got through this module.
   pyodide.registerJsModule("pellucid_host", {
     progress: (fraction, label) => emit("progress", { fraction, label }),
   });
+  await numpy;
   emit("status", { state: "loading", text: "Loading pellucid…" });
-  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-  pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
   bridge = pyodide.pyimport("pellucid.bridge");
   const seconds = (performance.now() - started) / 1000;
   emit("status", { state: "ready", text: "Ready", seconds, version: info.version });
