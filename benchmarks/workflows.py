@@ -15,8 +15,10 @@ twin on the same training rows in the same Pyodide (the page's compare_sklearn c
 The 200 x 200 boundary is timed as the page's worker call (predict on the grid and the reply, its bulk
 numbers as typed arrays) plus drawing it with the page's renderer (render/boundary.js).
 
-`--soak N` trains the k-NN classifier N times in a row and reports the WebAssembly heap after each
-(pyodide's HEAP8 size, read in the worker), so memory that is never given back shows as growth.
+`--soak N` trains N times in a row, switching models (tree, logistic regression, naive Bayes, k-NN in
+turn), with a model exported and imported back and a k-NN training cancelled along the way, and reports
+the WebAssembly heap after each (pyodide's HEAP8 size, read in the worker), so memory that is never given
+back shows as growth. A cancel replaces the worker, so the heap after it starts again from a new one.
 """
 
 import argparse
@@ -197,18 +199,59 @@ def run_learner(page, learner, repeats, csv_path):
     return row
 
 
-def soak(page, runs):
-    """The WebAssembly heap (MB) after each of `runs` k-NN trainings in a row."""
-    page.select_option("#model", "KNeighborsClassifier")
+SOAK_MODELS = ["DecisionTreeClassifier", "LogisticRegression", "GaussianNB", "KNeighborsClassifier"]
+
+
+def heap_mb(page):
+    return page.evaluate("""async () => {
+        const { python } = await import(new URL("js/python.js", location.href).href);
+        return (await python.call("heap_size", {})).heap_bytes; }""") / 2 ** 20
+
+
+def cancel_a_training(page, model):
+    """Start training `model` and press Cancel once it is under way; wait for the page to settle."""
+    page.select_option("#model", model)
+    page.click("#train")
+    page.wait_for_selector("#cancel:not([hidden])", timeout=60_000)
+    page.wait_for_timeout(1500)
+    page.click("#cancel")
+    # The page ends a cancel reading "Training cancelled", not "Ready", once the data and the last result
+    # are back in the new worker.
+    page.wait_for_function("() => document.getElementById('status').textContent.endsWith('cancelled')",
+                           timeout=900_000, polling=200)
+
+
+def import_shown_model(page, folder):
+    """Export the model on screen and import the file back through the page's import control."""
+    with page.expect_download(timeout=900_000) as info:
+        page.click("#export-model")
+    path = folder / info.value.suggested_filename
+    info.value.save_as(path)
+    since_click(page, 0)
+    clicked_at = page.evaluate("() => performance.now()")
+    page.set_input_files("#import-model", str(path))
+    since_click(page, clicked_at)
+
+
+def soak(page, runs, folder):
+    """[(step, heap MB after it)] for `runs` trainings in a row, models in turn; after the third training
+    its model is exported and imported, and after the sixth a k-NN training is cancelled."""
     page.select_option("#target", "label")
-    heap = []
-    for _ in range(runs):
-        click_and_time(page, "#train")
-        size = page.evaluate("""async () => {
-            const { python } = await import(new URL("js/python.js", location.href).href);
-            return (await python.call("heap_size", {})).heap_bytes; }""")
-        heap.append(size / 2 ** 20)
-    return heap
+    steps = []
+    for i in range(runs):
+        model = SOAK_MODELS[i % len(SOAK_MODELS)]
+        page.select_option("#model", model)
+        seconds = click_and_time(page, "#train")
+        step = f"{i + 1}: {model} {seconds:.1f} s"
+        if i == 2:
+            import_shown_model(page, folder)
+            step += " + export/import"
+        if i == 5:
+            cancel_a_training(page, "KNeighborsClassifier")
+            step += " + a k-NN training cancelled (new worker)"
+        steps.append((step, heap_mb(page)))
+        print(f"  {step}: heap {steps[-1][1]:.0f} MB", flush=True)
+    return steps
 
 
 def fmt(value, unit="s", digits=2):
@@ -245,7 +288,7 @@ def main(argv=None):
     parser.add_argument("--categorical", type=int, default=0)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--only", nargs="*", default=[])
-    parser.add_argument("--soak", type=int, default=0, help="k-NN trainings in a row, heap after each")
+    parser.add_argument("--soak", type=int, default=0, help="trainings in a row (models in turn), heap after each")
     parser.add_argument("--skip-workflows", action="store_true")
     parser.add_argument("--json", help="also write the rows here")
     args = parser.parse_args(argv)
@@ -274,9 +317,10 @@ def main(argv=None):
                     rows.append(row)
                 print(report(rows, parse_s, args.rows, args.categorical, machine))
             if args.soak:
-                heap = soak(page, args.soak)
-                print("Heap after each k-NN training (MB): " + ", ".join(f"{h:.0f}" for h in heap))
-                print(f"Last / first: {heap[-1] / heap[0]:.3f}")
+                steps = soak(page, args.soak, tmp)
+                heap = [mb for _, mb in steps]
+                print("Heap after each training (MB): " + ", ".join(f"{h:.0f}" for h in heap))
+                print(f"Last / first: {heap[-1] / heap[0]:.3f}; largest / first: {max(heap) / heap[0]:.3f}")
             if args.json:
                 pathlib.Path(args.json).write_text(json.dumps({"rows": rows, "parse_s": parse_s}, indent=1))
             context.close()
