@@ -19,7 +19,8 @@ import { PREPROCESS_KEYS } from "./preprocess-panel.js";
 export const sharedSettings = loadSharedSettings();
 
 export async function start() {
-  const [datasets, models] = await Promise.all([python.call("datasets"), python.call("models")]);
+  // The saved session (IndexedDB) is read while Python answers for the menus.
+  const [datasets, models, saved] = await Promise.all([python.call("datasets"), python.call("models"), loadSession()]);
   store.set({ datasets, models });
   const hash = location.hash;
   const { settings: s, rejected } = openLink(hash);
@@ -32,7 +33,6 @@ export async function start() {
   store.set(Object.fromEntries([...EVALUATION_KEYS, ...PREPROCESS_KEYS].map((key) => [key, s[key]])));
   wantView({ view: s.view, x: s.x, y: s.y });
   const wanted = { target: s.target, ignore: s.ignore, explicit: hash.includes("target=") };
-  const saved = await loadSession();
   if (saved && (s.dataset === "upload" || hash.length <= 1)) return restoreSession(saved, s);
   if (s.dataset === "upload") {
     store.set({ pending: { ...wanted, categorical: s.categorical } });
