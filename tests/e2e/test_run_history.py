@@ -94,6 +94,7 @@ def test_runs_are_listed_restored_kept_across_a_reload_and_cleared(page, site_ur
     page.get_by_role("button", name="Clear history").click()
     expect(runs(page)).to_have_count(0)
     expect(page.locator("#history-empty")).to_be_visible()
+    expect(page.locator("#history-list")).not_to_have_attribute("aria-busy", "true")  # stored
     page.reload()  # the page's link trains its settings again on wine: that run alone is listed
     wait_until_ready(page)
     expect(runs(page)).to_have_count(1)

@@ -229,11 +229,18 @@ function followTable({ source, table, datasets }) {
   });
 }
 
-function clearHistory() {
+// The list says it is busy until the browser has stored the empty history, so a reload that follows
+// at once does not bring the cleared runs back.
+async function clearHistory() {
   entries = [];
   kept.clear();
-  saveHistory(entries);
   render();
+  els.list.setAttribute("aria-busy", "true");
+  try {
+    await saveHistory(entries);
+  } finally {
+    els.list.removeAttribute("aria-busy");
+  }
 }
 
 export function mountHistory() {
