@@ -82,6 +82,8 @@ def test_per_fold_scores_are_scikit_learns_cross_val_score_on_the_same_folds(can
     assert row["scores"]["accuracy"]["std"] == pytest.approx(expected.std(), abs=tolerance)
     macro_f1 = fold_scores(model, params, X, y, pairs, "f1_macro", scaled)
     assert row["scores"]["f1_macro"]["folds"] == pytest.approx(macro_f1.tolist(), abs=tolerance)
+    balanced = fold_scores(model, params, X, y, pairs, "balanced_accuracy", scaled)
+    assert row["scores"]["balanced_accuracy"]["folds"] == pytest.approx(balanced.tolist(), abs=tolerance)
     assert reply["scored_on"] == "folds" and reply["n_rows"] == len(y)
     assert row["per_fold"] and row["fit_seconds"] > 0 and row["predict_seconds"] > 0
 

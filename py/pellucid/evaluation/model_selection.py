@@ -15,6 +15,7 @@ import time
 import numpy as np
 
 from . import metrics
+from .imbalance import balanced_accuracy_score
 from ..core.base import Estimator
 from ..core.errors import DataError
 from .splits import (KFold, StratifiedKFold, _check_same_rows, _is_int, _labels,  # noqa: F401 (public here too)
@@ -39,6 +40,7 @@ def _macro(which):
 # name -> (metric, uses predict_proba, greater is better)
 SCORERS = {
     "accuracy": (metrics.accuracy_score, False, True),
+    "balanced_accuracy": (balanced_accuracy_score, False, True),
     "zero_one_loss": (metrics.zero_one_loss, False, False),
     "precision_macro": (_macro("precision"), False, True),
     "recall_macro": (_macro("recall"), False, True),
