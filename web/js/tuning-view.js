@@ -140,10 +140,14 @@ function caption(r) {
   const held = r.test_rows_left_out ? `; the ${r.test_rows_left_out} test rows were left out, for the model you train next` : "";
   return `${r.score_name} of ${r.label} by ${r.k}-fold cross-validation (${r.splitter === "StratifiedKFold" ? "stratified, " : ""}`
     + `seed ${r.seed}) on ${r.n_rows} rows, the preprocessing fitted inside each fold${held}. Best: ${cell}, `
-    + `mean ${fmtScore(best.validation_mean)} ± ${fmtScore(best.validation_std)}.`;
+    + `mean ${fmtScore(best.validation_mean, r)} ± ${fmtScore(best.validation_std, r)}.`;
 }
 
-const fmtScore = (v) => (Number.isFinite(v) ? String(Number(v.toPrecision(3))) : "—");
+// Accuracy reads as a percentage, as in the Metrics tab and the ranking; R² as a number.
+const fmtScore = (v, r) => {
+  if (!Number.isFinite(v)) return "—";
+  return r.task === "classification" ? `${(100 * v).toFixed(1)}%` : String(Number(v.toPrecision(3)));
+};
 
 async function draw(r) {
   e("tune-result").hidden = false;
