@@ -98,7 +98,8 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     """
 
     _param_rules = {
-        "criterion": Choice("entropy", "gini", help="IMPORTANCE: information gain (entropy, bits) or Gini decrease"),
+        "criterion": Choice("entropy", "gini", help="How a split is scored (the notes' IMPORTANCE): information "
+                                                    "gain in bits (entropy) or the decrease in Gini impurity"),
         "max_depth": Integer(1, None, none_ok=True, help="Stop splitting at this depth (None: grow fully)"),
         "min_samples_split": Integer(2, None, help="A node with fewer examples becomes a leaf"),
         **SIZE_RULES,
