@@ -65,6 +65,16 @@ def test_models_menu_describes_controls():
     assert criterion["default"] == "entropy"
 
 
+def test_the_form_offers_one_standardize_switch_the_preprocessing_step():
+    """k-NN, the linear models and the perceptron can standardize inside themselves (their Python API);
+    the page standardizes in its preprocessing step instead, so their forms show no second switch."""
+    menu = ok("models")
+    knn = next(m for m in menu if m["name"] == "KNeighborsClassifier")
+    assert {p["name"] for p in knn["params"]} >= {"k", "metric", "weights"}
+    for model in menu:
+        assert not {p["name"] for p in model["params"]} & {"standardize", "trace"}, model["name"]
+
+
 @pytest.mark.parametrize("cmd, args, fragment", [
     ("load_csv", {"path": None}, ""),
     ("train", {"table_id": "t999", "target": "y", "features": None, "model": "DecisionTreeClassifier"},
