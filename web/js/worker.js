@@ -68,13 +68,25 @@ function filesToPaths(args) {
   return out;
 }
 
+function forgetFiles(args, withPaths) {
+  for (const [key, value] of Object.entries(args || {})) {
+    if (value instanceof ArrayBuffer) pyodide.FS.unlink(withPaths[key]);
+  }
+}
+
 // Arguments and replies cross as JSON text: plain data both ways, None arrives as null (not undefined),
 // and no Python object is left behind as a proxy. A reply's bulk numbers (predictions for every row, the
 // boundary grid) come apart from the text as numpy arrays (pellucid/workbench/wire.py): each is copied
 // out of Python's memory once and its marker in the text revived as that typed array, or, for text
 // labels sent as codes, as the array of labels. Returns [reply, the ArrayBuffers to transfer].
 function callBridge(cmd, args) {
-  const answer = bridge.handle_binary(cmd, JSON.stringify(filesToPaths(args)));
+  const withPaths = filesToPaths(args);
+  let answer;
+  try {
+    answer = bridge.handle_binary(cmd, JSON.stringify(withPaths));
+  } finally {
+    forgetFiles(args, withPaths);  // every command reads its file whole: its bytes need not stay in memory
+  }
   const arrays = [];
   try {
     const bulk = answer.get(1);
