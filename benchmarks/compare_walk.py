@@ -22,7 +22,6 @@ import pathlib
 import platform
 import sys
 import tempfile
-import threading
 
 import numpy as np
 
@@ -31,7 +30,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
-from benchmarks.workflows import READY_CLOCK, SETTLE_MS, SUB_PATH  # noqa: E402
+from benchmarks.workflows import READY_CLOCK, SETTLE_MS, serve_site  # noqa: E402
 from tests.e2e.conftest import CHROMIUM_FLAGS  # noqa: E402
 
 VIEWPORT = {"width": 1440, "height": 900}
@@ -234,10 +233,7 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         csv_path = make_table(tmp / "customers.csv", args.rows)
-        build.build(out=tmp / "site" / SUB_PATH)
-        server = build.make_server(tmp / "site", port=0)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{server.server_address[1]}/{SUB_PATH}/"
+        url, server = serve_site(tmp)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=build.find_chromium(), args=CHROMIUM_FLAGS)
             machine = (f"Chromium {browser.version}, {platform.machine()}, {os.cpu_count()} CPUs, "

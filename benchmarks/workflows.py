@@ -28,7 +28,6 @@ import platform
 import sys
 import tempfile
 import threading
-import time
 
 import numpy as np
 
@@ -282,6 +281,15 @@ def report(rows, parse_s, n_rows, categorical, machine):
     return "\n".join(lines)
 
 
+def serve_site(tmp):
+    """Build the site under `tmp`/site/<SUB_PATH> and serve it in a background thread; (its URL, the
+    server, to shut down)."""
+    build.build(out=tmp / "site" / SUB_PATH)
+    server = build.make_server(tmp / "site", port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/{SUB_PATH}/", server
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, default=50_000)
@@ -297,10 +305,7 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         csv_path = make_csv(tmp / f"table{args.rows}.csv", args.rows, categorical=args.categorical)
-        build.build(out=tmp / "site" / SUB_PATH)
-        server = build.make_server(tmp / "site", port=0)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{server.server_address[1]}/{SUB_PATH}/"
+        url, server = serve_site(tmp)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=build.find_chromium(), args=CHROMIUM_FLAGS)
             machine = f"Chromium {browser.version}, {platform.machine()}, {__import__('os').cpu_count()} CPUs"
