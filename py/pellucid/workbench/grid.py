@@ -9,12 +9,17 @@ from ..tabular.table import Table
 
 def held_values(run, exclude=()):
     """{feature: value} for the features not drawn: mean (numeric) or mode (categorical) over the
-    training rows."""
+    training rows. Worked out once per run (every boundary and curve asks again, and the training rows of a
+    50,000-row table take a while to gather and count)."""
+    if run.held is None:
+        run.held = _training_summaries(run)
+    return {name: value for name, value in run.held.items() if name not in exclude}
+
+
+def _training_summaries(run):
     train = run.table.take(run.train_rows())
     held = {}
     for name in run.features:
-        if name in exclude:
-            continue
         values = train.column(name)
         if train.kinds[name] == "numeric":
             held[name] = float(np.nanmean(values))

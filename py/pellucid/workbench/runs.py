@@ -29,6 +29,7 @@ class Run:
     predicted: object = None  # (n_rows,) the model's prediction for every table row, made once at training
     probabilities: object = None  # (n_rows, classes) kept when the prediction came with them (readouts.predict_rows)
     reply: dict = None  # the TrainResult the page was given (None for an imported model)
+    held: dict = None  # each feature's training mean or mode, for the drawings (workbench.grid), once asked
 
     @property
     def learner(self):
