@@ -42,8 +42,9 @@ class OneHotEncoder(Estimator):
             if name not in self.categories_:
                 columns[name] = values
                 continue
-            for category in self.categories_[name]:
-                columns[f"{name}={category}"] = np.array([v == category for v in values], dtype=float)
+            values = np.asarray(values, dtype=object)
+            for category in self.categories_[name]:  # elementwise == in numpy's loop, not a Python one
+                columns[f"{name}={category}"] = np.equal(values, category).astype(float)
         return back(Table(columns, kinds={name: NUMERIC for name in columns}), was_table)
 
     def fit_transform(self, X, y=None):
