@@ -54,6 +54,11 @@ def _class_weight_factor(r):
     return rf"{num(r['class_weight'])}\,", f"{num(r['class_weight'])}·"
 
 
+def _no_update(sign):
+    """The step of a correctly classified example: the weights stay."""
+    return {"tex": rf"y^* = {sign}1,\ \text{{correct: no update}}", "text": f"y* = {sign}1, correct: no update"}
+
+
 def _binary_visit_math(r, f, sign):
     """The notes' worked form: every product and both vectors written out (a few features)."""
     products = " + ".join(f"{num(w)} \\cdot {num(x)}" for w, x in zip(r["weights"], f))
@@ -61,8 +66,7 @@ def _binary_visit_math(r, f, sign):
     math = [{"tex": rf"\mathbf{{w}} \cdot \mathbf{{f}}(\mathbf{{x}}) = {products} = {num(r['score'])}",
              "text": f"w · f(x) = {text} = {num(r['score'])}"}]
     if r["correct"]:
-        math.append({"tex": rf"y^* = {sign}1,\ \text{{correct: no update}}",
-                     "text": f"y* = {sign}1, correct: no update"})
+        math.append(_no_update(sign))
     else:
         minus = sign.replace("-", "−")
         c_tex, c_text = _class_weight_factor(r)
@@ -79,8 +83,7 @@ def _binary_visit_summary(r, sign):
     math = [{"tex": rf"\mathbf{{w}} \cdot \mathbf{{f}}(\mathbf{{x}}) = \sum_j w_j\, f_j(\mathbf{{x}}) = {num(r['score'])}",
              "text": f"w · f(x) = Σ_j w_j f_j(x) = {num(r['score'])}"}]
     if r["correct"]:
-        math.append({"tex": rf"y^* = {sign}1,\ \text{{correct: no update}}",
-                     "text": f"y* = {sign}1, correct: no update"})
+        math.append(_no_update(sign))
     else:
         minus = sign.replace("-", "−")
         c_tex, c_text = _class_weight_factor(r)
