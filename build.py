@@ -257,6 +257,62 @@ def pyodide_bytecode(runtime_dir, sources):
     return bytecode
 
 
+# --- WebAssembly kernels -------------------------------------------------------------------------------
+# web/wasm/*.wat are hand-written WebAssembly text (k-NN's SIMD search); the site ships them compiled to
+# .wasm by wabt's wat2wasm, the npm package pinned in package-lock.json, run under Node.js. Compiled
+# modules are cached in .cache/ by their source and wabt's version.
+
+WASM_COMPILER = """
+const fs = require("node:fs");
+const [wabtIndex, ...files] = process.argv.slice(2);
+require(wabtIndex)().then((wabt) => {
+  for (let i = 0; i < files.length; i += 2) {
+    const module = wabt.parseWat(files[i], fs.readFileSync(files[i], "utf8"), { simd: true });
+    module.validate();
+    fs.writeFileSync(files[i + 1], module.toBinary({}).buffer);
+    module.destroy();
+  }
+});
+"""
+
+
+def wabt_tarball():
+    """wabt's npm tarball, at the version and integrity hash package-lock.json pins."""
+    entry = json.loads((ROOT / "package-lock.json").read_text())["packages"]["node_modules/wabt"]
+    return entry["version"], npm_tarball("wabt", entry["version"], entry["integrity"])
+
+
+def compile_wasm(folder):
+    """Replace each .wat file in `folder` by its compiled .wasm. Without Node.js, or when compiling
+    fails, the .wat files are left out and a note printed: the page then runs without the kernels
+    (numpy does their work, slower)."""
+    sources = sorted(folder.glob("*.wat"))
+    if not sources:
+        return
+    version, tarball = wabt_tarball()
+    keys = {wat: hashlib.sha256(f"wabt {version}\0".encode() + wat.read_bytes()).hexdigest()[:24] for wat in sources}
+    missing = [wat for wat in sources if not (CACHE / f"wasm-{keys[wat]}.wasm").exists()]
+    node = shutil.which("node")
+    if missing and node is None:
+        print("build.py: Node.js not found, so the site ships without its WebAssembly kernels (slower k-NN).")
+    elif missing:
+        with tempfile.TemporaryDirectory(prefix="pellucid-wasm-") as work:
+            work = pathlib.Path(work)
+            with tarfile.open(tarball) as tar:
+                (work / "wabt.js").write_bytes(tar.extractfile("package/index.js").read())
+            (work / "compile.cjs").write_text(WASM_COMPILER)
+            pairs = [str(path) for wat in missing for path in (wat, CACHE / f"wasm-{keys[wat]}.wasm")]
+            done = subprocess.run([node, str(work / "compile.cjs"), str(work / "wabt.js"), *pairs],
+                                  capture_output=True, text=True)
+            if done.returncode != 0:
+                print(f"build.py: compiling web/wasm failed, the site ships without it:\n{done.stderr[-2000:]}")
+    for wat in sources:
+        compiled = CACHE / f"wasm-{keys[wat]}.wasm"
+        if compiled.exists():
+            shutil.copyfile(compiled, wat.with_suffix(".wasm"))
+        wat.unlink()
+
+
 def _urlsafe_digest(data):
     return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
@@ -275,6 +331,7 @@ def build(pyodide_dir=None, out=DIST, bytecode=True):
     if out.exists():
         shutil.rmtree(out)
     shutil.copytree(ROOT / "web", out)
+    compile_wasm(out / "wasm")
     add_module_preloads(out)
     vendor_npm_packages(out)
     pyodide_out = out / "pyodide"

@@ -4,6 +4,7 @@
 // {code, type, message, traceback?} and code is "data_error", "not_loaded", "crashed" or "internal"
 // (docs/bridge.md). Unsolicited messages are tagged {event: ...} so they are never mistaken for replies.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { instantiateKnn, knnKernel } from "../wasm/knn.mjs";
 
 const siteRoot = new URL("../", import.meta.url);
 let pyodide = null;
@@ -28,6 +29,9 @@ async function boot() {
   // description, the pellucid wheel and the start packages' wheels (numpy) are fetched, so loading numpy
   // after the runtime finds its wheel already downloaded.
   const runtime = loadPyodide({ indexURL: new URL("pyodide/", siteRoot).href });
+  // k-NN's WebAssembly kernel (web/wasm/knn.wat) compiles alongside and is registered for Python when
+  // ready, never holding up "Ready"; until then, or if it cannot load, numpy does its work.
+  const knn = fetch(new URL("wasm/knn.wasm", siteRoot)).then(instantiateKnn).catch(() => null);
   const info = await (await fetch(new URL("build-info.json", siteRoot), { cache: "no-cache" })).json();
   onDemandPackages = info.on_demand_packages || [];
   // The wheel's hash in its URL means a new build is never served from a stale cache.
@@ -36,6 +40,9 @@ async function boot() {
   const prefetched = (info.package_files || []).map((file) =>
     fetch(new URL(`pyodide/${file}`, siteRoot)).then((r) => r.arrayBuffer()).catch(() => null));
   pyodide = await runtime;
+  knn.then((kernel) => {
+    if (kernel) globalThis.pellucidKernels = { knn: knnKernel(kernel, () => pyodide._module.HEAPU8.buffer) };
+  });
   await Promise.all(prefetched);
   const numpy = pyodide.loadPackage(info.packages, { messageCallback: () => {} });
   // pellucid's files (sources and compiled bytecode) are written in while numpy's libraries compile.

@@ -8,7 +8,7 @@ tests/test_fast_paths.py checks that both find the same neighbours at the same d
 
 import numpy as np
 
-from . import distance_scores
+from . import distance_scores, neighbors_kernel
 from .kd_tree import build_tree, k_nearest
 
 # A block of queries' scores of about 32 MB (about 120 queries against 35,000 rows): Pyodide's numpy,
@@ -20,8 +20,10 @@ _MAX_BLOCK_BYTES = 32 * 2 ** 20
 ## Brute force: each block of queries gets cheap scores against every training row (distance_scores.py),
 # a threshold that at least k rows pass (the k-th smallest score of a strided sample, widened by the
 # rounding slack), and exact distances for the few rows that pass; the k nearest are taken from those
-# by (distance, training row). With many training rows and a small k the KD-tree search (kd_tree.py)
-# compares each query only with the rows near it, and falls back to this when its tree would not prune.
+# by (distance, training row). In the page a WebAssembly kernel finds those rows instead of numpy
+# (neighbors_kernel.py); the same exact distances and order then pick the same neighbours. With many
+# training rows and a small k the KD-tree search (kd_tree.py) compares each query only with the rows
+# near it, and falls back to this when its tree would not prune.
 
 _SAMPLE_STRIDE = 16  # the threshold comes from every 16th row ...
 _SAMPLE_MIN_ROWS = 2048  # ... from this many training rows on
@@ -54,15 +56,38 @@ def _candidates(scores, slack, k, stride):
     return np.divmod(flat, scores.shape[1])
 
 
-def _k_nearest_block(Q, prepared, metric, k):
-    """(distances, indices), each (c, k), for one block of queries against every training row."""
-    side = distance_scores.queries(Q, prepared, metric)
-    scores = distance_scores.scores(side, prepared, metric)  # (c, n)
+def _scored_candidates(side, prepared, metric, k, which=slice(None)):
+    """(rows, cols) of the candidates of the queries side[...][which], from numpy's score product."""
+    scores = distance_scores.scores(side, prepared, metric, which)  # (c, n)
+    slack = side["slack"][which]
     n = scores.shape[1]
     stride = _SAMPLE_STRIDE if n >= max(_SAMPLE_MIN_ROWS, 4 * k * _SAMPLE_STRIDE) else 1
-    rows, cols = _candidates(scores, side["slack"], k, stride)
-    if stride > 1 and len(rows) > 8 * k * _SAMPLE_STRIDE * len(Q):  # a poor sample: use every row
-        rows, cols = _candidates(scores, side["slack"], k, 1)
+    rows, cols = _candidates(scores, slack, k, stride)
+    if stride > 1 and len(rows) > 8 * k * _SAMPLE_STRIDE * len(scores):  # a poor sample: use every row
+        rows, cols = _candidates(scores, slack, k, 1)
+    return rows, cols
+
+
+def _kernel_candidates(side, prepared, metric, k, kernel):
+    """(rows, cols) from the page's kernel; numpy's for the queries it had no room for (many ties),
+    or for the whole block when its memory ran out."""
+    found = kernel.candidates(side)
+    if found is None:
+        return _scored_candidates(side, prepared, metric, k)
+    rows, cols, again = found
+    if len(again):
+        more_rows, more_cols = _scored_candidates(side, prepared, metric, k, again)
+        rows, cols = np.concatenate([rows, again[more_rows]]), np.concatenate([cols, more_cols])
+    return rows, cols
+
+
+def _k_nearest_block(Q, prepared, metric, k, kernel=None):
+    """(distances, indices), each (c, k), for one block of queries against every training row."""
+    side = distance_scores.queries(Q, prepared, metric)
+    if kernel is None:
+        rows, cols = _scored_candidates(side, prepared, metric, k)
+    else:
+        rows, cols = _kernel_candidates(side, prepared, metric, k, kernel)
     if "order" in prepared:  # score columns in tree order: back to training rows
         cols = prepared["order"][cols]
     dist = distance_scores.exact(side, prepared, metric, rows, cols)
@@ -135,9 +160,10 @@ def nearest_neighbors(Q, prepared, metric, k, search="auto"):
         del prepared["tree"]  # its boxes do not prune on these data: compare with every row from now on
     m = len(Q)
     distances, indices = np.empty((m, k)), np.empty((m, k), dtype=np.intp)
+    kernel = neighbors_kernel.searcher(prepared, metric, k) if m else None  # None natively
     row_bytes = 8 * max(n_train, 1)
-    block = max(1, _BLOCK_BYTES // row_bytes, min(32, _MAX_BLOCK_BYTES // row_bytes))  # rows per block
+    block = kernel.block if kernel else max(1, _BLOCK_BYTES // row_bytes, min(32, _MAX_BLOCK_BYTES // row_bytes))
     for start in range(0, m, block):
         stop = min(start + block, m)
-        distances[start:stop], indices[start:stop] = _k_nearest_block(Q[start:stop], prepared, metric, k)
+        distances[start:stop], indices[start:stop] = _k_nearest_block(Q[start:stop], prepared, metric, k, kernel)
     return distances, indices
