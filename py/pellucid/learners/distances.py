@@ -12,7 +12,9 @@ def unit_scale(M):
     about 1 square safely. Dividing by a power of two rounds no value, so on data of an ordinary scale
     every distance is the same to the last bit, and at any scale no neighbour, cluster or merge order
     changes; distances found in the scaled space are multiplied back by it."""
-    top = float(np.max(np.abs(M))) if np.size(M) else 0.0
+    # The largest and smallest values rather than np.abs(M), whose copy is slow in Pyodide (0.75 ms for
+    # 20,000 x 10, against 0.18 ms for the two reductions).
+    top = float(max(np.max(M), -np.min(M))) if np.size(M) else 0.0
     if top == 0.0 or not np.isfinite(top):
         return 1.0
     return float(np.ldexp(1.0, np.frexp(top)[1]))
