@@ -89,6 +89,11 @@ self.onmessage = async ({ data }) => {
     const started = performance.now();
     const info = await (await text(new URL("build-info.json", siteRoot))).json();
     const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", siteRoot).href });
+    // k-NN's WebAssembly kernel, registered as the site's worker registers it (older builds have none).
+    await import("../wasm/knn.mjs").then(async ({ instantiateKnn, knnKernel }) => {
+      const kernel = await instantiateKnn(await fetch(new URL("wasm/knn.wasm", siteRoot)));
+      globalThis.pellucidKernels = { knn: knnKernel(kernel, () => pyodide._module.HEAPU8.buffer) };
+    }).catch(() => {});
     await pyodide.loadPackage(["numpy", "scikit-learn"]);
     const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
     const wheel = await (await text(new URL(info.wheel, siteRoot))).arrayBuffer();
