@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 
 from pellucid.learners import kmeans, kmeans_fast, logistic, logistic_fast, neighbors, neighbors_fast
+from pellucid.learners import gram_fast, linear, pca
 from pellucid.learners.tree import growth, growth_fast
+from pellucid.learners.tree.held import FixedTree
 from pellucid.learners.tree.criteria import Classes, Values
 
 SEEDS = range(6)
@@ -219,3 +221,108 @@ def test_knn_lifted_grid_search_on_tied_rows_is_as_near_as_the_definition(seed):
     readable = neighbors.k_nearest(Q, X, k, "euclidean")
     np.testing.assert_allclose(fast[0], readable[0], rtol=1e-12)
     assert (np.diff(fast[0], axis=1) >= 0).all()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gram_from_column_dot_products_is_the_matrix_product(seed):
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(1, 400)), int(rng.integers(1, 30))
+    M = _tied_matrix(rng, n, d, levels=7) - 1.5 if seed % 2 else rng.normal(size=(n, d))
+    by_dots = gram_fast.gram_by_dots(M)
+    np.testing.assert_allclose(by_dots, M.T @ M, rtol=1e-12, atol=1e-12 * np.abs(M).max() ** 2 * n)
+    assert np.array_equal(by_dots, by_dots.T)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_pca_and_normal_equation_without_blas_equal_them_with_it(seed, monkeypatch):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(200, 6)) @ rng.normal(size=(6, 6)) + rng.normal(scale=50.0, size=6)
+    y = X @ rng.normal(size=6) + rng.normal(size=200)
+    monkeypatch.setattr(gram_fast, "HAS_BLAS", True)
+    with_blas = pca.PCA().fit(X), linear.normal_equation(X, y)
+    monkeypatch.setattr(gram_fast, "HAS_BLAS", False)
+    without = pca.PCA().fit(X), linear.normal_equation(X, y)
+    np.testing.assert_allclose(without[0].explained_variance_, with_blas[0].explained_variance_, rtol=1e-10)
+    np.testing.assert_allclose(without[0].components_, with_blas[0].components_, atol=1e-8)
+    np.testing.assert_allclose(without[1], with_blas[1], rtol=1e-9)
+
+
+# --- a boundary grid: held columns routed or summed once ------------------------------------------
+
+def _grid_of(rng, X, varied, held):
+    """Rows varying in `varied` over a few tied levels (and the training values' range), `held` fixed."""
+    m = 500
+    G = np.empty((m, X.shape[1]))
+    for j in varied:
+        G[:, j] = rng.choice(np.unique(X[:, j]), size=m) + rng.choice([0.0, 0.0, 0.25, -0.3], size=m)
+    for j, value in held.items():
+        G[:, j] = value
+    return G
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", ["entropy", "regression"])
+@pytest.mark.parametrize("held_code", [0, 3, -1])  # a category seen in training, another, one unseen
+def test_tree_fixed_on_held_columns_ends_where_the_whole_tree_routes(seed, kind, held_code):
+    """Multiway and binary category tests, class weights on even seeds, the held numeric column at a
+    threshold itself (x <= t goes left): every grid row ends in the node Tree.apply gives it."""
+    X, is_categorical, n_values, target = _tree_inputs(seed, kind)
+    rng = np.random.default_rng(seed + 300)
+    city = rng.integers(0, 15, size=len(X))
+    X, is_categorical, n_values = np.column_stack([X, city]), np.append(is_categorical, True), n_values + [15]
+    if kind != "regression" and seed % 2 == 0:
+        counts = np.bincount(target.y, minlength=target.k)
+        target = Classes(target.y, target.k, kind, len(target.y) / (target.k * np.maximum(counts, 1)))
+    tree = growth_fast.grow(X, is_categorical, n_values, target, binary=[False, False, seed % 2 == 0, False, True])
+    on_3 = tree.threshold[tree.feature == 3]
+    held = {2: float(held_code), 3: float(on_3[0]) if len(on_3) else 0.5, 4: float(seed % 15)}
+    G = _grid_of(rng, X, [0, 1], held)
+    fixed = FixedTree(tree, held, is_categorical)
+    assert np.array_equal(fixed.apply(G[:, [0, 1]]), tree.apply(G, is_categorical))
+    many = np.repeat(G, 10, axis=0)  # enough rows for the Router's table of boxes
+    assert np.array_equal(fixed.apply(many[:, [0, 1]]), tree.apply(many, is_categorical))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_tree_fixed_on_all_but_one_column_ends_where_the_whole_tree_routes(seed):
+    X, is_categorical, n_values, target = _tree_inputs(seed, "gini")
+    tree = growth_fast.grow(X, is_categorical, n_values, target)
+    rng = np.random.default_rng(seed + 400)
+    held = {1: float(X[0, 1]), 2: float(X[0, 2]), 3: float(X[1, 3])}
+    G = _grid_of(rng, X, [0], held)
+    assert np.array_equal(FixedTree(tree, held, is_categorical).apply(G[:, [0]]), tree.apply(G, is_categorical))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("n_classes", [2, 3, 5])
+def test_logistic_held_scores_are_the_whole_product(seed, n_classes):
+    rng = np.random.default_rng(seed)
+    D = int(rng.integers(3, 30))
+    coef = rng.normal(size=(1 if n_classes == 2 else n_classes, D))
+    intercept = rng.normal(size=len(coef))
+    held_row = np.where(rng.random(D) < 0.5, rng.integers(0, 2, size=D), rng.normal(size=D))  # one-hot and numbers
+    varied = np.sort(rng.choice(D, size=2, replace=False))
+    X_varied = _tied_matrix(rng, 300, 2, levels=9)
+    whole = np.tile(held_row, (300, 1))
+    whole[:, varied] = X_varied
+    expected = whole @ coef.T + intercept
+    scores = logistic_fast.held_scores(coef, intercept, held_row, varied, X_varied)
+    np.testing.assert_allclose(scores, expected[:, 0] if n_classes == 2 else expected, rtol=1e-12, atol=1e-12)
+
+
+def test_logistic_held_scores_keep_tied_classes_tied():
+    """Two classes with the same weights score the same on every row, so predict takes the first, as
+    argmax over the whole product does."""
+    model = logistic.LogisticRegression()
+    model.classes_ = np.array(["a", "b", "c"])
+    model.coef_ = np.array([[0.5, -1.0, 2.0, 0.25], [1.5, 1.0, -2.0, 0.5], [1.5, 1.0, -2.0, 0.5]])
+    model.intercept_ = np.array([0.1, -0.2, -0.2])
+    held_row, varied = np.array([0.0, 1.0, 0.0, 3.0]), np.array([0, 2])
+    X_varied = np.array([[4.0, -1.0], [-4.0, 1.0], [0.0, 0.0]])
+    scores = logistic_fast.held_scores(model.coef_, model.intercept_, held_row, varied, X_varied)
+    assert np.array_equal(scores[:, 1], scores[:, 2])
+    whole = np.tile(held_row, (3, 1))
+    whole[:, varied] = X_varied
+    predicted = model.class_of_scores(scores).tolist()
+    assert predicted == model.class_of_scores(whole @ model.coef_.T + model.intercept_).tolist()
+    assert "b" in predicted and "c" not in predicted  # the tie between b and c goes to the first

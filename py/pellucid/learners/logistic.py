@@ -149,15 +149,21 @@ class LogisticRegression(ClassifierMixin, Estimator):
 
     def predict_proba(self, X):
         """(n, K) class probabilities, columns in the order of `classes_`."""
-        scores = self.decision_function(X)
+        return self.proba_of_scores(self.decision_function(X))
+
+    def predict(self, X):
+        """The most probable class (binary: classes_[1] when sigma(theta^T x) > 0.5)."""
+        return self.class_of_scores(self.decision_function(X))
+
+    def proba_of_scores(self, scores):
+        """predict_proba of rows whose decision_function is `scores`."""
         if len(self.classes_) == 2:
             p = sigmoid(scores)  # (n,)
             return np.column_stack([1.0 - p, p])  # (n, 2)
         return softmax(scores)  # (n, K)
 
-    def predict(self, X):
-        """The most probable class (binary: classes_[1] when sigma(theta^T x) > 0.5)."""
-        scores = self.decision_function(X)
+    def class_of_scores(self, scores):
+        """predict of rows whose decision_function is `scores` (ties: the first class)."""
         index = (scores > 0).astype(int) if len(self.classes_) == 2 else np.argmax(scores, axis=1)
         return self.classes_[index]
 

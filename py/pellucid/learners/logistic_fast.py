@@ -1,8 +1,10 @@
-"""The softmax Hessian's Gram matrices fast: logistic.weighted_gram from one table of feature products.
+"""Logistic regression's speed-ups: the softmax Hessian's Gram matrices from one table of feature
+products, and the scores of a grid whose rows differ in a few columns only.
 
-logistic.py writes each block as the formula, (1/n) sum_i c_i x_i x_i^T; Newton fits without a trace use
-this class instead, traced fits (the steps view) the formula, and tests/test_fast_paths.py checks that
-both give the same weights.
+logistic.py writes each Hessian block as the formula, (1/n) sum_i c_i x_i x_i^T; Newton fits without a
+trace use `WeightedGram` instead, traced fits (the steps view) the formula. A decision boundary scores
+its grid with `held_scores`, the held columns' part of theta^T x worked out once. tests/test_fast_paths.py
+checks that both give what the formulas give.
 """
 
 import numpy as np
@@ -48,3 +50,15 @@ class WeightedGram:
         grams[:, self.upper[0], self.upper[1]] = upper
         grams[:, self.upper[1], self.upper[0]] = upper
         return grams
+
+
+def held_scores(coef, intercept, held_row, varying, X_varying):
+    """decision_function's theta^T x for rows equal to `held_row` (D,) except in the columns `varying`,
+    which take the columns of X_varying (m, v): what a boundary grid asks. The held columns add one number
+    per class, worked out once, so each row costs v products per class instead of D. (m,) for two classes,
+    (m, K) for more; equal to the plain product up to float rounding (tests/test_fast_paths.py)."""
+    held = np.ones(len(held_row), dtype=bool)  # (D,)
+    held[varying] = False
+    constant = coef[:, held] @ held_row[held] + intercept  # (1 or K,)
+    scores = X_varying @ coef[:, varying].T + constant  # (m, 1 or K)
+    return scores[:, 0] if coef.shape[0] == 1 else scores

@@ -1,9 +1,21 @@
 """Predictions over a grid of feature values, the features not varied held at their training mean
-(numeric) or mode (categorical): what the decision boundary and the regression's fitted curve draw."""
+(numeric) or mode (categorical): what the decision boundary and the regression's fitted curve draw.
+
+A grid's rows differ only in the varied features, and each of those takes few distinct values (200 on a
+200 x 200 boundary), so the rows are prepared as a table of that many rows (`GridRows`) and expanded
+again. Trees and logistic regression then predict from the varied columns alone: a tree routes the held
+values once (learners/tree/held.py), logistic regression adds their part of theta^T x once
+(logistic_fast.held_scores); both give what predict gives on the whole grid (tests/test_fast_paths.py).
+"""
 
 import numpy as np
 
 from ..learners import registry
+from ..learners.logistic import LogisticRegression
+from ..learners.logistic_fast import held_scores
+from ..learners.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from ..learners.tree.held import FixedTree
+from ..tabular.features import numeric
 from ..tabular.table import Table
 
 
@@ -35,21 +47,16 @@ def predict_grid(estimator, features, varying, held, kinds, proba=False, prepare
     """Predictions for rows whose `varying` columns take the given arrays and the others their held value;
     with proba=True, (predict, predict_proba or None). The grid is in the user's units; `prepare` (a
     run's `prepare`) maps its rows to what the model reads, as the training rows were."""
-    m = len(next(iter(varying.values())))
-    if prepare is None and all(kinds[f] == "numeric" for f in features):  # a plain matrix: no per-column conversion
-        X = np.empty((m, len(features)))  # (m, d)
-        for j, f in enumerate(features):
-            X[:, j] = varying[f] if f in varying else held[f]
+    fast = _FAST.get(type(estimator))
+    if prepare is None and all(kinds[f] == "numeric" for f in features) and fast is None:
+        X = np.column_stack([varying[f] if f in varying else np.full(_rows(varying), held[f])
+                             for f in features])  # (m, d) a plain matrix: no per-column conversion
     else:
-        columns = {f: varying[f] if f in varying else np.full(m, held[f], dtype=object if
-                                                               kinds[f] != "numeric" else float)
-                   for f in features}
-        # Already as a table keeps them (floats; held text is a training value): no per-cell reading of the
-        # 40,000 copies of each held category.
-        X = Table._trusted(features, [np.asarray(columns[f], dtype=float) if kinds[f] == "numeric" else columns[f]
-                                      for f in features], [kinds[f] for f in features])
-        if prepare is not None:
-            X = prepare(X)
+        rows = GridRows(features, varying, held, kinds, prepare)
+        if fast is not None and all(kinds[f] == "numeric" for f in varying):
+            predicted, p = fast(estimator, rows, proba)
+            return (predicted, p) if proba else predicted
+        X = rows.table()
     learner = registry.of(estimator)
     if proba and learner.predict_is_argmax_proba:  # one pass (e.g. one neighbour search), not two
         p = estimator.predict_proba(X)  # (m, C)
@@ -58,3 +65,68 @@ def predict_grid(estimator, features, varying, held, kinds, proba=False, prepare
     if not proba:
         return predicted
     return predicted, (estimator.predict_proba(X) if learner.can("probabilities") else None)
+
+
+def _rows(varying):
+    return len(next(iter(varying.values())))
+
+
+class GridRows:
+    """The grid's rows as the model reads them, made from their few distinct values: the preparation
+    (imputing, standardising, one-hot encoding) works column by column, so it is applied to a table with
+    one row per distinct value of the varied feature that has most (the others repeat their last value)
+    and each column is expanded to the grid again, giving the very numbers the whole grid would."""
+
+    def __init__(self, features, varying, held, kinds, prepare):
+        self.n_rows = _rows(varying)
+        distinct = {f: np.unique(varying[f], return_inverse=True) for f in varying}
+        self.inverse = {f: inverse.ravel() for f, (_, inverse) in distinct.items()}  # (m,) per varied feature
+        r = max(len(values) for values, _ in distinct.values())
+        columns = []
+        for f in features:
+            if f in varying:
+                values = distinct[f][0]
+                columns.append(np.concatenate([values, np.repeat(values[-1:], r - len(values))]))
+            else:
+                columns.append(np.full(r, held[f], dtype=float if kinds[f] == "numeric" else object))
+        # Already as a table keeps them (floats; held text is a training value): no per-cell reading.
+        few = Table._trusted(features, columns, [kinds[f] for f in features])
+        self.few = few if prepare is None else prepare(few)  # (r rows) what the model reads
+
+    def expand(self, matrix, names):
+        """(held_row (D,), varied (v,), X_varied (m, v)) from `matrix` (r, D), the few rows as the model
+        encodes them, its columns called `names`: the columns that vary, and their values on the grid."""
+        varied = [j for j, name in enumerate(names) if name in self.inverse]
+        X = np.empty((self.n_rows, len(varied)))  # (m, v)
+        for i, j in enumerate(varied):
+            X[:, i] = matrix[self.inverse[names[j]], j]
+        return matrix[0], np.array(varied, dtype=np.intp), X
+
+    def table(self):
+        """The whole grid as the model's input table (for a model without a fast path)."""
+        names, kinds = self.few.columns, self.few.kinds
+        data = [self.few.column(n)[self.inverse[n]] if n in self.inverse
+                else np.full(self.n_rows, self.few.column(n)[0], dtype=self.few.column(n).dtype) for n in names]
+        return Table._trusted(names, data, [kinds[n] for n in names])
+
+
+def _tree_grid(tree, rows, proba):
+    """A tree on the grid: the held columns routed once, then only the varied ones row by row."""
+    encoded = tree._encode(rows.few)  # (r, d) the few rows as the tree reads them (category codes)
+    held_row, varied, X = rows.expand(encoded, tree.feature_names_in_)
+    held = {j: held_row[j] for j in range(len(held_row)) if j not in set(varied.tolist())}
+    nodes = FixedTree(tree.tree_, held, tree._is_categorical).apply(X)  # (m,) as tree.apply(grid)
+    probabilities = tree.predict_proba_at(nodes) if proba and hasattr(tree, "predict_proba_at") else None
+    return tree.predict_at(nodes), probabilities
+
+
+def _logistic_grid(model, rows, proba):
+    """Logistic regression on the grid: the held columns' part of theta^T x added once."""
+    encoded = numeric(model, rows.few)  # (r, D) the few rows one-hot encoded (and scaled) as the model does
+    held_row, varied, X = rows.expand(encoded, model.feature_names_out_)
+    scores = held_scores(model.coef_, model.intercept_, held_row, varied, X)
+    return model.class_of_scores(scores), (model.proba_of_scores(scores) if proba else None)
+
+
+_FAST = {DecisionTreeClassifier: _tree_grid, DecisionTreeRegressor: _tree_grid,
+         LogisticRegression: _logistic_grid}

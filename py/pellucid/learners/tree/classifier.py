@@ -167,12 +167,18 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
 
     def predict_proba(self, X):
         """(n, k) class frequencies of the leaf each row reaches (columns in the order of classes_)."""
-        nodes = self.apply(X)
-        return self._proba[nodes]
+        return self.predict_proba_at(self.apply(X))
 
     def predict(self, X):
         """The plurality class of the leaf each row reaches."""
-        nodes = self.apply(X)
+        return self.predict_at(self.apply(X))
+
+    def predict_proba_at(self, nodes):
+        """predict_proba of rows that end in `nodes` (ids from `apply`)."""
+        return self._proba[nodes]
+
+    def predict_at(self, nodes):
+        """predict of rows that end in `nodes` (ids from `apply`)."""
         return self.classes_[self._prediction[nodes]]
 
     # --- node payloads for the nested form, the trace and export ---------------------------------

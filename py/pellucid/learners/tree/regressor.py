@@ -68,7 +68,10 @@ class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
 
     def predict(self, X):
         """The mean target of the leaf each row reaches."""
-        nodes = self.apply(X)
+        return self.predict_at(self.apply(X))
+
+    def predict_at(self, nodes):
+        """predict of rows that end in `nodes` (ids from `apply`)."""
         return self._value[nodes]
 
     def _set_node_values(self, values):

@@ -1,0 +1,97 @@
+"""A grid's predictions (what the decision boundary and the fitted curve draw) equal the model's predict on
+the whole grid prepared as the training rows were: with categorical columns held at a category (seen or
+unseen), missing cells imputed, standardising, class weights, for the learners with a fast path (trees,
+logistic regression) and those without."""
+
+import numpy as np
+import pytest
+
+from pellucid.tabular.table import Table
+from pellucid.workbench import evaluation, grid
+
+SPLIT = {"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 0}
+
+
+def _table(seed, n=400):
+    """Two numeric features that decide the class, a third with gaps, two categorical ones (one with gaps)."""
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(size=n), rng.normal(scale=50.0, size=n)
+    colour = rng.choice(["red", "green", "blue", "amber"], size=n).astype(object)
+    size = rng.choice(["S", "M", "L"], size=n).astype(object)
+    label = np.where(a + b / 50 > 0.4, "high", np.where(colour == "red", "red", "low"))
+    label[rng.random(n) < 0.1] = "low"  # noise
+    c = rng.normal(size=n)
+    c[rng.random(n) < 0.1] = np.nan
+    size[rng.random(n) < 0.1] = None
+    value = 3 * a + b / 10 + (colour == "blue") + rng.normal(scale=0.1, size=n)
+    return Table({"a": a, "b": b, "c": c, "colour": colour, "size": size, "label": label, "value": value})
+
+
+def _whole_grid(run, varying, held):
+    """The grid as one table of all its rows, prepared as the training rows were (the plain way)."""
+    m = len(next(iter(varying.values())))
+    kinds = run.table.kinds
+    columns = [np.asarray(varying[f], dtype=float) if f in varying else
+               np.full(m, held[f], dtype=float if kinds[f] == "numeric" else object) for f in run.features]
+    return run.prepare(Table(dict(zip(run.features, columns)), kinds={f: kinds[f] for f in run.features}))
+
+
+def _lattice(run, x, y, size=60):
+    xs = np.linspace(np.nanmin(run.table.column(x)), np.nanmax(run.table.column(x)), size)
+    ys = np.linspace(np.nanmin(run.table.column(y)), np.nanmax(run.table.column(y)), size + 7)
+    gx, gy = np.meshgrid(xs, ys)
+    return {x: gx.ravel(), y: gy.ravel()}
+
+
+CASES = [
+    ("DecisionTreeClassifier", "label", {}),
+    ("DecisionTreeClassifier", "label", {"categorical_split": "binary", "class_weight": "balanced"}),
+    ("DecisionTreeClassifier", "label", {"max_depth": 3}),
+    ("DecisionTreeRegressor", "value", {}),
+    ("LogisticRegression", "label", {}),
+    ("LogisticRegression", "label", {"class_weight": "balanced", "l2": 0.01}),
+    ("GaussianNB", "label", {}),
+    ("KNeighborsClassifier", "label", {"k": 3}),
+]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("model,target,params", CASES)
+@pytest.mark.parametrize("held_colour", [None, "violet"])  # the training mode, or a colour never seen
+def test_grid_predictions_equal_predict_on_the_whole_grid(seed, model, target, params, held_colour):
+    table = _table(seed)
+    features = ["a", "b", "c", "colour", "size"]
+    run, _ = evaluation.train(table, target, features, model, params, SPLIT,
+                              preprocessing={"standardize": seed == 0, "impute": "mean"})
+    held = grid.held_values(run, exclude=["a", "b"])
+    if held_colour is not None:
+        held["colour"] = held_colour
+    varying = _lattice(run, "a", "b")
+    predicted, proba = grid.predict_grid(run.estimator, run.features, varying, held, table.kinds, proba=True,
+                                         prepare=run.prepare)
+    X = _whole_grid(run, varying, held)
+    expected = run.estimator.predict(X)
+    if model == "LogisticRegression":  # float rounding may differ: labels differ only on near-ties
+        scores = run.estimator.decision_function(X)
+        top2 = np.sort(scores, axis=1)[:, -2:]
+        near_tie = (top2[:, 1] - top2[:, 0]) < 1e-9
+        assert np.array_equal(predicted[~near_tie], expected[~near_tie])
+        np.testing.assert_allclose(proba, run.estimator.predict_proba(X), rtol=1e-9, atol=1e-12)
+    else:
+        assert np.array_equal(predicted, expected)
+        if proba is not None:
+            np.testing.assert_allclose(proba, run.estimator.predict_proba(X), rtol=1e-12, atol=0)
+    if held_colour is None:  # (an unseen colour may stop a tree's rows at its test of colour)
+        assert len(np.unique(expected)) > 1  # the premise: the grid crosses the boundary
+
+
+@pytest.mark.parametrize("model", ["DecisionTreeRegressor", "LogisticRegression"])
+def test_a_curve_over_one_feature_is_predict_along_it(model):
+    """The fitted curve's grid: one numeric feature varies, every other is held."""
+    table = _table(2)
+    target = "value" if model.endswith("Regressor") else "label"
+    run, _ = evaluation.train(table, target, ["a", "b", "c", "colour", "size"], model, {}, SPLIT)
+    held = grid.held_values(run, exclude=["b"])
+    varying = {"b": np.linspace(-150, 150, 200)}
+    predicted = grid.predict_grid(run.estimator, run.features, varying, held, table.kinds, prepare=run.prepare)
+    assert np.array_equal(predicted, run.estimator.predict(_whole_grid(run, varying, held)))
