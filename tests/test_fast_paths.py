@@ -5,7 +5,6 @@ import numpy as np
 import pytest
 
 from pellucid.learners import kmeans, kmeans_fast, logistic, logistic_fast, neighbors, neighbors_fast
-from pellucid.learners import gram_fast, linear, pca
 from pellucid.learners.tree import growth, growth_fast
 from pellucid.learners.tree.held import FixedTree
 from pellucid.learners.tree.criteria import Classes, Values
@@ -221,30 +220,6 @@ def test_knn_lifted_grid_search_on_tied_rows_is_as_near_as_the_definition(seed):
     readable = neighbors.k_nearest(Q, X, k, "euclidean")
     np.testing.assert_allclose(fast[0], readable[0], rtol=1e-12)
     assert (np.diff(fast[0], axis=1) >= 0).all()
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_gram_from_column_dot_products_is_the_matrix_product(seed):
-    rng = np.random.default_rng(seed)
-    n, d = int(rng.integers(1, 400)), int(rng.integers(1, 30))
-    M = _tied_matrix(rng, n, d, levels=7) - 1.5 if seed % 2 else rng.normal(size=(n, d))
-    by_dots = gram_fast.gram_by_dots(M)
-    np.testing.assert_allclose(by_dots, M.T @ M, rtol=1e-12, atol=1e-12 * np.abs(M).max() ** 2 * n)
-    assert np.array_equal(by_dots, by_dots.T)
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-def test_pca_and_normal_equation_without_blas_equal_them_with_it(seed, monkeypatch):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(200, 6)) @ rng.normal(size=(6, 6)) + rng.normal(scale=50.0, size=6)
-    y = X @ rng.normal(size=6) + rng.normal(size=200)
-    monkeypatch.setattr(gram_fast, "HAS_BLAS", True)
-    with_blas = pca.PCA().fit(X), linear.normal_equation(X, y)
-    monkeypatch.setattr(gram_fast, "HAS_BLAS", False)
-    without = pca.PCA().fit(X), linear.normal_equation(X, y)
-    np.testing.assert_allclose(without[0].explained_variance_, with_blas[0].explained_variance_, rtol=1e-10)
-    np.testing.assert_allclose(without[0].components_, with_blas[0].components_, atol=1e-8)
-    np.testing.assert_allclose(without[1], with_blas[1], rtol=1e-9)
 
 
 # --- a boundary grid: held columns routed or summed once ------------------------------------------
