@@ -15,27 +15,34 @@ export class PythonError extends Error {
 }
 
 export class PyClient {
-  constructor(workerUrl, { onStatus = () => {}, onEvent = () => {}, onCrash = () => {} } = {}) {
+  // `adopt(onmessage, onerror)`, if given, hands over a worker started earlier (boot.js) with those
+  // handlers, or null; the client then starts its own.
+  constructor(workerUrl, { onStatus = () => {}, onEvent = () => {}, onCrash = () => {}, adopt = () => null } = {}) {
     this.workerUrl = workerUrl;
     this.onStatus = onStatus;
     this.onEvent = onEvent;
     this.onCrash = onCrash;
     this.pending = new Map();
     this.nextId = 1;
-    this.start();
+    this.worker = adopt(this.handleMessage, this.handleError);
+    if (!this.worker) this.start();
   }
 
   start() {
     this.worker = new Worker(this.workerUrl, { type: "module" });
-    this.worker.onmessage = (message) => this.receive(message.data);
-    // An error nothing caught inside the worker means Python may be gone: fail what was waiting and
-    // let the page start a new worker and restore its data.
-    this.worker.onerror = (error) => {
-      error.preventDefault?.();
-      this.failPending("crashed", "WorkerCrashed", `Python stopped unexpectedly (${error.message || "unknown error"}).`);
-      this.onCrash(error.message || "unknown error");
-    };
+    this.worker.onmessage = this.handleMessage;
+    this.worker.onerror = this.handleError;
   }
+
+  handleMessage = (message) => this.receive(message.data);
+
+  // An error nothing caught inside the worker means Python may be gone: fail what was waiting and
+  // let the page start a new worker and restore its data.
+  handleError = (error) => {
+    error.preventDefault?.();
+    this.failPending("crashed", "WorkerCrashed", `Python stopped unexpectedly (${error.message || "unknown error"}).`);
+    this.onCrash(error.message || "unknown error");
+  };
 
   receive(data) {
     if (data.event === "status") return this.onStatus(data);

@@ -1,15 +1,24 @@
-// The one Python worker of the page. Modules import `python` to call it; main.js says what to do with
-// its status, progress and crash reports (onPython), once the modules that handle them are loaded.
+// The one Python worker of the page, started by boot.js before the page's modules loaded. Modules import
+// `python` to call it; main.js says what to do with its status, progress and crash reports (onPython),
+// and is given the reports that came before it asked.
 import { PyClient } from "./pyclient.js";
+import { takeBootWorker } from "./boot.js";
 
-const hooks = { status() {}, event() {}, crash() {} };
+const early = [];
+const hooks = {
+  status: (message) => early.push(["status", message]),
+  event: (event) => early.push(["event", event]),
+  crash: (detail) => early.push(["crash", detail]),
+};
 
 export const python = new PyClient(new URL("./worker.js", import.meta.url), {
   onStatus: (message) => hooks.status(message),
   onEvent: (event) => hooks.event(event),
   onCrash: (detail) => hooks.crash(detail),
+  adopt: takeBootWorker,
 });
 
 export function onPython({ status, event, crash }) {
   Object.assign(hooks, { status, event, crash });
+  for (const [kind, report] of early.splice(0)) hooks[kind](report);
 }
