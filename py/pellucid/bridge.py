@@ -7,6 +7,7 @@ so bad input becomes a message the page can show instead of an exception in the 
 tells the kinds of failure apart by `code` (docs/bridge.md).
 """
 
+import importlib
 import inspect
 import itertools
 import json
@@ -16,12 +17,20 @@ from .core.errors import DataError, NotLoadedError
 from .core.jsonable import plain
 from .core.settings import MAX_BYTES, MAX_ROWS
 from .learners import registry
-from .workbench import boundary as _boundary, evaluation as _evaluation, exports, readouts, script, tables
-from .workbench import exercises as _exercises, explain as _explain, lab as _lab, steps as _steps
-from .workbench import compare as _compare, judging, sklearn_script, wire
-from .workbench import tuning
-from .workbench import apply as _apply
-from .workbench import leaderboard
+from .workbench import tables, wire
+
+
+class _OnFirstUse:
+    """The workbench modules by name (`workbench.exports`), each imported the first time a command asks for
+    it: the page's first screen (the menus, an example's table and profile) needs only `tables`, which is
+    imported above with `wire`, so starting the page does not wait for the modules of training, the views
+    and the exports."""
+
+    def __getattr__(self, name):
+        return importlib.import_module(f"{__package__}.workbench.{name}")
+
+
+workbench = _OnFirstUse()
 
 
 # --- the commands that need no session ------------------------------------------------------------------
@@ -63,16 +72,18 @@ class Session:
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn",
                 "curves", "importance", "show_run", "tune", "compare_learners", "apply_model")
 
-    # How many fitted runs are kept: the one shown and the few before it. Each holds its model and its
-    # predictions for every row, so keeping them all would grow the browser's memory with every training;
-    # the page's history trains an evicted run again (same arguments and seed: the same model).
+    # How many fitted runs are kept at most: the one shown and the few before it, as many of those as fit
+    # in about the loaded table's size (workbench.runs.runs_to_let_go). Each holds its model and its
+    # predictions for every row (k-NN its training rows too), so keeping them all would grow the
+    # browser's memory with every training; the page's history trains a run let go of again (same
+    # arguments and seed: the same model).
     KEPT_RUNS = 5
 
     def __init__(self):
         self.tables = {}
         self.table_meta = {}  # table id -> {"name", "suggested_target", "steps": kind and missing changes}
         self.runs = {}  # model id -> workbench.runs.Run, oldest first
-        self.evicted = set()  # ids of runs let go to stay within KEPT_RUNS, so an old id gets a clear answer
+        self.evicted = set()  # ids of runs let go to bound the memory, so an old id gets a clear answer
         self._ids = itertools.count(1)
 
     def handle(self, cmd, args=None, convert=plain):
@@ -116,8 +127,8 @@ class Session:
             return self.runs[model_id]
         except KeyError:
             if model_id in self.evicted:
-                raise DataError(f"Model {model_id!r} is no longer kept: only the {self.KEPT_RUNS} most recent "
-                                "models are; train it again.") from None
+                raise DataError(f"Model {model_id!r} is no longer kept: only the most recent models are (at "
+                                f"most {self.KEPT_RUNS}, fewer when they are large); train it again.") from None
             raise DataError(f"No model is kept under id {model_id!r}; train one first.") from None
 
     def keep_table(self, table, name, suggested_target=None, uploaded=False, header=None):
@@ -142,14 +153,22 @@ class Session:
         self.runs.clear()
 
     def keep_run(self, run):
-        """Keep `run` under a new id, letting go of the oldest runs beyond KEPT_RUNS."""
+        """Keep `run` under a new id, letting go of the oldest runs beyond KEPT_RUNS or the bytes budget."""
         model_id = self._new_id("m")
         self.runs[model_id] = run
-        while len(self.runs) > self.KEPT_RUNS:
-            oldest = next(iter(self.runs))
+        self._bound_runs()
+        return model_id
+
+    def _bound_runs(self):
+        from .workbench.runs import runs_to_let_go  # loaded with training, before any run is kept
+
+        for oldest in runs_to_let_go(self.runs, self.tables.values(), self.KEPT_RUNS):
             del self.runs[oldest]
             self.evicted.add(oldest)
-        return model_id
+
+    def kept_bytes(self):
+        """About how many bytes the kept runs hold beside the loaded table (benchmarks/soak_native.py)."""
+        return sum(run.footprint(shared=self.tables.values()) for run in self.runs.values())
 
     def _new_id(self, prefix):
         return f"{prefix}{next(self._ids)}"
@@ -198,8 +217,8 @@ class Session:
         impute}; defaults from the learner's descriptor), fitted on the training rows; the TrainResult
         (docs/bridge.md). `sample`: a learner with a row limit works on a seeded sample of that many rows."""
         table = self.table(table_id)
-        run, result = _evaluation.train(table, target, features, model, params, evaluation, include_trace,
-                                        preprocessing, sample)
+        run, result = workbench.evaluation.train(table, target, features, model, params, evaluation, include_trace,
+                                                 preprocessing, sample)
         run.setup["table_id"] = table_id
         run.reply = result  # kept, so the page can show this run again (history, comparisons)
         return {"model_id": self.keep_run(run), **result}
@@ -209,8 +228,8 @@ class Session:
         """Several learners trained as `train` trains them, on the same rows, preprocessing and split or
         folds, ranked by `metric` (docs/bridge.md). The runs are not kept (a comparison of many would push
         the shown model out): `train` with a row's model and params makes that very model again."""
-        return leaderboard.compare_learners(self.table(table_id), target, features, learners, evaluation,
-                                            preprocessing, params, metric)
+        return workbench.leaderboard.compare_learners(self.table(table_id), target, features, learners, evaluation,
+                                                      preprocessing, params, metric)
 
     def show_run(self, model_id):
         """A kept run's TrainResult again, as `train` replied it: the page reopens an earlier run."""
@@ -218,37 +237,39 @@ class Session:
         if run.reply is None:
             raise DataError(f"Model {model_id!r} was imported, not trained here, so it has no training result.")
         self.runs[model_id] = self.runs.pop(model_id)  # shown again: now the most recent, the last evicted
+        self._bound_runs()  # the one shown before it now waits with the older ones, within their budget
         return {"model_id": model_id, **run.reply}
 
     def boundary(self, model_id, x=None, y=None, resolution=200, projection=None):
         """The model's predictions on a grid over two features (or the first two principal components)."""
-        return _boundary.boundary(self.run(model_id), x, y, resolution, projection)
+        return workbench.boundary.boundary(self.run(model_id), x, y, resolution, projection)
 
     def export_predictions(self, model_id):
         run = self.run(model_id)
         name = self.table_meta.get(run.setup.get("table_id"), {}).get("name", "data.csv")
-        return exports.predictions_csv(run, name)
+        return workbench.exports.predictions_csv(run, name)
 
     def export_model(self, model_id):
-        return exports.model_json(self.run(model_id))
+        return workbench.exports.model_json(self.run(model_id))
 
     def apply_model(self, model_id, path, name="new.csv", max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None):
         """A kept model (trained or imported) applied to a CSV the page wrote into the worker's file system:
         its columns matched by name, predictions as a preview and as CSV; the loaded table is untouched."""
-        return _apply.apply_model(self.run(model_id), path, name, max_bytes, max_rows, header)
+        return workbench.apply.apply_model(self.run(model_id), path, name, max_bytes, max_rows, header)
 
     def import_model(self, json):
         """Keep a model from exported JSON text; nothing changes when it is malformed."""
-        run = exports.import_model(json)
+        run = workbench.exports.import_model(json)
         return {"model_id": self.keep_run(run), "label": run.label, "task": run.task,
-                "capabilities": sorted(run.learner.capabilities), "model": exports.compact_of(run), "features": run.features, "target": run.target}
+                "capabilities": sorted(run.learner.capabilities), "model": workbench.exports.compact_of(run),
+                "features": run.features, "target": run.target}
 
     def export_python(self, setup=None, model_id=None):
         """A script reproducing a run: from the page's `setup`, or from a kept model (`model_id`), whose
         table's kind changes and missing-value steps are replayed too."""
         if model_id is not None:
             setup = self._setup_of(self.run(model_id), setup or {})
-        return script.python_script(setup)
+        return workbench.script.python_script(setup)
 
     def export_sklearn(self, model_id):
         """The kept run as a standalone scikit-learn script (numpy, pandas, scikit-learn): the same rows,
@@ -257,7 +278,7 @@ class Session:
         run = self.run(model_id)
         meta = self.table_meta.get(run.setup.get("table_id"), {"name": "data.csv", "steps": {}})
         source = self.tables.get(run.setup.get("table_id"))
-        return sklearn_script.sklearn_script(run, meta["name"], meta["steps"], source, meta.get("read_info"))
+        return workbench.sklearn_script.sklearn_script(run, meta["name"], meta["steps"], source, meta.get("read_info"))
 
     def _setup_of(self, run, overrides):
         if run.table is None:
@@ -266,7 +287,8 @@ class Session:
         setup = {"file": meta["name"], "target": run.target, "features": run.features, "model": run.model,
                  "params": run.setup.get("params", {}), "evaluation": run.setup.get("evaluation"),
                  "kinds": meta["steps"].get("kinds"), "missing": meta["steps"].get("missing"),
-                 "preprocessing": run.setup.get("preprocessing"), "header": meta.get("header")}
+                 "preprocessing": run.setup.get("preprocessing"), "header": meta.get("header"),
+                 "sample": run.setup.get("sample")}
         setup.update(overrides)
         return setup
 
@@ -274,19 +296,19 @@ class Session:
 
     def timeline(self, model_id, row=None):
         """The learner's steps replayed as frames (the model refitted with trace=True on its training rows)."""
-        return _steps.timeline(self.run(model_id), row)
+        return workbench.steps.timeline(self.run(model_id), row)
 
     def explain_row(self, model_id, row):
         """Why the 1-based table `row` gets its prediction: tree path, neighbours, scores or log-probabilities."""
-        return _explain.explain_row(self.run(model_id), row)
+        return workbench.explain.explain_row(self.run(model_id), row)
 
     def exercise(self, model_id, seed=0):
         """A seeded exercise on the current data and model (the question only)."""
-        return _exercises.exercise(self.run(model_id), seed)
+        return workbench.exercises.exercise(self.run(model_id), seed)
 
     def check_exercise(self, model_id, seed, answer):
         """The answer to exercise `seed` checked against the value computed from the data."""
-        return _exercises.check_exercise(self.run(model_id), seed, answer)
+        return workbench.exercises.check_exercise(self.run(model_id), seed, answer)
 
     def estimation_lab(self, distribution, n=20, seed=0, params=None, table_id=None, column=None, prior_a=1.0,
                        prior_b=1.0, k=1.0, positive=None):
@@ -294,32 +316,33 @@ class Session:
         if table_id is not None:
             sample = tables.column_sample(self.table(table_id), column)
         else:
-            sample = _lab.draw_sample(distribution, n, seed, params)
-        return _lab.lab(distribution, sample, prior_a, prior_b, k, positive)
+            sample = workbench.lab.draw_sample(distribution, n, seed, params)
+        return workbench.lab.lab(distribution, sample, prior_a, prior_b, k, positive)
 
     def compare_sklearn(self, model_id):
         """The run's model next to its scikit-learn equivalent, fitted on the same rows (scikit-learn is
         imported only here; without it: a NotLoadedError, code "not_loaded")."""
-        return _compare.compare_sklearn(self.run(model_id))
+        return workbench.compare.compare_sklearn(self.run(model_id))
 
     # --- judging a run on rows its model did not see ----------------------------------------------------------
 
     def curves(self, model_id, pos_label=None):
         """A classifier's ROC, precision-recall and calibration curves on its held-out (k-fold: out-of-fold)
         rows, and for two classes the confusion counts at every threshold (docs/bridge.md)."""
-        return judging.curves(self.run(model_id), pos_label)
+        return workbench.judging.curves(self.run(model_id), pos_label)
 
     def importance(self, model_id):
         """Permutation importance of each feature on held-out rows (k-fold: in every fold), and a tree's
         impurity importance (docs/bridge.md)."""
-        return judging.importance(self.run(model_id))
+        return workbench.judging.importance(self.run(model_id))
 
     # --- choosing hyperparameters ---------------------------------------------------------------------------
 
     def tune(self, table_id, target, features, model, grid, params=None, evaluation=None, preprocessing=None):
         """Every cell of a grid over one or two hyperparameters scored by k-fold cross-validation (the page's
         k and seed; under a held-out split, without the test rows), and the best cell (docs/bridge.md)."""
-        return tuning.tune(self.table(table_id), target, features, model, params, evaluation, preprocessing, grid)
+        return workbench.tuning.tune(self.table(table_id), target, features, model, params, evaluation, preprocessing,
+                                     grid)
 
 
 STATELESS = {"datasets": datasets, "models": models}
