@@ -4,6 +4,11 @@ asked to, it trains on a seeded random sample of that many rows, and the result 
 model is the clustering scikit-learn makes of the same rows."""
 
 import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -14,6 +19,7 @@ from pellucid.learners.agglomerative import AgglomerativeClustering
 from pellucid.tabular.table import Table
 
 LIMIT = registry.get("AgglomerativeClustering").max_rows
+PY_DIR = pathlib.Path(__file__).resolve().parents[1] / "py"
 
 
 def three_blobs(n_rows, seed=0):
@@ -93,3 +99,31 @@ def test_the_sampled_result_says_in_words_that_it_is_a_sample():
     result = train(session, table_id, sample=True)["result"]
     said = " ".join(result["warnings"])
     assert "random sample of 5,000 of the table's 5,010 rows (seed 7)" in said
+
+
+def test_both_exported_scripts_draw_the_same_sample_and_reproduce_the_run(tmp_path):
+    """The Python and the scikit-learn scripts of a sampled run take the page's sample of the rows, so they
+    print its cluster sizes and silhouette (not those of a clustering of every row, which they could not
+    even fit quickly)."""
+    rng = np.random.default_rng(3)
+    n_rows = LIMIT + 1_500
+    centre = rng.integers(0, 3, n_rows)
+    X = np.array([[0.0, 0.0], [6.0, 0.0], [0.0, 6.0]])[centre] + rng.normal(0, 1.5, (n_rows, 2))
+    path = tmp_path / "blobs.csv"
+    path.write_text("x,y\n" + "\n".join(f"{a:.6f},{b:.6f}" for a, b in X) + "\n")
+    session = bridge.Session()
+    table_id = session.handle("load_csv", {"path": str(path), "name": "blobs.csv"})["result"]["table_id"]
+    reply = train(session, table_id, sample=True)["result"]
+    labels = np.asarray(session.runs[reply["model_id"]].estimator.labels_)
+    for command, script_name in (("export_python", "pellucid_run.py"), ("export_sklearn", "sklearn_run.py")):
+        script = session.handle(command, {"model_id": reply["model_id"]})["result"]["script"]
+        assert "default_rng(7).choice" in script
+        (tmp_path / script_name).write_text(script)
+        done = subprocess.run([sys.executable, script_name], cwd=tmp_path, capture_output=True, text=True,
+                              timeout=300, env={**os.environ, "PYTHONPATH": str(PY_DIR)})
+        assert done.returncode == 0, done.stderr
+        if command == "export_python":
+            assert f"rows per cluster: {np.bincount(labels).tolist()}" in done.stdout
+        else:
+            printed = float(re.search(r"silhouette: (\S+)", done.stdout)[1])
+            assert printed == pytest.approx(reply["metrics"]["train"]["silhouette"], abs=1e-9)

@@ -276,7 +276,8 @@ class Session:
         setup = {"file": meta["name"], "target": run.target, "features": run.features, "model": run.model,
                  "params": run.setup.get("params", {}), "evaluation": run.setup.get("evaluation"),
                  "kinds": meta["steps"].get("kinds"), "missing": meta["steps"].get("missing"),
-                 "preprocessing": run.setup.get("preprocessing"), "header": meta.get("header")}
+                 "preprocessing": run.setup.get("preprocessing"), "header": meta.get("header"),
+                 "sample": run.setup.get("sample")}
         setup.update(overrides)
         return setup
 

@@ -130,7 +130,7 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
         splits = {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
     run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
               splits=splits, setup={"evaluation": evaluation, "params": dict(params or {}),
-                                    "preprocessing": choices, "sample": sampled is not None})
+                                    "preprocessing": choices, "sample": sampled})
     if evaluation["method"] == "kfold":
         if supervised:
             cv, out_of_fold = _cross_validate(run, Pipeline(prepare.unfitted(raw, choices, learner), estimator))

@@ -60,6 +60,17 @@ def _preprocessing_lines(choices, target, supervised):
     return lines, f"Preprocessor(impute={impute!r}, standardize={choices['standardize']!r})"
 
 
+def sample_lines(sample, label, n_rows, take):
+    """A learner with a row limit trained on a seeded random sample (workbench.evaluation): the same draw,
+    from the rows left after the missing-value steps, in table order. n_rows and take are the table's
+    row count and row selection as the script writes them."""
+    if not sample:
+        return []
+    draw = f"np.sort(np.random.default_rng({sample['seed']}).choice({n_rows}, size={sample['rows']}, replace=False))"
+    return [f"# {label} works on up to {sample['rows']:,} rows: the page trained it on this random sample of them",
+            f"table = {take.format(draw)}"]
+
+
 def _report_lines(task, fitted_on):
     if task == "classification":
         what, call = "accuracy", "model.score(X.take(part), y[part])"
@@ -95,9 +106,10 @@ def _import_lines(learner):
 
 def python_script(setup):
     """{filename, script} for `setup`: {file, target, features, model, params, evaluation, kinds?,
-    missing?, preprocessing?, header?} (kinds: {column: kind} re-read before use; missing: [{strategy,
+    missing?, preprocessing?, header?, sample?} (kinds: {column: kind} re-read before use; missing: [{strategy,
     columns}] table steps in order; preprocessing: {standardize, impute}, defaults from the learner's
-    descriptor; header: the user's say on the file's first row, None to let read_csv decide)."""
+    descriptor; header: the user's say on the file's first row, None to let read_csv decide; sample: {rows, seed}
+    when a learner with a row limit was trained on a random sample of the rows)."""
     if not isinstance(setup, dict):
         raise DataError("export_python needs the run's setup: file, target, features, model, params, "
                         "evaluation.")
@@ -120,7 +132,8 @@ def python_script(setup):
              f"target = {target if supervised else None!r}",
              f"features = {features!r}" if features else "features = [c for c in table.columns if c != target]",
              *_date_lines(features),
-             *drops, "X = table.select(features)", "y = table.column(target) if target else None",
+             *drops, *sample_lines(setup.get("sample"), learner.label, "table.n_rows", "table.take({})"),
+             "X = table.select(features)", "y = table.column(target) if target else None",
              "rows = np.arange(table.n_rows)",
              "# imputation and standardisation are fitted on the training rows only, then applied to every row",
              f"model = Pipeline({preprocessor}, {model}({args}))"]

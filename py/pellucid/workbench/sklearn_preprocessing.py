@@ -9,6 +9,7 @@ the columns (one-hot, or category codes). A new kind of preprocessing step is wr
 
 from ..core.settings import MISSING_MARKERS
 from .runs import SUPERVISED
+from .script import sample_lines
 
 
 def data_lines(table, file_name, info=None):
@@ -47,6 +48,7 @@ def preprocessing_lines(run, steps, prepare, params):
     left_out = ([target] if target else []) + (features if choices.get("impute") == "drop" else [])
     if left_out:
         lines.append(f"table = table.dropna(subset={left_out!r}).reset_index(drop=True)  # rows the run left out")
+    lines += sample_lines(run.setup.get("sample"), run.label, "len(table)", "table.iloc[{}].reset_index(drop=True)")
     lines += ["", f"features = {features!r}", "X = table[features]",
               f"y = table[{target!r}].to_numpy()" if target else "y = None", "n = len(table)", ""]
     categorical = [c for c in features if run.table.kinds[c] == "categorical"]
