@@ -37,6 +37,7 @@ const INITIAL = {
   cut: 2,              // the dendrogram's number of clusters
   standardize: null,   // standardize numeric columns: true, false, or null for the model's default
   impute: "mean",      // missing cells: "mean", "median", "most_frequent" or "drop" (rows)
+  sample: false,       // train a learner with a row limit on a seeded sample of that many rows
 };
 
 function createStore(initial) {
