@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from pellucid.learners import kmeans, kmeans_fast, logistic, logistic_fast, neighbors, neighbors_fast
+from pellucid.learners import gram_fast, linear, pca
 from pellucid.learners.tree import growth, growth_fast
 from pellucid.learners.tree.held import FixedTree
 from pellucid.learners.tree.criteria import Classes, Values
@@ -202,9 +203,10 @@ def test_knn_lifted_grid_search_finds_the_neighbours_of_the_definition(seed, met
     lifted = []
     monkeypatch.setattr(neighbors_fast, "_lifted_search",
                         lambda *args, search=neighbors_fast._lifted_search: lifted.append(1) or search(*args))
+    Q = np.vstack([Q, Q[:1]])  # one query more: not a lattice (neighbors_grid.py searches those)
     fast = neighbors_fast.nearest_neighbors(Q, neighbors_fast.prepare(X, metric), metric, k)
     readable = neighbors.k_nearest(Q, X, k, metric)
-    assert lifted  # "auto" took the lifted search for this grid
+    assert lifted  # "auto" took the lifted search for these queries
     assert np.array_equal(fast[1], readable[1])  # continuous values: no two rows equally far
     np.testing.assert_allclose(fast[0], readable[0], rtol=1e-12)
 
@@ -220,6 +222,30 @@ def test_knn_lifted_grid_search_on_tied_rows_is_as_near_as_the_definition(seed):
     readable = neighbors.k_nearest(Q, X, k, "euclidean")
     np.testing.assert_allclose(fast[0], readable[0], rtol=1e-12)
     assert (np.diff(fast[0], axis=1) >= 0).all()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gram_from_column_dot_products_is_the_matrix_product(seed):
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(1, 400)), int(rng.integers(1, 30))
+    M = _tied_matrix(rng, n, d, levels=7) - 1.5 if seed % 2 else rng.normal(size=(n, d))
+    by_dots = gram_fast.gram_by_dots(M)
+    np.testing.assert_allclose(by_dots, M.T @ M, rtol=1e-12, atol=1e-12 * np.abs(M).max() ** 2 * n)
+    assert np.array_equal(by_dots, by_dots.T)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_pca_and_normal_equation_without_blas_equal_them_with_it(seed, monkeypatch):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(200, 6)) @ rng.normal(size=(6, 6)) + rng.normal(scale=50.0, size=6)
+    y = X @ rng.normal(size=6) + rng.normal(size=200)
+    monkeypatch.setattr(gram_fast, "HAS_BLAS", True)
+    with_blas = pca.PCA().fit(X), linear.normal_equation(X, y)
+    monkeypatch.setattr(gram_fast, "HAS_BLAS", False)
+    without = pca.PCA().fit(X), linear.normal_equation(X, y)
+    np.testing.assert_allclose(without[0].explained_variance_, with_blas[0].explained_variance_, rtol=1e-10)
+    np.testing.assert_allclose(without[0].components_, with_blas[0].components_, atol=1e-8)
+    np.testing.assert_allclose(without[1], with_blas[1], rtol=1e-9)
 
 
 # --- a boundary grid: held columns routed or summed once ------------------------------------------
@@ -301,3 +327,64 @@ def test_logistic_held_scores_keep_tied_classes_tied():
     predicted = model.class_of_scores(scores).tolist()
     assert predicted == model.class_of_scores(whole @ model.coef_.T + model.intercept_).tolist()
     assert "b" in predicted and "c" not in predicted  # the tie between b and c goes to the first
+
+
+def _lattice(xs, ys, held_at, u, w):
+    """Queries over the lattice of xs (varying fastest, in column u) and ys (column w), every other
+    column held at held_at: a decision boundary's grid."""
+    gx, gy = np.meshgrid(xs, ys)
+    Q = np.tile(held_at, (gx.size, 1))
+    Q[:, u], Q[:, w] = gx.ravel(), gy.ravel()
+    return Q
+
+
+def _lattice_case(seed):
+    """(X, Q, k, metric) for one seed: rows with ties (duplicates, few levels) or continuous, held columns
+    or none, lattices inside or far outside the data, points of the lattice on training rows, k from 1
+    to large."""
+    from pellucid.learners import neighbors_grid
+    rng = np.random.default_rng(seed)
+    metric = ("euclidean", "manhattan")[seed % 2]
+    p = int(rng.integers(2, 6)) if seed % 3 else 2  # every third seed: no held column
+    n = int(rng.integers(300, 1500))
+    X = _tied_matrix(rng, n, p, levels=5) if seed % 4 < 2 else rng.normal(size=(n, p)) * rng.uniform(0.5, 3, p)
+    k = int(rng.choice([1, 2, 5, 11, 40]))
+    u, w = rng.choice(p, 2, replace=False)
+    shift = 30.0 if seed % 5 == 4 else 0.0  # a lattice far outside the data
+    steps = int(rng.integers(2, 6))
+    xs = np.arange(-2 * steps, 5 * steps + 1) / (2.0 * steps) + shift  # through -1, -0.5, ..., 2.5: the tied rows' values
+    ys = np.linspace(-1, 2.5, 8)[::-1] if seed % 7 == 3 else np.linspace(-1.5, 3, int(rng.integers(16, 30)))
+    Q = _lattice(xs, ys, X[int(rng.integers(0, n))] if seed % 2 else rng.normal(size=p), u, w)
+    if len(Q) < neighbors_grid._MIN_QUERIES:
+        Q = _lattice(np.linspace(-1, 2.5, 64), ys, Q[0], u, w)
+    return X, Q, k, metric
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_knn_lattice_search_finds_the_neighbours_of_the_definition(seed, monkeypatch):
+    """The tile-by-tile search of a boundary's grid (neighbors_grid.py) gives the definition's neighbours
+    and distances to the last bit, ties by training row included."""
+    from pellucid.learners import neighbors_grid
+    X, Q, k, metric = _lattice_case(seed)
+    searched = []
+    monkeypatch.setattr(neighbors_fast, "nearest_on_lattice",
+                        lambda *args, search=neighbors_grid.nearest_on_lattice: searched.append(1) or search(*args))
+    fast = neighbors_fast.nearest_neighbors(Q, neighbors_fast.prepare(X, metric), metric, k)
+    readable = neighbors.k_nearest(Q, X, k, metric)
+    assert searched and neighbors_grid.lattice(Q) is not None  # "auto" searched it as a lattice
+    assert np.array_equal(fast[1], readable[1])
+    assert np.array_equal(fast[0], readable[0])
+
+
+def test_knn_lattice_is_recognised_exactly():
+    from pellucid.learners.neighbors_grid import lattice
+    Q = _lattice(np.linspace(0, 1, 20), np.linspace(0, 2, 15), np.array([5.0, 0, 7, 0]), 3, 1)
+    held, u, w, xs, ys = lattice(Q)
+    assert (held.tolist(), u, w) == ([0, 2], 3, 1)
+    assert np.array_equal(xs, np.linspace(0, 1, 20)) and np.array_equal(ys, np.linspace(0, 2, 15))
+    moved = Q.copy()
+    moved[37, 3] += 1e-12  # one query off the lattice
+    assert lattice(moved) is None
+    assert lattice(Q[:-1]) is None  # a ragged last line
+    assert lattice(np.column_stack([Q, np.arange(len(Q))])) is None  # a third varying column
+

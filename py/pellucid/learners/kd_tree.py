@@ -242,14 +242,14 @@ def _keep_k_best(prepared, side, metric, bound, k, best, waiting):
     dist = distance_scores.exact(side, prepared, metric, q, found)
     near = dist <= bound[q]  # every true neighbour and every row tied with the k-th
     q, dist, found = (np.concatenate([kept, new[near]]) for kept, new in zip(best, (q, dist, found)))
-    order = _order_by_query_distance_row(q, dist, found, prepared["tree"]["n"])
+    order = order_by_query_distance_row(q, dist, found, prepared["tree"]["n"])
     q, dist, found = q[order], dist[order], found[order]
     rank = np.arange(len(q)) - np.searchsorted(q, q)  # place within its query's run
     keep = rank < k
     return q[keep], dist[keep], found[keep]
 
 
-def _order_by_query_distance_row(q, dist, rows, n):
+def order_by_query_distance_row(q, dist, rows, n):
     """The permutation sorting candidates by (query, distance, training row): one integer key made of
     the query, the rank of the distance among all the distances (equal ones share it) and the row,
     which numpy sorts much faster than a three-key lexsort."""

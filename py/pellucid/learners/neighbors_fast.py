@@ -10,6 +10,7 @@ import numpy as np
 
 from . import distance_scores, neighbors_kernel
 from .kd_tree import build_tree, k_nearest
+from .neighbors_grid import nearest_on_lattice
 
 # A block of queries' scores of about 32 MB (about 120 queries against 35,000 rows): Pyodide's numpy,
 # which has no BLAS, makes the product about 1.3-1.5x faster from such blocks than from blocks of 32
@@ -145,10 +146,15 @@ def _worth_lifting(Q, metric, k, n_train):
 def nearest_neighbors(Q, prepared, metric, k, search="auto"):
     """(distances, indices), each (m, k): the k nearest training rows of every query row of Q (m, p),
     nearest first, equal distances by training row. search: "brute", "tree" (needs a prepared tree),
-    "lifted" (queries sharing held columns, as a boundary's grid: searched in the dimensions that vary)
-    or "auto" (lifted for such a grid, else the tree when there is one and k is small beside the training
-    set); the same neighbours (the lifted search up to ties, above)."""
+    "lattice" (a boundary's grid: two features over a lattice, the others held; neighbors_grid.py),
+    "lifted" (queries sharing held columns: searched in the dimensions that vary) or "auto" (the
+    lattice search for such a grid, else lifted when columns are held, else the tree when there is one
+    and k is small beside the training set); the same neighbours (the lifted search up to ties, above)."""
     n_train = len(prepared["points"])
+    if search in ("auto", "lattice"):  # a boundary's grid: tile by tile (neighbors_grid.py)
+        found = nearest_on_lattice(Q, prepared, metric, k)
+        if found is not None:
+            return found
     held = held_columns(Q) if search == "lifted" else _worth_lifting(Q, metric, k, n_train) if search == "auto" \
         else None
     if held is not None and len(held):

@@ -1,0 +1,240 @@
+"""k-nearest neighbours of a lattice of queries, tile by tile: the exact search of neighbors.k_nearest
+for a decision boundary's grid.
+
+A boundary's grid varies two features over a regular lattice (x varying fastest) and holds every other
+feature at one value. For Euclidean distances |q - x|^2 = (q_u - x_u)^2 + (q_w - x_w)^2 + c_x, where
+c_x = |h - x_h|^2 sums the held features and is one number per training row (Manhattan likewise, with
+absolute values and no squares): each training row is a point (x_u, x_w) of the plane, raised by c_x.
+Below, a "score" is that sum (the squared distance for Euclidean, the distance for Manhattan).
+
+The lattice is cut into tiles of 4 x 4 points; the tiles' centres make a coarser lattice, cut again, and
+so on down to at most 4 x 4 points, whose k nearest rows are found by measuring every row. Then, back up
+level by level, for each tile:
+  1. a bound: the k rows found for the tile's centre are no farther from any point of the tile than
+     the farthest of them, so each point's k-th nearest is within that (the tile's bound);
+  2. the candidates: the rows whose score from the tile's rectangle is within the bound. The rows are
+     sorted into layers of c and, within a layer, into cells of the plane; a tile gathers, in each layer
+     its bound reaches, the cells within what is left of its bound along the plane;
+  3. every point of the tile against every candidate, in the plane, for many tiles in one vectorised
+     block: each point keeps its k nearest candidates (for the next level's bounds) or, on the lattice of
+     the queries, every candidate within its k-th smallest score.
+Those last are measured again in all p features with distance_scores.exact, and each query keeps its k
+nearest by (distance, training row). No row that can be among a query's k nearest, or tie with its
+k-th, is left out (the bounds are widened for rounding), so the answer is the definition's to the last
+bit, ties included.
+"""
+
+import numpy as np
+
+from . import distance_scores
+from .kd_tree import order_by_query_distance_row
+
+_MIN_QUERIES = 256  # a lattice smaller than this goes the usual way
+_TILE = 4  # a tile holds up to _TILE x _TILE points of a lattice
+_COARSEST = 4  # the coarsest lattice has at most 4 x 4 points, searched against every row
+_ROWS_PER_CELL = 2  # the plane's cells hold about this many rows on average ...
+_LAYERS = 8  # ... in each of these layers of c (when held features make c vary), ...
+_REINDEX = 0.8  # ... made again when the bounds of a level fall below this share of the layers' top
+_BLOCK_VALUES = 2 ** 20  # (point, candidate) scores computed at once
+_MARGIN = 1e-9  # relative room for rounding: the plane's sums and exact's differ in their last bits
+
+
+def lattice(Q):
+    """(held, u, w, xs, ys) when the rows of Q (m, p) are the lattice Q[i nx + j, u] = xs[j], Q[i nx + j, w]
+    = ys[i] with every other column `held` at one value (checked exactly); else None."""
+    m = len(Q)
+    if Q.ndim != 2 or m < _MIN_QUERIES:
+        return None
+    held = (Q == Q[0]).all(axis=0)  # (p,)
+    varying = np.flatnonzero(~held)
+    if len(varying) != 2:
+        return None
+    a, b = varying
+    u, w = (a, b) if Q[1, a] != Q[0, a] else (b, a)  # u varies from one query to the next
+    nx = int(np.argmax(Q[:, w] != Q[0, w]))  # where w first changes
+    if nx < 2 or m % nx:
+        return None
+    U, W = Q[:, u].reshape(-1, nx), Q[:, w].reshape(-1, nx)  # (ny, nx) each
+    if not ((U == U[0]).all() and (W == W[:, :1]).all()):
+        return None
+    return np.flatnonzero(held), u, w, U[0].copy(), W[:, 0].copy()
+
+
+def nearest_on_lattice(Q, prepared, metric, k):
+    """(distances, indices), each (m, k), as neighbors_fast.nearest_neighbors gives them, for queries Q
+    (m, p) that form a lattice (see `lattice`); None when they do not, or for cosine distances."""
+    found = lattice(Q) if metric in ("euclidean", "manhattan") else None
+    if found is None:
+        return None
+    held, u, w, xs, ys = found
+    X = prepared["points"]
+    gaps = X[:, held] - Q[0, held]  # (n, h)
+    raised = np.einsum("ij,ij->i", gaps, gaps) if metric == "euclidean" else np.abs(gaps).sum(axis=1)
+    plane = _Plane(X[:, u], X[:, w], raised, metric)
+    px, py = np.argsort(xs, kind="stable"), np.argsort(ys, kind="stable")
+    point, found = plane.search(xs[px], ys[py], k)  # (pairs,) each: lattice point (sorted axes), row
+    iy, ix = np.divmod(point, len(xs))
+    query = py[iy] * len(xs) + px[ix]
+    dist = distance_scores.exact({"points": Q}, prepared, metric, query, found)
+    order = order_by_query_distance_row(query, dist, found, len(X))
+    take = np.searchsorted(query[order], np.arange(len(Q)))[:, None] + np.arange(k)  # (m, k)
+    return dist[order][take], found[order][take]
+
+
+def _tile_starts(n):
+    """(tiles + 1,) where each tile of _TILE points (the last maybe fewer) of an axis of n starts."""
+    return np.append(np.arange(0, n, _TILE), n)
+
+
+class _Plane:
+    """The training rows as points (x_u, x_w) of the plane raised by c, and the search on a lattice."""
+
+    def __init__(self, xu, xw, c, metric):
+        self.xu, self.xw, self.c, self.metric = xu, xw, c, metric
+
+    def term(self, gap):
+        return gap * gap if self.metric == "euclidean" else gap
+
+    def search(self, xs, ys, k):
+        """(point, row): for each point iy * nx + ix of the lattice of ascending xs and ys, every row
+        within its k-th smallest score (widened for rounding), as training-row indices."""
+        levels = [(xs, ys)]
+        while len(levels[-1][0]) > _COARSEST or len(levels[-1][1]) > _COARSEST:
+            levels.append(_halved(*levels[-1]))
+        near = self._every_row(*levels[-1], k)  # (ny, nx, k) rows
+        self.indexed = None
+        for depth in range(len(levels) - 2, -1, -1):
+            near = self._refine(*levels[depth], near, k, last=depth == 0)
+        return near
+
+    def _every_row(self, xs, ys, k):
+        """(ny, nx, k) the k nearest rows of each point of a small lattice, measuring every row."""
+        scores = (self.term(np.abs(xs[:, None] - self.xu))[None, :, :] +
+                  (self.term(np.abs(ys[:, None] - self.xw)) + self.c)[:, None, :])  # (ny, nx, n)
+        return np.argpartition(scores, k - 1, axis=-1)[..., :k] if scores.shape[-1] > k else \
+            np.broadcast_to(np.arange(k), scores.shape).copy()
+
+    def _index(self, top):
+        """Sort the rows whose c is at most `top` (the others are no one's candidates) into layers of
+        equal depth in c and, within a layer, into cells of the plane (about _ROWS_PER_CELL rows each),
+        cell by cell along u, then w."""
+        rows = np.flatnonzero(self.c <= top)
+        c = self.c[rows]
+        low, high = float(c.min()), float(c.max())
+        layers = _LAYERS if high > low else 1
+        layer = np.minimum(((c - low) * (layers / (high - low) if high > low else 0.0)).astype(np.intp), layers - 1)
+        sides = np.sqrt(np.bincount(layer, minlength=layers) / _ROWS_PER_CELL)
+        self.sides = np.clip(sides, 1, 256).astype(np.intp)  # (layers,) cells along u and along w
+        self.base = np.concatenate([[0], np.cumsum(self.sides ** 2)])  # where each layer's cells start
+        self.lo = (float(self.xu[rows].min()), float(self.xw[rows].min()))
+        spans = (float(self.xu[rows].max()) - self.lo[0], float(self.xw[rows].max()) - self.lo[1])
+        self.per_unit = [self.sides / span if span > 0 else np.zeros(layers) for span in spans]  # (layers,) each
+        cell = (self.base[layer] + self._cell(self.xw[rows], 1, layer) * self.sides[layer] +
+                self._cell(self.xu[rows], 0, layer))
+        order = np.argsort(cell, kind="stable")
+        self.rows = rows[order]  # (kept,) training rows by layer, then cell
+        self.start = np.searchsorted(cell[order], np.arange(self.base[-1] + 1))  # (cells + 1,)
+        self.c_floor = np.full(layers, np.inf)  # the least c of each layer
+        np.minimum.at(self.c_floor, layer, c)
+        self.indexed = (top, high > low)
+
+    def _cell(self, values, axis, layer):
+        """The cell along u (axis 0) or w (1) of each value in its layer; never decreasing with the value,
+        so the cells between those of a and b hold every row between a and b."""
+        cells = np.floor((values - self.lo[axis]) * self.per_unit[axis][layer])
+        return np.clip(cells, 0, self.sides[layer] - 1).astype(np.intp)
+
+    def _refine(self, xs, ys, coarse, k, last):
+        """The next finer level: (ny, nx, k) the k nearest candidates of each point of the lattice, or
+        with last=True the (point, row) pairs of `search`. coarse: (Ty, Tx, k) rows found for the
+        tiles' centres."""
+        bx, by = _tile_starts(len(xs)), _tile_starts(len(ys))
+        ix = np.minimum(bx[:-1, None] + np.arange(_TILE), bx[1:, None] - 1)  # (Tx, T) a tile's points, the last repeated
+        iy = np.minimum(by[:-1, None] + np.arange(_TILE), by[1:, None] - 1)
+        farthest = (self.term(np.abs(xs[ix][None, :, :, None] - self.xu[coarse][:, :, None, :])).max(axis=2) +
+                    self.term(np.abs(ys[iy][:, None, :, None] - self.xw[coarse][:, :, None, :])).max(axis=2) +
+                    self.c[coarse])  # (Ty, Tx, k)
+        bound = farthest.max(axis=-1) * (1.0 + _MARGIN)  # (Ty, Tx) within it: each point's k nearest
+        top = float(bound.max())
+        if self.indexed is None or (self.indexed[1] and top < _REINDEX * self.indexed[0]):
+            self._index(top)  # the layers of c span what the bounds reach, finer as they shrink
+        tile, rows = self._candidates(xs[ix], ys[iy], bound)
+        return self._nearest(xs, ys, ix, iy, tile, rows, k, last)
+
+    def _candidates(self, x_tile, y_tile, bound):
+        """(tile, row): the rows within each tile's bound of its rectangle, grouped by tile (tile = ty *
+        Tx + tx). For each layer of c within the bound, the cells the remaining reach along the plane
+        covers; a line of cells along u is one run of rows."""
+        room = bound.ravel()[:, None] - self.c_floor  # (tiles, layers)
+        tile, layer = np.nonzero(room >= 0)
+        reach = (np.sqrt(room[tile, layer]) if self.metric == "euclidean" else room[tile, layer]) * (1.0 + _MARGIN)
+        n_x = len(x_tile)
+        x_lo, x_hi, y_lo, y_hi = x_tile[tile % n_x, 0], x_tile[tile % n_x, -1], y_tile[tile // n_x, 0], y_tile[tile // n_x, -1]
+        u0, u1 = self._cell(x_lo - reach, 0, layer), self._cell(x_hi + reach, 0, layer)
+        w0, w1 = self._cell(y_lo - reach, 1, layer), self._cell(y_hi + reach, 1, layer)
+        lines = w1 - w0 + 1
+        line = np.repeat(np.arange(len(lines)), lines)
+        side = self.sides[layer[line]]
+        base = self.base[layer[line]] + (w0[line] + _ranks(lines)) * side
+        first = self.start[base + u0[line]]
+        count = self.start[base + u1[line] + 1] - first
+        tile, rows = np.repeat(tile[line], count), self.rows[np.repeat(first, count) + _ranks(count)]
+        tx, ty = tile % n_x, tile // n_x
+        u, w = self.xu[rows], self.xw[rows]
+        gap_u = np.maximum(np.maximum(x_tile[tx, 0] - u, u - x_tile[tx, -1]), 0.0)
+        gap_w = np.maximum(np.maximum(y_tile[ty, 0] - w, w - y_tile[ty, -1]), 0.0)
+        keep = self.term(gap_u) + self.term(gap_w) + self.c[rows] <= bound.ravel()[tile]
+        return tile[keep], rows[keep]
+
+    def _nearest(self, xs, ys, ix, iy, tile, rows, k, last):
+        """Each tile's points against its candidates, in blocks of tiles of about as many candidates."""
+        n_tiles = len(ix) * len(iy)
+        count = np.bincount(tile, minlength=n_tiles)
+        starts = np.concatenate([[0], np.cumsum(count)])
+        by_count = np.argsort(count, kind="stable")
+        near = None if last else np.empty((len(ys), len(xs), k), dtype=np.intp)
+        pairs = []
+        first = 0
+        while first < n_tiles:
+            group = max(1, _BLOCK_VALUES // (_TILE ** 2 * int(count[by_count[first]])))
+            while group > 1 and _TILE ** 2 * group * count[by_count[min(first + group, n_tiles) - 1]] > _BLOCK_VALUES:
+                group //= 2
+            tiles = by_count[first:first + group]
+            first += len(tiles)
+            width = int(count[tiles].max())
+            slot = np.arange(width)
+            pos = rows[starts[tiles, None] + np.minimum(slot, count[tiles, None] - 1)]  # (b, width) past count: the last again
+            px, py = ix[tiles % len(ix)], iy[tiles // len(ix)]  # (b, T) each
+            along_x = self.term(np.abs(xs[px][:, :, None] - self.xu[pos][:, None, :]))  # (b, T, width)
+            along_y = self.term(np.abs(ys[py][:, :, None] - self.xw[pos][:, None, :]))
+            along_y += np.where(slot >= count[tiles, None], np.inf, self.c[pos])[:, None, :]
+            scores = (along_y[:, :, None, :] + along_x[:, None, :, :]).reshape(-1, width)  # (b T T, width)
+            b, qy, qx = np.unravel_index(np.arange(len(scores)), (len(tiles), _TILE, _TILE))
+            if not last:
+                nearest = np.argpartition(scores, k - 1, axis=1)[:, :k] if width > k else \
+                    np.broadcast_to(slot, (len(scores), width))
+                near[py[b, qy], px[b, qx]] = np.take_along_axis(pos[b], nearest, axis=1)
+                continue
+            kth = np.partition(scores, k - 1, axis=1)[:, k - 1] if width > k else scores.max(axis=1)
+            real = (qx == 0) | (px[b, qx] != px[b, qx - 1])  # a short tile repeats its last point
+            real &= (qy == 0) | (py[b, qy] != py[b, qy - 1])
+            within = (scores <= (kth * (1.0 + _MARGIN))[:, None]) & real[:, None]
+            point, column = np.divmod(np.flatnonzero(within), width)
+            pairs.append((py[b[point], qy[point]] * len(xs) + px[b[point], qx[point]],
+                          pos[b[point], column]))
+        if not last:
+            return near
+        return tuple(np.concatenate(part) for part in zip(*pairs))
+
+
+def _ranks(counts):
+    """0, 1, ..., c - 1 for each c of counts, one after another."""
+    total = int(counts.sum())
+    return np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+
+
+def _halved(xs, ys):
+    """The centres of the tiles of a lattice: the next coarser lattice."""
+    bx, by = _tile_starts(len(xs)), _tile_starts(len(ys))
+    a, b, c, d = bx[:-1], bx[1:] - 1, by[:-1], by[1:] - 1
+    return xs[a] + (xs[b] - xs[a]) / 2, ys[c] + (ys[d] - ys[c]) / 2
