@@ -5,6 +5,7 @@
 // (docs/bridge.md). Unsolicited messages are tagged {event: ...} so they are never mistaken for replies.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import { instantiateKnn, knnKernel } from "../wasm/knn.mjs";
+import { readWheel, writeFiles } from "./wheel.js";
 
 const siteRoot = new URL("../", import.meta.url);
 let pyodide = null;
@@ -37,6 +38,7 @@ async function boot() {
   // The wheel's hash in its URL means a new build is never served from a stale cache.
   const wheelUrl = new URL(`${info.wheel}?v=${info.wheel_sha256.slice(0, 16)}`, siteRoot);
   const wheel = fetchBytes(wheelUrl);
+  const wheelFiles = wheel.then(readWheel).catch(() => null);  // inflated while the runtime starts
   const prefetched = (info.package_files || []).map((file) =>
     fetch(new URL(`pyodide/${file}`, siteRoot)).then((r) => r.arrayBuffer()).catch(() => null));
   pyodide = await runtime;
@@ -45,9 +47,13 @@ async function boot() {
   });
   await Promise.all(prefetched);
   const numpy = pyodide.loadPackage(info.packages, { messageCallback: () => {} });
-  // pellucid's files (sources and compiled bytecode) are written in while numpy's libraries compile.
-  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-  pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
+  // pellucid's files (sources and compiled bytecode) are written in while numpy's libraries compile;
+  // Pyodide unpacks the wheel only if this browser could not read it (wheel.js).
+  // site-packages from sys.path: asking sysconfig would import it only for this (tens of ms at start).
+  const sitePackages = pyodide.runPython("import sys; next(p for p in sys.path if p.endswith('/site-packages'))");
+  const files = await wheelFiles;
+  if (files) writeFiles(pyodide.FS, sitePackages, files);
+  else pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
   // Long commands (parsing a big CSV, training) report how far they have got through this module.
   pyodide.registerJsModule("pellucid_host", {
     progress: (fraction, label) => emit("progress", { fraction, label }),
