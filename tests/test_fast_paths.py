@@ -7,6 +7,7 @@ import pytest
 from pellucid.learners import kmeans, kmeans_fast, logistic, logistic_fast, neighbors, neighbors_fast
 from pellucid.learners import gram_fast, linear, pca
 from pellucid.learners.tree import growth, growth_fast
+from pellucid.learners.tree import routing
 from pellucid.learners.tree.held import FixedTree
 from pellucid.learners.tree.criteria import Classes, Values
 
@@ -388,3 +389,15 @@ def test_knn_lattice_is_recognised_exactly():
     assert lattice(Q[:-1]) is None  # a ragged last line
     assert lattice(np.column_stack([Q, np.arange(len(Q))])) is None  # a third varying column
 
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_intervals_by_arithmetic_count_the_cuts_below_as_searchsorted(seed):
+    """Clustered and far-apart cuts, values on the cuts, just beside them, infinities and NaN (below none)."""
+    rng = np.random.default_rng(seed)
+    clusters = rng.normal(scale=10.0 ** rng.integers(-3, 4), size=(int(rng.integers(1, 20)), 1))
+    cuts = np.unique((clusters + rng.normal(scale=1e-6, size=(len(clusters), 30))).ravel()[:int(rng.integers(1, 400))])
+    x = np.concatenate([cuts, np.nextafter(cuts, np.inf), np.nextafter(cuts, -np.inf), rng.choice(cuts, 500)
+                        + rng.normal(scale=1e-7, size=500), [np.inf, -np.inf, 1e300, -1e300, 0.0]])
+    intervals = routing.Intervals(cuts)
+    assert np.array_equal(intervals.of(x), np.searchsorted(cuts, x))
+    assert intervals.of(np.array([np.nan])).tolist() == [0]

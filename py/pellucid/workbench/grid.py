@@ -14,7 +14,6 @@ from ..learners import registry
 from ..learners.logistic import LogisticRegression
 from ..learners.logistic_fast import held_scores
 from ..learners.tree import DecisionTreeClassifier, DecisionTreeRegressor
-from ..learners.tree.held import FixedTree
 from ..tabular.features import numeric
 from ..tabular.table import Table
 
@@ -115,7 +114,7 @@ def _tree_grid(tree, rows, proba):
     encoded = tree._encode(rows.few)  # (r, d) the few rows as the tree reads them (category codes)
     held_row, varied, X = rows.expand(encoded, tree.feature_names_in_)
     held = {j: held_row[j] for j in range(len(held_row)) if j not in set(varied.tolist())}
-    nodes = FixedTree(tree.tree_, held, tree._is_categorical).apply(X)  # (m,) as tree.apply(grid)
+    nodes = tree.tree_.fixed(held, tree._is_categorical).apply(X)  # (m,) as tree.apply(grid)
     probabilities = tree.predict_proba_at(nodes) if proba and hasattr(tree, "predict_proba_at") else None
     return tree.predict_at(nodes), probabilities
 

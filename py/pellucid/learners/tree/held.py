@@ -11,7 +11,9 @@ the full tree that `Tree.apply` gives it (tests/test_fast_paths.py).
 
 import numpy as np
 
-from .structure import LEAF, Router
+from .routing import Router
+
+LEAF = -1  # a leaf's feature, as in structure.py
 
 
 class FixedTree:

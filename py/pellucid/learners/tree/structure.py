@@ -8,20 +8,20 @@ values); a binary categorical test ("A in S") sends it to child 0 when its code 
 set (`left_values[node]`) and child 1 otherwise. A row whose categorical value was never seen in
 training stops at that inner node.
 
-Routing (`apply`) of a tree with numeric tests only is compiled once per tree into a `Router`: the top
-levels become one lookup in a table of boxes, the rest a tight loop over levels (see `Router`).
+Routing (`apply`) of a tree with numeric tests only is compiled once per tree into a `Router`
+(routing.py): the top levels become one lookup in a table of boxes, the rest a tight loop over levels.
 """
 
 import numpy as np
+
+from .held import FixedTree
+from .routing import Router
 
 LEAF = -1
 # Why a node is a leaf; index into REASONS (kept as small ints in the arrays).
 REASONS = ["pure", "no attributes", "max_depth", "min_samples_split", "no gain",
            "empty branch: plurality of parent", "pruned", "max_leaf_nodes"]
 REASON = {name: i for i, name in enumerate(REASONS)}
-BOX_CELLS = 1 << 18  # most cells in a Router's table of boxes (8 bytes each)
-BOX_MIN_ROWS = 4096  # a Router builds its table of boxes when asked to route at least this many rows
-CHECK_EVERY = 4  # levels a Router descends between drops of the rows that reached a leaf
 
 
 def in_left_set(nodes, codes, left_values):
@@ -60,6 +60,7 @@ class Tree:
         self.impurity = None  # (N,) set by the estimator once the tree is final
         self.class_weights = None  # (k,) weight of each class's examples (class_weight="balanced"), or None
         self._router = None  # compiled routing of a numeric tree, built on first use
+        self._fixed = None  # (held values, FixedTree) of the last `fixed` call
 
     @property
     def node_count(self):
@@ -97,6 +98,14 @@ class Tree:
             self._router = Router(self, kinds)
         return self._router.apply(X_encoded)
 
+    def fixed(self, held, is_categorical):
+        """The FixedTree (held.py) of rows whose columns in `held` ({column: encoded value}) hold those
+        values. The last one is kept: a boundary is asked for again with the same held values."""
+        key = (tuple(sorted(held.items())), np.asarray(is_categorical, dtype=bool).tobytes())
+        if self._fixed is None or self._fixed[0] != key:
+            self._fixed = key, FixedTree(self, held, is_categorical)
+        return self._fixed[1]
+
     def _apply_levels(self, X_encoded, is_categorical):
         """Any tree: rows move down one level per pass, all at once."""
         n = X_encoded.shape[0]
@@ -125,7 +134,7 @@ class Tree:
         return step, ~(categorical & (value < 0))
 
     def prune_to_leaf(self, node, reason="pruned"):
-        self._router = None
+        self._router = self._fixed = None
         self.feature[node] = LEAF
         self.threshold[node] = np.nan
         self.child_start[node] = -1
@@ -135,7 +144,7 @@ class Tree:
 
     def compact(self):
         """Drop nodes no longer reachable from the root (after pruning), keeping the id order."""
-        self._router = None
+        self._router = self._fixed = None
         if (self.feature[self.parent[1:]] != LEAF).all():  # no node hangs below a leaf: all reachable
             return self
         keep = np.zeros(self.node_count, dtype=bool)
@@ -167,104 +176,3 @@ class Tree:
             if self.feature[i] != LEAF:
                 stack.extend(reversed(self.children(i)))
         return order
-
-
-
-class Router:
-    """A numeric tree compiled for routing many rows (every test is x_f <= threshold).
-
-    The top levels, down to a depth K chosen so that their thresholds fit BOX_CELLS cells, cut the space
-    into a grid of boxes: on each feature the sorted thresholds of the top levels split the axis into
-    intervals, and the tree sends all points of a box (one interval per feature) to the same node at
-    depth <= K. So a row's node at that depth is one lookup: a binary search per feature (compiled
-    np.searchsorted) gives its interval, and `table` maps the box to the node. Below, rows descend one
-    level per pass; each pass fetches the nodes' (threshold, left child, feature) records in one
-    gather. Leaves point to themselves with threshold +inf, so finished rows can stay in the pass and
-    are only dropped every CHECK_EVERY levels. The result is the same node as one test at a time.
-
-    Gathers use fancy indexing rather than np.take: in Pyodide's numpy take is several times slower.
-    The table is built on the first call with at least BOX_MIN_ROWS rows; until then rows start at the
-    root. A tree with few distinct thresholds per feature (many features) may get an empty table."""
-
-    def __init__(self, tree, kinds=b""):
-        self.kinds = kinds  # the column kinds (Tree.apply's is_categorical, as bytes) it was built for
-        leaf = tree.feature == LEAF
-        self.leaf = leaf  # (N,)
-        # (N,) one 16-byte record per node: numpy copies records of 16 bytes fast, 24-byte ones slowly
-        self.nodes = np.empty(tree.node_count, dtype=[("threshold", float), ("left", np.int32),
-                                                      ("feature", np.int32)])
-        self.nodes["threshold"] = np.where(leaf, np.inf, tree.threshold)  # a leaf's test says "left" ...
-        self.nodes["left"] = np.where(leaf, np.arange(tree.node_count), tree.child_start)  # ... to itself
-        self.nodes["feature"] = np.where(leaf, 0, tree.feature)
-        self.tree = tree
-        self.cuts, self.table = [], np.zeros(1, dtype=np.intp)  # no boxes yet: every row starts at the root
-
-    def apply(self, X):
-        n, d = X.shape
-        if n >= BOX_MIN_ROWS and not self.cuts:  # the table costs about as much as routing a few
-            self.cuts, self.table = box_table(self.tree)  # thousand rows, so it is built when it pays
-        cell = np.zeros(n, dtype=np.intp)  # (n,) the row's box, as a flat index into table
-        for f, cuts in enumerate(self.cuts):
-            if len(cuts):
-                cell *= len(cuts) + 1
-                cell += np.searchsorted(cuts, X[:, f])  # number of cuts below x: x > cuts[j] iff > j
-        end = self.table[cell]  # (n,) the node at depth <= K
-        rows = np.flatnonzero(~self.leaf[end])  # (a,) rows still at an inner node
-        node = end[rows]  # (a,)
-        flat = np.ascontiguousarray(X).ravel()  # (n * d,) x[r, f] is flat[r * d + f]
-        offset = rows * d  # (a,)
-        level = 0
-        while rows.size:
-            at = self.nodes[node]  # (a,) records
-            right = flat[offset + at["feature"]] > at["threshold"]  # (a,)
-            node = np.add(at["left"], right, dtype=np.intp)  # (a,) the child: left, or the one after it
-            level += 1
-            if level % CHECK_EVERY == 0:
-                done = self.leaf[node]  # (a,)
-                finished, kept = np.flatnonzero(done), np.flatnonzero(~done)
-                end[rows[finished]] = node[finished]
-                rows, node, offset = rows[kept], node[kept], offset[kept]
-        return end
-
-
-def box_table(tree):
-    """(cuts, table) for the top levels of the tree: cuts[f] the sorted thresholds on feature f of the
-    inner nodes above depth K, table the node of each box, flattened. K is chosen within BOX_CELLS cells
-    to save the most level passes net: each feature with cuts costs a binary search, about one pass."""
-    d = int(tree.feature.max()) + 1
-    inner = tree.feature != LEAF
-    cuts, depth, saved = [np.empty(0)] * max(d, 1), 0, 0
-    for k in range(1, tree.max_depth() + 1):
-        top = inner & (tree.depth < k)
-        more = [np.unique(tree.threshold[top & (tree.feature == f)]) for f in range(d)]
-        if np.prod([len(c) + 1.0 for c in more]) > BOX_CELLS:
-            break
-        if k - sum(len(c) > 0 for c in more) > saved:
-            cuts, depth, saved = more, k, k - sum(len(c) > 0 for c in more)
-    table = np.empty([len(c) + 1 for c in cuts], dtype=np.intp)
-    _fill_boxes(tree, cuts, depth, table)
-    return cuts, table.ravel()
-
-
-def _fill_boxes(tree, cuts, depth, table):
-    """Write every node that ends the descent above `depth` (a leaf, or a node at that depth) into its box."""
-    top = np.flatnonzero((tree.feature != LEAF) & (tree.depth < depth))
-    cut = np.zeros(tree.node_count, dtype=np.intp)  # (N,) a top node's test as a cell index: x <= t below
-    for f, c in enumerate(cuts):
-        on_f = top[tree.feature[top] == f]
-        cut[on_f] = np.searchsorted(c, tree.threshold[on_f]) + 1
-    feature, child, cut = tree.feature.tolist(), tree.child_start.tolist(), cut.tolist()
-    is_top = np.zeros(tree.node_count, dtype=bool)
-    is_top[top] = True
-    is_top = is_top.tolist()
-    stack = [(0, [(0, s) for s in table.shape])]  # (node, its box: (lo, hi) cell range per feature)
-    while stack:
-        node, box = stack.pop()
-        if not is_top[node]:  # a leaf above `depth`, or a node at it: the descent through the table ends
-            table[tuple(slice(lo, hi) for lo, hi in box)] = node
-            continue
-        f = feature[node]
-        lo, hi = box[f]
-        left, right = list(box), list(box)
-        left[f], right[f] = (lo, cut[node]), (cut[node], hi)
-        stack += [(child[node], left), (child[node] + 1, right)]

@@ -1,0 +1,166 @@
+"""Routing many rows through a numeric tree fast: a table of boxes for the top levels, then one pass per
+level for the rows the table leaves at an inner node. The arrays are structure.Tree's (a leaf's feature
+is -1); every row ends in the node that following the tests one at a time gives it (tests/test_tree.py).
+"""
+
+import numpy as np
+
+BOX_CELLS = 1 << 18  # most cells in a Router's table of boxes (8 bytes each)
+BOX_MIN_ROWS = 4096  # a Router builds its table of boxes when asked to route at least this many rows
+CHECK_EVERY = 4  # levels a Router descends between drops of the rows that reached a leaf
+
+
+class Router:
+    """A numeric tree compiled for routing many rows (every test is x_f <= threshold).
+
+    The top levels, down to a depth K chosen so that their thresholds fit BOX_CELLS cells, cut the space
+    into a grid of boxes: on each feature the sorted thresholds of the top levels split the axis into
+    intervals, and the tree sends all points of a box (one interval per feature) to the same node at
+    depth <= K, and often further: `table` holds the deepest node whose region holds the whole box, a
+    leaf for many boxes. So a row's node there is one lookup: its interval on each feature
+    (`Intervals`, np.searchsorted by arithmetic), and `table` maps the box to the node. From there rows
+    descend one level per pass; each pass fetches the nodes' (threshold, left child, feature) records in one
+    gather. Leaves point to themselves with threshold +inf, so finished rows can stay in the pass and
+    are only dropped every CHECK_EVERY levels. The result is the same node as one test at a time.
+
+    Gathers use fancy indexing rather than np.take: in Pyodide's numpy take is several times slower.
+    The table is built on the first call with at least BOX_MIN_ROWS rows; until then rows start at the
+    root. A tree with few distinct thresholds per feature (many features) may get an empty table."""
+
+    def __init__(self, tree, kinds=b""):
+        self.kinds = kinds  # the column kinds (Tree.apply's is_categorical, as bytes) it was built for
+        leaf = tree.feature < 0  # (structure.LEAF is -1)
+        self.leaf = leaf  # (N,)
+        # (N,) one 16-byte record per node: numpy copies records of 16 bytes fast, 24-byte ones slowly
+        self.nodes = np.empty(tree.node_count, dtype=[("threshold", float), ("left", np.int32),
+                                                      ("feature", np.int32)])
+        self.nodes["threshold"] = np.where(leaf, np.inf, tree.threshold)  # a leaf's test says "left" ...
+        self.nodes["left"] = np.where(leaf, np.arange(tree.node_count), tree.child_start)  # ... to itself
+        self.nodes["feature"] = np.where(leaf, 0, tree.feature)
+        self.tree = tree
+        self.cuts, self.table = [], np.zeros(1, dtype=np.intp)  # no boxes yet: every row starts at the root
+        self.axes = []  # (feature, its Intervals) for each feature with cuts
+
+    def apply(self, X):
+        n, d = X.shape
+        if n >= BOX_MIN_ROWS and not self.cuts:  # the table costs about as much as routing a few
+            self.cuts, self.table = box_table(self.tree)  # thousand rows, so it is built when it pays
+            self.axes = [(f, Intervals(cuts)) for f, cuts in enumerate(self.cuts) if len(cuts)]
+        cell = np.zeros(n, dtype=np.intp)  # (n,) the row's box, as a flat index into table
+        for f, intervals in self.axes:
+            cell *= intervals.count
+            cell += intervals.of(X[:, f])
+        end = self.table[cell]  # (n,) the deepest node that holds the row's whole box
+        rows = np.flatnonzero(~self.leaf[end])  # (a,) rows still at an inner node
+        node = end[rows]  # (a,)
+        flat = np.ascontiguousarray(X).ravel()  # (n * d,) x[r, f] is flat[r * d + f]
+        offset = rows * d  # (a,)
+        level = 0
+        while rows.size:
+            at = self.nodes[node]  # (a,) records
+            right = flat[offset + at["feature"]] > at["threshold"]  # (a,)
+            node = np.add(at["left"], right, dtype=np.intp)  # (a,) the child: left, or the one after it
+            level += 1
+            if level % CHECK_EVERY == 0:
+                done = self.leaf[node]  # (a,)
+                finished, kept = np.flatnonzero(done), np.flatnonzero(~done)
+                end[rows[finished]] = node[finished]
+                rows, node, offset = rows[kept], node[kept], offset[kept]
+        return end
+
+
+class Intervals:
+    """np.searchsorted(cuts, x) (how many cuts lie below x) by arithmetic and gathers: Pyodide's
+    searchsorted took 1.5 ms for 40,000 values, more than the rest of routing them.
+
+    The range of the cuts is cut into equal buckets; `key` numbers a value's bucket, and never decreases
+    as the value grows. So every cut in a lower bucket than x lies below x, and every cut in a higher one
+    above: `start[k]` counts the cuts in buckets below k, and the few cuts in x's own bucket are compared
+    with it one at a time (the buckets are made finer until each holds at most MOST_PER_BUCKET, when it
+    can). NaN takes the first bucket and is below no cut, as a NaN test x <= t sends it left."""
+
+    MOST_PER_BUCKET = 4
+
+    def __init__(self, cuts):
+        cuts = np.asarray(cuts, dtype=float)  # (L,) sorted
+        self.count = len(cuts) + 1  # intervals
+        self.low = cuts[0]
+        self.padded = np.append(cuts, np.inf)  # (L + 1,) so a value above every cut stops at L
+        span = cuts[-1] - cuts[0]
+        for buckets in (8, 32, 128):
+            self.buckets = float(buckets * len(cuts))
+            self.scale = self.buckets / span if span > 0 else 1.0
+            keys = self.key(cuts)  # (L,) non-decreasing
+            self.compares = int(np.bincount(keys).max())
+            if self.compares <= self.MOST_PER_BUCKET:
+                break
+        self.start = np.searchsorted(keys, np.arange(int(self.buckets) + 2))  # (buckets + 2,)
+
+    def key(self, x):
+        """(n,) each value's bucket, 0 (below the first cut's, or NaN) .. buckets + 1."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = np.fmin(np.fmax((x - self.low) * self.scale, -1.0), self.buckets)  # fmax turns NaN into -1
+        k = z.astype(np.intp)
+        k += 1
+        return k
+
+    def of(self, x):
+        """(n,) the number of cuts below each value, as np.searchsorted(cuts, x) (NaN: 0)."""
+        index = self.start[self.key(x)]  # (n,)
+        for _ in range(self.compares):
+            index += x > self.padded[index]
+        return index
+
+
+def box_table(tree):
+    """(cuts, table) for the top levels of the tree: cuts[f] the sorted thresholds on feature f of the
+    inner nodes above depth K, table the deepest node holding each box, flattened. K is chosen within BOX_CELLS cells
+    to save the most level passes net: each feature with cuts costs a binary search, about one pass."""
+    d = int(tree.feature.max()) + 1
+    inner = tree.feature >= 0
+    cuts, saved = [np.empty(0)] * max(d, 1), 0
+    for k in range(1, tree.max_depth() + 1):
+        top = inner & (tree.depth < k)
+        more = [np.unique(tree.threshold[top & (tree.feature == f)]) for f in range(d)]
+        if np.prod([len(c) + 1.0 for c in more]) > BOX_CELLS:
+            break
+        if k - sum(len(c) > 0 for c in more) > saved:
+            cuts, saved = more, k - sum(len(c) > 0 for c in more)
+    table = np.empty([len(c) + 1 for c in cuts], dtype=np.intp)
+    _fill_boxes(tree, cuts, table)
+    return cuts, table.ravel()
+
+
+def _fill_boxes(tree, cuts, table):
+    """Write into every cell the deepest node whose region holds the whole cell. From the root down, a
+    test x_f <= t sends the cells whose x_f range lies at or below t to the left child and those above it
+    to the right; the one cell t cuts through (if any) stays at the node, its rows testing on from there.
+    The cuts are the top levels' thresholds, so above depth K no cell is cut through; below, a cell often
+    still lies wholly in one leaf, and its rows then need no level pass at all."""
+    feature, child = tree.feature.tolist(), tree.child_start.tolist()
+    # Cell j of feature f holds (c[j-1], c[j]] (c = cuts[f]; c[-1] = -inf, c[len] = +inf). For a test at t,
+    # cells below `split` lie at or below t, and the cell `split` is cut through unless c[split-1] == t.
+    split, through = np.zeros(tree.node_count, dtype=np.intp), np.zeros(tree.node_count, dtype=bool)
+    for f, c in enumerate(cuts):
+        on_f = np.flatnonzero(tree.feature == f)
+        t = tree.threshold[on_f]
+        split[on_f] = np.searchsorted(c, t, side="right")
+        below = c[np.maximum(split[on_f] - 1, 0)] if len(c) else np.full(len(on_f), -np.inf)
+        through[on_f] = (split[on_f] == 0) | (below != t)
+    split, through = split.tolist(), through.tolist()
+    stack = [(0, [(0, s) for s in table.shape])]  # (node, its box: (lo, hi) cell range per feature)
+    while stack:
+        node, box = stack.pop()
+        f = feature[node]
+        if f < 0:  # a leaf
+            table[tuple(slice(lo, hi) for lo, hi in box)] = node
+            continue
+        lo, hi = box[f]
+        at = min(max(split[node], lo), hi)  # cells [lo, at) go left
+        after = at + 1 if through[node] and lo <= split[node] < hi else at  # cells [after, hi) go right
+        if after > at:  # the cell the threshold cuts through: its rows go on from this node
+            table[tuple(slice(at, after) if g == f else slice(l, h) for g, (l, h) in enumerate(box))] = node
+        if at > lo:
+            stack.append((child[node], box[:f] + [(lo, at)] + box[f + 1:]))
+        if hi > after:
+            stack.append((child[node] + 1, box[:f] + [(after, hi)] + box[f + 1:]))
