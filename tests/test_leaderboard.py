@@ -174,3 +174,45 @@ def test_progress_is_reported_per_learner_across_the_whole_bar(cancer, monkeypat
     assert any(label.startswith("Gaussian naive Bayes (1 of 2)") for _, label in seen)
     assert any(label.startswith("Decision tree (2 of 2): Cross-validating, fold 5 of 5") for _, label in seen)
     assert all(f >= 0.5 for f, label in seen if label.startswith("Decision tree"))
+
+
+@pytest.mark.parametrize("evaluation", [KFOLD, SPLIT], ids=["kfold", "split"])
+def test_the_baseline_is_scikit_learns_most_frequent_dummy_on_the_same_rows(cancer, evaluation):
+    from sklearn.dummy import DummyClassifier
+    from sklearn.model_selection import cross_validate
+
+    X, y, pairs = sklearn_data(cancer, KFOLD)
+    if evaluation is SPLIT:
+        table_id, target = cancer
+        run = ok("train", table_id=table_id, target=target, features=None, model="GaussianNB", evaluation=SPLIT)
+        pairs = [(np.asarray(run["splits"]["train"]) - 1, np.asarray(run["splits"]["test"]) - 1)]
+    reply = compare(cancer, ["GaussianNB"], evaluation=evaluation)
+    baseline = reply["baseline"]
+    assert baseline["baseline"] is True and baseline["model"] is None
+    scoring = {"accuracy": "accuracy", "balanced_accuracy": "balanced_accuracy", "f1_macro": "f1_macro",
+               "recall_macro": "recall_macro"}
+    expected = cross_validate(DummyClassifier(strategy="most_frequent"), X, y, cv=pairs, scoring=scoring)
+    for name in scoring:
+        assert baseline["scores"][name]["folds"] == pytest.approx(expected[f"test_{name}"].tolist(), abs=1e-12)
+    assert baseline["scores"]["balanced_accuracy"]["mean"] == pytest.approx(0.5)  # one class always: chance
+    assert reply["rows"][0]["scores"]["accuracy"]["mean"] > baseline["scores"]["accuracy"]["mean"]
+
+
+def test_the_regression_baseline_is_the_mean_targets_dummy_regressor():
+    from sklearn.dummy import DummyRegressor
+    from sklearn.model_selection import cross_validate
+
+    info = ok("load_example", name="line", n=150, noise=0.5, seed=3)
+    evaluation = {"method": "kfold", "k": 4, "seed": 0}
+    reply = compare((info["table_id"], "y"), ["LinearRegression"], evaluation=evaluation)
+    run = ok("train", table_id=info["table_id"], target="y", features=None, model="LinearRegression",
+             evaluation=evaluation)
+    y = np.asarray(session.tables[info["table_id"]].column("y"), dtype=float)
+    tests = [np.asarray(rows) - 1 for rows in run["cv"]["folds"]]
+    pairs = [(np.setdiff1d(np.arange(len(y)), test), test) for test in tests]
+    expected = cross_validate(DummyRegressor(), np.zeros((len(y), 1)), y, cv=pairs,
+                              scoring=("r2", "neg_mean_squared_error", "neg_mean_absolute_error"))
+    scores = reply["baseline"]["scores"]
+    assert scores["r2"]["folds"] == pytest.approx(expected["test_r2"].tolist(), abs=1e-12)
+    assert scores["mean_squared_error"]["folds"] == pytest.approx((-expected["test_neg_mean_squared_error"]).tolist())
+    assert scores["mean_absolute_error"]["folds"] == pytest.approx((-expected["test_neg_mean_absolute_error"]).tolist())

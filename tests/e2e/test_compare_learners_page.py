@@ -38,7 +38,7 @@ def compare_three(page, site_url):
         box.get_by_label(label, exact=True).check()
     box.get_by_label("Rank by").select_option("f1_macro")
     box.get_by_role("button", name="Compare", exact=True).click()
-    expect(page.locator("#leaderboard-table tbody tr")).to_have_count(3, timeout=90_000)
+    expect(page.locator("#leaderboard-table tbody tr:not(.baseline)")).to_have_count(3, timeout=90_000)
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=90_000)
     return box
 
@@ -48,13 +48,20 @@ def test_compare_three_learners_open_the_second_and_export(page, site_url):
     table = page.locator("#leaderboard-table")
     expect(table.locator("caption")).to_contain_text("over 5 folds")
     assert table.locator("thead th").all_inner_texts()[:4] == ["Rank", "Learner", "F1 (macro)", "± std"]
-    rows = table.locator("tbody tr")
+    rows = table.locator("tbody tr:not(.baseline)")
     learners = [row.locator("th").inner_text() for row in rows.all()]
+    # The baseline, always the first class on iris's balanced folds (F1 (1/2 + 0 + 0) / 3), is unranked and
+    # below every learner; it opens nothing.
+    baseline = table.locator("tbody tr.baseline")
+    expect(baseline.locator("th")).to_have_text("Baseline: the most frequent class")
+    assert baseline.locator("td").first.inner_text() == "—" and baseline.get_by_role("button").count() == 0
+    assert float(baseline.locator("td").nth(1).inner_text()) == pytest.approx(1 / 6, abs=1e-3)
+    expect(table.locator("tbody tr").last).to_have_class(re.compile("baseline"))
     assert sorted(learners) == sorted(LEARNERS.values())
     scores = [float(row.locator("td").nth(1).inner_text()) for row in rows.all()]
     assert scores == sorted(scores, reverse=True) and all(0.8 < s <= 1 for s in scores)
     assert [row.locator("td").first.inner_text() for row in rows.all()] == ["1", "2", "3"]
-    assert all(re.fullmatch(r"[\d.]+ (ms|s)", t) for t in table.locator("tbody td:nth-last-child(-n+2)").all_inner_texts())
+    assert all(re.fullmatch(r"[\d.]+ (ms|s)", t) for t in table.locator("tbody tr:not(.baseline) td:nth-last-child(-n+2)").all_inner_texts())
 
     # Another metric re-ranks the same runs without training again.
     box.get_by_label("Rank by").select_option("accuracy")
@@ -80,7 +87,8 @@ def test_compare_three_learners_open_the_second_and_export(page, site_url):
     header = records[0]
     assert header[:5] == ["rank", "learner", "model", "params", "scored_on"]
     assert {"accuracy_mean", "accuracy_std", "f1_macro_mean", "fit_seconds", "predict_seconds"} <= set(header)
-    assert [r[1] for r in records[1:]] == [row.locator("th").inner_text() for row in rows.all()]
+    assert [r[1] for r in records[1:]] == [row.locator("th").inner_text() for row in table.locator("tbody tr").all()]
+    assert records[-1][:3] == ["", "Baseline: the most frequent class", "baseline"]
     assert download.value.suggested_filename == "learners_compared.csv"
 
 
@@ -100,7 +108,7 @@ def test_all_that_fit_the_task_then_new_data_clears_the_ranking(page, site_url):
     checked = box.locator("#leaderboard-learners input:checked").count()
     assert checked >= 8  # every classifier
     box.get_by_role("button", name="Compare", exact=True).click()
-    expect(page.locator("#leaderboard-table tbody tr")).to_have_count(checked, timeout=120_000)
+    expect(page.locator("#leaderboard-table tbody tr:not(.baseline)")).to_have_count(checked, timeout=120_000)
     expect(page.locator("#leaderboard-table caption")).to_contain_text("on the 45 test rows")
     expect(page.locator("#leaderboard-table thead")).to_contain_text("Fit time (105 rows)")
     page.get_by_label("Dataset").select_option("wine")
@@ -132,4 +140,4 @@ def test_a_comparison_reports_each_learner_and_can_be_cancelled(page, site_url):
     box.get_by_label("Kernel perceptron", exact=True).uncheck()
     page.get_by_label("Folds (k)").fill("3")
     box.get_by_role("button", name="Compare", exact=True).click()
-    expect(page.locator("#leaderboard-table tbody tr")).to_have_count(1, timeout=60_000)
+    expect(page.locator("#leaderboard-table tbody tr:not(.baseline)")).to_have_count(1, timeout=60_000)

@@ -24,6 +24,9 @@ const METRICS = {
 const PERCENT = new Set(["accuracy", "balanced_accuracy"]);
 const SCORED_ON = { test: "test rows", validation: "validation rows", training: "training rows (in-sample: no rows were held out)" };
 
+const BASELINE_NOTE = "The baseline learns nothing: it always predicts the training rows' most frequent class "
+  + "(or mean target), scored on the same rows; a learner below it does no better than that.";
+
 let shown = null;  // {reply, args}: the last comparison and the settings it was trained with
 
 function taskOf(s) {
@@ -67,10 +70,12 @@ function metricOf(reply, name) {
   return reply.metrics.find((m) => m.name === name) || reply.metrics[0];
 }
 
-// The rows best first by `metric` (lowest first for a loss), failed ones last; ties keep their order.
+// The rows best first by `metric` (lowest first for a loss), the baseline among them where it scores
+// (a learner below it learned nothing that helps), failed ones last; ties keep their order, the
+// baseline after the learners it ties with.
 function ranked(reply, metric) {
   const { greater_is_better: greater } = metricOf(reply, metric);
-  const ok = reply.rows.filter((r) => !r.error);
+  const ok = [...reply.rows.filter((r) => !r.error), ...(reply.baseline ? [reply.baseline] : [])];
   const value = (r) => r.scores[metric].mean;
   ok.sort((a, b) => (greater ? value(b) - value(a) : value(a) - value(b)));
   return [...ok, ...reply.rows.filter((r) => r.error)];
@@ -82,7 +87,8 @@ function caption(reply, metric) {
   const where = reply.scored_on === "folds"
     ? `mean ± spread (std) over ${k} folds, each scored by the model that did not see its rows`
     : `on the ${reply.n_rows} ${SCORED_ON[reply.scored_on]}`;
-  return `Ranked by ${label.replace(/^[A-Z][a-z]/, (w) => w.toLowerCase())}, ${where}. Choose a learner to open its model.`;
+  const baseline = reply.baseline ? ` ${BASELINE_NOTE}` : "";
+  return `Ranked by ${label.replace(/^[A-Z][a-z]/, (w) => w.toLowerCase())}, ${where}. Choose a learner to open its model.${baseline}`;
 }
 
 function leaderTable(reply, metric) {
@@ -95,16 +101,19 @@ function leaderTable(reply, metric) {
     `Predict time${predictNote}`].map((h) => el("th", { scope: "col", text: h })));
   const format = PERCENT.has(name) ? "percent" : "number";
   const body = el("tbody");
-  ranked(reply, metric).forEach((row, i) => {
-    const open = el("button", { type: "button", class: "link", text: row.label, onclick: () => openRow(row) });
+  let place = 0;
+  ranked(reply, metric).forEach((row) => {
+    const rank = row.error || row.baseline ? "—" : ++place;
+    const open = row.baseline ? el("span", { text: row.label, title: BASELINE_NOTE })
+      : el("button", { type: "button", class: "link", text: row.label, onclick: () => openRow(row) });
     const cells = row.error
       ? [el("td", { colSpan: folds ? 4 : 3, class: "failed", text: `Failed: ${row.error}` })]
       : [el("td", { class: "num", text: formatValue(row.scores[name].mean, format) }),
         ...(folds ? [el("td", { class: "num", text: formatValue(row.scores[name].std, format) })] : []),
-        el("td", { class: "num", text: formatSeconds(row.fit_seconds) }),
-        el("td", { class: "num", text: formatSeconds(row.predict_seconds) })];
-    body.append(el("tr", { dataset: { model: row.model } }, el("td", { class: "num", text: row.error ? "—" : i + 1 }),
-      el("th", { scope: "row" }, open), ...cells));
+        el("td", { class: "num", text: row.baseline ? "—" : formatSeconds(row.fit_seconds) }),
+        el("td", { class: "num", text: row.baseline ? "—" : formatSeconds(row.predict_seconds) })];
+    body.append(el("tr", { class: row.baseline ? "baseline" : "", dataset: { model: row.model || "" } },
+      el("td", { class: "num", text: rank }), el("th", { scope: "row" }, open), ...cells));
   });
   return el("table", { id: "leaderboard-table" }, el("caption", { text: caption(reply, metric) }), el("thead", {}, head), body);
 }
@@ -164,7 +173,9 @@ function comparisonCsv(reply) {
   const names = reply.metrics.map((m) => m.name);
   const header = ["rank", "learner", "model", "params", "scored_on", ...names.flatMap((n) => [`${n}_mean`, `${n}_std`]),
     "fit_seconds", "predict_seconds", "error"];
-  const lines = ranked(reply, metric).map((row, i) => [row.error ? "" : i + 1, row.label, row.model, JSON.stringify(row.params),
+  let place = 0;
+  const lines = ranked(reply, metric).map((row) => [row.error || row.baseline ? "" : ++place, row.label,
+    row.baseline ? "baseline" : row.model, row.baseline ? "" : JSON.stringify(row.params),
     reply.scored_on, ...names.flatMap((n) => [row.scores?.[n]?.mean, row.scores?.[n]?.std]),
     row.fit_seconds, row.predict_seconds, row.error]);
   return [header, ...lines].map((line) => line.map(csvField).join(",")).join("\n") + "\n";

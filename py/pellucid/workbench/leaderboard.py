@@ -71,7 +71,7 @@ def compare_learners(table, target, features, learners, evaluation=None, preproc
     chosen, task = check_learners(learners)
     metric = check_metric(metric, task)
     params = _check_params(params, chosen)
-    rows, failures = [], []
+    rows, failures, first = [], [], None
     for i, learner in enumerate(chosen):
         report(i / len(chosen), f"{learner.label} ({i + 1} of {len(chosen)})")
         with part(i / len(chosen), (i + 1) / len(chosen), f"{learner.label} ({i + 1} of {len(chosen)})"):
@@ -83,12 +83,14 @@ def compare_learners(table, target, features, learners, evaluation=None, preproc
                 rows.append(_failed_row(learner, params.get(learner.name), exc))
                 continue
         rows.append(_row(run, result, task))
-    if not any("error" not in row for row in rows):
+        first = first or run
+    if first is None:
         raise failures[0]
     report(1.0, "Compared")
     scored = next(row for row in rows if "error" not in row)
     return {"task": task, "metric": metric, "metrics": metrics_for(task), "evaluation": scored["evaluation"],
-            "scored_on": scored["scored_on"], "n_rows": scored["n_rows"], "rows": rank(rows, metric)}
+            "scored_on": scored["scored_on"], "n_rows": scored["n_rows"], "rows": rank(rows, metric),
+            "baseline": baseline_row(first, task)}
 
 
 def rank(rows, metric):
@@ -135,6 +137,38 @@ def _row(run, result, task):
             "per_fold": timing["per_fold"], "fit_rows": timing.get("fit_rows"), "predict_rows": timing.get("predict_rows"),
             "warnings": result["warnings"], "evaluation": result["evaluation"],
             "scored_on": scored_on, "n_rows": int(n_rows)}
+
+
+def _scored_groups(run):
+    """[(training rows, scored rows)] of a run: one pair per fold under k-fold, else its split's."""
+    oof = getattr(run, "_out_of_fold", None)
+    if run.setup["evaluation"]["method"] == "kfold" and oof is not None:
+        return [(np.flatnonzero(oof["fold"] != i), np.flatnonzero(oof["fold"] == i))
+                for i in range(run.setup["evaluation"]["k"])]
+    return [(run.train_rows(), held_out(run)[0])]
+
+
+def baseline_row(run, task):
+    """What a model that learned nothing scores on the same rows and folds as the learners: it predicts
+    its training rows' most frequent class (the first in sorted order on a tie) or their mean target,
+    scikit-learn's DummyClassifier(strategy="most_frequent") and DummyRegressor(). A learner ranked below
+    it has learned nothing that helps on these rows."""
+    y = run.table.column(run.target)
+    per_metric = {m["name"]: [] for m in metrics_for(task)}
+    for train, scored in _scored_groups(run):
+        if task == "classification":
+            classes, counts = np.unique(y[train], return_counts=True)
+            guess = classes[np.argmax(counts)]
+        else:
+            guess = float(np.mean(y[train].astype(float)))
+        predicted = np.full(len(scored), guess, dtype=y.dtype if task == "classification" else float)
+        for name, values in per_metric.items():
+            values.append(float(SCORERS[name][0](y[scored], predicted)))
+    label = "Baseline: the most frequent class" if task == "classification" else "Baseline: the mean target"
+    return {"model": None, "label": label, "baseline": True,
+            "scores": {name: {"folds": values, "mean": float(np.mean(values)),
+                              "std": float(np.std(values)) if len(values) > 1 else None}
+                       for name, values in per_metric.items()}}
 
 
 def _failed_row(learner, params, exc):
