@@ -18,9 +18,16 @@ import { PREPROCESS_KEYS } from "./preprocess-panel.js";
 // Read at once: the page needs it (split, folds, limits) before Python is ready.
 export const sharedSettings = loadSharedSettings();
 
+// Asked at once too: the worker answers for the menus as soon as pellucid is imported, without waiting for
+// the page to hear that Python is ready; the saved session (IndexedDB) is read meanwhile. (A Python that
+// cannot start says so in the status line.)
+const askForMenus = () => Promise.all([python.call("datasets"), python.call("models"), loadSession()]);
+const askedEarly = askForMenus();
+askedEarly.catch(() => {});
+
 export async function start() {
-  // The saved session (IndexedDB) is read while Python answers for the menus.
-  const [datasets, models, saved] = await Promise.all([python.call("datasets"), python.call("models"), loadSession()]);
+  // Asked again when the worker asked early was replaced (it died) before it answered.
+  const [datasets, models, saved] = await askedEarly.catch(askForMenus);
   store.set({ datasets, models });
   const hash = location.hash;
   const { settings: s, rejected } = openLink(hash);
