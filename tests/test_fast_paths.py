@@ -361,7 +361,7 @@ def _lattice_case(seed):
     return X, Q, k, metric
 
 
-@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("seed", range(40))
 def test_knn_lattice_search_finds_the_neighbours_of_the_definition(seed, monkeypatch):
     """The tile-by-tile search of a boundary's grid (neighbors_grid.py) gives the definition's neighbours
     and distances to the last bit, ties by training row included."""

@@ -30,12 +30,13 @@ from . import distance_scores
 from .kd_tree import order_by_query_distance_row
 
 _MIN_QUERIES = 256  # a lattice smaller than this goes the usual way
-_TILE = 4  # a tile holds up to _TILE x _TILE points of a lattice
+_TILE = 4  # a tile of the queries' lattice holds up to 4 x 4 points, of the coarser lattices 2 x 2
 _COARSEST = 4  # the coarsest lattice has at most 4 x 4 points, searched against every row
 _ROWS_PER_CELL = 2  # the plane's cells hold about this many rows on average ...
 _LAYERS = 8  # ... in each of these layers of c (when held features make c vary), ...
 _REINDEX = 0.8  # ... made again when the bounds of a level fall below this share of the layers' top
-_BLOCK_VALUES = 2 ** 20  # (point, candidate) scores computed at once
+_BLOCK_VALUES = 2 ** 17  # (point, candidate) scores computed at once
+_EXACT_PAIRS = 8192  # (query, row) pairs measured in all features at once
 _MARGIN = 1e-9  # relative room for rounding: the plane's sums and exact's differ in their last bits
 
 
@@ -75,15 +76,32 @@ def nearest_on_lattice(Q, prepared, metric, k):
     point, found = plane.search(xs[px], ys[py], k)  # (pairs,) each: lattice point (sorted axes), row
     iy, ix = np.divmod(point, len(xs))
     query = py[iy] * len(xs) + px[ix]
-    dist = distance_scores.exact({"points": Q}, prepared, metric, query, found)
-    order = order_by_query_distance_row(query, dist, found, len(X))
-    take = np.searchsorted(query[order], np.arange(len(Q)))[:, None] + np.arange(k)  # (m, k)
-    return dist[order][take], found[order][take]
+    dist = np.empty(len(query))
+    for first in range(0, len(query), _EXACT_PAIRS):  # in pieces that stay in the cache
+        pairs = slice(first, first + _EXACT_PAIRS)
+        dist[pairs] = distance_scores.exact({"points": Q}, prepared, metric, query[pairs], found[pairs])
+    return _k_best(query, dist, found, len(Q), k)
 
 
-def _tile_starts(n):
-    """(tiles + 1,) where each tile of _TILE points (the last maybe fewer) of an axis of n starts."""
-    return np.append(np.arange(0, n, _TILE), n)
+def _k_best(query, dist, rows, m, k):
+    """(distances, indices), each (m, k): each query's k nearest of its (query, distance, row) pairs,
+    by distance, then training row. The pairs of a query come together; when no query has more than
+    k (no tie at a k-th place), each run of k is sorted where it is."""
+    if len(query) == m * k:  # every query has at least k pairs, so exactly k here
+        dist, rows = dist.reshape(m, k), rows.reshape(m, k)
+        order = np.lexsort((rows, dist), axis=-1)
+        distances, indices = np.empty((m, k)), np.empty((m, k), dtype=rows.dtype)
+        distances[query[::k]] = np.take_along_axis(dist, order, axis=1)
+        indices[query[::k]] = np.take_along_axis(rows, order, axis=1)
+        return distances, indices
+    order = order_by_query_distance_row(query, dist, rows, int(rows.max()) + 1)
+    take = np.searchsorted(query[order], np.arange(m))[:, None] + np.arange(k)  # (m, k)
+    return dist[order][take], rows[order][take]
+
+
+def _tile_starts(n, side):
+    """(tiles + 1,) where each tile of `side` points (the last maybe fewer) of an axis of n starts."""
+    return np.append(np.arange(0, n, side), n)
 
 
 class _Plane:
@@ -93,18 +111,23 @@ class _Plane:
         self.xu, self.xw, self.c, self.metric = xu, xw, c, metric
 
     def term(self, gap):
+        """A gap's share of a score."""
         return gap * gap if self.metric == "euclidean" else gap
+
+    def root(self, score):
+        """The gap whose term is `score`."""
+        return np.sqrt(score) if self.metric == "euclidean" else score
 
     def search(self, xs, ys, k):
         """(point, row): for each point iy * nx + ix of the lattice of ascending xs and ys, every row
         within its k-th smallest score (widened for rounding), as training-row indices."""
         levels = [(xs, ys)]
         while len(levels[-1][0]) > _COARSEST or len(levels[-1][1]) > _COARSEST:
-            levels.append(_halved(*levels[-1]))
+            levels.append(_coarser(*levels[-1], _TILE if len(levels) == 1 else 2))
         near = self._every_row(*levels[-1], k)  # (ny, nx, k) rows
         self.indexed = None
         for depth in range(len(levels) - 2, -1, -1):
-            near = self._refine(*levels[depth], near, k, last=depth == 0)
+            near = self._refine(*levels[depth], near, k, _TILE if depth == 0 else 2, last=depth == 0)
         return near
 
     def _every_row(self, xs, ys, k):
@@ -144,20 +167,29 @@ class _Plane:
         cells = np.floor((values - self.lo[axis]) * self.per_unit[axis][layer])
         return np.clip(cells, 0, self.sides[layer] - 1).astype(np.intp)
 
-    def _refine(self, xs, ys, coarse, k, last):
+    def _gap_to_line(self, w, layer, y_lo, y_hi):
+        """How far the rows of line w of cells (in its layer) are at least from [y_lo, y_hi] along w:
+        the line's edges, widened by a millionth of a cell against rounding in `_cell`."""
+        per_unit = self.per_unit[1][layer]
+        if not per_unit.all():  # every row of the plane has one value of w: one line
+            return np.zeros(len(w))
+        low, high = self.lo[1] + (w - 1e-6) / per_unit, self.lo[1] + (w + 1 + 1e-6) / per_unit
+        return np.maximum(np.maximum(low - y_hi, y_lo - high), 0.0)
+
+    def _refine(self, xs, ys, coarse, k, side, last):
         """The next finer level: (ny, nx, k) the k nearest candidates of each point of the lattice, or
         with last=True the (point, row) pairs of `search`. coarse: (Ty, Tx, k) rows found for the
         tiles' centres."""
-        bx, by = _tile_starts(len(xs)), _tile_starts(len(ys))
-        ix = np.minimum(bx[:-1, None] + np.arange(_TILE), bx[1:, None] - 1)  # (Tx, T) a tile's points, the last repeated
-        iy = np.minimum(by[:-1, None] + np.arange(_TILE), by[1:, None] - 1)
+        bx, by = _tile_starts(len(xs), side), _tile_starts(len(ys), side)
+        ix = np.minimum(bx[:-1, None] + np.arange(side), bx[1:, None] - 1)  # (Tx, T) a tile's points, the last repeated
+        iy = np.minimum(by[:-1, None] + np.arange(side), by[1:, None] - 1)
         farthest = (self.term(np.abs(xs[ix][None, :, :, None] - self.xu[coarse][:, :, None, :])).max(axis=2) +
                     self.term(np.abs(ys[iy][:, None, :, None] - self.xw[coarse][:, :, None, :])).max(axis=2) +
                     self.c[coarse])  # (Ty, Tx, k)
         bound = farthest.max(axis=-1) * (1.0 + _MARGIN)  # (Ty, Tx) within it: each point's k nearest
         top = float(bound.max())
-        if self.indexed is None or (self.indexed[1] and top < _REINDEX * self.indexed[0]):
-            self._index(top)  # the layers of c span what the bounds reach, finer as they shrink
+        if self.indexed is None or (self.indexed[1] and not _REINDEX * self.indexed[0] <= top <= self.indexed[0]):
+            self._index(top)  # the layers of c span what the bounds reach (which may grow), finer as they shrink
         tile, rows = self._candidates(xs[ix], ys[iy], bound)
         return self._nearest(xs, ys, ix, iy, tile, rows, k, last)
 
@@ -167,18 +199,22 @@ class _Plane:
         covers; a line of cells along u is one run of rows."""
         room = bound.ravel()[:, None] - self.c_floor  # (tiles, layers)
         tile, layer = np.nonzero(room >= 0)
-        reach = (np.sqrt(room[tile, layer]) if self.metric == "euclidean" else room[tile, layer]) * (1.0 + _MARGIN)
+        room = room[tile, layer]
+        reach = self.root(room) * (1.0 + _MARGIN)  # along the plane
         n_x = len(x_tile)
-        x_lo, x_hi, y_lo, y_hi = x_tile[tile % n_x, 0], x_tile[tile % n_x, -1], y_tile[tile // n_x, 0], y_tile[tile // n_x, -1]
-        u0, u1 = self._cell(x_lo - reach, 0, layer), self._cell(x_hi + reach, 0, layer)
+        y_lo, y_hi = y_tile[tile // n_x, 0], y_tile[tile // n_x, -1]
         w0, w1 = self._cell(y_lo - reach, 1, layer), self._cell(y_hi + reach, 1, layer)
-        lines = w1 - w0 + 1
+        lines = w1 - w0 + 1  # the lines of cells along u the tile reaches in each layer
         line = np.repeat(np.arange(len(lines)), lines)
-        side = self.sides[layer[line]]
-        base = self.base[layer[line]] + (w0[line] + _ranks(lines)) * side
-        first = self.start[base + u0[line]]
-        count = self.start[base + u1[line] + 1] - first
-        tile, rows = np.repeat(tile[line], count), self.rows[np.repeat(first, count) + _ranks(count)]
+        tile, layer, room, w = tile[line], layer[line], room[line], w0[line] + _ranks(lines)
+        gap = self._gap_to_line(w, layer, y_lo[line], y_hi[line])
+        along = self.root(np.maximum(room - self.term(gap), 0.0)) * (1.0 + _MARGIN)  # what is left along u
+        u0 = self._cell(x_tile[tile % n_x, 0] - along, 0, layer)
+        u1 = self._cell(x_tile[tile % n_x, -1] + along, 0, layer)
+        base = self.base[layer] + w * self.sides[layer]
+        first = self.start[base + u0]
+        count = self.start[base + u1 + 1] - first
+        tile, rows = np.repeat(tile, count), self.rows[np.repeat(first, count) + _ranks(count)]
         tx, ty = tile % n_x, tile // n_x
         u, w = self.xu[rows], self.xw[rows]
         gap_u = np.maximum(np.maximum(x_tile[tx, 0] - u, u - x_tile[tx, -1]), 0.0)
@@ -192,12 +228,13 @@ class _Plane:
         count = np.bincount(tile, minlength=n_tiles)
         starts = np.concatenate([[0], np.cumsum(count)])
         by_count = np.argsort(count, kind="stable")
+        per_tile = ix.shape[1] * iy.shape[1]  # points
         near = None if last else np.empty((len(ys), len(xs), k), dtype=np.intp)
         pairs = []
         first = 0
         while first < n_tiles:
-            group = max(1, _BLOCK_VALUES // (_TILE ** 2 * int(count[by_count[first]])))
-            while group > 1 and _TILE ** 2 * group * count[by_count[min(first + group, n_tiles) - 1]] > _BLOCK_VALUES:
+            group = max(1, _BLOCK_VALUES // (per_tile * int(count[by_count[first]])))
+            while group > 1 and per_tile * group * int(count[by_count[min(first + group, n_tiles) - 1]]) > _BLOCK_VALUES:
                 group //= 2
             tiles = by_count[first:first + group]
             first += len(tiles)
@@ -209,7 +246,7 @@ class _Plane:
             along_y = self.term(np.abs(ys[py][:, :, None] - self.xw[pos][:, None, :]))
             along_y += np.where(slot >= count[tiles, None], np.inf, self.c[pos])[:, None, :]
             scores = (along_y[:, :, None, :] + along_x[:, None, :, :]).reshape(-1, width)  # (b T T, width)
-            b, qy, qx = np.unravel_index(np.arange(len(scores)), (len(tiles), _TILE, _TILE))
+            b, qy, qx = np.unravel_index(np.arange(len(scores)), (len(tiles), iy.shape[1], ix.shape[1]))
             if not last:
                 nearest = np.argpartition(scores, k - 1, axis=1)[:, :k] if width > k else \
                     np.broadcast_to(slot, (len(scores), width))
@@ -233,8 +270,8 @@ def _ranks(counts):
     return np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
 
 
-def _halved(xs, ys):
+def _coarser(xs, ys, side):
     """The centres of the tiles of a lattice: the next coarser lattice."""
-    bx, by = _tile_starts(len(xs)), _tile_starts(len(ys))
+    bx, by = _tile_starts(len(xs), side), _tile_starts(len(ys), side)
     a, b, c, d = bx[:-1], bx[1:] - 1, by[:-1], by[1:] - 1
     return xs[a] + (xs[b] - xs[a]) / 2, ys[c] + (ys[d] - ys[c]) / 2
