@@ -34,27 +34,27 @@ def cv_pairs(reply, n):
     return [(np.setdiff1d(np.arange(n), test), test) for test in tests]
 
 
-def grid_search(estimator, grid, X, y, cv):
-    return GridSearchCV(estimator, grid, cv=cv, refit=False, return_train_score=True).fit(X, y)
+def grid_search(estimator, grid, X, y, cv, scoring=None):
+    return GridSearchCV(estimator, grid, cv=cv, refit=False, return_train_score=True, scoring=scoring).fit(X, y)
 
 
-def assert_same_cells(reply, search, to_sklearn):
+def assert_same_cells(reply, search, to_sklearn, sign=1):
     """Every cell's mean validation and training score equals GridSearchCV's for the same params, within
-    1e-9, and so does the best cell."""
+    1e-9, and so does the best cell. sign -1: scikit-learn's scorer is the negated loss ("neg_...")."""
     theirs = {tuple(sorted(p.items())): i for i, p in enumerate(search.cv_results_["params"])}
     assert len(theirs) == len(reply["cells"])
     for cell in reply["cells"]:
         i = theirs[tuple(sorted(to_sklearn(cell["params"]).items()))]
-        assert cell["validation_mean"] == pytest.approx(search.cv_results_["mean_test_score"][i], abs=1e-9)
+        assert cell["validation_mean"] == pytest.approx(sign * search.cv_results_["mean_test_score"][i], abs=1e-9)
         assert cell["validation_std"] == pytest.approx(search.cv_results_["std_test_score"][i], abs=1e-9)
-        assert cell["train_mean"] == pytest.approx(search.cv_results_["mean_train_score"][i], abs=1e-9)
+        assert cell["train_mean"] == pytest.approx(sign * search.cv_results_["mean_train_score"][i], abs=1e-9)
     assert to_sklearn(reply["best"]["params"]) == search.best_params_
 
 
 def assert_one_best(reply):
     """The premise that no tie decides the best cell: it is strictly ahead of every other cell."""
-    means = sorted((cell["validation_mean"] for cell in reply["cells"]), reverse=True)
-    assert means[0] - means[1] > 1e-6, "the data must give one best cell for the parity to mean anything"
+    means = sorted((cell["validation_mean"] for cell in reply["cells"]), reverse=reply.get("greater_is_better", True))
+    assert abs(means[0] - means[1]) > 1e-6, "the data must give one best cell for the parity to mean anything"
 
 
 def twin(model, params, n_train):
@@ -229,3 +229,47 @@ def test_k_outside_the_shared_range_is_refused(iris):
     message = error("tune", table_id=iris, target="species", features=None, model="DecisionTreeClassifier",
                     grid=[{"name": "max_depth", "values": [1, 2]}], evaluation={**KFOLD, "k": 1})
     assert "k must be a whole number" in message
+
+
+def test_a_chosen_metric_scores_the_cells_as_grid_search_cv_scoring_it_does():
+    """Balanced accuracy on a 85/15 table, where accuracy would favour the tree that predicts the majority."""
+    rng = np.random.default_rng(21)
+    X = rng.normal(size=(240, 3))  # (n, 3)
+    y = np.where(X[:, 0] + 0.7 * X[:, 1] + rng.normal(scale=0.5, size=240) > 1.6, "rare", "common")
+    assert 0.08 < np.mean(y == "rare") < 0.2
+    table = Table({**{f"x{j}": X[:, j] for j in range(3)}, "label": y.astype(object)})
+    depths, leaves = [1, 2, 3, 5], [5, 20]
+    grid = [{"name": "max_depth", "values": depths}, {"name": "min_samples_leaf", "values": leaves}]
+    reply = tuning.tune(table, "label", None, "DecisionTreeClassifier", {}, KFOLD, None, grid, "balanced_accuracy")
+    assert reply["scoring"] == "balanced_accuracy" and reply["score_name"] == "Balanced accuracy"
+    cv = cv_pairs(reply, len(y))
+    search = grid_search(twin("DecisionTreeClassifier", {}, 192), {"max_depth": depths, "min_samples_leaf": leaves},
+                         X, y, cv, scoring="balanced_accuracy")
+    assert_one_best(reply)
+    assert_same_cells(reply, search, lambda p: p)
+
+
+def test_a_loss_picks_the_lowest_mean_as_grid_search_cv_picks_the_highest_negated_one():
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(120, 2))  # (n, 2)
+    y = X[:, 0] - 2 * np.sin(2 * X[:, 1]) + rng.normal(scale=0.3, size=120)
+    table = Table({"x0": X[:, 0], "x1": X[:, 1], "y": y})
+    ks = [1, 2, 4, 8, 16, 32]
+    reply = tuning.tune(table, "y", None, "KNeighborsRegressor", {}, {"method": "kfold", "k": 4, "seed": 2},
+                        {"standardize": False}, [{"name": "k", "values": ks}], "mean_absolute_error")
+    assert reply["greater_is_better"] is False and reply["score_name"] == "MAE"
+    cv = cv_pairs(reply, len(y))
+    for train, test in cv:  # the premise: no distance ties near any k-th place in any fold
+        distances = np.sort(np.sqrt(((X[test][:, None, :] - X[train][None, :, :]) ** 2).sum(-1)), axis=1)
+        assert min(np.min(distances[:, k] - distances[:, k - 1]) for k in ks) > 1e-9
+    search = grid_search(twin("KNeighborsRegressor", {}, 90), {"n_neighbors": ks}, X, y, cv,
+                         scoring="neg_mean_absolute_error")
+    assert_one_best(reply)
+    assert_same_cells(reply, search, lambda p: {"n_neighbors": p["k"]}, sign=-1)
+    assert reply["best"]["validation_mean"] == min(cell["validation_mean"] for cell in reply["cells"])
+
+
+def test_a_metric_of_the_other_task_is_refused(iris):
+    assert "does not rank classification learners" in error(
+        "tune", table_id=iris, target="species", features=None, model="GaussianNB",
+        grid=[{"name": "var_smoothing", "values": [1e-9, 1e-6]}], metric="r2")

@@ -69,6 +69,26 @@ def test_two_parameters_draw_a_heatmap_with_the_values_in_cells(page, site_url):
     expect(page.get_by_label("Heatmap of the mean validation Accuracy over k and weights")).to_be_visible()
 
 
+def test_scored_by_a_loss_the_lowest_mean_is_the_best(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    page.get_by_label("Model", exact=True).select_option("KNeighborsClassifier")
+    metric = page.get_by_label("Score by")
+    assert "Balanced accuracy" in metric.locator("option").all_inner_texts()
+    page.get_by_label("Model", exact=True).select_option("KNeighborsRegressor")
+    expect(metric.locator("option")).to_have_text(["R²", "MSE", "MAE"])  # the regressors' metrics
+    page.get_by_label("Target").select_option("petal width (cm)")
+    metric.select_option("mean_absolute_error")
+    tune(page, "k", "1, 3, 10, 40")
+    expect(page.locator("#tune-caption")).to_contain_text("MAE of")
+    expect(page.locator("#tune-caption")).to_contain_text("(lower is better)")
+    rows = page.locator("#tune-text tbody tr")
+    expect(rows).to_have_count(4)
+    table = [[cell.text_content() for cell in row.locator("th, td").all()] for row in rows.all()]
+    means = [float(row[1]) for row in table]
+    best = [float(row[1]) for row in table if row[-1] == "best"]
+    assert best == [min(means)] and min(means) < max(means)
+
+
 def test_values_outside_the_rule_are_explained_at_the_box(page, site_url):
     open_example(page, site_url, "iris", "150 rows")
     page.get_by_label("Model", exact=True).select_option("DecisionTreeClassifier")

@@ -15,13 +15,14 @@ const els = { box: byId("leaderboard-box"), learners: byId("leaderboard-learners
   metric: byId("leaderboard-metric"), compare: byId("leaderboard-run"), export: byId("leaderboard-export"),
   result: byId("leaderboard-result"), note: byId("leaderboard-note") };
 
-// The metrics offered before the first comparison; a reply names those Python ranks by.
-const METRICS = {
-  classification: [["accuracy", "Accuracy"], ["f1_macro", "F1 (macro)"], ["precision_macro", "Precision (macro)"],
-    ["recall_macro", "Recall (macro)"]],
+// The metrics offered before the first comparison (workbench/leaderboard.py METRICS); a reply names those
+// Python ranks by. Tuning scores by the same ones.
+export const METRICS = {
+  classification: [["accuracy", "Accuracy"], ["balanced_accuracy", "Balanced accuracy"], ["f1_macro", "F1 (macro)"],
+    ["precision_macro", "Precision (macro)"], ["recall_macro", "Recall (macro)"]],
   regression: [["r2", "R²"], ["mean_squared_error", "MSE"], ["mean_absolute_error", "MAE"]],
 };
-const PERCENT = new Set(["accuracy", "balanced_accuracy"]);
+export const PERCENT = new Set(["accuracy", "balanced_accuracy"]);
 const SCORED_ON = { test: "test rows", validation: "validation rows", training: "training rows (in-sample: no rows were held out)" };
 
 const BASELINE_NOTE = "The baseline learns nothing: it always predicts the training rows' most frequent class "

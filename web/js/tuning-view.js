@@ -11,6 +11,7 @@ import { showParams } from "./model-panel.js";
 import { paramProblem } from "./params-form.js";
 import { controlNamedIn, train, trainingArgs } from "./training.js";
 import { renderer, sizeFor } from "./view-draw.js";
+import { METRICS, PERCENT } from "./leaderboard.js";
 
 const e = byId;
 const MAX_RANGE = 100;  // a range a..b lists at most this many values (the grid's own limit)
@@ -77,6 +78,10 @@ function fillMenus(s) {
   second.value = params.some((p) => p.name === keep[1]) && keep[1] !== first.value ? keep[1] : "";
   suggest(1);
   suggest(2);
+  const metric = e("tune-metric");
+  const current = metric.value;
+  const metrics = METRICS[chosenModel(s)?.task] || [];
+  metric.replaceChildren(...metrics.map(([name, text]) => option(name, text, name === current)));
 }
 
 function paramNamed(name) {
@@ -109,7 +114,7 @@ function tuneArgs(s) {
   }
   const evaluation = { ...args.evaluation, k: s.k, seed: s.seed, stratify: s.stratify };
   return { table_id: args.table_id, target: args.target, features: args.features, model: args.model,
-    params: args.params, evaluation, preprocessing: args.preprocessing, grid };
+    params: args.params, evaluation, preprocessing: args.preprocessing, grid, metric: e("tune-metric").value || null };
 }
 
 async function tune() {
@@ -140,13 +145,14 @@ function caption(r) {
   const held = r.test_rows_left_out ? `; the ${r.test_rows_left_out} test rows were left out, for the model you train next` : "";
   return `${r.score_name} of ${r.label} by ${r.k}-fold cross-validation (${r.splitter === "StratifiedKFold" ? "stratified, " : ""}`
     + `seed ${r.seed}) on ${r.n_rows} rows, the preprocessing fitted inside each fold${held}. Best: ${cell}, `
-    + `mean ${fmtScore(best.validation_mean, r)} ± ${fmtScore(best.validation_std, r)}.`;
+    + `mean ${fmtScore(best.validation_mean, r)} ± ${fmtScore(best.validation_std, r)}`
+    + `${r.greater_is_better === false ? " (lower is better)" : ""}.`;
 }
 
-// Accuracy reads as a percentage, as in the Metrics tab and the ranking; R² as a number.
+// Accuracy reads as a percentage, as in the Metrics tab and the ranking; F1, R² and the errors as numbers.
 const fmtScore = (v, r) => {
   if (!Number.isFinite(v)) return "—";
-  return r.task === "classification" ? `${(100 * v).toFixed(1)}%` : String(Number(v.toPrecision(3)));
+  return PERCENT.has(r.scoring) ? `${(100 * v).toFixed(1)}%` : String(Number(v.toPrecision(3)));
 };
 
 async function draw(r) {

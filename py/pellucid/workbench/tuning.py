@@ -19,17 +19,18 @@ import numpy as np
 from ..core.errors import DataError
 from ..core.settings import CV_FOLDS
 from ..evaluation import model_selection
+from ..evaluation.model_selection import SCORERS
 from ..learners import registry
 from ..preprocessing import Pipeline
 from ..tabular.dates import expand_dates
 from . import prepare
 from .evaluation import check_evaluation, split_rows
 from .host import report
+from .leaderboard import check_metric, metrics_for
 from .runs import SUPERVISED, check_not_empty, check_two_classes, choose_columns, make_estimator
 
 MAX_PARAMS = 2
 MAX_CELLS = 100  # k fits per cell: beyond this a grid takes too long in a browser tab
-SCORES = {"classification": ("accuracy", "Accuracy"), "regression": ("r2", "R²")}
 
 
 # --- the grid ------------------------------------------------------------------------------------------
@@ -107,15 +108,17 @@ def _folds_k(evaluation):
 
 # --- tuning ----------------------------------------------------------------------------------------------
 
-def tune(table, target, features, model, params=None, evaluation=None, preprocessing=None, grid=None):
+def tune(table, target, features, model, params=None, evaluation=None, preprocessing=None, grid=None, metric=None):
     """Score every cell of `grid` ([{name, values}], one or two parameters; the model's other parameters are
-    `params`) by k-fold cross-validation; the TuneResult (docs/bridge.md)."""
+    `params`) by k-fold cross-validation on `metric` (one of the ranking's: accuracy or R² by default);
+    the TuneResult (docs/bridge.md)."""
     learner = registry.get(model)
     estimator = make_estimator(model, params)
     if estimator.task not in SUPERVISED:
         raise DataError(f"{learner.label} has no target to score, so there is nothing to tune it by: tuning "
                         "needs a classifier or a regressor.")
     estimator._check_params()
+    metric = check_metric(metric, estimator.task)
     axes = check_grid(learner, grid)
     k = _folds_k(evaluation)
     evaluation = check_evaluation(evaluation)
@@ -135,11 +138,13 @@ def tune(table, target, features, model, params=None, evaluation=None, preproces
     with _warnings.catch_warnings(record=True) as caught:
         _warnings.simplefilter("always")
         cells = _score_cells(raw, y, folds, cells_of(axes), lambda cell: Pipeline(
-            prepare.unfitted(raw, choices, learner), make_estimator(model, {**(params or {}), **cell})))
-    scoring, score_name = SCORES[estimator.task]
-    best = best_cell(cells)
-    return {"model": model, "label": learner.label, "task": estimator.task, "scoring": scoring,
-            "score_name": score_name, "params": [{"name": name, "values": values} for name, values in axes],
+            prepare.unfitted(raw, choices, learner), make_estimator(model, {**(params or {}), **cell})),
+            SCORERS[metric][0])
+    scoring = next(m for m in metrics_for(estimator.task) if m["name"] == metric)
+    best = best_cell(cells, scoring["greater_is_better"])
+    return {"model": model, "label": learner.label, "task": estimator.task, "scoring": metric,
+            "score_name": scoring["label"], "greater_is_better": scoring["greater_is_better"],
+            "params": [{"name": name, "values": values} for name, values in axes],
             "fixed_params": {name: value for name, value in estimator.get_params().items()
                              if name != "trace" and name not in dict(axes)},
             "cells": cells, "best": {"index": best, **cells[best]},
@@ -149,9 +154,10 @@ def tune(table, target, features, model, params=None, evaluation=None, preproces
             "warnings": list(dict.fromkeys(str(w.message) for w in caught))}
 
 
-def _score_cells(raw, y, folds, cells, pipeline_for):
-    """Per cell: its params, each fold's validation score, and the mean and (population) standard deviation
-    of the training and validation scores over the folds. Progress is reported after every fit."""
+def _score_cells(raw, y, folds, cells, pipeline_for, score):
+    """Per cell: its params, each fold's validation score (`score(y_true, y_predicted)`), and the mean and
+    (population) standard deviation of the training and validation scores over the folds. Progress is
+    reported after every fit."""
     out, fits = [], len(cells) * len(folds)
     for c, cell in enumerate(cells):
         train_scores, validation_scores = [], []
@@ -161,8 +167,8 @@ def _score_cells(raw, y, folds, cells, pipeline_for):
                 model.fit(raw.take(train), y[train])
             except DataError as exc:
                 raise DataError(f"Fitting with {_words(cell)} on fold {f + 1} failed: {exc}") from exc
-            train_scores.append(float(model.score(raw.take(train), y[train])))
-            validation_scores.append(float(model.score(raw.take(test), y[test])))
+            train_scores.append(float(score(y[train], model.predict(raw.take(train)))))
+            validation_scores.append(float(score(y[test], model.predict(raw.take(test)))))
             report((c * len(folds) + f + 1) / fits, f"Tuning: {_words(cell)}, fold {f + 1} of {len(folds)}")
         out.append({"params": cell, "validation_scores": validation_scores,
                     "validation_mean": float(np.mean(validation_scores)),
@@ -171,10 +177,11 @@ def _score_cells(raw, y, folds, cells, pipeline_for):
     return out
 
 
-def best_cell(cells):
-    """The index of the cell with the highest mean validation score; on a tie the first in grid order (with
-    values listed simplest first, the simplest model)."""
-    return int(np.argmax([cell["validation_mean"] for cell in cells]))
+def best_cell(cells, greater_is_better=True):
+    """The index of the cell with the best mean validation score (the highest, or the lowest for a loss);
+    on a tie the first in grid order (with values listed simplest first, the simplest model)."""
+    means = np.array([cell["validation_mean"] for cell in cells])
+    return int(np.argmax(means) if greater_is_better else np.argmin(means))
 
 
 def _words(cell):
