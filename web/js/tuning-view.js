@@ -164,6 +164,7 @@ async function draw(r) {
   if (!columns) {
     const mod = await renderer("validation-curve");
     const data = { labels: rows.values.map(label), xName: rows.name.replaceAll("_", " "), valueName: r.score_name, best: r.best.index,
+      percent: PERCENT.has(r.scoring),
       validation: { mean: r.cells.map((c) => c.validation_mean), std: r.cells.map((c) => c.validation_std) },
       train: { mean: r.cells.map((c) => c.train_mean), std: r.cells.map((c) => c.train_std) } };
     canvas.setAttribute("aria-label", `Validation curve: ${r.score_name} against ${data.xName}`);

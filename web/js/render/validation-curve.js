@@ -10,7 +10,8 @@ import { makeTable, makeParagraph, makeTwin, fmt } from "./twin.js";
 const SERIES = { validation: { colour: CLASS_COLOURS[0], label: "held-out fold" },
   train: { colour: CLASS_COLOURS[1], label: "training folds" } };
 
-// data: {labels: [value], validation: {mean, std}, train: {mean, std}, best?: index, xName, valueName}.
+// data: {labels: [value], validation: {mean, std}, train: {mean, std}, best?: index, xName, valueName,
+// percent?: the scores are fractions the page reads as percentages (accuracy), so the axis says "85%"}.
 export function checkCurve(data) {
   if (!data || !Array.isArray(data.labels) || !data.labels.length) throw new Error("Validation curve: expected non-empty labels.");
   for (const name of Object.keys(SERIES)) {
@@ -37,7 +38,8 @@ export function drawCurve(canvas, data, options = {}) {
   const x = (i) => plot.left + (n === 1 ? plot.width / 2 : (plot.width * (i + 0.25)) / (n - 0.5));
   const every = Math.max(1, Math.ceil(n / Math.max(1, plot.width / 48)));
   drawAxes(ctx, plot, x, y, { xTicks: data.labels.map((_, i) => i).filter((i) => i % every === 0),
-    xFormat: (i) => fitText(ctx, String(data.labels[i]), 60), xLabel: data.xName, yLabel: data.valueName, grid: true });
+    xFormat: (i) => fitText(ctx, String(data.labels[i]), 60), xLabel: data.xName, yLabel: data.valueName, grid: true,
+    ...(data.percent ? { yFormat: (v) => `${Number((100 * v).toPrecision(4))}%` } : {}) });
   if (Number.isInteger(data.best)) markBest(ctx, plot, x(data.best));
   for (const [name, { colour }] of Object.entries(SERIES)) drawSeries(ctx, data[name], x, y, colour);
   if (Number.isInteger(data.best)) drawMarker(ctx, "ring", x(data.best), y(data.validation.mean[data.best]), INK.text, 8);
