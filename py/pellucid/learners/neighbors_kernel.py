@@ -64,15 +64,20 @@ def _panels(source, metric):
     return np.ascontiguousarray(padded.reshape(d, -1, _PANEL_ROWS).transpose(1, 0, 2))
 
 
+def applies(prepared, metric):
+    """Whether the page's kernel can search these prepared rows: not natively, nor before the page
+    registered it, nor for Manhattan distances or small training sets."""
+    return (_kernel() is not None and len(prepared["points"]) >= _MIN_ROWS
+            and _score_rows(prepared, metric) is not None)
+
+
 def searcher(prepared, metric, k):
-    """A KernelSearch over the prepared training rows (their scores' columns), or None: natively,
-    when the page registered no kernel, for Manhattan distances, small training sets, or when the
-    kernel's memory cannot take the rows."""
+    """A KernelSearch over the prepared training rows (their scores' columns), or None: where the
+    kernel does not apply, or when its memory cannot take the rows."""
     global _loaded
-    kernel = _kernel()
-    source = _score_rows(prepared, metric) if len(prepared["points"]) >= _MIN_ROWS else None
-    if kernel is None or source is None:
+    if not applies(prepared, metric):
         return None
+    kernel, source = _kernel(), _score_rows(prepared, metric)
     panels = None
     if _loaded is None or _loaded() is not source:  # another model's rows are in the kernel
         _loaded = None
