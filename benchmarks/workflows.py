@@ -198,7 +198,7 @@ def run_learner(page, learner, repeats, csv_path):
     return row
 
 
-SOAK_MODELS = ["DecisionTreeClassifier", "LogisticRegression", "GaussianNB", "KNeighborsClassifier"]
+from benchmarks.soak_native import SOAK_MODELS  # noqa: E402  (the same steps natively)
 
 
 def heap_mb(page):

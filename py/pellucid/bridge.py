@@ -72,16 +72,18 @@ class Session:
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn",
                 "curves", "importance", "show_run", "tune", "compare_learners", "apply_model")
 
-    # How many fitted runs are kept: the one shown and the few before it. Each holds its model and its
-    # predictions for every row, so keeping them all would grow the browser's memory with every training;
-    # the page's history trains an evicted run again (same arguments and seed: the same model).
+    # How many fitted runs are kept at most: the one shown and the few before it, as many of those as fit
+    # in about the loaded table's size (workbench.runs.runs_to_let_go). Each holds its model and its
+    # predictions for every row (k-NN its training rows too), so keeping them all would grow the
+    # browser's memory with every training; the page's history trains a run let go of again (same
+    # arguments and seed: the same model).
     KEPT_RUNS = 5
 
     def __init__(self):
         self.tables = {}
         self.table_meta = {}  # table id -> {"name", "suggested_target", "steps": kind and missing changes}
         self.runs = {}  # model id -> workbench.runs.Run, oldest first
-        self.evicted = set()  # ids of runs let go to stay within KEPT_RUNS, so an old id gets a clear answer
+        self.evicted = set()  # ids of runs let go to bound the memory, so an old id gets a clear answer
         self._ids = itertools.count(1)
 
     def handle(self, cmd, args=None, convert=plain):
@@ -125,8 +127,8 @@ class Session:
             return self.runs[model_id]
         except KeyError:
             if model_id in self.evicted:
-                raise DataError(f"Model {model_id!r} is no longer kept: only the {self.KEPT_RUNS} most recent "
-                                "models are; train it again.") from None
+                raise DataError(f"Model {model_id!r} is no longer kept: only the most recent models are (at "
+                                f"most {self.KEPT_RUNS}, fewer when they are large); train it again.") from None
             raise DataError(f"No model is kept under id {model_id!r}; train one first.") from None
 
     def keep_table(self, table, name, suggested_target=None, uploaded=False, header=None):
@@ -151,14 +153,23 @@ class Session:
         self.runs.clear()
 
     def keep_run(self, run):
-        """Keep `run` under a new id, letting go of the oldest runs beyond KEPT_RUNS."""
+        """Keep `run` under a new id, letting go of the oldest runs beyond KEPT_RUNS or the bytes budget."""
         model_id = self._new_id("m")
         self.runs[model_id] = run
-        while len(self.runs) > self.KEPT_RUNS:
-            oldest = next(iter(self.runs))
+        self._bound_runs()
+        return model_id
+
+    def _bound_runs(self, whole=1):
+        """Let go of the oldest runs beyond the bound; the `whole` newest keep all they hold."""
+        from .workbench.runs import runs_to_let_go  # loaded with training, before any run is kept
+
+        for oldest in runs_to_let_go(self.runs, self.tables.values(), self.KEPT_RUNS, whole):
             del self.runs[oldest]
             self.evicted.add(oldest)
-        return model_id
+
+    def kept_bytes(self):
+        """About how many bytes the kept runs hold beside the loaded table (benchmarks/soak_native.py)."""
+        return sum(run.footprint(shared=self.tables.values()) for run in self.runs.values())
 
     def _new_id(self, prefix):
         return f"{prefix}{next(self._ids)}"
@@ -207,6 +218,7 @@ class Session:
         impute}; defaults from the learner's descriptor), fitted on the training rows; the TrainResult
         (docs/bridge.md). `sample`: a learner with a row limit works on a seeded sample of that many rows."""
         table = self.table(table_id)
+        self._bound_runs(whole=0)  # what is kept waits as history from now: the training's peak comes on top
         run, result = workbench.evaluation.train(table, target, features, model, params, evaluation, include_trace,
                                                  preprocessing, sample)
         run.setup["table_id"] = table_id
@@ -227,6 +239,7 @@ class Session:
         if run.reply is None:
             raise DataError(f"Model {model_id!r} was imported, not trained here, so it has no training result.")
         self.runs[model_id] = self.runs.pop(model_id)  # shown again: now the most recent, the last evicted
+        self._bound_runs()  # the one shown before it now waits with the older ones, within their budget
         return {"model_id": model_id, **run.reply}
 
     def boundary(self, model_id, x=None, y=None, resolution=200, projection=None):
@@ -327,12 +340,11 @@ class Session:
 
     # --- choosing hyperparameters ---------------------------------------------------------------------------
 
-    def tune(self, table_id, target, features, model, grid, params=None, evaluation=None, preprocessing=None,
-             metric=None):
-        """Every cell of a grid over one or two hyperparameters scored on `metric` by k-fold cross-validation
-        (the page's k and seed; under a held-out split, without the test rows), and the best cell (docs/bridge.md)."""
+    def tune(self, table_id, target, features, model, grid, params=None, evaluation=None, preprocessing=None):
+        """Every cell of a grid over one or two hyperparameters scored by k-fold cross-validation (the page's
+        k and seed; under a held-out split, without the test rows), and the best cell (docs/bridge.md)."""
         return workbench.tuning.tune(self.table(table_id), target, features, model, params, evaluation, preprocessing,
-                                     grid, metric)
+                                     grid)
 
 
 STATELESS = {"datasets": datasets, "models": models}

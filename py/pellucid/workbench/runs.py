@@ -1,5 +1,6 @@
 """A run: a fitted model with the table, columns and row split it was trained on, kept under an id."""
 
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -63,6 +64,73 @@ class Run:
 
     def train_rows(self):
         return np.asarray(self.splits.get("train", np.arange(self.table.n_rows)), dtype=np.intp)
+
+    def footprint(self, shared=()):
+        """Bytes of the arrays this run holds (its model, predictions, reply...), not counting the objects
+        in `shared` (the session's loaded table, which every run trained on it points to)."""
+        return held_bytes(self, skip={id(obj) for obj in shared})
+
+    def let_go_of_rebuildable(self):
+        """Drop what a run shown earlier can make again when asked, to hold less while it waits in the
+        history: the probabilities kept for the export (it predicts them anew) and the model's search
+        structures built from its training rows (k-NN builds them again at its next prediction)."""
+        self.probabilities = None
+        release = getattr(self.estimator, "release_prepared", None)
+        if release is not None:
+            release()
+
+
+# The runs before the newest are kept while their bytes stay within the size of the loaded data (and
+# at least this much, so that small tables keep a handful): a session on a large table then holds about
+# twice the table, not five models of it, and the browser's memory stops growing after the first trainings.
+MIN_RUNS_BUDGET = 16 * 2 ** 20
+
+
+def runs_to_let_go(runs, tables, most, whole=1):
+    """The ids among `runs` (id -> Run, oldest first) to let go of. The `whole` newest are kept as they
+    are (the one on screen; none when a training is about to start); the ones before them, newest first,
+    lose what they can rebuild and stay while the kept number at most `most` and their bytes fit the
+    budget (the loaded `tables`' bytes, at least MIN_RUNS_BUDGET); the first one that does not fit goes,
+    and every older one with it."""
+    tables = list(tables)
+    budget = max(MIN_RUNS_BUDGET, held_bytes(tables))
+    waiting = list(runs)[:len(runs) - whole]  # oldest first
+    total = 0
+    for place, model_id in enumerate(reversed(waiting)):
+        run = runs[model_id]
+        run.let_go_of_rebuildable()
+        total += run.footprint(shared=tables)
+        if whole + place + 1 > most or total > budget:
+            return waiting[:len(waiting) - place]
+    return []
+
+
+def held_bytes(obj, skip=frozenset()):
+    """Bytes of the numpy arrays reachable from `obj` through dicts, lists, tuples and objects'
+    attributes, each buffer counted once (a view counts as the array it looks into); objects whose id is
+    in `skip` are not entered. An object array counts its pointers, not the Python objects they name."""
+    seen, total, stack = set(skip), 0, [obj]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, np.ndarray):
+            base = item
+            while isinstance(base.base, np.ndarray):  # a view: the memory is its base's
+                base = base.base
+            if base is item or id(base) not in seen:
+                seen.add(id(base))
+                total += base.nbytes
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)) and item and isinstance(item[0], (int, float, str)):
+            total += sys.getsizeof(item) + len(item) * sys.getsizeof(item[0])  # a reply's row numbers
+        elif isinstance(item, (list, tuple, set, frozenset)):
+            stack.extend(item)
+        elif hasattr(item, "__dict__") and not isinstance(item, type):
+            stack.extend(vars(item).values())
+    return total
 
 
 def make_estimator(model, params, trace=False):
