@@ -42,7 +42,8 @@ class GaussianNB(_BaseNB):
     def _fit_tables(self, X, codes):
         n_c = self.class_count_[:, None]  # (C, 1)
         self.theta_ = class_sums(X, codes, len(self.classes_)) / n_c  # (C, d)
-        residual = X - self.theta_[codes]  # (n, d); two passes, as np.var does, for accuracy
+        # (n, d); two passes, as np.var does, for accuracy (np.take gathers rows faster than theta_[codes])
+        residual = X - np.take(self.theta_, codes, axis=0)
         spread = class_sums(residual * residual, codes, len(self.classes_)) / n_c  # (C, d) MLE variances
         # Each feature's variance over all rows, from the classes' means and spreads (no pass over X):
         # var = sum_c n_c (spread_c + (mean_c - mean)^2) / n.

@@ -34,9 +34,10 @@ def finite_and_zero(log_p):
 
 
 def class_sums(values, codes, n_classes):
-    """(C, d) per-class column sums, as one matrix product with the one-hot class indicator."""
-    onehot = (codes[:, None] == np.arange(n_classes)).astype(float)  # (n, C)
-    return onehot.T @ values
+    """(C, d) per-class column sums, as one matrix product with the one-hot class indicator (built
+    as (C, n): in Pyodide that layout makes the indicator and the product about twice as fast)."""
+    onehot = (codes == np.arange(n_classes)[:, None]).astype(float)  # (C, n)
+    return onehot @ values
 
 
 def category_positions(cats, col):
