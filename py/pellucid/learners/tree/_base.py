@@ -4,8 +4,8 @@ import numpy as np
 
 from ...core.errors import DataError
 from ...core.params import Choice, Integer
-from ...core.validation import CATEGORICAL, check_target
-from ...tabular.features import columns_for_predict, fit_columns
+from ...core.validation import CATEGORICAL, Columns, check_target
+from ...tabular.features import fit_columns, read
 from . import tracing
 from .columns import category_lists, encode
 from .description import from_nested, to_nested
@@ -38,10 +38,12 @@ class _TreeModel:
         return encode(columns.kinds, columns.data, self.categories_), y  # (n, d)
 
     def _encode(self, X):
-        """X read as in training: (n, d) floats with categorical values as codes (-1 if unseen)."""
-        self._check_fitted()
-        columns = columns_for_predict(self, X)
-        return encode(columns.kinds, columns.data, self.categories_)
+        """X read as in training: (n, d) floats with categorical values as codes (-1 if unseen). A plain
+        numeric matrix for a tree of numeric columns is read as it is, not copied column by column."""
+        data = read(self, X)  # checks the model is fitted first
+        if not isinstance(data, Columns):
+            return data
+        return encode(data.kinds, data.data, self.categories_)
 
     def _split_kinds(self):
         """Per column: None (numeric), "multiway" or "binary", as categorical_split asks."""

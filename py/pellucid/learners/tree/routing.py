@@ -30,7 +30,7 @@ class Router:
     def __init__(self, tree, kinds=b""):
         self.kinds = kinds  # the column kinds (Tree.apply's is_categorical, as bytes) it was built for
         leaf = tree.feature < 0  # (structure.LEAF is -1)
-        self.leaf = leaf  # (N,)
+        self.inner = ~leaf  # (N,)
         # (N,) one 16-byte record per node: numpy copies records of 16 bytes fast, 24-byte ones slowly
         self.nodes = np.empty(tree.node_count, dtype=[("threshold", float), ("left", np.int32),
                                                       ("feature", np.int32)])
@@ -46,12 +46,15 @@ class Router:
         if n >= BOX_MIN_ROWS and not self.cuts:  # the table costs about as much as routing a few
             self.cuts, self.table = box_table(self.tree)  # thousand rows, so it is built when it pays
             self.axes = [(f, Intervals(cuts)) for f, cuts in enumerate(self.cuts) if len(cuts)]
-        cell = np.zeros(n, dtype=np.intp)  # (n,) the row's box, as a flat index into table
+        cell = np.zeros(n, dtype=np.intp) if not self.axes else None  # (n,) the row's box in `table`
         for f, intervals in self.axes:
-            cell *= intervals.count
-            cell += intervals.of(X[:, f])
+            if cell is None:
+                cell = intervals.of(X[:, f])
+            else:
+                cell *= intervals.count
+                cell += intervals.of(X[:, f])
         end = self.table[cell]  # (n,) the deepest node that holds the row's whole box
-        rows = np.flatnonzero(~self.leaf[end])  # (a,) rows still at an inner node
+        rows = np.flatnonzero(self.inner[end])  # (a,) rows still at an inner node
         node = end[rows]  # (a,)
         flat = np.ascontiguousarray(X).ravel()  # (n * d,) x[r, f] is flat[r * d + f]
         offset = rows * d  # (a,)
@@ -62,9 +65,8 @@ class Router:
             node = np.add(at["left"], right, dtype=np.intp)  # (a,) the child: left, or the one after it
             level += 1
             if level % CHECK_EVERY == 0:
-                done = self.leaf[node]  # (a,)
-                finished, kept = np.flatnonzero(done), np.flatnonzero(~done)
-                end[rows[finished]] = node[finished]
+                end[rows] = node  # a row at a leaf stays there, so its node now is its end
+                kept = np.flatnonzero(self.inner[node])  # (a',)
                 rows, node, offset = rows[kept], node[kept], offset[kept]
         return end
 
@@ -84,12 +86,12 @@ class Intervals:
     def __init__(self, cuts):
         cuts = np.asarray(cuts, dtype=float)  # (L,) sorted
         self.count = len(cuts) + 1  # intervals
-        self.low = cuts[0]
         self.padded = np.append(cuts, np.inf)  # (L + 1,) so a value above every cut stops at L
         span = cuts[-1] - cuts[0]
         for buckets in (8, 32, 128):
             self.buckets = float(buckets * len(cuts))
             self.scale = self.buckets / span if span > 0 else 1.0
+            self.low = cuts[0] - 1.0 / self.scale  # so the first cut's bucket is 1: bucket 0 lies below it
             keys = self.key(cuts)  # (L,) non-decreasing
             self.compares = int(np.bincount(keys).max())
             if self.compares <= self.MOST_PER_BUCKET:
@@ -99,10 +101,11 @@ class Intervals:
     def key(self, x):
         """(n,) each value's bucket, 0 (below the first cut's, or NaN) .. buckets + 1."""
         with np.errstate(over="ignore", invalid="ignore"):
-            z = np.fmin(np.fmax((x - self.low) * self.scale, -1.0), self.buckets)  # fmax turns NaN into -1
-        k = z.astype(np.intp)
-        k += 1
-        return k
+            z = np.subtract(x, self.low)
+            z *= self.scale
+            np.fmax(z, 0.0, out=z)  # fmax turns NaN into 0
+            np.fmin(z, self.buckets + 1, out=z)
+        return z.astype(np.intp)
 
     def of(self, x):
         """(n,) the number of cuts below each value, as np.searchsorted(cuts, x) (NaN: 0)."""
