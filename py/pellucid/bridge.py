@@ -340,11 +340,12 @@ class Session:
 
     # --- choosing hyperparameters ---------------------------------------------------------------------------
 
-    def tune(self, table_id, target, features, model, grid, params=None, evaluation=None, preprocessing=None):
-        """Every cell of a grid over one or two hyperparameters scored by k-fold cross-validation (the page's
-        k and seed; under a held-out split, without the test rows), and the best cell (docs/bridge.md)."""
+    def tune(self, table_id, target, features, model, grid, params=None, evaluation=None, preprocessing=None,
+             metric=None):
+        """Every cell of a grid over one or two hyperparameters scored on `metric` by k-fold cross-validation
+        (the page's k and seed; under a held-out split, without the test rows), and the best cell (docs/bridge.md)."""
         return workbench.tuning.tune(self.table(table_id), target, features, model, params, evaluation, preprocessing,
-                                     grid)
+                                     grid, metric)
 
 
 STATELESS = {"datasets": datasets, "models": models}
