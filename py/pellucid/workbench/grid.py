@@ -74,11 +74,14 @@ class GridRows:
     """The grid's rows as the model reads them, made from their few distinct values: the preparation
     (imputing, standardising, one-hot encoding) works column by column, so it is applied to a table with
     one row per distinct value of the varied feature that has most (the others repeat their last value)
-    and each column is expanded to the grid again, giving the very numbers the whole grid would."""
+    and each column is expanded to the grid again, giving the very numbers the whole grid would. A plane
+    through more features (the PCA projection's) repeats no value: its rows are prepared as they are."""
 
     def __init__(self, features, varying, held, kinds, prepare):
         self.n_rows = _rows(varying)
-        distinct = {f: np.unique(varying[f], return_inverse=True) for f in varying}
+        self.whole = len(varying) > 2  # not a lattice: no value repeats
+        distinct = {f: (np.asarray(varying[f], dtype=float), np.arange(self.n_rows)) if self.whole
+                    else np.unique(varying[f], return_inverse=True) for f in varying}
         self.inverse = {f: inverse.ravel() for f, (_, inverse) in distinct.items()}  # (m,) per varied feature
         r = max(len(values) for values, _ in distinct.values())
         columns = []
@@ -103,6 +106,8 @@ class GridRows:
 
     def table(self):
         """The whole grid as the model's input table (for a model without a fast path)."""
+        if self.whole:
+            return self.few
         names, kinds = self.few.columns, self.few.kinds
         data = [self.few.column(n)[self.inverse[n]] if n in self.inverse
                 else np.full(self.n_rows, self.few.column(n)[0], dtype=self.few.column(n).dtype) for n in names]
