@@ -157,8 +157,10 @@ class _Plane:
         order = np.argsort(cell, kind="stable")
         self.rows = rows[order]  # (kept,) training rows by layer, then cell
         self.start = np.searchsorted(cell[order], np.arange(self.base[-1] + 1))  # (cells + 1,)
-        self.c_floor = np.full(layers, np.inf)  # the least c of each layer
-        np.minimum.at(self.c_floor, layer, c)
+        self.c_floor = np.full(layers, np.inf)  # the least c of each layer (its rows are one run now)
+        present = np.flatnonzero(np.bincount(layer, minlength=layers))
+        runs = self.start[self.base[present]]
+        self.c_floor[present] = np.minimum.reduceat(c[order], runs)
         self.indexed = (top, high > low)
 
     def _cell(self, values, axis, layer):
