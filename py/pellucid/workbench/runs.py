@@ -83,7 +83,9 @@ class Run:
 # The runs before the newest are kept while their bytes stay within the size of the loaded data (and
 # at least this much, so that small tables keep a handful): a session on a large table then holds about
 # twice the table, not five models of it, and the browser's memory stops growing after the first trainings.
-MIN_RUNS_BUDGET = 16 * 2 ** 20
+# (16 MB kept all five runs of a 20,000-row table and raised Pyodide's heap from 86 to 104 MB by the 6th
+# training of benchmarks/soak_native.py --pyodide; 4 MB keeps two or three, and the heap stays at 86 MB.)
+MIN_RUNS_BUDGET = 4 * 2 ** 20
 
 
 def runs_to_let_go(runs, tables, most, whole=1):
