@@ -114,6 +114,10 @@ class _Plane:
         """A gap's share of a score."""
         return gap * gap if self.metric == "euclidean" else gap
 
+    def diff(self, a, b):
+        """a - b, or its absolute value where the term needs it (Manhattan)."""
+        return a - b if self.metric == "euclidean" else np.abs(a - b)
+
     def root(self, score):
         """The gap whose term is `score`."""
         return np.sqrt(score) if self.metric == "euclidean" else score
@@ -244,23 +248,25 @@ class _Plane:
             slot = np.arange(width)
             pos = rows[starts[tiles, None] + np.minimum(slot, count[tiles, None] - 1)]  # (b, width) past count: the last again
             px, py = ix[tiles % len(ix)], iy[tiles // len(ix)]  # (b, T) each
-            along_x = self.term(np.abs(xs[px][:, :, None] - self.xu[pos][:, None, :]))  # (b, T, width)
-            along_y = self.term(np.abs(ys[py][:, :, None] - self.xw[pos][:, None, :]))
-            along_y += np.where(slot >= count[tiles, None], np.inf, self.c[pos])[:, None, :]
+            along_x = self.term(self.diff(xs[px][:, :, None], self.xu[pos][:, None, :]))  # (b, T, width)
+            along_y = self.term(self.diff(ys[py][:, :, None], self.xw[pos][:, None, :]))
+            raised = self.c[pos]
+            raised[slot >= count[tiles, None]] = np.inf  # the padding is no candidate
+            along_y += raised[:, None, :]
             scores = (along_y[:, :, None, :] + along_x[:, None, :, :]).reshape(-1, width)  # (b T T, width)
-            b, qy, qx = np.unravel_index(np.arange(len(scores)), (len(tiles), iy.shape[1], ix.shape[1]))
             if not last:
                 nearest = np.argpartition(scores, k - 1, axis=1)[:, :k] if width > k else \
                     np.broadcast_to(slot, (len(scores), width))
-                near[py[b, qy], px[b, qx]] = np.take_along_axis(pos[b], nearest, axis=1)
+                found = np.take_along_axis(np.repeat(pos, per_tile, axis=0), nearest, axis=1)
+                near[py[:, :, None], px[:, None, :]] = found.reshape(len(tiles), iy.shape[1], ix.shape[1], k)
                 continue
             kth = np.partition(scores, k - 1, axis=1)[:, k - 1] if width > k else scores.max(axis=1)
-            real = (qx == 0) | (px[b, qx] != px[b, qx - 1])  # a short tile repeats its last point
-            real &= (qy == 0) | (py[b, qy] != py[b, qy - 1])
-            within = (scores <= (kth * (1.0 + _MARGIN))[:, None]) & real[:, None]
+            # a short tile repeats its last point: keep one of them
+            real = ((np.diff(py, axis=1, prepend=-1) != 0)[:, :, None] & (np.diff(px, axis=1, prepend=-1) != 0)[:, None, :])
+            within = (scores <= (kth * (1.0 + _MARGIN))[:, None]) & real.reshape(-1, 1)
             point, column = np.divmod(np.flatnonzero(within), width)
-            pairs.append((py[b[point], qy[point]] * len(xs) + px[b[point], qx[point]],
-                          pos[b[point], column]))
+            lattice_index = (py[:, :, None] * len(xs) + px[:, None, :]).ravel()  # (b T T,)
+            pairs.append((lattice_index[point], pos.ravel()[(point // per_tile) * width + column]))
         if not last:
             return near
         return tuple(np.concatenate(part) for part in zip(*pairs))
