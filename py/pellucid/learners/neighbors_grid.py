@@ -89,7 +89,10 @@ def _k_best(query, dist, rows, m, k):
     k (no tie at a k-th place), each run of k is sorted where it is."""
     if len(query) == m * k:  # every query has at least k pairs, so exactly k here
         dist, rows = dist.reshape(m, k), rows.reshape(m, k)
-        order = np.lexsort((rows, dist), axis=-1)
+        order = np.argsort(dist, axis=1, kind="stable")
+        ranked = np.take_along_axis(dist, order, axis=1)
+        tied = np.flatnonzero((ranked[:, 1:] == ranked[:, :-1]).any(axis=1))  # equal distances: by training row
+        order[tied] = np.lexsort((rows[tied], dist[tied]), axis=-1)
         distances, indices = np.empty((m, k)), np.empty((m, k), dtype=rows.dtype)
         distances[query[::k]] = np.take_along_axis(dist, order, axis=1)
         indices[query[::k]] = np.take_along_axis(rows, order, axis=1)
