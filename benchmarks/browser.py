@@ -21,6 +21,7 @@ Every request that does not go to the local server is refused (and reported).
 
 import argparse
 import json
+import math
 import os
 import pathlib
 import statistics
@@ -217,10 +218,28 @@ def new_context(browser, guard):
     return context
 
 
-def _timings(page):
+# Requests whose start is a phase of the start too: the worker's script (how soon the page starts Python)
+# and Pyodide's WebAssembly (how soon the worker asks for the runtime).
+WATCHED_REQUESTS = {"worker.js": "worker script requested", "bare-worker.mjs": "worker script requested",
+                    "pyodide.asm.wasm": "Pyodide's WebAssembly requested"}
+
+
+def _watch_requests(page):
+    """The first request of each WATCHED_REQUESTS file the page (or its worker) makes, by file name."""
+    seen = {}
+    page.on("request", lambda request: seen.setdefault(request.url.split("?")[0].rsplit("/", 1)[-1], request))
+    return seen
+
+
+def _timings(page, requests=None):
     page.wait_for_function("() => window.__readyAt !== undefined", timeout=120_000)
-    return page.evaluate("""() => ({ ready: window.__readyAt, phases: window.__phases,
+    timings = page.evaluate("""() => ({ ready: window.__readyAt, phases: window.__phases, origin: performance.timeOrigin,
         dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd })""")
+    for name, request in (requests or {}).items():
+        started = request.timing["startTime"]  # ms since the epoch, as performance.timeOrigin
+        if name in WATCHED_REQUESTS and started > 0:
+            timings["phases"][WATCHED_REQUESTS[name]] = started - timings["origin"]
+    return timings
 
 
 def build_baseline(rev, tmp):
@@ -245,8 +264,9 @@ def startup(browser, guard, pages, runs):
             context = new_context(browser, guard)
             page = context.new_page()
             guard.watch(page)
+            requests = _watch_requests(page)
             page.goto(url)
-            out[key]["cold"].append(_timings(page))
+            out[key]["cold"].append(_timings(page, requests))
             context.close()
     contexts = {}
     for key, url in pages.items():
@@ -301,13 +321,14 @@ def startup_table(data):
 
 
 def phases_table(data, key="real"):
-    """When a site's status line first read each text (median ms since navigation)."""
-    lines = [f"| {key} site: status first reads | cold (ms, median) | warm (ms, median) |", "|---|---:|---:|"]
-    texts = list(data[key]["cold"][0]["phases"])
+    """When a page's status line first read each text, and when its worker's script and Pyodide's
+    WebAssembly were requested (cold only), in order: median ms since navigation."""
+    lines = [f"| {key} page: status first reads, or request | cold (ms, median) | warm (ms, median) |",
+             "|---|---:|---:|"]
+    median = lambda kind, text: statistics.median(run["phases"].get(text, math.nan) for run in data[key][kind])
+    texts = sorted(data[key]["cold"][0]["phases"], key=lambda text: median("cold", text))
     for text in texts:
-        med = {kind: statistics.median(run["phases"].get(text, float("nan")) for run in data[key][kind])
-               for kind in ("cold", "warm")}
-        lines.append(f"| {text} | {med['cold']:.0f} | {med['warm']:.0f} |")
+        lines.append(f"| {text} | {median('cold', text):.0f} | {median('warm', text):.0f} |")
     return "\n".join(lines)
 
 
@@ -376,7 +397,7 @@ def main(argv=None):
                       f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs\n", flush=True)
                 if not args.skip_startup:
                     data = startup(browser, guard, pages, args.startup_runs)
-                    phases = "\n\n".join(phases_table(data, key) for key in pages if key != "bare")
+                    phases = "\n\n".join(phases_table(data, key) for key in pages)
                     print(f"## Startup ({args.startup_runs} runs each)\n\n{startup_table(data)}\n\n{phases}\n")
                     print("raw (ms): " + json.dumps({k: {kind: [round(r['ready']) for r in runs]
                                                           for kind, runs in v.items()} for k, v in data.items()}))
