@@ -353,7 +353,7 @@ def _lattice_case(seed):
     u, w = rng.choice(p, 2, replace=False)
     shift = 30.0 if seed % 5 == 4 else 0.0  # a lattice far outside the data
     steps = int(rng.integers(2, 6))
-    xs = np.arange(-2 * steps, 5 * steps + 1) / (2.0 * steps) + shift  # through -1, -0.5, ..., 2.5: the tied rows' values
+    xs = np.arange(-2 * steps, 5 * steps + 1) / (2.0 * steps) + shift  # through -1, -0.5, ..., 2.5 (tied values)
     ys = np.linspace(-1, 2.5, 8)[::-1] if seed % 7 == 3 else np.linspace(-1.5, 3, int(rng.integers(16, 30)))
     Q = _lattice(xs, ys, X[int(rng.integers(0, n))] if seed % 2 else rng.normal(size=p), u, w)
     if len(Q) < neighbors_grid._MIN_QUERIES:
