@@ -38,10 +38,12 @@ _KERNEL_TREE_MAX_FEATURES = 4
 
 def prepare(X, metric, tree=None):
     """What the searches need from the training matrix X (n, p), computed once per model. tree: build
-    a KD-tree (True), or not (False), or from _TREE_MIN_ROWS rows on (None). With a tree the score
-    arrays' columns go in tree order (no second copy of them), and "order" maps them back to rows."""
+    a KD-tree (True), or not (False), or from _TREE_MIN_ROWS rows on where it would be searched (None).
+    With a tree the score arrays' columns go in tree order (no second copy of them), and "order" maps
+    them back to rows."""
     prepared = distance_scores.prepare(X, metric)
-    if tree or (tree is None and len(X) >= _TREE_MIN_ROWS):
+    searched = X.shape[1] <= _KERNEL_TREE_MAX_FEATURES or not neighbors_kernel.applies(prepared, metric)
+    if tree or (tree is None and len(X) >= _TREE_MIN_ROWS and searched):
         built = build_tree(prepared["points"])
         prepared = {**distance_scores.in_order(prepared, built["perm"]), "tree": built}
     return prepared
