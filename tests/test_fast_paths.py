@@ -401,3 +401,18 @@ def test_intervals_by_arithmetic_count_the_cuts_below_as_searchsorted(seed):
     intervals = routing.Intervals(cuts)
     assert np.array_equal(intervals.of(x), np.searchsorted(cuts, x))
     assert intervals.of(np.array([np.nan])).tolist() == [0]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_kmeans_cluster_sums_without_blas_equal_them_with_it(seed, monkeypatch):
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(1, 6))
+    MT = _tied_matrix(rng, int(rng.integers(k, 500)), 4, levels=6).T.copy()  # (d, n)
+    labels = rng.integers(0, k, size=MT.shape[1])
+    monkeypatch.setattr(kmeans_fast, "HAS_BLAS", True)
+    sums, counts = kmeans_fast.cluster_sums(MT, labels, k)
+    monkeypatch.setattr(kmeans_fast, "HAS_BLAS", False)
+    sums_without, counts_without = kmeans_fast.cluster_sums(MT, labels, k)
+    np.testing.assert_allclose(sums_without, sums, rtol=1e-12, atol=1e-9)
+    assert np.array_equal(counts_without, counts)
+    np.testing.assert_allclose(sums, [MT[:, labels == j].sum(axis=1) for j in range(k)], rtol=1e-12, atol=1e-9)

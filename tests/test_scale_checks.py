@@ -7,7 +7,7 @@ import pytest
 import pellucid
 from pellucid.core.errors import DataError
 from pellucid.core.validation import workable_scale
-from pellucid.learners.distances import unit_scale
+from pellucid.learners.distances import square_safe_scale, unit_scale
 
 
 @pytest.mark.parametrize("sign", [1.0, -1.0])
@@ -34,3 +34,9 @@ def test_values_up_to_1e150_are_workable():
 ])
 def test_unit_scale_is_the_power_of_two_above_the_largest_magnitude(values, expected):
     assert unit_scale(np.array(values)) == expected
+
+
+@pytest.mark.parametrize("top, expected", [(5.0, 1.0), (1e-50, 1.0), (1e50, 1.0), (1e-70, 2.0 ** -232),
+                                           (1e70, 2.0 ** 233)])
+def test_only_data_too_large_or_too_small_to_square_is_divided_before_squaring(top, expected):
+    assert square_safe_scale(np.array([[top, -top / 3]])) == expected

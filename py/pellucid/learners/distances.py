@@ -20,6 +20,18 @@ def unit_scale(M):
     return float(np.ldexp(1.0, np.frexp(top)[1]))
 
 
+# Values whose magnitudes are at most 2^200 (about 1e60) and at least 2^-200 square and add up over any
+# number of rows without overflow or underflow, so such data can be used as it is: dividing it by a
+# power of two would give the same result, after a pass over all of it.
+_SQUARE_SAFE = (2.0 ** -200, 2.0 ** 200)
+
+
+def square_safe_scale(M):
+    """1 for data of an ordinary size, else `unit_scale(M)`: what to divide M by before squaring it."""
+    scale = unit_scale(M)
+    return 1.0 if _SQUARE_SAFE[0] <= scale <= _SQUARE_SAFE[1] else scale
+
+
 def squared_distances(A, B, B_sq=None):
     """||a - b||^2 for every pair of rows, by the expansion ||a||^2 - 2 a.b + ||b||^2 (clipped at 0),
     computed as one matrix product of [-2a, ||a||^2, 1] and [b, 1, ||b||^2]."""

@@ -22,7 +22,7 @@ from ..tabular.features import fit_numeric, numeric
 from ..core.params import Choice, Flag, Integer, Number
 from ..core.validation import check_k_within_rows
 from . import kmeans_fast
-from .distances import squared_distances, unit_scale
+from .distances import square_safe_scale, squared_distances, unit_scale
 
 _FULL_PROBABILITIES = 500  # up to this many rows the trace keeps every seeding probability
 _TOP_PROBABILITIES = 20  # above it, only the largest ones
@@ -87,8 +87,8 @@ class KMeans(ClusterMixin, Estimator):
         n = len(M)
         check_k_within_rows(self.k, n)
         rng = np.random.default_rng(self.seed)
-        scale = unit_scale(M)  # the runs work on M / scale, where squares neither underflow nor overflow
-        M = M / scale
+        scale = square_safe_scale(M)  # the runs work on M / scale, where squares neither underflow nor
+        M = M / scale if scale != 1.0 else M  # overflow (scale is 1 for data of an ordinary size)
         # k-means is unmoved by a shift; centred data keeps the distance expansion exact. The rows are
         # kept as columns of MT, so every (k, n) product reduces over k along contiguous memory.
         origin = np.ones(n) @ M / n  # (d,) the column means

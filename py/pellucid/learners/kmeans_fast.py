@@ -8,6 +8,8 @@ give the same clusters from the same centres.
 
 import numpy as np
 
+from .gram_fast import HAS_BLAS
+
 
 def assign(MT, centres):
     """kmeans.assign on the rows held as the columns of MT (d, n): the closest centre of every row, and
@@ -32,9 +34,11 @@ def assign(MT, centres):
 
 
 def cluster_sums(MT, labels, k):
-    """(k, d) sum and (k,) count of the rows of each cluster."""
+    """(k, d) sum and (k,) count of the rows of each cluster. Without BLAS (Pyodide) einsum takes about
+    2/3 of the time of onehot @ MT.T; with BLAS the product is the faster."""
     onehot = (labels[None, :] == np.arange(k)[:, None]).astype(MT.dtype)  # (k, n)
-    return onehot @ MT.T, np.bincount(labels, minlength=k).astype(float)
+    sums = onehot @ MT.T if HAS_BLAS else np.einsum("kn,dn->kd", onehot, MT)
+    return sums, np.bincount(labels, minlength=k).astype(float)
 
 
 def move_rows(MT, moved, old, new, sums, counts):

@@ -17,7 +17,7 @@ from ..core.base import Estimator, TransformerMixin
 from ..core.errors import DataError
 from ..tabular.features import fit_numeric, numeric
 from ..core.params import Flag, Integer, Number
-from .distances import unit_scale
+from .distances import square_safe_scale, unit_scale
 from .gram_fast import gram
 
 
@@ -79,7 +79,7 @@ class PCA(TransformerMixin, Estimator):
         # The scatter is found from M / scale, whose squares neither underflow nor overflow (scale is 1
         # for data of an ordinary size); a power of two rounds nothing, so the eigenvectors are those of
         # M and its eigenvalues are scale^2 times.
-        scale = _scale_for_squares(M)
+        scale = square_safe_scale(M)
         scaled = M / scale if scale != 1.0 else M
         scaled_values, vectors = _eigen(scaled, mean / scale, trace, scale)  # (r,), (r, d) largest first
         eigenvalues = scaled_values * scale ** 2
@@ -135,18 +135,6 @@ class PCA(TransformerMixin, Estimator):
         residual = centred - (centred @ self.components_.T) @ self.components_
         total = float(np.sum(centred ** 2))
         return 1.0 - float(np.sum(residual ** 2)) / total if total > 0 else 1.0
-
-
-# Values whose magnitudes are at most 2^200 (about 1e60) and at least 2^-200 square and add up over any
-# number of rows without overflow or underflow, so such data is used as it is (dividing it by a power of
-# two would give the same result, after a pass over all of it).
-_SQUARE_SAFE = (2.0 ** -200, 2.0 ** 200)
-
-
-def _scale_for_squares(M):
-    """1, or for data too large or too small to square safely, a power of two near its largest |value|."""
-    scale = unit_scale(M)
-    return 1.0 if _SQUARE_SAFE[0] <= scale <= _SQUARE_SAFE[1] else scale
 
 
 def _eigen(M, mean, trace, scale=1.0):
