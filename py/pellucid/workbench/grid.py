@@ -11,9 +11,7 @@ values once (learners/tree/held.py), logistic regression adds their part of thet
 import numpy as np
 
 from ..learners import registry
-from ..learners.logistic import LogisticRegression
 from ..learners.logistic_fast import held_scores
-from ..learners.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from ..tabular.features import numeric
 from ..tabular.table import Table
 
@@ -46,7 +44,7 @@ def predict_grid(estimator, features, varying, held, kinds, proba=False, prepare
     """Predictions for rows whose `varying` columns take the given arrays and the others their held value;
     with proba=True, (predict, predict_proba or None). The grid is in the user's units; `prepare` (a
     run's `prepare`) maps its rows to what the model reads, as the training rows were."""
-    fast = _FAST.get(type(estimator))
+    fast = _fast_path(estimator)
     if prepare is None and all(kinds[f] == "numeric" for f in features) and fast is None:
         X = np.column_stack([varying[f] if f in varying else np.full(_rows(varying), held[f])
                              for f in features])  # (m, d) a plain matrix: no per-column conversion
@@ -132,5 +130,11 @@ def _logistic_grid(model, rows, proba):
     return model.class_of_scores(scores), (model.proba_of_scores(scores) if proba else None)
 
 
-_FAST = {DecisionTreeClassifier: _tree_grid, DecisionTreeRegressor: _tree_grid,
-         LogisticRegression: _logistic_grid}
+def _fast_path(model):
+    """The grid predictor for what the model is, known by what it offers (the registry alone names
+    learner classes): a tree predicts from the node rows end in, logistic regression from its scores."""
+    if hasattr(model, "tree_") and hasattr(model, "predict_at"):
+        return _tree_grid
+    if hasattr(model, "class_of_scores") and hasattr(model, "feature_names_out_"):
+        return _logistic_grid
+    return None
