@@ -1,6 +1,7 @@
 """A run: a fitted model with the table, columns and row split it was trained on, kept under an id."""
 
 import sys
+import types
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -81,8 +82,9 @@ class Run:
 
 
 # The runs before the newest are kept while their bytes stay within the size of the loaded data (and
-# at least this much, so that small tables keep a handful): a session on a large table then holds about
-# twice the table, not five models of it, and the browser's memory stops growing after the first trainings.
+# at least this much, so that small tables keep a handful): a session on a large table then holds the
+# newest run and about the table's size again, not five models of it, and the browser's memory stops
+# growing after the first trainings.
 # (16 MB kept all five runs of a 20,000-row table and raised Pyodide's heap from 86 to 104 MB by the 6th
 # training of benchmarks/soak_native.py --pyodide; 4 MB keeps two or three, and the heap stays at 86 MB.)
 MIN_RUNS_BUDGET = 4 * 2 ** 20
@@ -130,7 +132,7 @@ def held_bytes(obj, skip=frozenset()):
             total += sys.getsizeof(item) + len(item) * sys.getsizeof(item[0])  # a reply's row numbers
         elif isinstance(item, (list, tuple, set, frozenset)):
             stack.extend(item)
-        elif hasattr(item, "__dict__") and not isinstance(item, type):
+        elif hasattr(item, "__dict__") and not isinstance(item, (type, types.ModuleType)):
             stack.extend(vars(item).values())
     return total
 
