@@ -156,6 +156,21 @@ def test_a_kept_run_shown_again_after_others_gives_its_reply_and_export(session,
     assert ok(session, "export_predictions", model_id=knn["model_id"]) == exported
 
 
+def test_a_model_imported_to_apply_keeps_the_run_on_screen_however_large(session, monkeypatch):
+    """Apply to new data imports a model without showing it: the k-NN run on screen, larger than the
+    budget, stays kept (its boundary still draws); the page's own import, which is shown, may let it go."""
+    monkeypatch.setattr(runs_module, "MIN_RUNS_BUDGET", 0)  # the budget: the table's own bytes
+    blobs = ok(session, "load_example", name="blobs", n=3000)["table_id"]
+    shown = train_on_blobs(session, blobs, "KNeighborsClassifier")["model_id"]
+    saved = ok(session, "export_model", model_id=shown)["json"]
+    for _ in range(2):
+        applied = ok(session, "import_model", json=saved, shown=False)["model_id"]
+        assert shown in session.runs and applied in session.runs
+        assert ok(session, "boundary", model_id=shown, x="x1", y="x2")
+    ok(session, "import_model", json=saved)  # shown in its place: the trained run may now wait or go
+    assert shown not in session.runs
+
+
 def test_held_bytes_counts_each_buffer_once():
     rows = np.zeros((1000, 4))
     holder = {"rows": rows, "view": rows[::2], "again": [rows, (rows.T,)], "labels": np.array(["a"] * 10)}

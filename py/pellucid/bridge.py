@@ -84,6 +84,7 @@ class Session:
         self.table_meta = {}  # table id -> {"name", "suggested_target", "steps": kind and missing changes}
         self.runs = {}  # model id -> workbench.runs.Run, oldest first
         self.evicted = set()  # ids of runs let go to bound the memory, so an old id gets a clear answer
+        self.shown = None  # the id of the run the page shows (trained, shown again or imported to be shown)
         self._ids = itertools.count(1)
 
     def handle(self, cmd, args=None, convert=plain):
@@ -152,11 +153,18 @@ class Session:
         self.table_meta.clear()
         self.runs.clear()
 
-    def keep_run(self, run):
-        """Keep `run` under a new id, letting go of the oldest runs beyond KEPT_RUNS or the bytes budget."""
+    def keep_run(self, run, shown=True):
+        """Keep `run` under a new id, letting go of the oldest runs beyond KEPT_RUNS or the bytes budget.
+        shown=False: a model the page reads without showing it (Apply to new data's import), so the run
+        on screen is kept whole beside it, however large, and its views and exports keep working."""
         model_id = self._new_id("m")
         self.runs[model_id] = run
-        self._bound_runs()
+        if shown or self.shown not in self.runs:
+            self.shown = model_id if shown else self.shown
+            self._bound_runs()
+        else:
+            self.runs[self.shown] = self.runs.pop(self.shown)  # the newest beside the new one: both kept whole
+            self._bound_runs(whole=2)
         return model_id
 
     def _bound_runs(self, whole=1):
@@ -239,6 +247,7 @@ class Session:
         if run.reply is None:
             raise DataError(f"Model {model_id!r} was imported, not trained here, so it has no training result.")
         self.runs[model_id] = self.runs.pop(model_id)  # shown again: now the most recent, the last evicted
+        self.shown = model_id
         self._bound_runs()  # the one shown before it now waits with the older ones, within their budget
         return {"model_id": model_id, **run.reply}
 
@@ -259,10 +268,11 @@ class Session:
         its columns matched by name, predictions as a preview and as CSV; the loaded table is untouched."""
         return workbench.apply.apply_model(self.run(model_id), path, name, max_bytes, max_rows, header)
 
-    def import_model(self, json):
-        """Keep a model from exported JSON text; nothing changes when it is malformed."""
+    def import_model(self, json, shown=True):
+        """Keep a model from exported JSON text; nothing changes when it is malformed. shown=False: the
+        page applies it to new data without showing it (keep_run)."""
         run = workbench.exports.import_model(json)
-        return {"model_id": self.keep_run(run), "label": run.label, "task": run.task,
+        return {"model_id": self.keep_run(run, shown), "label": run.label, "task": run.task,
                 "capabilities": sorted(run.learner.capabilities), "model": workbench.exports.compact_of(run),
                 "features": run.features, "target": run.target}
 

@@ -53,7 +53,7 @@ async function importHere() {
   els.modelFile.value = "";
   if (!file) return;
   showMessage("");
-  const reply = await run("Reading the model…", async () => python.call("import_model", { json: await readModelFile(file) }));
+  const reply = await run("Reading the model…", async () => python.call("import_model", { json: await readModelFile(file), shown: false }));
   if (!reply) return;
   imported = [{ model_id: reply.model_id, label: reply.label, file: file.name }, ...imported];
   drawChoices(store.get());
