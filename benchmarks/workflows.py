@@ -169,6 +169,19 @@ def run_learner(page, learner, repeats, csv_path):
     model_id = page.evaluate("""async () => {
         const { store } = await import(new URL("js/store.js", location.href).href);
         return store.get().result.model_id; }""")
+    # The boundary and the comparison first: importing a model (below) shows it in place of the trained one,
+    # which the session may then let go of.
+    if learner["task"] == "classification" or "boundary" in learner["capabilities"]:
+        times = [boundary_predicted_and_drawn(page, {"model_id": model_id, "x": "x1", "y": "x2"})
+                 for _ in range(repeats)]
+        row["boundary_ms"] = 1000 * best(call + draw for call, draw in times)
+        row["boundary_draw_ms"] = 1000 * best(draw for _, draw in times)
+    try:
+        cmp = worker_call(page, "compare_sklearn", {"model_id": model_id})[1]
+        fit = cmp.get("fit_seconds") or {}
+        row["pellucid_fit_s"], row["sklearn_fit_s"] = fit.get("pellucid"), fit.get("sklearn")
+    except Exception as exc:  # no twin, or scikit-learn could not load: said in the table
+        row["sklearn_note"] = str(exc).splitlines()[0][:80]
     exports, sizes = [], []
     for _ in range(repeats):
         seconds, size = time_download(page, "#export-predictions")
@@ -184,17 +197,6 @@ def run_learner(page, learner, repeats, csv_path):
     row["export_model_s"], row["model_bytes"] = best(model_exports), size
     text = worker_call(page, "export_model", {"model_id": model_id})[1]["json"]
     row["import_model_s"] = best(worker_call(page, "import_model", {"json": text})[0] for _ in range(repeats))
-    if learner["task"] == "classification" or "boundary" in learner["capabilities"]:
-        times = [boundary_predicted_and_drawn(page, {"model_id": model_id, "x": "x1", "y": "x2"})
-                 for _ in range(repeats)]
-        row["boundary_ms"] = 1000 * best(call + draw for call, draw in times)
-        row["boundary_draw_ms"] = 1000 * best(draw for _, draw in times)
-    try:
-        cmp = worker_call(page, "compare_sklearn", {"model_id": model_id})[1]
-        fit = cmp.get("fit_seconds") or {}
-        row["pellucid_fit_s"], row["sklearn_fit_s"] = fit.get("pellucid"), fit.get("sklearn")
-    except Exception as exc:  # no twin, or scikit-learn could not load: said in the table
-        row["sklearn_note"] = str(exc).splitlines()[0][:80]
     return row
 
 
