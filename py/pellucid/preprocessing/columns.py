@@ -34,7 +34,8 @@ def missing(values, kind):
     """(n,) bool: the cells with no value (NaN in a numeric column, None in a categorical one)."""
     if kind == NUMERIC:
         return np.isnan(values.astype(float))
-    return np.array([v is None or (isinstance(v, float) and v != v) for v in values], dtype=bool)
+    values = np.asarray(values, dtype=object)
+    return np.equal(values, None) | (values != values)  # None, or a float NaN (the one value unequal to itself)
 
 
 def check_columns(transformer, table):
@@ -46,6 +47,4 @@ def check_columns(transformer, table):
 
 def replace(table, changed):
     """A new Table with some columns' values replaced: `changed` is {name: (values, kind)}."""
-    data = {name: changed[name][0] if name in changed else table.column(name) for name in table.columns}
-    kinds = {name: changed[name][1] if name in changed else table.kinds[name] for name in table.columns}
-    return Table(data, kinds=kinds)
+    return table.with_values(changed)
