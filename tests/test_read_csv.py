@@ -41,6 +41,17 @@ def test_delimiter_inside_quotes_does_not_count():
     assert values(table, "note") == ["a, b, c", "d"]
 
 
+@pytest.mark.parametrize("data, columns, last", [
+    (b'a,";"\n0,";0"\n', ["a", ";"], ";0"),  # split at ";", the quotes pair across the line end
+    (b'a,",",";a"\n0,0,";0"\n', ["a", ",", ";a"], ";0"),  # split at ";", quotes stay inside values
+])
+def test_a_semicolon_inside_quoted_values_does_not_win_over_the_comma(data, columns, last):
+    """Written by Table.to_csv: the values themselves hold the semicolons."""
+    table = read_csv(data, header=True)
+    assert table.columns == columns and table.n_rows == 1
+    assert values(table, columns[-1]) == [last]
+
+
 def test_a_single_column_file_keeps_commas_in_its_values():
     table = read_csv(b"name\nSmith, John\nDoe\n\"Roe, R\"\n")
     assert table.columns == ["name"]

@@ -44,7 +44,10 @@ def is_blank(row):
 
 def sniff_delimiter(text):
     """The delimiter among tab, semicolon and comma that splits the first lines into a consistent
-    number (> 1) of fields, counting only outside quotes (the first in that order when several do); a
+    number (> 1) of fields, counting only outside quotes (when several do, the one that reads the most
+    rows, then the fewest values holding a quote, then the first in that order: split at a delimiter
+    that is inside quotes, `a,";"` reads a quote in the middle of a value, as a value running over the
+    line end or as a quote kept in the value); a
     single-column file gets a delimiter that never occurs in it. A reading in which quotes do not sit
     at the edges of fields (a strict reading fails) is a sign of the wrong delimiter, so strict readings
     are tried first."""
@@ -54,13 +57,22 @@ def sniff_delimiter(text):
     loose = {d: _field_counts(sample, d, truncated, strict=False) for d in _PREFERENCE}
     for counts in ({d: c for d, c in strict.items() if c is not None}, loose):
         consistent = [d for d, c in counts.items() if c and c[0] > 1 and len(set(c)) == 1]
-        if consistent:
-            return consistent[0]
+        if consistent:  # a wrong delimiter can pair quotes across line ends, or leave them inside values
+            return max(consistent, key=lambda d: (len(counts[d]), -_values_with_quotes(sample, d)))
     splitting = [d for d, c in loose.items() if c and c[0] > 1]
     if splitting:  # a ragged file: pick the best fit, so that parsing reports the odd line
         return max(splitting, key=lambda d: (strict[d] is not None,
                                              sum(n == loose[d][0] for n in loose[d]), loose[d][0]))
     return next((d for d in _SINGLE_COLUMN_DELIMITERS if d not in text), ",")
+
+
+def _values_with_quotes(sample, delimiter):
+    """How many values of the sample's first rows still hold a quote character once read."""
+    reader = csv.reader(io.StringIO(sample, newline=""), delimiter=delimiter, skipinitialspace=True)
+    try:
+        return sum('"' in value for row in itertools.islice(reader, _SAMPLE_ROWS) for value in row)
+    except csv.Error:
+        return _SAMPLE_ROWS  # a sample cut inside a quoted value: no better than any other reading
 
 
 def _field_counts(sample, delimiter, truncated, strict):
