@@ -1,10 +1,21 @@
 """Shared test setup: make the in-repo package importable without installing it."""
 
+import os
 import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py"))
+
+try:  # Hypothesis draws the same examples on every run, so a run passes or fails the same way on any
+    # machine; HYPOTHESIS_PROFILE=explore draws new ones (and keeps what it finds in .hypothesis/).
+    from hypothesis import settings as _hypothesis
+
+    _hypothesis.register_profile("reproducible", derandomize=True, database=None)
+    _hypothesis.register_profile("explore")
+    _hypothesis.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "reproducible"))
+except ImportError:  # the property tests import it themselves and say so
+    pass
 
 
 def pytest_report_header(config):
