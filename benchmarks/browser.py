@@ -5,21 +5,26 @@ Usage: python3 -m benchmarks.browser [--repeats 5] [--only SUBSTRING ...] [--sta
 
 What it does:
   1. Builds the site into a temporary folder (build.build), adds a benchmark page, its own Web Worker, a
-     bare Pyodide + numpy page and suite.py under <site>/bench/, and serves it all with build.make_server.
+     bare Pyodide + numpy page and suite.py under <site>/bench/, and serves it all (build.py's handler,
+     counting the files it sends).
   2. Startup: opens the real site (index.html) and the bare page, alternately, and records the time from
      navigation to the status line reading "Ready" (a MutationObserver notes performance.now() when it
-     changes) and to DOMContentLoaded; cold = a new browser context each run (empty cache), warm = a reload
-     in the same context; the medians of --startup-runs runs each are reported, with real / bare. With
+     changes) and to DOMContentLoaded; cold = a first visit, a browser with a new empty profile each run
+     (--private-cold: a new private context), warm = a reload in the same context; the medians of
+     --startup-runs runs each are reported, with real / bare. With
      --baseline REV the site as it was at git revision REV is built too and timed in the same rounds
      (real, before, bare in turn), so a change is compared with what it replaces under the same load.
   3. Suite: the benchmark page starts a module Worker that loads Pyodide from the built site, loads numpy
      and scikit-learn, unpacks the pellucid wheel named in build-info.json into site-packages, writes
      suite.py into Pyodide's file system, imports it and measures every workload (the same definitions and
      timing as the native run), posting each result and finally the Markdown tables back to the page.
-Every request that does not go to the local server is refused (and reported).
+Every request that does not go to the local server fails (and is reported).
 """
 
 import argparse
+import collections
+import functools
+import http.server
 import json
 import math
 import os
@@ -171,6 +176,24 @@ READY_OBSERVER = """(() => {
 """
 
 
+class CountingHandler(build.SiteHandler):
+    """The site's handler, counting the files it sends whole (200 OK; a 304 to a revalidation is not a
+    download) by path: a cold load that downloads a file twice has a cache that did not serve it."""
+
+    answered = collections.Counter()
+    lock = threading.Lock()
+
+    def log_request(self, code="-", size="-"):
+        if code == 200:
+            with self.lock:
+                self.answered[self.path.split("?")[0]] += 1
+
+
+def make_counting_server(directory):
+    handler = functools.partial(CountingHandler, directory=str(directory))
+    return http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+
+
 def base_url(folder):
     """A site folder's address on the benchmark's server, without the origin."""
     return f"/{folder}/"
@@ -188,22 +211,26 @@ def write_bench_files(site):
 
 # --- the browser -------------------------------------------------------------------------------------
 
+# Every host name but the local server's fails to resolve, so nothing leaves the machine. (Not by
+# Playwright's request routing: routing turns the HTTP cache off, and a file asked for twice, such as
+# numpy's wheel, fetched early by the worker and again by Pyodide's loadPackage, would download twice.)
+OFFLINE_FLAGS = ["--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+
+
 class Guard:
-    """Refuses (and remembers) every request that leaves the local server; collects page errors."""
+    """Remembers every request that leaves the local server (OFFLINE_FLAGS makes them fail); collects
+    page errors."""
 
     def __init__(self, origin):
         self.origin, self.foreign, self.errors = origin, [], []
 
     def attach(self, context):
-        context.route("**/*", self.on_route)
+        context.on("request", self.on_request)
 
-    def on_route(self, route):
-        url = route.request.url
-        if url.startswith(self.origin) or url.startswith(("data:", "blob:")):
-            route.continue_()
-        else:
+    def on_request(self, request):
+        url = request.url
+        if not url.startswith(self.origin) and not url.startswith(("data:", "blob:")):
             self.foreign.append(url)
-            route.abort()
 
     def watch(self, page, echo=False):
         page.on("pageerror", lambda e: self.errors.append(str(e)))
@@ -211,11 +238,28 @@ class Guard:
             page.on("console", lambda m: m.text.startswith("bench: ") and print("  " + m.text[7:], flush=True))
 
 
-def new_context(browser, guard):
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+VIEWPORT = {"width": 1280, "height": 800}
+
+
+def _prepared(context, guard):
     guard.attach(context)
     context.add_init_script(READY_OBSERVER)
     return context
+
+
+def new_context(browser, guard, service_workers="allow"):
+    return _prepared(browser.new_context(viewport=VIEWPORT, service_workers=service_workers), guard)
+
+
+def first_visit_context(playwright, chromium, guard, profile):
+    """A browser with an empty profile of its own, as on a first visit: its HTTP cache is on disk, as a
+    browser's normally is. (A new_context is a private window's, whose cache is in memory and small: a
+    page that asked for Pyodide's 10 MB WebAssembly twice downloaded it twice in every such load, and in
+    1 of 4 first visits.) Closing the context closes that browser."""
+    context = playwright.chromium.launch_persistent_context(
+        profile, executable_path=chromium, args=CHROMIUM_FLAGS + OFFLINE_FLAGS, viewport=VIEWPORT,
+        service_workers="block")
+    return _prepared(context, guard)
 
 
 # Requests whose start is a phase of the start too: the worker's script (how soon the page starts Python)
@@ -256,17 +300,29 @@ def build_baseline(rev, tmp):
     return out
 
 
-def startup(browser, guard, pages, runs):
-    """{page: {"cold": [...], "warm": [...]}} of {"ready", "dcl"} ms, the `pages` ({key: url}) in turn."""
+def startup(browser, guard, pages, runs, cold_profile=None):
+    """{page: {"cold": [...], "warm": [...]}} of {"ready", "dcl"} ms, the `pages` ({key: url}) in turn;
+    each cold run also notes the files the server sent more than once ("twice"). Cold runs are in a
+    private window's context, or with `cold_profile` ((playwright, chromium, folder)) each in a browser
+    with an empty profile of its own in a new subfolder of that folder."""
     out = {key: {"cold": [], "warm": []} for key in pages}
-    for _ in range(runs):
+    for run in range(runs):
         for key, url in pages.items():
-            context = new_context(browser, guard)
+            # No service worker cold: the site registers it only after Ready, and its precaching would
+            # count as files sent twice.
+            if cold_profile:
+                playwright, chromium, folder = cold_profile
+                context = first_visit_context(playwright, chromium, guard, pathlib.Path(folder) / f"{key}-{run}")
+            else:
+                context = new_context(browser, guard, service_workers="block")
             page = context.new_page()
             guard.watch(page)
             requests = _watch_requests(page)
+            before = collections.Counter(CountingHandler.answered)
             page.goto(url)
-            out[key]["cold"].append(_timings(page, requests))
+            timings = _timings(page, requests)
+            timings["twice"] = {name: n for name, n in (CountingHandler.answered - before).items() if n > 1}
+            out[key]["cold"].append(timings)
             context.close()
     contexts = {}
     for key, url in pages.items():
@@ -332,6 +388,19 @@ def phases_table(data, key="real"):
     return "\n".join(lines)
 
 
+def twice_line(data):
+    """Which files the server sent whole more than once in a cold load, for each page (none: whatever a
+    page asked for again came from its cache)."""
+    parts = []
+    for key, kinds in data.items():
+        twice = collections.Counter()
+        for run in kinds["cold"]:
+            twice.update({name: 1 for name in run["twice"]})
+        listed = ", ".join(f"{name} in {n} of {len(kinds['cold'])} loads" for name, n in sorted(twice.items()))
+        parts.append(f"{key}: {listed or 'none'}")
+    return "Files the server sent more than once in a cold load: " + "; ".join(parts) + "\n"
+
+
 def run_suite(browser, guard, base, repeats, only, limit_s=900):
     context = new_context(browser, guard)
     page = context.new_page()
@@ -364,6 +433,8 @@ def main(argv=None):
     parser.add_argument("--only", nargs="*", help="run only workloads whose name contains one of these")
     parser.add_argument("--startup-runs", type=int, default=5, help="cold and warm loads of each page (default 5)")
     parser.add_argument("--skip-startup", action="store_true")
+    parser.add_argument("--private-cold", action="store_true",
+                        help="cold loads in a private window's context (cache in memory) instead of a new profile")
     parser.add_argument("--skip-suite", action="store_true")
     parser.add_argument("--baseline", metavar="REV",
                         help="also build the site at this git revision and time its start-up in the same rounds")
@@ -384,7 +455,7 @@ def main(argv=None):
             build_baseline(args.baseline, tmp)
             pages["before"] = base_url(f"before/{SUB_PATH}") + "index.html"
         pages["bare"] = base_url(SUB_PATH) + "bench/bare.html"
-        server = build.make_server(tmp, port=0)
+        server = make_counting_server(tmp)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         origin = f"http://127.0.0.1:{server.server_address[1]}"
         base = f"{origin}/{SUB_PATH}/"
@@ -392,13 +463,17 @@ def main(argv=None):
         guard = Guard(origin)
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+                browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS + OFFLINE_FLAGS)
                 print(f"Browser: Chromium {browser.version} (headless), flags {' '.join(CHROMIUM_FLAGS)}; "
                       f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs\n", flush=True)
                 if not args.skip_startup:
-                    data = startup(browser, guard, pages, args.startup_runs)
+                    profiles = None if args.private_cold else (playwright, chromium, pathlib.Path(tmp) / "profiles")
+                    data = startup(browser, guard, pages, args.startup_runs, profiles)
+                    cold = "a private window (cache in memory)" if args.private_cold else "a new profile (cache on disk)"
+                    print(f"Cold: each load in {cold}\n")
                     phases = "\n\n".join(phases_table(data, key) for key in pages)
                     print(f"## Startup ({args.startup_runs} runs each)\n\n{startup_table(data)}\n\n{phases}\n")
+                    print(twice_line(data))
                     print("raw (ms): " + json.dumps({k: {kind: [round(r['ready']) for r in runs]
                                                           for kind, runs in v.items()} for k, v in data.items()}))
                     print(flush=True)
@@ -423,7 +498,7 @@ def main(argv=None):
     if guard.errors:
         print(f"page errors: {guard.errors}", file=sys.stderr)
     if guard.foreign:
-        print(f"refused requests to other hosts: {guard.foreign}", file=sys.stderr)
+        print(f"requests to other hosts (they failed): {guard.foreign}", file=sys.stderr)
     return 1 if guard.errors else 0
 
 
