@@ -4,6 +4,8 @@ import os
 import pathlib
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py"))
 
@@ -28,3 +30,12 @@ def pytest_report_header(config):
         except importlib.metadata.PackageNotFoundError:
             versions.append(f"{name} not installed")
     return ", ".join(versions)
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory):
+    """The static site built once for the tests that run it in Pyodide under Node.js (the browser tests
+    build and serve their own, under a sub-path)."""
+    import build
+
+    return build.build(out=tmp_path_factory.mktemp("pyodide-site") / "site")

@@ -35,8 +35,8 @@ SCRIPT = textwrap.dedent("""
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    return build.build(out=tmp_path_factory.mktemp("bytecode-site") / "site")
+def site(built_site):
+    return built_site
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs Pyodide outside the browser")

@@ -44,10 +44,8 @@ SCRIPT = textwrap.dedent("""
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("pyodide-site") / "site"
-    build.build(out=out)
-    return out
+def site(built_site):
+    return built_site
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs Pyodide outside the browser")
