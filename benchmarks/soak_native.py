@@ -1,7 +1,7 @@
 """What the bridge Session holds on to over many trainings, without a browser: the browser soak's steps
 (benchmarks/workflows.py --soak: the tree, logistic regression, naive Bayes and k-NN in turn on a hold-out
 split, an export and import after the third) through `Session.handle_binary`, as the page's worker calls
-it. After each training it reports the bytes the kept runs hold (`Session.kept_bytes`) and either
+it. After each training it reports the bytes the kept runs hold (`kept_bytes`) and either
 
 - natively: the Python memory still allocated and the high-water mark (tracemalloc, numpy's arrays
   included), or
@@ -38,6 +38,11 @@ def ok(session, cmd, args):
     return reply["result"]
 
 
+def kept_bytes(session):
+    """About how many bytes the session's kept runs hold beside the loaded table."""
+    return sum(run.footprint(shared=session.tables.values()) for run in session.runs.values())
+
+
 def soak(csv_path, runs, memory):
     """Load `csv_path` and train `runs` times in turn; `memory()` -> the figures printed after each."""
     from pellucid import bridge
@@ -55,7 +60,7 @@ def soak(csv_path, runs, memory):
             ok(session, "import_model", {"json": text})
         gc.collect()
         print(f"{i + 1:2d} {model:24s} {memory()}, runs kept {len(session.runs)} "
-              f"({session.kept_bytes() / MB:.1f} MB)", flush=True)
+              f"({kept_bytes(session) / MB:.1f} MB)", flush=True)
 
 
 def traced_memory():

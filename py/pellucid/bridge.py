@@ -159,12 +159,13 @@ class Session:
         on screen is kept whole beside it, however large, and its views and exports keep working."""
         model_id = self._new_id("m")
         self.runs[model_id] = run
-        if shown or self.shown not in self.runs:
-            self.shown = model_id if shown else self.shown
-            self._bound_runs()
-        else:
-            self.runs[self.shown] = self.runs.pop(self.shown)  # the newest beside the new one: both kept whole
-            self._bound_runs(whole=2)
+        whole = 1
+        if shown:
+            self.shown = model_id
+        elif self.shown in self.runs:  # the run on screen goes last, beside the new one: both kept whole
+            self.runs[self.shown] = self.runs.pop(self.shown)
+            whole = 2
+        self._bound_runs(whole)
         return model_id
 
     def _bound_runs(self, whole=1):
@@ -174,10 +175,6 @@ class Session:
         for oldest in runs_to_let_go(self.runs, self.tables.values(), self.KEPT_RUNS, whole):
             del self.runs[oldest]
             self.evicted.add(oldest)
-
-    def kept_bytes(self):
-        """About how many bytes the kept runs hold beside the loaded table (benchmarks/soak_native.py)."""
-        return sum(run.footprint(shared=self.tables.values()) for run in self.runs.values())
 
     def _new_id(self, prefix):
         return f"{prefix}{next(self._ids)}"
