@@ -18,6 +18,7 @@ farther than the distance that limit stands for.
 import numpy as np
 
 _FAST_MIN_ROWS = 2048  # from this many training rows on, Euclidean scores are computed in float32
+_ADDED_AS_WRITTEN = 2  # in this many features or fewer, exact adds the squares one by one
 _UNIT_ROUNDOFF = {np.float32: 2.0 ** -24, np.float64: 2.0 ** -53}
 
 
@@ -90,14 +91,24 @@ def exact(side, prepared, metric, r, c):
     """(pairs,) distances from queries side["points"][r] to training rows prepared["points"][c]."""
     Q, X = side["points"], prepared["points"]
     if metric == "euclidean":
-        diff = Q[r] - X[c]  # (pairs, p)
-        return np.sqrt(np.einsum("ij,ij->i", diff, diff))
+        return euclidean_of_differences(Q[r] - X[c])
     if metric == "cosine":
         return np.clip(1.0 - np.einsum("ij,ij->i", Q[r], X[c]), 0.0, 2.0)
     total = np.zeros(len(r))
     for j in range(Q.shape[1]):  # feature by feature, as the scores are summed
         total += np.abs(Q[r, j] - X[c, j])
     return total
+
+
+def euclidean_of_differences(diff):
+    """(pairs,) the Euclidean lengths of the rows of diff (pairs, p), the differences q - x (or x - q).
+    In at most two features the squares are added as written, d_1^2 + d_2^2 (einsum may fuse or reorder
+    them): so the squared distance of a boundary's grid in two features is the very number its lattice
+    search scores (neighbors_grid.py), and that search need not measure again."""
+    if diff.shape[1] <= _ADDED_AS_WRITTEN:
+        squares = diff * diff
+        return np.sqrt(squares[:, 0] + squares[:, 1] if diff.shape[1] == 2 else squares.sum(axis=1))
+    return np.sqrt(np.einsum("ij,ij->i", diff, diff))
 
 
 def in_order(prepared, order):

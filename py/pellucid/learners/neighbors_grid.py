@@ -80,9 +80,11 @@ def nearest_on_lattice(Q, prepared, metric, k):
     raised = np.einsum("ij,ij->i", gaps, gaps) if metric == "euclidean" else np.abs(gaps).sum(axis=1)
     plane = _Plane(X[:, u], X[:, w], raised, metric)
     px, py = np.argsort(xs, kind="stable"), np.argsort(ys, kind="stable")
-    point, found = plane.search(xs[px], ys[py], k)  # (pairs,) each: lattice point (sorted axes), row
+    point, found, score = plane.search(xs[px], ys[py], k)  # (pairs,) each: lattice point (sorted axes), row, score
     iy, ix = np.divmod(point, len(xs))
     query = py[iy] * len(xs) + px[ix]
+    if not len(held):  # the plane's score is exact's sum, d_u^2 + d_w^2 (or |d_u| + |d_w|), to the bit
+        return _k_best(query, plane.root(score), found, len(Q), k)
     dist = np.empty(len(query))
     for first in range(0, len(query), _EXACT_PAIRS):  # in pieces that stay in the cache
         pairs = slice(first, first + _EXACT_PAIRS)
@@ -96,13 +98,14 @@ def _k_best(query, dist, rows, m, k):
     k (no tie at a k-th place), each run of k is sorted where it is."""
     if len(query) == m * k:  # every query has at least k pairs, so exactly k here
         dist, rows = dist.reshape(m, k), rows.reshape(m, k)
-        order = np.argsort(dist, axis=1, kind="stable")
-        ranked = np.take_along_axis(dist, order, axis=1)
+        flat = (np.argsort(dist, axis=1) + np.arange(0, m * k, k)[:, None]).ravel()  # equal distances: below
+        ranked, ranked_rows = dist.ravel()[flat].reshape(m, k), rows.ravel()[flat].reshape(m, k)
         tied = np.flatnonzero((ranked[:, 1:] == ranked[:, :-1]).any(axis=1))  # equal distances: by training row
-        order[tied] = np.lexsort((rows[tied], dist[tied]), axis=-1)
+        if len(tied):
+            by_row = np.lexsort((ranked_rows[tied], ranked[tied]), axis=-1)
+            ranked_rows[tied] = np.take_along_axis(ranked_rows[tied], by_row, axis=1)
         distances, indices = np.empty((m, k)), np.empty((m, k), dtype=rows.dtype)
-        distances[query[::k]] = np.take_along_axis(dist, order, axis=1)
-        indices[query[::k]] = np.take_along_axis(rows, order, axis=1)
+        distances[query[::k]], indices[query[::k]] = ranked, ranked_rows
         return distances, indices
     order = order_by_query_distance_row(query, dist, rows, int(rows.max()) + 1)
     take = np.searchsorted(query[order], np.arange(m))[:, None] + np.arange(k)  # (m, k)
@@ -133,8 +136,8 @@ class _Plane:
         return np.sqrt(score) if self.metric == "euclidean" else score
 
     def search(self, xs, ys, k):
-        """(point, row): for each point iy * nx + ix of the lattice of ascending xs and ys, every row
-        within its k-th smallest score (widened for rounding), as training-row indices."""
+        """(point, row, score): for each point iy * nx + ix of the lattice of ascending xs and ys, every
+        row within its k-th smallest score (widened for rounding), as training-row indices, and its score."""
         levels = [(xs, ys)]
         while len(levels[-1][0]) > _COARSEST or len(levels[-1][1]) > _COARSEST:
             levels.append(_coarser(*levels[-1], _TILE if len(levels) == 1 else 2))
@@ -259,7 +262,8 @@ class _Plane:
             point, column = np.divmod(np.flatnonzero((scores <= (kth * (1.0 + _MARGIN))[:, None]) & real),
                                       scores.shape[1])
             lattice_index = (py[:, :, None] * len(xs) + px[:, None, :]).ravel()  # (b T T,)
-            pairs.append((lattice_index[point], pos.ravel()[(point // (shape[1] * shape[2])) * pos.shape[1] + column]))
+            pairs.append((lattice_index[point], pos.ravel()[(point // (shape[1] * shape[2])) * pos.shape[1] + column],
+                          scores[point, column]))
         return near if not last else tuple(np.concatenate(part) for part in zip(*pairs))
 
     def _scores(self, xs, ys, ix, iy, tiles, starts, count, rows):
