@@ -1,7 +1,7 @@
 """Run the benchmark suite inside Pyodide in headless Chromium, and time how fast the site starts.
 
 Usage: python3 -m benchmarks.browser [--repeats 5] [--only SUBSTRING ...] [--startup-runs 5]
-                                     [--skip-startup] [--skip-suite] [--baseline REV]
+                                     [--skip-startup] [--skip-suite] [--baseline REV] [--trace DIR]
 
 What it does:
   1. Builds the site into a temporary folder (build.build), adds a benchmark page, its own Web Worker, a
@@ -18,6 +18,10 @@ What it does:
      and scikit-learn, unpacks the pellucid wheel named in build-info.json into site-packages, writes
      suite.py into Pyodide's file system, imports it and measures every workload (the same definitions and
      timing as the native run), posting each result and finally the Markdown tables back to the page.
+  4. --trace DIR: loads each page once more, cold, in a fresh browser with Chrome's tracing on, writes the
+     traces to DIR/<page>.json and prints where each start went: busy time by thread between navigation
+     and Ready, and the main thread's and the worker's time by kind (script by file, style and layout,
+     paint, GC, WebAssembly compiling; startup_trace.py).
 Every request that does not go to the local server fails (and is reported).
 """
 
@@ -41,6 +45,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
+from benchmarks import startup_trace  # noqa: E402
 from tests.e2e.conftest import CHROMIUM_FLAGS  # noqa: E402
 
 SUB_PATH = "pellucid"
@@ -341,6 +346,27 @@ def startup(browser, guard, pages, runs, cold_profile=None):
     return out
 
 
+def trace_startup(playwright, chromium, guard, pages, folder):
+    """Each page loaded once, cold, in a browser of its own with tracing on: {page: analysis}; the traces
+    are written to <folder>/<page>.json."""
+    folder = pathlib.Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    results = {}
+    for key, url in pages.items():
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS + OFFLINE_FLAGS)
+        context = new_context(browser, guard, service_workers="block")
+        page = context.new_page()
+        guard.watch(page)
+        browser.start_tracing(categories=startup_trace.CATEGORIES)
+        page.goto(url)
+        ready = _timings(page)["ready"]
+        trace = browser.stop_tracing()
+        (folder / f"{key}.json").write_bytes(trace)
+        results[key] = startup_trace.analyse(trace, url, ready)
+        browser.close()
+    return results
+
+
 LABELS = {"real": "real site (index.html)", "before": "the baseline's site (index.html)",
           "bare": "bare Pyodide + numpy page"}
 
@@ -438,6 +464,9 @@ def main(argv=None):
     parser.add_argument("--skip-suite", action="store_true")
     parser.add_argument("--baseline", metavar="REV",
                         help="also build the site at this git revision and time its start-up in the same rounds")
+    parser.add_argument("--trace", metavar="DIR",
+                        help="also load each page once with Chrome's tracing on; write the traces to DIR and "
+                             "print where each start's time went")
     parser.add_argument("--no-bytecode", action="store_true",
                         help="build the site without compiled bytecode (to measure what it saves)")
     args = parser.parse_args(argv)
@@ -477,6 +506,10 @@ def main(argv=None):
                     print("raw (ms): " + json.dumps({k: {kind: [round(r['ready']) for r in runs]
                                                           for kind, runs in v.items()} for k, v in data.items()}))
                     print(flush=True)
+                if args.trace:
+                    traced = trace_startup(playwright, chromium, guard, pages, args.trace)
+                    print(f"## Startup, traced (one cold load each; traces in {args.trace})\n\n"
+                          f"{startup_trace.summary(traced)}\n", flush=True)
                 if not args.skip_suite:
                     bench = run_suite(browser, guard, base, args.repeats, args.only)
                     meta = bench["meta"]
