@@ -8,7 +8,7 @@ from ..core.base import ClassifierMixin, Estimator
 from ..core.errors import ConvergenceWarning
 from ..tabular.features import fit_classes, numeric
 from .class_weights import CLASS_WEIGHT_RULE, class_weights
-from .logistic_fast import WeightedGram
+from . import logistic_fast
 from .optim import as_list, gradient_descent, iteration_trace, lbfgs, newton
 from ..core.params import Choice, Flag, Integer, Number
 
@@ -91,9 +91,13 @@ class LogisticRegression(ClassifierMixin, Estimator):
         n_classes = len(self.classes_)
         self.class_weights_ = class_weights(self.class_weight, y_index, n_classes)
         row_weights = None if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
-        objective = (binary_log_loss(Xb, y_index, self.l2, row_weights) if n_classes == 2
-                     else softmax_log_loss(Xb, y_index, n_classes, self.l2, fast=not self.trace,
-                                           row_weights=row_weights))
+        if n_classes == 2:
+            objective = binary_log_loss(Xb, y_index, self.l2, row_weights)
+        elif self.trace:  # the steps view: the formulas as written
+            objective = softmax_log_loss(Xb, y_index, n_classes, self.l2, row_weights)
+        else:  # the same numbers, fewer passes over the rows
+            objective = logistic_fast.softmax_log_loss(np.ascontiguousarray(Xb.T), y_index, n_classes, self.l2,
+                                                       row_weights)
         solution = self._solve(objective, Xb.shape[1] * (1 if n_classes == 2 else n_classes))
         W = solution.w.reshape(-1, Xb.shape[1])  # (1 or K, d + 1)
         if n_classes > 2:
@@ -101,7 +105,7 @@ class LogisticRegression(ClassifierMixin, Estimator):
         self.intercept_, self.coef_ = W[:, 0].copy(), W[:, 1:].copy()
         self.n_iter_ = solution.n_iter
         self.loss_curve_ = [float(v) for v in solution.loss_curve]
-        self._report_convergence(solution, Xb @ W.T, y_index)
+        self._report_convergence(solution, Xb, W, y_index)
         if self.trace:
             shape = (-1, Xb.shape[1])
             view = as_list if n_classes == 2 else (lambda w: as_list(w.reshape(shape)))
@@ -122,10 +126,10 @@ class LogisticRegression(ClassifierMixin, Estimator):
         return gradient_descent(value_grad, w0, learning_rate=self.learning_rate, tol=self.tol,
                                 max_iter=max_iter, stop_on="gradient", record=self.trace)
 
-    def _report_convergence(self, solution, scores, y_index):
+    def _report_convergence(self, solution, Xb, W, y_index):
         """Set converged_/warnings_ and warn when the weights are not the maximum-likelihood ones."""
         self.warnings_ = []
-        separable = self.l2 == 0 and separates(scores, y_index)
+        separable = self.l2 == 0 and separates(Xb @ W.T, y_index)
         self.converged_ = bool(solution.converged and not separable)
         if separable:
             message = ("The classes are linearly separable in the training data, so the likelihood has no "
@@ -198,7 +202,7 @@ def _penalty_mask(n_classes, n_cols):
 
 def weighted_gram(XT, C):
     """(m, D, D): sum_i c_i x_i x_i^T / n for each row c of C (m, n); XT is (D, n). The blocks of the
-    softmax Hessian, written as the formula; logistic_fast.WeightedGram gives the same, faster."""
+    softmax Hessian, written as the formula."""
     return np.stack([(XT * c) @ XT.T for c in C]) / XT.shape[1]
 
 
@@ -231,10 +235,10 @@ def binary_log_loss(Xb, y01, l2, row_weights=None):
     return value_grad, hessian
 
 
-def softmax_log_loss(Xb, y_index, n_classes, l2, fast=True, row_weights=None):
+def softmax_log_loss(Xb, y_index, n_classes, l2, row_weights=None):
     """(value_grad, hessian) of -LL/n + (l2/2)||W||^2 for the softmax model (seed 004), W flat (K*(d+1),).
-    fast: the Hessian's Gram matrices from logistic_fast.WeightedGram, else from weighted_gram.
-    row_weights (n,) weigh each example's term of LL (None: all 1)."""
+    row_weights (n,) weigh each example's term of LL (None: all 1). logistic_fast.softmax_log_loss gives
+    the same numbers with fewer passes over the rows (Newton fits without a trace use it)."""
     n, D = Xb.shape
     s = np.ones(n) if row_weights is None else row_weights  # (n,)
     K = n_classes
@@ -243,7 +247,6 @@ def softmax_log_loss(Xb, y_index, n_classes, l2, fast=True, row_weights=None):
     Yt[y_index, np.arange(n)] = 1.0  # (K, n) one-hot targets
     mask = _penalty_mask(K, D)
     pairs = [(k, l) for k in range(K) for l in range(k, K)]
-    gram = WeightedGram(XbT) if fast else (lambda C: weighted_gram(XbT, C))
     cache = {}
 
     def value_grad(w):
@@ -265,7 +268,7 @@ def softmax_log_loss(Xb, y_index, n_classes, l2, fast=True, row_weights=None):
         # H[(k,a),(l,b)] = (1/n) sum_i s_i P_ik (delta_kl - P_il) x_ia x_ib: one weighted Gram matrix per
         # pair k <= l, the rest by symmetry.
         weights = np.stack([s * P[k] * ((k == l) - P[l]) for k, l in pairs])  # (n_pairs, n)
-        grams = gram(weights)  # (n_pairs, D, D)
+        grams = weighted_gram(XbT, weights)  # (n_pairs, D, D)
         H = np.empty((K * D, K * D))
         for j, (k, l) in enumerate(pairs):
             H[k * D:(k + 1) * D, l * D:(l + 1) * D] = grams[j]

@@ -1,0 +1,83 @@
+"""The softmax loss Newton's method runs on (logistic_fast.softmax_log_loss) gives the loss, gradient and
+Hessian of the formulas in logistic.py, with numpy's BLAS and without it (Pyodide's case, where the sums
+go through einsum), at Newton's start and away from it, with and without class weights."""
+
+import numpy as np
+import pytest
+
+from pellucid.learners import logistic, logistic_fast
+
+SEEDS = range(6)
+
+
+def _problem(seed, weighted):
+    rng = np.random.default_rng(seed)
+    n, d, K = int(rng.integers(20, 300)), int(rng.integers(1, 6)), int(rng.integers(3, 6))
+    Xb = np.column_stack([np.ones(n), rng.normal(size=(n, d)) * rng.uniform(0.5, 4, d)])  # (n, d + 1)
+    y = rng.integers(0, K, n)
+    y[:K] = np.arange(K)  # every class present
+    row_weights = rng.uniform(0.2, 3.0, K)[y] if weighted else None
+    return rng, Xb, y, K, row_weights
+
+
+def _both(Xb, y, K, l2, row_weights):
+    readable = logistic.softmax_log_loss(Xb, y, K, l2, row_weights)
+    fast = logistic_fast.softmax_log_loss(np.ascontiguousarray(Xb.T), y, K, l2, row_weights)
+    return readable, fast
+
+
+@pytest.fixture(params=[True, False], ids=["blas", "no-blas"])
+def blas(request, monkeypatch):
+    monkeypatch.setattr(logistic_fast, "HAS_BLAS", request.param)
+    return request.param
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "class-weighted"])
+def test_loss_gradient_and_hessian_equal_the_formulas(seed, weighted, blas):
+    rng, Xb, y, K, row_weights = _problem(seed, weighted)
+    (value_grad, hessian), (fast_value_grad, fast_hessian) = _both(Xb, y, K, 0.05, row_weights)
+    for w in (rng.normal(size=K * Xb.shape[1]), 8 * rng.normal(size=K * Xb.shape[1])):  # large scores too
+        loss, grad = value_grad(w)
+        fast_loss, fast_grad = fast_value_grad(w)
+        assert fast_loss == pytest.approx(loss, rel=1e-12, abs=1e-12)
+        np.testing.assert_allclose(fast_grad, grad, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(fast_hessian(w), hessian(w), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "class-weighted"])
+def test_hessian_where_only_the_biases_are_set_equals_the_formula(seed, weighted, blas):
+    # Every row then has the same probabilities, and the fast Hessian is one Gram matrix times them.
+    rng, Xb, y, K, row_weights = _problem(seed, weighted)
+    (_, hessian), (_, fast_hessian) = _both(Xb, y, K, 0.3, row_weights)
+    for biases in (np.zeros(K), rng.normal(size=K)):
+        w = np.zeros((K, Xb.shape[1]))
+        w[:, 0] = biases
+        np.testing.assert_allclose(fast_hessian(w.ravel()), hessian(w.ravel()), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_gradient_and_hessian_match_finite_differences(seed, blas):
+    rng, Xb, y, K, row_weights = _problem(seed, weighted=seed % 2 == 1)
+    value_grad, hessian = logistic_fast.softmax_log_loss(np.ascontiguousarray(Xb.T), y, K, 0.1, row_weights)
+    w = rng.normal(size=K * Xb.shape[1])
+    eps, unit = 1e-6, np.eye(len(w))
+    numeric_grad = [(value_grad(w + eps * e)[0] - value_grad(w - eps * e)[0]) / (2 * eps) for e in unit]
+    numeric_hessian = [(value_grad(w + eps * e)[1] - value_grad(w - eps * e)[1]) / (2 * eps) for e in unit]
+    np.testing.assert_allclose(value_grad(w)[1], numeric_grad, atol=1e-7)
+    np.testing.assert_allclose(hessian(w), np.array(numeric_hessian), atol=1e-6)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_newton_fit_without_blas_equals_the_traced_fit(seed, monkeypatch):
+    monkeypatch.setattr(logistic_fast, "HAS_BLAS", False)
+    monkeypatch.setattr(logistic_fast, "MAX_PRODUCTS", 700)  # the Hessian's products in several chunks
+    rng, Xb, y, K, _ = _problem(seed, weighted=False)
+    X = Xb[:, 1:]
+    class_weight = "balanced" if seed % 2 else None
+    fast = logistic.LogisticRegression(l2=0.02, class_weight=class_weight).fit(X, y)
+    readable = logistic.LogisticRegression(l2=0.02, class_weight=class_weight, trace=True).fit(X, y)
+    assert fast.n_iter_ == readable.n_iter_ and fast.converged_
+    np.testing.assert_allclose(fast.coef_, readable.coef_, rtol=1e-9, atol=1e-10)
+    np.testing.assert_allclose(fast.intercept_, readable.intercept_, rtol=1e-9, atol=1e-10)
