@@ -91,7 +91,7 @@ def exact(side, prepared, metric, r, c):
     """(pairs,) distances from queries side["points"][r] to training rows prepared["points"][c]."""
     Q, X = side["points"], prepared["points"]
     if metric == "euclidean":
-        return euclidean_of_differences(Q[r] - X[c])
+        return length_of_differences(Q[r] - X[c], metric)
     if metric == "cosine":
         return np.clip(1.0 - np.einsum("ij,ij->i", Q[r], X[c]), 0.0, 2.0)
     total = np.zeros(len(r))
@@ -100,11 +100,17 @@ def exact(side, prepared, metric, r, c):
     return total
 
 
-def euclidean_of_differences(diff):
-    """(pairs,) the Euclidean lengths of the rows of diff (pairs, p), the differences q - x (or x - q).
-    In at most two features the squares are added as written, d_1^2 + d_2^2 (einsum may fuse or reorder
-    them): so the squared distance of a boundary's grid in two features is the very number its lattice
-    search scores (neighbors_grid.py), and that search need not measure again."""
+def length_of_differences(diff, metric):
+    """(pairs,) exact's Euclidean or Manhattan distances from the rows of diff (pairs, p), the differences
+    q - x (or x - q: the same bits). In at most two features the squares are added as written, d_1^2 +
+    d_2^2 (einsum may fuse or reorder them): so the squared distance of a boundary's grid in two features
+    is the very number its lattice search scores (neighbors_grid.py), and that search need not measure
+    again."""
+    if metric == "manhattan":
+        total = np.zeros(len(diff))
+        for j in range(diff.shape[1]):  # feature by feature, as exact sums them
+            total += np.abs(diff[:, j])
+        return total
     if diff.shape[1] <= _ADDED_AS_WRITTEN:
         squares = diff * diff
         return np.sqrt(squares[:, 0] + squares[:, 1] if diff.shape[1] == 2 else squares.sum(axis=1))

@@ -42,6 +42,7 @@ _COARSEST = 4  # the coarsest lattice has at most 4 x 4 points, searched against
 _ROWS_PER_CELL = 2  # the plane's cells hold about this many rows on average ...
 _LAYERS = 8  # ... in each of these layers of c (when held features make c vary), ...
 _REINDEX = 0.8  # ... made again when the bounds of a level fall below this share of the layers' top
+_HEADROOM = 1.1  # ... or rise above it; made with this room above the bounds (finer levels' reach a little farther)
 _BLOCK_VALUES = 2 ** 17  # (point, candidate) scores computed at once
 _EXACT_PAIRS = 8192  # (query, row) pairs measured in all features at once
 _MARGIN = 1e-9  # relative room for rounding: the plane's sums and exact's differ in their last bits
@@ -76,7 +77,8 @@ def nearest_on_lattice(Q, prepared, metric, k):
         return None
     held, u, w, xs, ys = found
     X = prepared["points"]
-    gaps = X[:, held] - Q[0, held]  # (n, h)
+    gaps = X - Q[0]  # (n, p) in the held columns every query's differences; u and w are put in below
+    gaps[:, u], gaps[:, w] = 0.0, 0.0
     raised = np.einsum("ij,ij->i", gaps, gaps) if metric == "euclidean" else np.abs(gaps).sum(axis=1)
     plane = _Plane(X[:, u], X[:, w], raised, metric)
     px, py = np.argsort(xs, kind="stable"), np.argsort(ys, kind="stable")
@@ -88,7 +90,9 @@ def nearest_on_lattice(Q, prepared, metric, k):
     dist = np.empty(len(query))
     for first in range(0, len(query), _EXACT_PAIRS):  # in pieces that stay in the cache
         pairs = slice(first, first + _EXACT_PAIRS)
-        dist[pairs] = distance_scores.exact({"points": Q}, prepared, metric, query[pairs], found[pairs])
+        diff = gaps[found[pairs]]  # (pairs, p) exact's differences, negated, once u and w are put in
+        diff[:, u], diff[:, w] = X[found[pairs], u] - Q[query[pairs], u], X[found[pairs], w] - Q[query[pairs], w]
+        dist[pairs] = distance_scores.length_of_differences(diff, metric)
     return _k_best(query, dist, found, len(Q), k)
 
 
@@ -208,7 +212,7 @@ class _Plane:
         bound = farthest.max(axis=-1) * (1.0 + _MARGIN)  # (Ty, Tx) within it: each point's k nearest
         top = float(bound.max())
         if self.indexed is None or (self.indexed[1] and not _REINDEX * self.indexed[0] <= top <= self.indexed[0]):
-            self._index(top)  # layers of c spanning what the bounds reach (which may grow), finer as they shrink
+            self._index(top * _HEADROOM)  # layers of c spanning what the bounds reach (which may grow), finer as they shrink
         tile, rows = self._candidates(xs[ix], ys[iy], bound)
         return self._nearest(xs, ys, ix, iy, tile, rows, k, last)
 
