@@ -1,6 +1,8 @@
 """Routing many rows through a numeric tree fast: a table of boxes for the top levels, then one pass per
 level for the rows the table leaves at an inner node. The arrays are structure.Tree's (a leaf's feature
 is -1); every row ends in the node that following the tests one at a time gives it (tests/test_tree.py).
+Rows that form a lattice (a boundary's grid) find their boxes per line and column of the lattice, not per
+row (tests/test_tree_lattice_predict.py).
 """
 
 import numpy as np
@@ -46,14 +48,7 @@ class Router:
         if n >= BOX_MIN_ROWS and not self.cuts:  # the table costs about as much as routing a few
             self.cuts, self.table = box_table(self.tree)  # thousand rows, so it is built when it pays
             self.axes = [(f, Intervals(cuts)) for f, cuts in enumerate(self.cuts) if len(cuts)]
-        cell = np.zeros(n, dtype=np.intp) if not self.axes else None  # (n,) the row's box in `table`
-        for f, intervals in self.axes:
-            if cell is None:
-                cell = intervals.of(X[:, f])
-            else:
-                cell *= intervals.count
-                cell += intervals.of(X[:, f])
-        end = self.table[cell]  # (n,) the deepest node that holds the row's whole box
+        end = self.table[self._boxes(X)]  # (n,) the deepest node that holds the row's whole box
         rows = np.flatnonzero(self.inner[end])  # (a,) rows still at an inner node
         node = end[rows]  # (a,)
         flat = np.ascontiguousarray(X).ravel()  # (n * d,) x[r, f] is flat[r * d + f]
@@ -69,6 +64,37 @@ class Router:
                 kept = np.flatnonzero(self.inner[node])  # (a',)
                 rows, node, offset = rows[kept], node[kept], offset[kept]
         return end
+
+    def _boxes(self, X):
+        """(n,) each row's box: its cell in `table`."""
+        if not self.axes:
+            return np.zeros(len(X), dtype=np.intp)
+        shape = lattice_shape(X, [f for f, _ in self.axes]) if len(X) >= BOX_MIN_ROWS else None
+        if shape is not None:
+            return self._lattice_boxes(X, *shape)
+        cell = None
+        for f, intervals in self.axes:
+            if cell is None:
+                cell = intervals.of(X[:, f])
+            else:
+                cell *= intervals.count
+                cell += intervals.of(X[:, f])
+        return cell
+
+    def _lattice_boxes(self, X, lines, across):
+        """The boxes of rows that form a lattice (see `lattice_shape`): each feature's interval is found
+        for one line or one column of the lattice and the two add up as an outer sum."""
+        grids = {f: X[:, f].reshape(lines, -1) for f, _ in self.axes}  # (lines, columns) each
+        along_line = np.zeros(len(X) // lines, dtype=np.intp)  # (columns,) from the features varying along a line
+        down = np.zeros(lines, dtype=np.intp)  # (lines,) from the others
+        for f, intervals in self.axes:
+            along_line *= intervals.count
+            down *= intervals.count
+            if across[f]:
+                along_line += intervals.of(grids[f][0])
+            else:
+                down += intervals.of(grids[f][:, 0])
+        return (down[:, None] + along_line).ravel()
 
 
 class Intervals:
@@ -103,8 +129,8 @@ class Intervals:
         with np.errstate(over="ignore", invalid="ignore"):
             z = np.subtract(x, self.low)
             z *= self.scale
-            np.fmax(z, 0.0, out=z)  # fmax turns NaN into 0
-            np.fmin(z, self.buckets + 1, out=z)
+            z = np.where(z > 0.0, z, 0.0)  # NaN too: comparisons with it are False (and np.where is
+            z = np.where(z < self.buckets + 1, z, self.buckets + 1)  # several times faster than fmax in Pyodide)
         return z.astype(np.intp)
 
     def of(self, x):
@@ -113,6 +139,28 @@ class Intervals:
         for _ in range(self.compares):
             index += x > self.padded[index]
         return index
+
+
+def lattice_shape(X, features):
+    """(lines, across) when the rows of X are a lattice on `features`: row i * c + j (line i, column j)
+    holds in each of them a value that depends on j alone (across[f] True: it varies along a line) or on i
+    alone, as on a boundary's grid, where one feature varies fastest, another from line to line, and the
+    rest are held; lines > 1 and c > 1. None otherwise (NaN is never equal to itself, so never a lattice)."""
+    n = len(X)
+    changes = [int(np.argmax(X[:, f] != X[0, f])) for f in features]  # the first row where each changes
+    c = max(changes)  # a line's length: where the feature varying from line to line first changes
+    if c < 2 or n % c or n == c:
+        return None
+    across = {}
+    for f in features:
+        grid = X[:, f].reshape(-1, c)  # (lines, c)
+        if (grid[1:] == grid[:-1]).all():  # every line alike
+            across[f] = True
+        elif (grid[:, 1:] == grid[:, :-1]).all():  # every line constant
+            across[f] = False
+        else:
+            return None
+    return n // c, across
 
 
 def box_table(tree):
