@@ -380,13 +380,19 @@ def shared_settings():
     return importlib.import_module(f"{name}.settings").shared_settings()
 
 
+# Page modules loaded only once the page is Ready (main.js imports them then): not preloaded, so they
+# take no share of the start's requests and CPU.
+AFTER_READY_MODULES = ("js/learn/",)
+
+
 def add_module_preloads(out):
-    """List every page module in index.html as a modulepreload, so the browser fetches the whole module
-    graph at once instead of discovering it import by import; the Python worker starts that much
-    sooner. (The worker's own module is fetched by the worker.)"""
+    """List every page module of the first screen in index.html as a modulepreload, so the browser fetches
+    the whole module graph at once instead of discovering it import by import; the Python worker starts
+    that much sooner. (The worker's own modules are fetched by the worker.)"""
     index = out / "index.html"
-    modules = sorted(p.relative_to(out).as_posix() for p in (out / "js").rglob("*.js")
-                     if p.name != "worker.js")
+    modules = sorted(m for m in (p.relative_to(out).as_posix() for p in (out / "js").rglob("*.js")
+                                 if p.name not in ("worker.js", "wheel.js"))
+                     if not m.startswith(AFTER_READY_MODULES))
     links = "".join(f'  <link rel="modulepreload" href="{m}">\n' for m in modules)
     html = index.read_text()
     marker = '  <script type="module" src="js/main.js"></script>\n'

@@ -21,7 +21,6 @@ import { mountPreprocessPanel } from "./preprocess-panel.js";
 import { mountLink, linkSettings } from "./link.js";
 import { sharedSettings, start, cancel, recover } from "./lifecycle.js";
 import { registerOffline } from "./offline.js";
-import { mountLearnPanel } from "./learn/panel.js";
 import { clearSession } from "./session-store.js";
 
 // The first time Python is ready the page still loads its menus and the opening data; "Ready" is shown
@@ -38,6 +37,7 @@ async function showStatus({ state, text }) {
     } finally {
       store.set({ starting: false });
       if (!store.get().busy) setStatus("ready", "Ready");
+      mountLearn().catch((error) => showMessage(error.message));
       // Precaching for offline use downloads the whole site once more: only after the start, so it
       // never competes with it.
       registerOffline();
@@ -53,6 +53,13 @@ function learnContext() {
   if (!result || !result.model_id || !table) return null;
   return { table_id: table.table_id, model_id: result.model_id, model_name: result.model?.model || result.label,
     target: result.target, features: result.features, settings: linkSettings() };
+}
+
+// "See it learn" is below the fold and brings its own styles and formula renderer (Temml): loaded once
+// the page is Ready, so its modules, styles and layout do not compete with Python's start for the CPU.
+async function mountLearn() {
+  const { mountLearnPanel } = await import("./learn/panel.js");
+  mountLearnPanel(byId("learn-root"), { python, getContext: learnContext });
 }
 
 // The shared settings are in: the evaluation starts on its defaults (until a link says otherwise) and
@@ -78,7 +85,6 @@ mountHistory();
 mountLeaderboard();
 mountPreprocessPanel();
 mountLink();
-mountLearnPanel(byId("learn-root"), { python, getContext: learnContext });
 byId("clear-session").addEventListener("click", async () => {
   await clearSession();
   location.replace(location.pathname);
