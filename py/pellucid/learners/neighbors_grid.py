@@ -80,7 +80,7 @@ def nearest_on_lattice(Q, prepared, metric, k):
     gaps = X - Q[0]  # (n, p) in the held columns every query's differences; u and w are put in below
     gaps[:, u], gaps[:, w] = 0.0, 0.0
     raised = np.einsum("ij,ij->i", gaps, gaps) if metric == "euclidean" else np.abs(gaps).sum(axis=1)
-    plane = _Plane(X[:, u], X[:, w], raised, metric)
+    plane = _Plane(np.ascontiguousarray(X[:, u]), np.ascontiguousarray(X[:, w]), raised, metric)  # gathered often
     px, py = np.argsort(xs, kind="stable"), np.argsort(ys, kind="stable")
     point, found, score = plane.search(xs[px], ys[py], k)  # (pairs,) each: lattice point (sorted axes), row, score
     iy, ix = np.divmod(point, len(xs))
@@ -88,10 +88,12 @@ def nearest_on_lattice(Q, prepared, metric, k):
     if not len(held):  # the plane's score is exact's sum, d_u^2 + d_w^2 (or |d_u| + |d_w|), to the bit
         return _k_best(query, plane.root(score), found, len(Q), k)
     dist = np.empty(len(query))
+    x_of, y_of = xs[px][ix], ys[py][iy]  # (pairs,) each pair's query's u and w, as in Q
     for first in range(0, len(query), _EXACT_PAIRS):  # in pieces that stay in the cache
         pairs = slice(first, first + _EXACT_PAIRS)
-        diff = gaps[found[pairs]]  # (pairs, p) exact's differences, negated, once u and w are put in
-        diff[:, u], diff[:, w] = X[found[pairs], u] - Q[query[pairs], u], X[found[pairs], w] - Q[query[pairs], w]
+        rows = found[pairs]
+        diff = gaps[rows]  # (pairs, p) exact's differences, negated, once u and w are put in
+        diff[:, u], diff[:, w] = plane.xu[rows] - x_of[pairs], plane.xw[rows] - y_of[pairs]
         dist[pairs] = distance_scores.length_of_differences(diff, metric)
     return _k_best(query, dist, found, len(Q), k)
 
