@@ -147,8 +147,10 @@ def lattice_shape(X, features):
     alone, as on a boundary's grid, where one feature varies fastest, another from line to line, and the
     rest are held; lines > 1 and c > 1. None otherwise (NaN is never equal to itself, so never a lattice)."""
     n = len(X)
-    changes = [int(np.argmax(X[:, f] != X[0, f])) for f in features]  # the first row where each changes
-    c = max(changes)  # a line's length: where the feature varying from line to line first changes
+    steady = [f for f in features if X[1, f] == X[0, f]]  # those not varying along a line (some must)
+    if n < 4 or not steady:
+        return None
+    c = max(int(np.argmax(X[:, f] != X[0, f])) for f in steady)  # a line's length: where one first changes
     if c < 2 or n % c or n == c:
         return None
     across = {}
