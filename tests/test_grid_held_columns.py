@@ -52,6 +52,7 @@ CASES = [
     ("LogisticRegression", "label", {"class_weight": "balanced", "l2": 0.01}),
     ("GaussianNB", "label", {}),
     ("KNeighborsClassifier", "label", {"k": 3}),
+    ("KNeighborsClassifier", "label", {"k": 7, "weights": "distance", "metric": "manhattan"}),
 ]
 
 
@@ -63,7 +64,7 @@ def test_grid_predictions_equal_predict_on_the_whole_grid(seed, model, target, p
     features = ["a", "b", "c", "colour", "size"]
     run, _ = evaluation.train(table, target, features, model, params, SPLIT,
                               preprocessing={"standardize": seed == 0, "impute": "mean"})
-    assert (grid._fast_path(run.estimator) is not None) == model.startswith(("DecisionTree", "Logistic"))
+    assert (grid._fast_path(run.estimator) is not None) == model.startswith(("DecisionTree", "Logistic", "KNeighbors"))
     held = grid.held_values(run, exclude=["a", "b"])
     if held_colour is not None:
         held["colour"] = held_colour

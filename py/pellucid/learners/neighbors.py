@@ -108,7 +108,11 @@ class _NeighborsBase(Estimator):
         k = self.k if k is None else k
         if not isinstance(k, (int, np.integer)) or not 1 <= k <= len(self.X_fit_):
             raise DataError(f"k must be an integer from 1 to the {len(self.X_fit_)} training rows; got {k!r}.")
-        dist, idx = nearest_neighbors(numeric(self, X) / self._scale(), self._prepared(), self.metric, int(k))
+        return self._kneighbors_encoded(numeric(self, X), int(k))
+
+    def _kneighbors_encoded(self, M, k):
+        """kneighbors of rows M (m, p) already encoded as the training rows were."""
+        dist, idx = nearest_neighbors(M / self._scale(), self._prepared(), self.metric, k)
         return self._in_data_units(dist), idx
 
     def _vote_weights(self, distances):
@@ -160,7 +164,12 @@ class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
         return self
 
     def _votes(self, X):
-        dist, idx = self.kneighbors(X)
+        return self.votes_of_encoded(numeric(self, X))
+
+    def votes_of_encoded(self, M):
+        """(m, C) the (weighted) vote for each class of rows M (m, p) already encoded as the training rows
+        were: a boundary's grid encodes its few distinct rows, not all of its rows (workbench/grid.py)."""
+        dist, idx = self._kneighbors_encoded(M, int(self.k))
         w = self._vote_weights(dist)  # (m, k)
         m, n_classes = len(idx), len(self.classes_)
         slots = np.arange(m)[:, None] * n_classes + self.y_fit_[idx]  # (m, k) row-major vote slots

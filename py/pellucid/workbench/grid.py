@@ -130,11 +130,29 @@ def _logistic_grid(model, rows, proba):
     return model.class_of_scores(scores), (model.proba_of_scores(scores) if proba else None)
 
 
+def _neighbors_grid(model, rows, proba):
+    """k-NN on the grid: the few rows encoded once and spread over the grid (reading and one-hot encoding
+    every grid row cost more than the lattice search saves), then predict's and predict_proba's votes."""
+    encoded = numeric(model, rows.few)  # (r, D) the few rows one-hot encoded (and scaled) as the model does
+    held_row, varied, X = rows.expand(encoded, model.feature_names_out_)
+    M = np.empty((rows.n_rows, len(held_row)))  # (m, D) the grid as the model reads it
+    M[:] = held_row
+    M[:, varied] = X
+    votes = model.votes_of_encoded(M)  # (m, C)
+    if not proba:
+        return model.classes_[np.argmax(votes, axis=1)], None
+    p = votes / votes.sum(axis=1, keepdims=True)  # as predict_proba, whose argmax predict_grid returns
+    return np.asarray(model.classes_)[np.argmax(p, axis=1)], p
+
+
 def _fast_path(model):
     """The grid predictor for what the model is, known by what it offers (the registry alone names
-    learner classes): a tree predicts from the node rows end in, logistic regression from its scores."""
+    learner classes): a tree predicts from the node rows end in, logistic regression from its scores,
+    k-NN from the votes of encoded rows."""
     if hasattr(model, "tree_") and hasattr(model, "predict_at"):
         return _tree_grid
     if hasattr(model, "class_of_scores") and hasattr(model, "feature_names_out_"):
         return _logistic_grid
+    if hasattr(model, "votes_of_encoded") and hasattr(model, "feature_names_out_"):
+        return _neighbors_grid
     return None
