@@ -81,3 +81,18 @@ def test_newton_fit_without_blas_equals_the_traced_fit(seed, monkeypatch):
     assert fast.n_iter_ == readable.n_iter_ and fast.converged_
     np.testing.assert_allclose(fast.coef_, readable.coef_, rtol=1e-9, atol=1e-10)
     np.testing.assert_allclose(fast.intercept_, readable.intercept_, rtol=1e-9, atol=1e-10)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_separable_classes_without_penalty_stop_where_the_traced_fit_stops(seed, blas):
+    # The loss falls towards 0 while the scores grow: the fast loss must still see each step's decrease.
+    rng = np.random.default_rng(seed + 50)
+    centres = np.array([[0.0, 0.0], [20.0, 0.0], [0.0, 20.0]]) + rng.normal(size=(3, 2))
+    y = np.repeat(np.arange(3), 60)
+    X = centres[y] + rng.uniform(-1.0, 1.0, size=(180, 2))  # boxes far apart: separable
+    with pytest.warns(logistic.ConvergenceWarning):
+        fast = logistic.LogisticRegression().fit(X, y)
+    with pytest.warns(logistic.ConvergenceWarning):
+        readable = logistic.LogisticRegression(trace=True).fit(X, y)
+    assert fast.n_iter_ == readable.n_iter_ and not fast.converged_
+    np.testing.assert_allclose(fast.coef_, readable.coef_, rtol=1e-6)
