@@ -1,6 +1,8 @@
-"""The softmax loss Newton's method runs on (logistic_fast.softmax_log_loss) gives the loss, gradient and
-Hessian of the formulas in logistic.py, with numpy's BLAS and without it (Pyodide's case, where the sums
-go through einsum), at Newton's start and away from it, with and without class weights."""
+"""The losses Newton's method runs on (logistic_fast.binary_log_loss and softmax_log_loss) give the loss,
+gradient and Hessian of the formulas in logistic.py, with numpy's BLAS and without it (Pyodide's case,
+where the sums go through einsum), at Newton's start and away from it, with and without class weights."""
+
+import warnings
 
 import numpy as np
 import pytest
@@ -96,3 +98,49 @@ def test_separable_classes_without_penalty_stop_where_the_traced_fit_stops(seed,
         readable = logistic.LogisticRegression(trace=True).fit(X, y)
     assert fast.n_iter_ == readable.n_iter_ and not fast.converged_
     np.testing.assert_allclose(fast.coef_, readable.coef_, rtol=1e-6)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "class-weighted"])
+def test_binary_loss_gradient_and_hessian_equal_the_formulas(seed, weighted, blas, monkeypatch):
+    monkeypatch.setattr(logistic_fast, "MAX_PRODUCTS", 500)  # the Hessian's products in several chunks
+    rng, Xb, y, _, _ = _problem(seed, weighted=False)
+    y = y % 2
+    row_weights = rng.uniform(0.2, 3.0, 2)[y] if weighted else None
+    value_grad, hessian = logistic.binary_log_loss(Xb, y, 0.05, row_weights)
+    fast_value_grad, fast_hessian = logistic_fast.binary_log_loss(np.ascontiguousarray(Xb.T), y, 0.05, row_weights)
+    for w in (np.zeros(Xb.shape[1]), rng.normal(size=Xb.shape[1]), 8 * rng.normal(size=Xb.shape[1])):
+        loss, grad = value_grad(w)
+        fast_loss, fast_grad = fast_value_grad(w)
+        assert fast_loss == pytest.approx(loss, rel=1e-12, abs=1e-12)
+        np.testing.assert_allclose(fast_grad, grad, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(fast_hessian(w), hessian(w), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("l2", [0.0, 0.01])
+def test_binary_newton_fit_without_blas_equals_the_traced_fit(seed, l2, monkeypatch):
+    monkeypatch.setattr(logistic_fast, "HAS_BLAS", False)
+    rng = np.random.default_rng(seed + 70)
+    X = rng.normal(size=(300, 3))
+    y = (X[:, 0] - X[:, 1] + (rng.normal(size=300) if seed % 2 else 0) > 0).astype(int)  # odd seeds overlap
+    class_weight = "balanced" if seed % 3 == 0 else None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", logistic.ConvergenceWarning)  # even seeds without l2: separable
+        fast = logistic.LogisticRegression(l2=l2, class_weight=class_weight).fit(X, y)
+        readable = logistic.LogisticRegression(l2=l2, class_weight=class_weight, trace=True).fit(X, y)
+    assert fast.n_iter_ == readable.n_iter_ and fast.converged_ == readable.converged_
+    np.testing.assert_allclose(fast.coef_, readable.coef_, rtol=1e-6)
+    np.testing.assert_allclose(fast.intercept_, readable.intercept_, rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("budget", [50, 10 ** 9])  # the products table holds a few rows, or all of them
+def test_gram_maker_gives_the_weighted_gram_matrices(seed, budget, blas, monkeypatch):
+    monkeypatch.setattr(logistic_fast, "MAX_PRODUCTS", budget)
+    rng = np.random.default_rng(seed + 90)
+    n, D = int(rng.integers(5, 200)), int(rng.integers(1, 8))
+    XT = rng.normal(size=(D, n))
+    C = rng.normal(size=(int(rng.integers(1, 5)), n))
+    np.testing.assert_allclose(logistic_fast.gram_maker(XT)(C), logistic.weighted_gram(XT, C), rtol=1e-12,
+                               atol=1e-13)
