@@ -82,13 +82,11 @@ def nearest_on_lattice(Q, prepared, metric, k):
     raised = np.einsum("ij,ij->i", gaps, gaps) if metric == "euclidean" else np.abs(gaps).sum(axis=1)
     plane = _Plane(np.ascontiguousarray(X[:, u]), np.ascontiguousarray(X[:, w]), raised, metric)  # gathered often
     px, py = np.argsort(xs, kind="stable"), np.argsort(ys, kind="stable")
-    point, found, score = plane.search(xs[px], ys[py], k)  # (pairs,) each: lattice point (sorted axes), row, score
-    iy, ix = np.divmod(point, len(xs))
-    query = py[iy] * len(xs) + px[ix]
+    query, found, score = plane.search(xs[px], ys[py], k, py * len(xs), px)  # (pairs,) each
     if not len(held):  # the plane's score is exact's sum, d_u^2 + d_w^2 (or |d_u| + |d_w|), to the bit
         return _k_best(query, plane.root(score), found, len(Q), k)
     dist = np.empty(len(query))
-    x_of, y_of = xs[px][ix], ys[py][iy]  # (pairs,) each pair's query's u and w, as in Q
+    x_of, y_of = np.ascontiguousarray(Q[:, u])[query], np.ascontiguousarray(Q[:, w])[query]  # (pairs,) each
     for first in range(0, len(query), _EXACT_PAIRS):  # in pieces that stay in the cache
         pairs = slice(first, first + _EXACT_PAIRS)
         rows = found[pairs]
@@ -141,9 +139,11 @@ class _Plane:
         """The gap whose term is `score`."""
         return np.sqrt(score) if self.metric == "euclidean" else score
 
-    def search(self, xs, ys, k):
-        """(point, row, score): for each point iy * nx + ix of the lattice of ascending xs and ys, every
-        row within its k-th smallest score (widened for rounding), as training-row indices, and its score."""
+    def search(self, xs, ys, k, query_rows, query_columns):
+        """(query, row, score): for each point (iy, ix) of the lattice of ascending xs and ys, query
+        query_rows[iy] + query_columns[ix], every row within its k-th smallest score (widened for
+        rounding), as training-row indices, and its score."""
+        self.query_rows, self.query_columns = query_rows, query_columns
         levels = [(xs, ys)]
         while len(levels[-1][0]) > _COARSEST or len(levels[-1][1]) > _COARSEST:
             levels.append(_coarser(*levels[-1], _TILE if len(levels) == 1 else 2))
@@ -203,7 +203,7 @@ class _Plane:
 
     def _refine(self, xs, ys, coarse, k, side, last):
         """The next finer level: (ny, nx, k) the k nearest candidates of each point of the lattice, or
-        with last=True the (point, row) pairs of `search`. coarse: (Ty, Tx, k) rows found for the
+        with last=True the (query, row, score) of `search`. coarse: (Ty, Tx, k) rows found for the
         tiles' centres."""
         bx, by = _tile_starts(len(xs), side), _tile_starts(len(ys), side)
         ix = np.minimum(bx[:-1, None] + np.arange(side), bx[1:, None] - 1)  # (Tx, T) a tile's points, last repeated
@@ -249,7 +249,7 @@ class _Plane:
 
     def _nearest(self, xs, ys, ix, iy, tile, rows, k, last):
         """Each tile's points against its candidates (a block of tiles at a time): (ny, nx, k) each
-        point's k nearest, or with last=True the (point, row) pairs of `search`."""
+        point's k nearest, or with last=True the (query, row, score) of `search`."""
         count = np.bincount(tile, minlength=len(ix) * len(iy))
         starts = np.concatenate([[0], np.cumsum(count)])
         near = None if last else np.empty((len(ys), len(xs), k), dtype=np.intp)
@@ -264,11 +264,13 @@ class _Plane:
                 near[py[:, :, None], px[:, None, :]] = found.reshape(*shape, k)
                 continue
             kth = np.partition(scores, k - 1, axis=1)[:, k - 1] if scores.shape[1] > k else scores.max(axis=1)
-            real = (_first_of_repeats(py)[:, :, None] & _first_of_repeats(px)[:, None, :]).reshape(-1, 1)
-            point, column = np.divmod(np.flatnonzero((scores <= (kth * (1.0 + _MARGIN))[:, None]) & real),
-                                      scores.shape[1])
-            lattice_index = (py[:, :, None] * len(xs) + px[:, None, :]).ravel()  # (b T T,)
-            pairs.append((lattice_index[point], pos.ravel()[(point // (shape[1] * shape[2])) * pos.shape[1] + column],
+            within = scores <= (kth * (1.0 + _MARGIN))[:, None]
+            first_y, first_x = _first_of_repeats(py), _first_of_repeats(px)
+            if not (first_y.all() and first_x.all()):  # a short tile repeats its last point: count it once
+                within &= (first_y[:, :, None] & first_x[:, None, :]).reshape(-1, 1)
+            point, column = np.divmod(np.flatnonzero(within), scores.shape[1])
+            query = (self.query_rows[py][:, :, None] + self.query_columns[px][:, None, :]).ravel()  # (b T T,)
+            pairs.append((query[point], pos.ravel()[(point // (shape[1] * shape[2])) * pos.shape[1] + column],
                           scores[point, column]))
         return near if not last else tuple(np.concatenate(part) for part in zip(*pairs))
 
