@@ -10,9 +10,10 @@ same process; each sample is timed with time.perf_counter with the garbage colle
 table reports the best (smallest) sample of each. Calls faster than BATCH_TIME / 2 are timed several in
 a row per sample, enough for the faster side's sample to last BATCH_TIME (the same number of calls on
 both sides; samples taken with fewer are dropped), and a sample's time is divided by its calls, so a
-coarse clock (performance.now() in a browser, about 0.1 ms) does not decide a fast workload's result. Every workload takes at least `repeats` (default 5) samples; fast ones repeat until about
-half a second has been spent on them (at most 50 samples). Data preparation and, for the predict
-workloads, fitting the models happen before the timing and are not counted.
+coarse clock (performance.now() in a browser, about 0.1 ms) does not decide a fast workload's result.
+Every workload takes at least `repeats` (default 5) samples; fast ones repeat until about half a second
+has been spent on them (at most 50 samples). Data preparation and, for the predict workloads, fitting
+the models happen before the timing and are not counted.
 
 Target: pellucid's time / scikit-learn's time <= 1.0 for every workload.
 """
