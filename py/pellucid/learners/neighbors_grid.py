@@ -19,8 +19,11 @@ Then, back up level by level, for each tile:
   3. every point of the tile against every candidate, in the plane, for many tiles in one vectorised
      block: each point keeps its k nearest candidates (for the next level's bounds) or, on the lattice of
      the queries, every candidate within its k-th smallest score.
-Those last are measured again in all p features with distance_scores.exact, and each query keeps its k
-nearest by (distance, training row). No row that can be among a query's k nearest, or tie with its
+Those last are measured again in all p features as distance_scores.exact measures them (from the rows'
+gaps to the held values, which every query shares, with u and w put in); with no held feature the plane's
+score already is exact's sum, d_u^2 + d_w^2 added as exact adds them, and only its root is taken. Each
+query keeps its k nearest by (distance, training row); two scores one bit apart may have one root, so the
+order is by the roots, not the scores. No row that can be among a query's k nearest, or tie with its
 k-th, is left out (the bounds are widened for rounding), so the answer is the definition's to the last
 bit, ties included.
 
@@ -33,8 +36,7 @@ fast this way, and so is the page's grid with 18 held features over 35,000 rows)
 
 import numpy as np
 
-from . import distance_scores
-from .kd_tree import order_by_query_distance_row
+from .neighbors_grid_exact import k_best, measured
 
 _MIN_QUERIES = 256  # a lattice smaller than this goes the usual way
 _TILE = 4  # a tile of the queries' lattice holds up to 4 x 4 points, of the coarser lattices 2 x 2
@@ -44,7 +46,6 @@ _LAYERS = 8  # ... in each of these layers of c (when held features make c vary)
 _REINDEX = 0.8  # ... made again when the bounds of a level fall below this share of the layers' top
 _HEADROOM = 1.1  # ... or rise above it; made with this room above the bounds (finer levels' reach a little farther)
 _BLOCK_VALUES = 2 ** 17  # (point, candidate) scores computed at once
-_EXACT_PAIRS = 8192  # (query, row) pairs measured in all features at once
 _MARGIN = 1e-9  # relative room for rounding: the plane's sums and exact's differ in their last bits
 
 
@@ -84,36 +85,10 @@ def nearest_on_lattice(Q, prepared, metric, k):
     px, py = np.argsort(xs, kind="stable"), np.argsort(ys, kind="stable")
     query, found, score = plane.search(xs[px], ys[py], k, py * len(xs), px)  # (pairs,) each
     if not len(held):  # the plane's score is exact's sum, d_u^2 + d_w^2 (or |d_u| + |d_w|), to the bit
-        return _k_best(query, plane.root(score), found, len(Q), k)
-    dist = np.empty(len(query))
-    x_of, y_of = np.ascontiguousarray(Q[:, u])[query], np.ascontiguousarray(Q[:, w])[query]  # (pairs,) each
-    for first in range(0, len(query), _EXACT_PAIRS):  # in pieces that stay in the cache
-        pairs = slice(first, first + _EXACT_PAIRS)
-        rows = found[pairs]
-        diff = gaps[rows]  # (pairs, p) exact's differences, negated, once u and w are put in
-        diff[:, u], diff[:, w] = plane.xu[rows] - x_of[pairs], plane.xw[rows] - y_of[pairs]
-        dist[pairs] = distance_scores.length_of_differences(diff, metric)
-    return _k_best(query, dist, found, len(Q), k)
-
-
-def _k_best(query, dist, rows, m, k):
-    """(distances, indices), each (m, k): each query's k nearest of its (query, distance, row) pairs,
-    by distance, then training row. The pairs of a query come together; when no query has more than
-    k (no tie at a k-th place), each run of k is sorted where it is."""
-    if len(query) == m * k:  # every query has at least k pairs, so exactly k here
-        dist, rows = dist.reshape(m, k), rows.reshape(m, k)
-        flat = (np.argsort(dist, axis=1) + np.arange(0, m * k, k)[:, None]).ravel()  # equal distances: below
-        ranked, ranked_rows = dist.ravel()[flat].reshape(m, k), rows.ravel()[flat].reshape(m, k)
-        tied = np.flatnonzero((ranked[:, 1:] == ranked[:, :-1]).any(axis=1))  # equal distances: by training row
-        if len(tied):
-            by_row = np.lexsort((ranked_rows[tied], ranked[tied]), axis=-1)
-            ranked_rows[tied] = np.take_along_axis(ranked_rows[tied], by_row, axis=1)
-        distances, indices = np.empty((m, k)), np.empty((m, k), dtype=rows.dtype)
-        distances[query[::k]], indices[query[::k]] = ranked, ranked_rows
-        return distances, indices
-    order = order_by_query_distance_row(query, dist, rows, int(rows.max()) + 1)
-    take = np.searchsorted(query[order], np.arange(m))[:, None] + np.arange(k)  # (m, k)
-    return dist[order][take], rows[order][take]
+        dist = plane.root(score)
+    else:
+        dist = measured(Q, gaps, plane.xu, plane.xw, u, w, query, found, metric)
+    return k_best(query, dist, found, len(Q), k)
 
 
 def _tile_starts(n, side):
