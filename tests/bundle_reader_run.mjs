@@ -1,12 +1,13 @@
-// Reads a zip with web/js/wheel.js (as the page's worker reads the pellucid wheel) and writes its files
-// into a stand-in for Pyodide's file system; prints {path: hex bytes} of what was written, or the error.
-//   node tests/wheel_reader_run.mjs <file.zip>
+// Reads a gzip-compressed tar with web/js/bundle.js (as the page's worker reads pellucid's files) and writes
+// its files into a stand-in for Pyodide's file system; prints {path: hex bytes} of what was written, or the
+// error.
+//   node tests/bundle_reader_run.mjs <file.tar.gz>
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { readWheel, writeFiles } = await import(path.join(here, "..", "web", "js", "wheel.js"));
+const { readBundle, writeFiles } = await import(path.join(here, "..", "web", "js", "bundle.js"));
 const data = fs.readFileSync(process.argv[2]);
 const folders = new Set(["/site"]);
 const written = {};
@@ -18,7 +19,7 @@ const FS = {
   },
 };
 try {
-  writeFiles(FS, "/site", await readWheel(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)));
+  writeFiles(FS, "/site", await readBundle(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength)));
   console.log(JSON.stringify(written));
 } catch (error) {
   console.log(JSON.stringify({ error: String(error.message || error) }));

@@ -5,7 +5,7 @@
 // (docs/bridge.md). Unsolicited messages are tagged {event: ...} so they are never mistaken for replies.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
 import { instantiateKnn, knnKernel } from "../wasm/knn.mjs";
-import { readWheel, writeFiles } from "./wheel.js";
+import { readBundle, writeFiles } from "./bundle.js";
 
 const siteRoot = new URL("../", import.meta.url);
 let pyodide = null;
@@ -27,7 +27,7 @@ async function boot() {
   const started = performance.now();
   emit("status", { state: "loading", text: "Loading Python…" });
   // Everything loads side by side: Python's runtime starts at once, and while it starts the build's
-  // description, the pellucid wheel and the start packages' wheels (numpy) are fetched, so loading numpy
+  // description, pellucid's files and the start packages' wheels (numpy) are fetched, so loading numpy
   // after the runtime finds its wheel already downloaded.
   const runtime = loadPyodide({ indexURL: new URL("pyodide/", siteRoot).href });
   // k-NN's WebAssembly kernel (web/wasm/knn.wat) compiles alongside and is registered for Python when
@@ -35,10 +35,10 @@ async function boot() {
   const knn = fetch(new URL("wasm/knn.wasm", siteRoot)).then(instantiateKnn).catch(() => null);
   const info = await (await fetch(new URL("build-info.json", siteRoot), { cache: "no-cache" })).json();
   onDemandPackages = info.on_demand_packages || [];
-  // The wheel's hash in its URL means a new build is never served from a stale cache.
-  const wheelUrl = new URL(`${info.wheel}?v=${info.wheel_sha256.slice(0, 16)}`, siteRoot);
-  const wheel = fetchBytes(wheelUrl);
-  const wheelFiles = wheel.then(readWheel).catch(() => null);  // inflated while the runtime starts
+  // pellucid's files, one archive (build.py, wheel_as_bundle); its hash in the URL means a new build is
+  // never served from a stale cache.
+  const bundle = fetchBytes(new URL(`${info.bundle}?v=${info.bundle_sha256.slice(0, 16)}`, siteRoot));
+  const bundleFiles = bundle.then(readBundle).catch(() => null);  // inflated while the runtime starts
   const prefetched = (info.package_files || []).map((file) =>
     fetch(new URL(`pyodide/${file}`, siteRoot)).then((r) => r.arrayBuffer()).catch(() => null));
   pyodide = await runtime;
@@ -48,12 +48,12 @@ async function boot() {
   await Promise.all(prefetched);
   const numpy = pyodide.loadPackage(info.packages, { messageCallback: () => {} });
   // pellucid's files (sources and compiled bytecode) are written in while numpy's libraries compile;
-  // Pyodide unpacks the wheel only if this browser could not read it (wheel.js).
+  // Pyodide unpacks the archive only if this browser could not read it (bundle.js).
   // site-packages from sys.path: asking sysconfig would import it only for this (tens of ms at start).
   const sitePackages = pyodide.runPython("import sys; next(p for p in sys.path if p.endswith('/site-packages'))");
-  const files = await wheelFiles;
+  const files = await bundleFiles;
   if (files) writeFiles(pyodide.FS, sitePackages, files);
-  else pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
+  else pyodide.unpackArchive(await bundle, "gztar", { extractDir: sitePackages });
   // Long commands (parsing a big CSV, training) report how far they have got through this module.
   pyodide.registerJsModule("pellucid_host", {
     progress: (fraction, label) => emit("progress", { fraction, label }),
