@@ -101,3 +101,42 @@ def test_grid_far_from_the_data_with_held_columns(monkeypatch):
     X = rng.normal(size=(2000, 6))
     Q = _grid(np.linspace(40, 60, 30), np.linspace(-70, -50, 30), X[3], 2, 4)
     _searched_as_the_definition(Q, X, 5, "euclidean", monkeypatch)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_neighbour_sets_without_distances_are_the_definitions(seed):
+    """distances=False (a uniform vote): each query's k rows, in any order, are the definition's k; where
+    the scores cannot decide (a row within rounding of a k-th: integer rows) the distances come too."""
+    rng = np.random.default_rng(seed)
+    tied = seed % 2 == 1
+    X = rng.integers(-4, 5, size=(400, 3)).astype(float) if tied else rng.normal(size=(400, 3))
+    Q = _grid(np.linspace(-4, 4, 33) if tied else np.linspace(-3, 3, 31), np.linspace(-4, 4, 17), X[0], 0, 2)
+    k, metric = int(rng.choice([1, 5, 9])), ("euclidean", "manhattan")[seed % 3 == 2]
+    distances, indices = neighbors_fast.nearest_neighbors(Q, neighbors_fast.prepare(X, metric), metric, k,
+                                                          distances=False)
+    readable = neighbors.k_nearest(Q, X, k, metric)
+    assert np.array_equal(np.sort(indices, axis=1), np.sort(readable[1], axis=1))
+    if distances is not None:
+        assert np.array_equal(indices, readable[1]) and np.array_equal(distances, readable[0])
+    elif tied:
+        pytest.fail("integer rows on a half-step lattice tie at some k-th place; the distances should come")
+
+
+@pytest.mark.parametrize("weights", ["uniform", "distance"])
+def test_classifier_votes_on_a_grid_are_the_definitions(weights):
+    """predict_proba on a boundary's grid: the votes of the definition's neighbours."""
+    from pellucid import KNeighborsClassifier
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(600, 4))
+    y = np.where(X[:, 0] + X[:, 1] > 0, "a", np.where(X[:, 2] > 0.5, "b", "c"))
+    model = KNeighborsClassifier(k=7, weights=weights).fit(X, y)
+    Q = _grid(np.linspace(-3, 3, 41), np.linspace(-3, 3, 37), X.mean(axis=0), 1, 3)
+    dist, idx = neighbors.k_nearest(Q, X, 7, "euclidean")
+    w = np.ones_like(dist) if weights == "uniform" else 1.0 / dist
+    votes = np.stack([(w * (y[idx] == c)).sum(axis=1) for c in model.classes_], axis=1)
+    np.testing.assert_allclose(model.predict_proba(Q), votes / votes.sum(axis=1, keepdims=True), rtol=1e-12)
+    agree = model.predict(Q) == model.classes_[np.argmax(votes, axis=1)]
+    if weights == "uniform":  # whole votes: equal, ties to the first class included
+        assert agree.all()
+    else:  # sums of 1/distance in another order: equal but where two classes' weights all but tie
+        assert agree.mean() > 0.999

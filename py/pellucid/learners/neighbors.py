@@ -169,8 +169,12 @@ class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
     def votes_of_encoded(self, M):
         """(m, C) the (weighted) vote for each class of rows M (m, p) already encoded as the training rows
         were: a boundary's grid encodes its few distinct rows, not all of its rows (workbench/grid.py)."""
-        dist, idx = self._kneighbors_encoded(M, int(self.k))
-        w = self._vote_weights(dist)  # (m, k)
+        if self.weights == "uniform":  # one vote each: which rows, not how far (the order of 1s adds the same)
+            idx = nearest_neighbors(M / self._scale(), self._prepared(), self.metric, int(self.k), distances=False)[1]
+            w = np.ones(idx.shape)  # (m, k)
+        else:
+            dist, idx = self._kneighbors_encoded(M, int(self.k))
+            w = self._vote_weights(dist)  # (m, k)
         m, n_classes = len(idx), len(self.classes_)
         slots = np.arange(m)[:, None] * n_classes + self.y_fit_[idx]  # (m, k) row-major vote slots
         return np.bincount(slots.ravel(), weights=w.ravel(), minlength=m * n_classes).reshape(m, n_classes)

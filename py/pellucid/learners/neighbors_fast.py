@@ -149,16 +149,18 @@ def _worth_lifting(Q, metric, k, n_train):
     return held if len(held) >= _LIFT_MIN_HELD else None
 
 
-def nearest_neighbors(Q, prepared, metric, k, search="auto"):
+def nearest_neighbors(Q, prepared, metric, k, search="auto", distances=True):
     """(distances, indices), each (m, k): the k nearest training rows of every query row of Q (m, p),
     nearest first, equal distances by training row. search: "brute", "tree" (needs a prepared tree),
     "lattice" (a boundary's grid: two features over a lattice, the others held; neighbors_grid.py),
     "lifted" (queries sharing held columns: searched in the dimensions that vary) or "auto" (the
     lattice search for such a grid, else lifted when columns are held, else the tree when there is one
-    and k is small beside the training set); the same neighbours (the lifted search up to ties, above)."""
+    and k is small beside the training set); the same neighbours (the lifted search up to ties, above).
+    distances=False: the distances may come back None and each query's k in any order (a uniform vote
+    needs no more), which spares the lattice search measuring them."""
     n_train = len(prepared["points"])
     if search in ("auto", "lattice"):  # a boundary's grid: tile by tile (neighbors_grid.py)
-        found = nearest_on_lattice(Q, prepared, metric, k)
+        found = nearest_on_lattice(Q, prepared, metric, k, distances)
         if found is not None:
             return found
     held = held_columns(Q) if search == "lifted" else _worth_lifting(Q, metric, k, n_train) if search == "auto" \

@@ -70,9 +70,11 @@ def lattice(Q):
     return np.flatnonzero(held), u, w, U[0].copy(), W[:, 0].copy()
 
 
-def nearest_on_lattice(Q, prepared, metric, k):
+def nearest_on_lattice(Q, prepared, metric, k, distances=True):
     """(distances, indices), each (m, k), as neighbors_fast.nearest_neighbors gives them, for queries Q
-    (m, p) that form a lattice (see `lattice`); None when they do not, or for cosine distances."""
+    (m, p) that form a lattice (see `lattice`); None when they do not, or for cosine distances. With
+    distances=False, (None, indices) when the scores alone decide each query's k nearest (in no
+    particular order): no query has a row within rounding of its k-th."""
     found = lattice(Q) if metric in ("euclidean", "manhattan") else None
     if found is None:
         return None
@@ -84,6 +86,10 @@ def nearest_on_lattice(Q, prepared, metric, k):
     plane = _Plane(np.ascontiguousarray(X[:, u]), np.ascontiguousarray(X[:, w]), raised, metric)  # gathered often
     px, py = np.argsort(xs, kind="stable"), np.argsort(ys, kind="stable")
     query, found, score = plane.search(xs[px], ys[py], k, py * len(xs), px)  # (pairs,) each
+    if not distances and len(query) == len(Q) * k:  # every query has at least k pairs, so exactly k
+        indices = np.empty((len(Q), k), dtype=found.dtype)
+        indices[query[::k]] = found.reshape(-1, k)
+        return None, indices
     if not len(held):  # the plane's score is exact's sum, d_u^2 + d_w^2 (or |d_u| + |d_w|), to the bit
         dist = plane.root(score)
     else:
