@@ -93,7 +93,7 @@ def test_fixed_tree_routes_a_lattice_as_the_whole_tree(seed, lattice_calls):
 
 def test_lattice_shape_says_which_features_vary_along_a_line():
     Q = _lattice(np.arange(70.0), np.arange(80.0) * 2, held=[5.0])
-    assert routing.lattice_shape(Q, [0, 1, 2]) == (80, {0: True, 1: False, 2: True})
+    assert routing.lattice_shape(Q, [0, 1, 2]) == (80, {0: True, 1: False, 2: False})  # held: flat lines
     assert routing.lattice_shape(_lattice(np.arange(70.0), np.arange(80.0), order=(1, 0)), [0, 1]) == \
         (80, {0: False, 1: True})
 
@@ -120,3 +120,15 @@ def test_a_moved_point_is_routed_as_any_row():
     Q = _lattice(_axes(rng, X, 0, 100), _axes(rng, X, 1, 100))
     Q[4321] = X[0]  # no longer a lattice
     np.testing.assert_array_equal(model.apply(Q), _levels(model, Q))
+
+
+def test_lattices_whose_first_values_repeat_route_as_the_levels_do():
+    rng = np.random.default_rng(8)
+    X, y = _data(rng, 3000, 2)
+    model = DecisionTreeClassifier().fit(X, y)
+    xs, ys = _axes(rng, X, 0, 90), _axes(rng, X, 1, 80)
+    xs[1], ys[1] = xs[0], ys[0]
+    paired = _lattice(xs[1:], np.repeat(ys[1:41], 2))  # every line twice: read as 40 lines of twice the length
+    assert routing.lattice_shape(paired, [0, 1]) == (40, {0: True, 1: False})
+    for Q in (_lattice(xs, ys), _lattice(xs[1:], ys), paired):  # a line that starts flat; two first lines alike
+        np.testing.assert_array_equal(model.apply(Q), _levels(model, Q))

@@ -145,22 +145,23 @@ def lattice_shape(X, features):
     """(lines, across) when the rows of X are a lattice on `features`: row i * c + j (line i, column j)
     holds in each of them a value that depends on j alone (across[f] True: it varies along a line) or on i
     alone, as on a boundary's grid, where one feature varies fastest, another from line to line, and the
-    rest are held; lines > 1 and c > 1. None otherwise (NaN is never equal to itself, so never a lattice)."""
+    rest are held; lines > 1 and c > 1. None otherwise (NaN is never equal to itself, so never a lattice).
+    One comparison of each feature's values: a feature that changes from the first row to the second
+    must vary along the lines, one that does not must be constant along them."""
     n = len(X)
-    steady = [f for f in features if X[1, f] == X[0, f]]  # those not varying along a line (some must)
-    if n < 4 or not steady:
+    if n < 4:
         return None
-    c = max(int(np.argmax(X[:, f] != X[0, f])) for f in steady)  # a line's length: where one first changes
+    across = {f: bool(X[1, f] != X[0, f]) for f in features}
+    down = [f for f in features if not across[f]]
+    if not down:
+        return None
+    c = max(int(np.argmax(X[:, f] != X[0, f])) for f in down)  # a line's length: where one first changes
     if c < 2 or n % c or n == c:
         return None
-    across = {}
     for f in features:
         grid = X[:, f].reshape(-1, c)  # (lines, c)
-        if (grid[1:] == grid[:-1]).all():  # every line alike
-            across[f] = True
-        elif (grid[:, 1:] == grid[:, :-1]).all():  # every line constant
-            across[f] = False
-        else:
+        alike = grid[1:] == grid[:-1] if across[f] else grid[:, 1:] == grid[:, :-1]  # lines alike, or each flat
+        if not alike.all():
             return None
     return n // c, across
 
