@@ -12,9 +12,9 @@ from pellucid.learners import logistic, logistic_fast
 SEEDS = range(6)
 
 
-def _problem(seed, weighted):
+def _problem(seed, weighted, binary=False):
     rng = np.random.default_rng(seed)
-    n, d, K = int(rng.integers(20, 300)), int(rng.integers(1, 6)), int(rng.integers(3, 6))
+    n, d, K = int(rng.integers(20, 300)), int(rng.integers(1, 6)), 2 if binary else int(rng.integers(3, 6))
     Xb = np.column_stack([np.ones(n), rng.normal(size=(n, d)) * rng.uniform(0.5, 4, d)])  # (n, d + 1)
     y = rng.integers(0, K, n)
     y[:K] = np.arange(K)  # every class present
@@ -23,9 +23,12 @@ def _problem(seed, weighted):
 
 
 def _both(Xb, y, K, l2, row_weights):
-    readable = logistic.softmax_log_loss(Xb, y, K, l2, row_weights)
-    fast = logistic_fast.softmax_log_loss(np.ascontiguousarray(Xb.T), y, K, l2, row_weights)
-    return readable, fast
+    """(value_grad, hessian) of logistic.py's loss and of logistic_fast's: sigmoid for K = 2, else softmax."""
+    XbT = np.ascontiguousarray(Xb.T)
+    if K == 2:
+        return logistic.binary_log_loss(Xb, y, l2, row_weights), logistic_fast.binary_log_loss(XbT, y, l2, row_weights)
+    return (logistic.softmax_log_loss(Xb, y, K, l2, row_weights),
+            logistic_fast.softmax_log_loss(XbT, y, K, l2, row_weights))
 
 
 @pytest.fixture(params=[True, False], ids=["blas", "no-blas"])
@@ -36,10 +39,13 @@ def blas(request, monkeypatch):
 
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "class-weighted"])
-def test_loss_gradient_and_hessian_equal_the_formulas(seed, weighted, blas):
-    rng, Xb, y, K, row_weights = _problem(seed, weighted)
+@pytest.mark.parametrize("binary", [False, True], ids=["softmax", "sigmoid"])
+def test_loss_gradient_and_hessian_equal_the_formulas(seed, weighted, binary, blas, monkeypatch):
+    monkeypatch.setattr(logistic_fast, "MAX_PRODUCTS", 500)  # the Hessian's products in several chunks
+    rng, Xb, y, K, row_weights = _problem(seed, weighted, binary)
     (value_grad, hessian), (fast_value_grad, fast_hessian) = _both(Xb, y, K, 0.05, row_weights)
-    for w in (rng.normal(size=K * Xb.shape[1]), 8 * rng.normal(size=K * Xb.shape[1])):  # large scores too
+    size = (1 if binary else K) * Xb.shape[1]
+    for w in (np.zeros(size), rng.normal(size=size), 8 * rng.normal(size=size)):  # large scores too
         loss, grad = value_grad(w)
         fast_loss, fast_grad = fast_value_grad(w)
         assert fast_loss == pytest.approx(loss, rel=1e-12, abs=1e-12)
@@ -98,23 +104,6 @@ def test_separable_classes_without_penalty_stop_where_the_traced_fit_stops(seed,
         readable = logistic.LogisticRegression(trace=True).fit(X, y)
     assert fast.n_iter_ == readable.n_iter_ and not fast.converged_
     np.testing.assert_allclose(fast.coef_, readable.coef_, rtol=1e-6)
-
-
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "class-weighted"])
-def test_binary_loss_gradient_and_hessian_equal_the_formulas(seed, weighted, blas, monkeypatch):
-    monkeypatch.setattr(logistic_fast, "MAX_PRODUCTS", 500)  # the Hessian's products in several chunks
-    rng, Xb, y, _, _ = _problem(seed, weighted=False)
-    y = y % 2
-    row_weights = rng.uniform(0.2, 3.0, 2)[y] if weighted else None
-    value_grad, hessian = logistic.binary_log_loss(Xb, y, 0.05, row_weights)
-    fast_value_grad, fast_hessian = logistic_fast.binary_log_loss(np.ascontiguousarray(Xb.T), y, 0.05, row_weights)
-    for w in (np.zeros(Xb.shape[1]), rng.normal(size=Xb.shape[1]), 8 * rng.normal(size=Xb.shape[1])):
-        loss, grad = value_grad(w)
-        fast_loss, fast_grad = fast_value_grad(w)
-        assert fast_loss == pytest.approx(loss, rel=1e-12, abs=1e-12)
-        np.testing.assert_allclose(fast_grad, grad, rtol=1e-10, atol=1e-12)
-        np.testing.assert_allclose(fast_hessian(w), hessian(w), rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
