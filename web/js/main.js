@@ -57,9 +57,17 @@ function learnContext() {
 
 // "See it learn" is below the fold and brings its own styles and formula renderer (Temml): loaded once
 // the page is Ready, so its modules, styles and layout do not compete with Python's start for the CPU.
+// It is shown once its style sheet applies: before, its empty status line would be a second one on the page.
 async function mountLearn() {
+  const root = byId("learn-root");
+  root.hidden = true;
   const { mountLearnPanel } = await import("./learn/panel.js");
-  mountLearnPanel(byId("learn-root"), { python, getContext: learnContext });
+  mountLearnPanel(root, { python, getContext: learnContext });
+  const sheet = document.querySelector('link[rel="stylesheet"][href$="learn.css"]');
+  if (sheet && !sheet.sheet) {
+    await new Promise((done) => ["load", "error"].forEach((type) => sheet.addEventListener(type, done, { once: true })));
+  }
+  root.hidden = false;
 }
 
 // The shared settings are in: the evaluation starts on its defaults (until a link says otherwise) and
