@@ -4,7 +4,7 @@ Python's worker) spent it on.
 
 Used by `python3 -m benchmarks.browser --trace DIR`, which loads each page once in a fresh browser with
 tracing on, writes DIR/<page>.json (open it in Chrome's Performance panel or https://ui.perfetto.dev)
-and prints `summary()`. Tracing slows a load by about a third, so read the summary for proportions and
+and prints `summary()`. Tracing slows a load by up to a third, so read the summary for proportions and
 for what the page does that the bare page does not, not for the start-up's duration.
 """
 
