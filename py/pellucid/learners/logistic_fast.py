@@ -13,6 +13,7 @@ that they give what the formulas give.
 import numpy as np
 
 from .gram_fast import HAS_BLAS
+from .indicator_gram import IndicatorGram, indicator_groups
 
 MAX_PRODUCTS = 4_000_000  # most feature products (rows x D(D+1)/2) in one table for the Hessian
 
@@ -141,9 +142,18 @@ def rows_times_rows(A, B):
 
 
 def gram_maker(XT):
-    """What makes the Hessian's weighted Gram matrices of XT (D, n): a `WeightedGram`, or, where numpy has
-    BLAS and the products table would not hold every row, BLAS's weighted products themselves (natively,
-    100,000 x 11: 1.6 ms a matrix against 2.0 for the products formed again on every call)."""
+    """What makes the Hessian's weighted Gram matrices of XT (D, n): without BLAS, where some rows are
+    one-hot groups (a categorical column encoded), an `IndicatorGram` summing their blocks per category
+    (Pyodide under Node, 35,000 x 45 with 25 one-hot columns: a softmax fit 1270 ms to 614); otherwise
+    `dense_gram_maker`'s (natively BLAS's dense products won: 230 ms against 394)."""
+    groups = [] if HAS_BLAS else indicator_groups(XT)  # BLAS's dense product is faster natively
+    return IndicatorGram(XT, groups, dense_gram_maker) if groups else dense_gram_maker(XT)
+
+
+def dense_gram_maker(XT):
+    """A `WeightedGram`, or, where numpy has BLAS and the products table would not hold every row, BLAS's
+    weighted products themselves (natively, 100,000 x 11: 1.6 ms a matrix against 2.0 for the products
+    formed again on every call)."""
     D, n = XT.shape
     if HAS_BLAS and n * D * (D + 1) // 2 > MAX_PRODUCTS:
         return lambda C: np.stack([(XT * c) @ XT.T for c in C]) / n
