@@ -41,7 +41,8 @@ def test_two_features_add_their_squares_as_written():
     rng = np.random.default_rng(0)
     diff = rng.normal(size=(1000, 2)) * rng.uniform(1e-3, 1e3, size=(1000, 2))
     squares = diff * diff
-    assert np.array_equal(distance_scores.length_of_differences(diff, "euclidean"), np.sqrt(squares[:, 0] + squares[:, 1]))
+    assert np.array_equal(distance_scores.length_of_differences(diff, "euclidean"),
+                          np.sqrt(squares[:, 0] + squares[:, 1]))
     assert np.array_equal(distance_scores.length_of_differences(-diff, "euclidean"),
                           distance_scores.length_of_differences(diff, "euclidean"))  # x - q or q - x
     assert np.array_equal(distance_scores.length_of_differences(diff, "manhattan"),

@@ -195,7 +195,7 @@ class _Plane:
         bound = farthest.max(axis=-1) * (1.0 + _MARGIN)  # (Ty, Tx) within it: each point's k nearest
         top = float(bound.max())
         if self.indexed is None or (self.indexed[1] and not _REINDEX * self.indexed[0] <= top <= self.indexed[0]):
-            self._index(top * _HEADROOM)  # layers of c spanning what the bounds reach (which may grow), finer as they shrink
+            self._index(top * _HEADROOM)  # layers of c spanning what the bounds reach, finer as they shrink
         tile, rows = self._candidates(xs[ix], ys[iy], bound)
         return self._nearest(xs, ys, ix, iy, tile, rows, k, last)
 
