@@ -47,16 +47,18 @@ def test_groups_are_the_one_hot_columns_and_their_codes():
 
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("blas", [True, False], ids=["blas", "no-blas"])
-def test_indicator_gram_equals_the_weighted_products(seed, blas, monkeypatch):
+@pytest.mark.parametrize("n, batches", [(40, [[0], [1], [2]]), (90, [[0, 1], [2]]), (400, [[0, 1, 2]])])
+def test_indicator_gram_equals_the_weighted_products(seed, blas, n, batches, monkeypatch):
+    # The groups' joint categories (4 x 5 x 3) stay under n / 4: all in one table, some, or none.
     monkeypatch.setattr(logistic_fast, "HAS_BLAS", blas)
     monkeypatch.setattr(logistic_fast, "MAX_PRODUCTS", 300)  # the dense columns' table in chunks
     rng = np.random.default_rng(seed)
-    n = int(rng.integers(40, 400))
     XT, expected = _table(rng, n)
     groups = indicator_gram.indicator_groups(XT)
     assert [rows.tolist() for rows, _ in groups] == expected
     C = rng.normal(size=(int(rng.integers(1, 4)), n))
     gram = indicator_gram.IndicatorGram(XT, groups, logistic_fast.dense_gram_maker)
+    assert gram.batches == batches
     np.testing.assert_allclose(gram(C), logistic.weighted_gram(XT, C), rtol=1e-12, atol=1e-14)
 
 
