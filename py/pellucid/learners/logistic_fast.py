@@ -136,9 +136,12 @@ def scores(W, XT):
 
 def rows_times_rows(A, B):
     """A @ B.T for A (m, n) and B (p, n), n long: sums of products along the rows. Without BLAS (Pyodide)
-    einsum's sum-of-products loop runs it faster than numpy's own matrix product (Pyodide under Node,
-    (3, 100000) by (66, 100000): 8.0 ms against 10.4)."""
-    return A @ B.T if HAS_BLAS else np.einsum("mn,pn->mp", A, B)
+    einsum's sum-of-products loop runs it faster than numpy's own matrix product, and faster still when
+    asked for the transpose: einsum then reads each row of B once for every row of A while it is in the
+    cache, instead of reading all of B once per row of A (the same sums, bit for bit). Pyodide under
+    Node, (3, 35000) by (231, 35000), the Hessian's products table for 20 features: 14.5 ms as A B^T,
+    6.8 as (B A^T)^T, 15.7 by numpy's matrix product."""
+    return A @ B.T if HAS_BLAS else np.einsum("mn,pn->pm", A, B).T
 
 
 def gram_maker(XT):
