@@ -30,6 +30,8 @@ def indicator_groups(XT):
     groups, members, covered = [], [], None
     for a in range(XT.shape[0]):
         row = XT[a]
+        if row[0] != 0.0 and row[0] != 1.0:  # a measured feature, told from its first value
+            continue
         ones = row == 1.0
         if not np.all(ones | (row == 0.0)) or ones.all():
             continue
