@@ -35,13 +35,14 @@ def test_groups_are_the_one_hot_columns_and_their_codes():
                    [0, 1, 0, 0, 1],  # a one-hot group of three, row 3 in none
                    [1, 0, 0, 0, 0],
                    [0, 0, 1, 0, 0],
+                   [0, 0, 0, 0, 0],  # a category no training row has
                    [2, 0, 1, 0, 0],  # not 0/1
                    [1, 0, 0, 1, 0],  # a lone 0/1 row: no group
                    [0.5, 1, 1, 0, 0],
                    [1, 1, 0, 0, 0],  # 0/1 rows sharing a column: separate, each alone
                    [1, 0, 0, 0, 0]], dtype=float)
     groups = indicator_gram.indicator_groups(XT)
-    assert [rows.tolist() for rows, _ in groups] == [[1, 2, 3]]
+    assert [rows.tolist() for rows, _ in groups] == [[1, 2, 3, 4]]
     assert groups[0][1].tolist() == [2, 1, 3, 0, 1]
 
 
