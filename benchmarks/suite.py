@@ -56,6 +56,20 @@ def classification(n=N):
         n_samples=n, n_features=10, n_informative=5, n_redundant=2, n_classes=3, random_state=0))
 
 
+def workflow_table(n, categorical):
+    """What the page hands logistic regression for benchmarks/workflows.py's CSV (its training rows): 20
+    numeric columns on scales 0.01-10,000 standardised, then `categorical` columns of 5 words one-hot
+    encoded (0/1, not scaled), 3 nearly separable classes."""
+    def make():
+        rng = np.random.default_rng(0)
+        y = rng.integers(0, 3, n)
+        X = (rng.normal(0, 1.5, (3, 20))[y] + rng.normal(0, 1, (n, 20))) * np.logspace(-2, 4, 20)
+        X = (X - X.mean(axis=0)) / X.std(axis=0)
+        words = [np.eye(5)[(y + rng.integers(0, 3, n)) % 5] for _ in range(categorical)]
+        return np.hstack([X] + words), y
+    return _cached(("workflow", n, categorical), make)
+
+
 def regression(n=N):
     """make_regression(n, 10 features, random_state=0)."""
     from sklearn.datasets import make_regression
@@ -114,11 +128,11 @@ def _n_leaves(model):
     return "?"
 
 
-def _logistic_fit(n):
+def _logistic_fit(n, categorical=None):
     def prepare():
         import pellucid
         from sklearn.linear_model import LogisticRegression
-        X, y = classification(n)
+        X, y = classification(n) if categorical is None else workflow_table(n, categorical)
         p = lambda: pellucid.LogisticRegression(l2=1.0 / len(X)).fit(X, y)  # noqa: E731
         s = lambda: LogisticRegression(C=1.0, max_iter=1000).fit(X, y)  # noqa: E731
 
@@ -232,6 +246,9 @@ def _k(n):
 WORKLOADS = [
     Workload("decision tree fit (entropy), 20k x 10", "fit", _tree_fit(N)),
     Workload("logistic regression fit (converged), 20k x 10", "fit", _logistic_fit(N)),
+    Workload("logistic regression fit, 35k x 20 standardised + 5 one-hot columns", "fit",
+             _logistic_fit(35_000, categorical=5)),
+    Workload("logistic regression fit, 35k x 20 standardised", "fit", _logistic_fit(35_000, categorical=0)),
     Workload("linear regression fit, 20k x 10", "fit", _linear_fit),
     Workload("Gaussian NB fit, 20k x 10", "fit", _gaussian_nb_fit),
     Workload("k-NN predict, 2k queries vs 20k rows, k=5", "fit", _knn_predict),
