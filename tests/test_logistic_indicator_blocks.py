@@ -63,17 +63,20 @@ def test_indicator_gram_equals_the_weighted_products(seed, blas, n, batches, mon
     np.testing.assert_allclose(gram(C), logistic.weighted_gram(XT, C), rtol=1e-12, atol=1e-14)
 
 
-def test_gram_maker_sums_per_category_only_without_blas(monkeypatch):
-    XT, _ = _table(np.random.default_rng(0), 50)
-    for blas in (False, True):
-        monkeypatch.setattr(logistic_fast, "HAS_BLAS", blas)
-        assert isinstance(logistic_fast.gram_maker(XT), indicator_gram.IndicatorGram) == (not blas)
+@pytest.mark.parametrize("blas", [True, False], ids=["blas", "no-blas"])
+def test_gram_maker_sums_per_category_where_there_are_one_hot_columns(blas, monkeypatch):
+    monkeypatch.setattr(logistic_fast, "HAS_BLAS", blas)
+    rng = np.random.default_rng(0)
+    XT, _ = _table(rng, 50)
+    assert isinstance(logistic_fast.gram_maker(XT), indicator_gram.IndicatorGram)
+    assert not isinstance(logistic_fast.gram_maker(rng.normal(size=(4, 50))), indicator_gram.IndicatorGram)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("n_classes", [2, 3, 4])
-def test_fit_on_categorical_columns_without_blas_equals_the_traced_fit(seed, n_classes, monkeypatch):
-    monkeypatch.setattr(logistic_fast, "HAS_BLAS", False)
+@pytest.mark.parametrize("blas", [True, False], ids=["blas", "no-blas"])
+def test_fit_on_categorical_columns_equals_the_traced_fit(seed, n_classes, blas, monkeypatch):
+    monkeypatch.setattr(logistic_fast, "HAS_BLAS", blas)
     rng = np.random.default_rng(seed + 10)
     n = int(rng.integers(150, 400))
     y = rng.integers(0, n_classes, n)
