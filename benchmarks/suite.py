@@ -133,14 +133,31 @@ def _logistic_fit(n, categorical=None):
         import pellucid
         from sklearn.linear_model import LogisticRegression
         X, y = classification(n) if categorical is None else workflow_table(n, categorical)
+        # On the workflow table's nearly separable classes scikit-learn's default tol (1e-4) stops with its
+        # objective 9% above the optimum (coefficients 0.3 away); at 1e-6 it reaches the optimum pellucid's
+        # Newton fit reaches, so both sides do the same job. The check shows both objectives.
+        tol = 1e-4 if categorical is None else 1e-6
         p = lambda: pellucid.LogisticRegression(l2=1.0 / len(X)).fit(X, y)  # noqa: E731
-        s = lambda: LogisticRegression(C=1.0, max_iter=1000).fit(X, y)  # noqa: E731
+        s = lambda: LogisticRegression(C=1.0, max_iter=1000, tol=tol).fit(X, y)  # noqa: E731
 
         def check(pm, sm):
             diff = max(np.abs(pm.coef_ - sm.coef_).max(), np.abs(pm.intercept_ - sm.intercept_).max())
-            return f"max |coef diff| {diff:.1e}; iterations {pm.n_iter_} vs {int(np.max(sm.n_iter_))}"
+            objectives = f"{_objective(pm, X, y):.6g} vs {_objective(sm, X, y):.6g}"
+            return (f"max |coef diff| {diff:.1e}; iterations {pm.n_iter_} vs {int(np.max(sm.n_iter_))}; "
+                    f"objective {objectives}")
         return p, s, check
     return prepare
+
+
+def _objective(model, X, y):
+    """The objective both libraries minimise: the summed log-loss plus |W|^2 / 2 (C = 1)."""
+    Z = X @ model.coef_.T + model.intercept_
+    if Z.shape[1] == 1:  # binary: one score column for the second class
+        Z = np.hstack([np.zeros_like(Z), Z])
+    top = Z.max(axis=1, keepdims=True)
+    log_norm = top[:, 0] + np.log(np.exp(Z - top).sum(axis=1))
+    rows = np.searchsorted(model.classes_, y)
+    return float((log_norm - Z[np.arange(len(y)), rows]).sum() + 0.5 * (model.coef_ ** 2).sum())
 
 
 def _kmeans_fit(n):
