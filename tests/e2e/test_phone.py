@@ -75,6 +75,7 @@ def test_desktop_screenshot(browser, site_url):
         expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
         page.get_by_role("tab", name="Decision boundary").click()
         page.wait_for_timeout(1000)
+        page.evaluate("window.scrollTo(0, 0)")  # the picture in the README shows the page from its top
         page.screenshot(path=str(SHOTS / "desktop-1440x900.png"))
     finally:
         context.close()
