@@ -48,10 +48,51 @@ def _refuse_unreadable(name, col):
                         "as categories; convert them first (for example to days since a start date).")
 
 
+# The cell types of a column read one distinct value at a time: a Table's categorical column and text
+# read from a CSV hold only these, and a 50,000-row column has a handful of distinct values.
+_TEXT_TYPES = frozenset({str, type(None)})
+
+
+def _text_cells(col):
+    """col's cells as a list when every one is a str or None, else None (then each cell is read alone)."""
+    if col.dtype.kind == "U":
+        return col.tolist()  # Python str
+    if col.dtype != object:
+        return None
+    cells = col.tolist()
+    # Exact types: a subclass of str may write itself otherwise, and 1, 1.0 and True are equal as keys.
+    return cells if set(map(type, cells)) <= _TEXT_TYPES else None
+
+
+def _text_as_numeric(cells):
+    """`_as_numeric` of a list of str and None, each distinct value judged once."""
+    numbers = {}
+    for value in set(cells):
+        if is_missing(value):
+            numbers[value] = np.nan
+            continue
+        try:
+            numbers[value] = float(value)
+        except ValueError:
+            return None
+    return np.fromiter(map(numbers.__getitem__, cells), dtype=float, count=len(cells))  # (n,)
+
+
+def _text_missing_mask(cells):
+    """`_missing_mask` of a list of str and None, each distinct value judged once."""
+    missing_values = {value for value in set(cells) if is_missing(value)}
+    if not missing_values:
+        return np.zeros(len(cells), dtype=bool)
+    return np.fromiter(map(missing_values.__contains__, cells), dtype=bool, count=len(cells))  # (n,)
+
+
 def _as_numeric(name, col):
     """col as float64, or None if some value is text that is not a number."""
     if col.dtype.kind in "fiub":
         return col.astype(float)
+    cells = _text_cells(col)
+    if cells is not None:
+        return _text_as_numeric(cells)
     out = np.empty(len(col))
     for i, v in enumerate(col):
         if is_missing(v):
@@ -74,6 +115,9 @@ def _missing_mask(col, text=None):
 
     A missing value's str is a missing marker or "None", so only the rows with such text can be missing;
     for text columns that decides, otherwise is_missing decides those few rows (b"NA" is not missing)."""
+    cells = _text_cells(col) if text is None else None
+    if cells is not None:
+        return _text_missing_mask(cells)
     is_text = col.dtype.kind == "U"
     markers = _MISSING_TEXT if is_text else _MISSING_TEXT | {"none", "<na>", "nat"}
     if text is None:
@@ -92,6 +136,12 @@ def _missing_mask(col, text=None):
 
 def _as_categorical(col):
     """(values, missing): the values as an object array of str (None where missing), and the mask."""
+    cells = _text_cells(col)
+    if cells is not None:  # str(v) is v itself: only the missing ones change
+        missing = _text_missing_mask(cells)
+        out = col.astype(object)  # (n,) a copy
+        out[missing] = None
+        return out, missing
     if col.dtype.kind == "U":
         out = col.astype(object)  # (n,) Python str
     else:
