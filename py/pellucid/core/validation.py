@@ -13,7 +13,8 @@ from .errors import DataError
 from .settings import CATEGORICAL, NUMERIC
 from .targets import check_classes, check_k_within_rows, check_target  # noqa: F401 (public here too)
 from .values import (_as_categorical, _as_numeric, _first_bad_rows, _refuse_unreadable, _require_finite,
-                     _require_workable_scale, is_missing, is_table, one_column, workable_scale)  # noqa: F401
+                     _require_workable_scale, _text_cells, is_missing, is_table, one_column,
+                     workable_scale)  # noqa: F401
 
 
 class Columns:
@@ -165,9 +166,11 @@ def _judge(names, raw, kinds, allow_missing, fitting):
         raise DataError(f"X is empty: it has 0 rows and {len(raw)} columns; at least one row is needed.")
     data, found_kinds = [], []
     for j, (name, col) in enumerate(zip(names, raw)):
-        _refuse_unreadable(name, col)
+        cells = _text_cells(col)  # a list when every cell is a str or None: nothing there to refuse
+        if cells is None:
+            _refuse_unreadable(name, col)
         wanted = kinds[j] if kinds is not None else None
-        numeric = None if wanted == CATEGORICAL else _as_numeric(name, col)
+        numeric = None if wanted == CATEGORICAL else _as_numeric(name, col, cells)
         if wanted == NUMERIC and numeric is None:
             raise DataError(f"Column {name!r} must be numeric, as when the model was fitted, but it holds text.")
         if numeric is not None:
@@ -178,7 +181,7 @@ def _judge(names, raw, kinds, allow_missing, fitting):
             data.append(numeric)
             found_kinds.append(NUMERIC)
         else:
-            values, missing = _as_categorical(col)
+            values, missing = _as_categorical(col, cells)
             if missing.any() and not allow_missing:
                 raise DataError(f"Column {name!r} has {int(missing.sum())} missing values (rows "
                                 f"{_first_bad_rows(missing)}); drop those rows or fill them first.")

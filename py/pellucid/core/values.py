@@ -86,11 +86,12 @@ def _text_missing_mask(cells):
     return np.fromiter(map(missing_values.__contains__, cells), dtype=bool, count=len(cells))  # (n,)
 
 
-def _as_numeric(name, col):
-    """col as float64, or None if some value is text that is not a number."""
+def _as_numeric(name, col, cells=None):
+    """col as float64, or None if some value is text that is not a number. `cells`: `_text_cells(col)`
+    when the caller has it already."""
     if col.dtype.kind in "fiub":
         return col.astype(float)
-    cells = _text_cells(col)
+    cells = _text_cells(col) if cells is None else cells
     if cells is not None:
         return _text_as_numeric(cells)
     out = np.empty(len(col))
@@ -134,9 +135,10 @@ def _missing_mask(col, text=None):
     return missing
 
 
-def _as_categorical(col):
-    """(values, missing): the values as an object array of str (None where missing), and the mask."""
-    cells = _text_cells(col)
+def _as_categorical(col, cells=None):
+    """(values, missing): the values as an object array of str (None where missing), and the mask.
+    `cells`: `_text_cells(col)` when the caller has it already."""
+    cells = _text_cells(col) if cells is None else cells
     if cells is not None:  # str(v) is v itself: only the missing ones change
         missing = _text_missing_mask(cells)
         out = col.astype(object)  # (n,) a copy
