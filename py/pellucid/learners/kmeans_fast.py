@@ -23,14 +23,17 @@ def assign(MT, centres):
     c_sq = np.einsum("ij,ij->i", centres, centres)  # (k,)
     part = (-2.0 * centres) @ MT  # (k, n)
     part += c_sq[:, None]
-    best = part[0].copy()  # (n,)
-    labels = np.zeros(MT.shape[1], dtype=np.intp)
-    closer = np.empty(MT.shape[1], dtype=bool)
-    for j in range(1, len(centres)):
-        np.less(part[j], best, out=closer)
+    if len(centres) == 1:
+        return np.zeros(MT.shape[1], dtype=np.intp), part[0].copy()
+    # The first comparison gives the labels of centres 0 and 1 as a bool array (np.where widens it), and
+    # the first minimum allocates best: at small n each call saved is a measurable part of an iteration.
+    labels = np.less(part[1], part[0])  # (n,)
+    best = np.minimum(part[0], part[1])  # (n,)
+    for j in range(2, len(centres)):
+        closer = np.less(part[j], best)
         labels = np.where(closer, j, labels)
         np.minimum(best, part[j], out=best)
-    return labels, best
+    return labels.astype(np.intp, copy=False), best
 
 
 def cluster_sums(MT, labels, k):
@@ -43,9 +46,8 @@ def cluster_sums(MT, labels, k):
 
 def move_rows(MT, moved, old, new, sums, counts):
     """Cluster sums and counts after the rows `moved` went from clusters `old` to clusters `new`."""
-    k = len(counts)
-    delta = ((new[None, :] == np.arange(k)[:, None]).astype(MT.dtype)
-             - (old[None, :] == np.arange(k)[:, None]).astype(MT.dtype))  # (k, m)
+    clusters = np.arange(len(counts))[:, None]  # (k, 1)
+    delta = np.subtract(new == clusters, old == clusters, dtype=MT.dtype)  # (k, m) +1 joined, -1 left
     return sums + delta @ MT[:, moved].T, counts + delta.sum(axis=1)
 
 
@@ -66,11 +68,11 @@ def lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty):
                 stable = True  # the clusters stayed the same: the centres are already their means
                 break
             sums, counts = move_rows(MT, moved, labels_old[moved], labels[moved], sums, counts)
-        if np.any(counts == 0):
+        if not counts.all():  # an empty cluster
             labels = relocate_empty(labels, counts, best + x_sq)
             sums, counts = cluster_sums(MT, labels, k)
         new = sums / counts[:, None]  # (k, d) the means
-        shift = float(np.sum((new - centres) ** 2))
+        shift = float(((new - centres) ** 2).sum())  # the method skips np.sum's Python wrapper
         centres, labels_old = new, labels
         if shift <= tol:
             break
