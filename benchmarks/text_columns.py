@@ -74,7 +74,8 @@ def main():
     parser.add_argument("--only", nargs="*", default=[])
     parser.add_argument("--site", help="a built site: run in Pyodide under Node instead")
     args = parser.parse_args()
-    call = f"\nimport warnings\nwarnings.simplefilter('ignore')\nrun({args.rows!r}, {args.repeats}, {args.only!r})\n"
+    call = ("\nimport warnings\nwarnings.simplefilter('ignore')\n"
+            f"run({args.rows!r}, {args.repeats}, {args.only!r})\n")
     print(f"{'rows':>7} {'workload':28} {'best':>12}  ({'Pyodide' if args.site else 'native'})")
     if args.site:
         with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
