@@ -1,7 +1,8 @@
 """Run the benchmark suite inside Pyodide in headless Chromium, and time how fast the site starts.
 
 Usage: python3 -m benchmarks.browser [--repeats 5] [--only SUBSTRING ...] [--startup-runs 5]
-                                     [--skip-startup] [--skip-suite] [--baseline REV] [--trace DIR]
+                                     [--skip-startup] [--skip-suite] [--baseline REV] [--trace DIR
+                                     [--trace-runs N]]
 
 What it does:
   1. Builds the site into a temporary folder (build.build), adds a benchmark page, its own Web Worker, a
@@ -18,8 +19,9 @@ What it does:
      and scikit-learn, unpacks the pellucid wheel named in build-info.json into site-packages, writes
      suite.py into Pyodide's file system, imports it and measures every workload (the same definitions and
      timing as the native run), posting each result and finally the Markdown tables back to the page.
-  4. --trace DIR: loads each page once more, cold, in a fresh browser with Chrome's tracing on, writes the
-     traces to DIR/<page>.json and prints where each start went: busy time by thread between navigation
+  4. --trace DIR: loads each page once more (--trace-runs N: N times, the pages in turn), cold, in a fresh
+     browser with Chrome's tracing on, writes the traces to DIR/<page>-<run>.json and prints where each
+     start went (medians of the runs): busy time by thread between navigation
      and Ready, and the main thread's and the worker's time by kind (script by file, style and layout,
      paint, GC, WebAssembly compiling; startup_trace.py).
 Every request that does not go to the local server fails (and is reported).
@@ -281,7 +283,9 @@ def _watch_requests(page):
 
 
 def _timings(page, requests=None):
-    page.wait_for_function("() => window.__readyAt !== undefined", timeout=120_000)
+    # Polled on a timer, not on every animation frame (Playwright's default), which would keep the page's
+    # main thread making frames throughout the start; the time itself is taken by READY_OBSERVER.
+    page.wait_for_function("() => window.__readyAt !== undefined", polling=250, timeout=120_000)
     timings = page.evaluate("""() => ({ ready: window.__readyAt, phases: window.__phases, origin: performance.timeOrigin,
         dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd })""")
     for name, request in (requests or {}).items():
@@ -346,25 +350,27 @@ def startup(browser, guard, pages, runs, cold_profile=None):
     return out
 
 
-def trace_startup(playwright, chromium, guard, pages, folder):
-    """Each page loaded once, cold, in a browser of its own with tracing on: {page: analysis}; the traces
-    are written to <folder>/<page>.json."""
+def trace_startup(playwright, chromium, guard, pages, folder, runs=1):
+    """Each page loaded `runs` times, cold, the pages in turn, each load in a browser of its own with
+    tracing on: {page: analysis}, the median of the runs' figures; the traces are written to
+    <folder>/<page>-<run>.json."""
     folder = pathlib.Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    results = {}
-    for key, url in pages.items():
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS + OFFLINE_FLAGS)
-        context = new_context(browser, guard, service_workers="block")
-        page = context.new_page()
-        guard.watch(page)
-        browser.start_tracing(categories=startup_trace.CATEGORIES)
-        page.goto(url)
-        ready = _timings(page)["ready"]
-        trace = browser.stop_tracing()
-        (folder / f"{key}.json").write_bytes(trace)
-        results[key] = startup_trace.analyse(trace, url, ready)
-        browser.close()
-    return results
+    analyses = {key: [] for key in pages}
+    for run in range(runs):
+        for key, url in pages.items():
+            browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS + OFFLINE_FLAGS)
+            context = new_context(browser, guard, service_workers="block")
+            page = context.new_page()
+            guard.watch(page)
+            browser.start_tracing(categories=startup_trace.CATEGORIES)
+            page.goto(url)
+            ready = _timings(page)["ready"]
+            trace = browser.stop_tracing()
+            (folder / f"{key}-{run}.json").write_bytes(trace)
+            analyses[key].append(startup_trace.analyse(trace, url, ready))
+            browser.close()
+    return {key: startup_trace.median_analysis(loads) for key, loads in analyses.items()}
 
 
 LABELS = {"real": "real site (index.html)", "before": "the baseline's site (index.html)",
@@ -467,6 +473,8 @@ def main(argv=None):
     parser.add_argument("--trace", metavar="DIR",
                         help="also load each page once with Chrome's tracing on; write the traces to DIR and "
                              "print where each start's time went")
+    parser.add_argument("--trace-runs", type=int, default=1, metavar="N",
+                        help="traced cold loads of each page, the pages in turn; the summary gives medians (default 1)")
     parser.add_argument("--no-bytecode", action="store_true",
                         help="build the site without compiled bytecode (to measure what it saves)")
     args = parser.parse_args(argv)
@@ -480,7 +488,7 @@ def main(argv=None):
         site = build.build(out=pathlib.Path(tmp) / SUB_PATH, bytecode=not args.no_bytecode)
         write_bench_files(site)
         pages = {"real": base_url(SUB_PATH) + "index.html"}
-        if args.baseline and not args.skip_startup:
+        if args.baseline and (args.trace or not args.skip_startup):
             build_baseline(args.baseline, tmp)
             pages["before"] = base_url(f"before/{SUB_PATH}") + "index.html"
         pages["bare"] = base_url(SUB_PATH) + "bench/bare.html"
@@ -507,8 +515,9 @@ def main(argv=None):
                                                           for kind, runs in v.items()} for k, v in data.items()}))
                     print(flush=True)
                 if args.trace:
-                    traced = trace_startup(playwright, chromium, guard, pages, args.trace)
-                    print(f"## Startup, traced (one cold load each; traces in {args.trace})\n\n"
+                    traced = trace_startup(playwright, chromium, guard, pages, args.trace, args.trace_runs)
+                    print(f"## Startup, traced ({args.trace_runs} cold load(s) each, medians; "
+                          f"traces in {args.trace})\n\n"
                           f"{startup_trace.summary(traced)}\n", flush=True)
                 if not args.skip_suite:
                     bench = run_suite(browser, guard, base, args.repeats, args.only)

@@ -153,6 +153,25 @@ def analyse(trace_bytes, url, ready_ms):
             "kinds": {name: ms(counter) for name, counter in kinds.items()}}
 
 
+def median_analysis(analyses):
+    """One analysis from several loads of the same page: each figure the median of the loads' (a figure
+    a load lacks counts as 0)."""
+    def median(values):
+        values = sorted(values)
+        middle = len(values) // 2
+        return values[middle] if len(values) % 2 else (values[middle - 1] + values[middle]) / 2
+
+    def merged(dicts):
+        keys = {k for d in dicts for k in d}
+        return dict(sorted(((k, median([d.get(k, 0) for d in dicts])) for k in keys), key=lambda kv: -kv[1]))
+
+    threads = {t for a in analyses for t in a["kinds"]}
+    return {"ready_ms": median([a["ready_ms"] for a in analyses]),
+            "threads": merged([a["threads"] for a in analyses]),
+            "other_processes": merged([a["other_processes"] for a in analyses]),
+            "kinds": {t: merged([a["kinds"].get(t, {}) for a in analyses]) for t in threads}}
+
+
 THREAD_LABELS = {"CrRendererMain": "main thread", "DedicatedWorker thread": "Python's worker",
                  "ThreadPoolForegroundWorker": "the renderer's pool (WebAssembly tier-up, script streaming)"}
 

@@ -74,3 +74,18 @@ def test_the_summary_lists_each_page():
                                            "kinds": {}}})
     assert "| main thread | 5 | 2 |" in text
     assert "script: main.js 4" in text
+
+
+def test_several_loads_are_summed_up_by_their_medians():
+    def load(ready, main, gc=None):
+        kinds = {"script: main.js": main} | ({"garbage collection": gc} if gc else {})
+        return {"ready_ms": ready, "threads": {"CrRendererMain": main}, "other_processes": {"browser": ready / 2},
+                "kinds": {"CrRendererMain": kinds}}
+
+    merged = startup_trace.median_analysis([load(300, 40, gc=9), load(100, 10), load(200, 70)])
+    assert merged["ready_ms"] == 200
+    assert merged["threads"] == {"CrRendererMain": 40}
+    assert merged["other_processes"] == {"browser": 100}
+    # a kind one load lacks counts as nothing in that load: the median of 9, 0 and 0
+    assert merged["kinds"]["CrRendererMain"] == {"script: main.js": 40, "garbage collection": 0}
+    assert startup_trace.median_analysis([load(100, 10), load(200, 20)])["ready_ms"] == 150
