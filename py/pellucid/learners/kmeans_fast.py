@@ -10,6 +10,8 @@ import numpy as np
 
 from .gram_fast import HAS_BLAS
 
+_SMALL_ONEHOT_ROWS = 2000  # result(): up to here (natively) the one-hot product beats the per-feature loop
+
 
 def assign(MT, centres):
     """kmeans.assign on the rows held as the columns of MT (d, n): the closest centre of every row, and
@@ -90,6 +92,10 @@ def result(MT, centres, labels=None):
     order of the additions differs, so the inertia may differ from it in the last bits."""
     if labels is None:
         labels = assign(MT, centres)[0]
+    if HAS_BLAS and MT.shape[1] <= _SMALL_ONEHOT_ROWS:  # fewer calls; the very sum kmeans._result makes
+        onehot = (labels == np.arange(len(centres))[:, None]).astype(MT.dtype)  # (k, n)
+        diff = MT - centres.T @ onehot  # (d, n) exact: each column picks one centre (products by 1 and 0)
+        return labels, float(np.einsum("ij,ij->", diff, diff))
     coordinates = np.ascontiguousarray(centres.T)  # (d, k)
     inertia = 0.0
     for feature, values in zip(MT, coordinates):
