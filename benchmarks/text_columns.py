@@ -11,6 +11,7 @@ into DIR (build.py's `build(out=DIR)`; tests/pyodide_run.mjs), as the page's wor
 """
 
 import argparse
+import ast
 import pathlib
 import subprocess
 import sys
@@ -18,27 +19,20 @@ import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
-# Self-contained (numpy and pellucid only), so the same text runs natively and in Pyodide.
+# Self-contained (numpy and pellucid only), so the same text runs natively and in Pyodide; the table is
+# made by workflows.py's own make_csv, whose text is put in (workflows.py itself needs a browser).
 WORKLOADS = '''
-import io, time
+import io, pathlib, tempfile, time
 import numpy as np
 from pellucid.core.validation import check_X
 from pellucid.learners.logistic import LogisticRegression
 from pellucid.tabular.csvio import read_csv
 
 
-def workflow_csv(rows, numeric=20, categorical=5, seed=0):
-    """The text of benchmarks/workflows.py's make_csv."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, 3, rows)
-    centres = rng.normal(0, 1.5, (3, numeric))
-    X = (centres[y] + rng.normal(0, 1, (rows, numeric))) * np.logspace(-2, 4, numeric)
-    header = [f"x{j + 1}" for j in range(numeric)] + [f"c{j + 1}" for j in range(categorical)] + ["label"]
-    words = np.array(["red", "green", "blue", "amber", "violet"])
-    cats = [words[(y + rng.integers(0, 3, rows)) % len(words)] for _ in range(categorical)]
-    names = np.array(["alpha", "beta", "gamma"])[y]
-    cells = [np.char.mod("%.6g", X[:, j]) for j in range(numeric)] + cats + [names]
-    return "\\n".join([",".join(header)] + [",".join(row) for row in zip(*[c.tolist() for c in cells])]) + "\\n"
+def workflow_csv(rows):
+    """The text of benchmarks/workflows.py's CSV with 5 categorical columns (`make_csv`, put in below)."""
+    path = pathlib.Path(tempfile.mkdtemp()) / "table.csv"
+    return make_csv(path, rows, categorical=5).read_text()
 
 
 def best_ms(fn, repeats):
@@ -67,6 +61,13 @@ def run(rows_list, repeats, only):
 '''
 
 
+def make_csv_source():
+    """The source of benchmarks/workflows.py's make_csv, read without importing that module."""
+    source = (ROOT / "benchmarks" / "workflows.py").read_text()
+    node = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == "make_csv")
+    return ast.get_source_segment(source, node) + "\n"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, nargs="+", default=[35000, 50000])
@@ -74,16 +75,17 @@ def main():
     parser.add_argument("--only", nargs="*", default=[])
     parser.add_argument("--site", help="a built site: run in Pyodide under Node instead")
     args = parser.parse_args()
+    workloads = WORKLOADS + make_csv_source()
     call = ("\nimport warnings\nwarnings.simplefilter('ignore')\n"
             f"run({args.rows!r}, {args.repeats}, {args.only!r})\n")
     print(f"{'rows':>7} {'workload':28} {'best':>12}  ({'Pyodide' if args.site else 'native'})")
     if args.site:
         with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as script:
-            script.write(WORKLOADS + call)
+            script.write(workloads + call)
         subprocess.run(["node", str(ROOT / "tests" / "pyodide_run.mjs"), args.site, script.name], check=True)
     else:
         sys.path.insert(0, str(ROOT / "py"))
-        exec(WORKLOADS + call, {})
+        exec(workloads + call, {})
 
 
 if __name__ == "__main__":
