@@ -39,3 +39,20 @@ def built_site(tmp_path_factory):
     import build
 
     return build.build(out=tmp_path_factory.mktemp("pyodide-site") / "site")
+
+
+@pytest.fixture
+def run_in_pyodide(built_site, tmp_path):
+    """A function that runs a Python script's text in the built site's Pyodide under Node.js
+    (tests/pyodide_run.mjs) and returns what it printed; the test fails with the script's error output if
+    it raised. Tests that use it skip themselves when Node.js is missing."""
+    import subprocess
+
+    def run(text):
+        script = tmp_path / "script.py"
+        script.write_text(text)
+        done = subprocess.run(["node", str(ROOT / "tests" / "pyodide_run.mjs"), str(built_site), str(script)],
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return done.stdout
+    return run

@@ -3,7 +3,6 @@ visit: each module's .pyc is in the format Pyodide reads, made from the very sou
 and importing pellucid in Pyodide loads those files instead of compiling."""
 
 import shutil
-import subprocess
 import sys
 import textwrap
 import zipfile
@@ -40,17 +39,13 @@ def site(built_site):
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs Pyodide outside the browser")
-def test_wheel_ships_bytecode_pyodide_loads(site, tmp_path):
+def test_wheel_ships_bytecode_pyodide_loads(site, run_in_pyodide):
     info = __import__("json").loads((site / "build-info.json").read_text())
     names = zipfile.ZipFile(site / info["wheel"]).namelist()
     sources = [n for n in names if n.endswith(".py")]
     assert sources and all(n.endswith(".cpython-312.pyc") for n in names if n.endswith(".pyc"))
-    script = tmp_path / "script.py"
-    script.write_text(SCRIPT)
-    run = subprocess.run(["node", str(build.ROOT / "tests" / "pyodide_run.mjs"), str(site), str(script)],
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-3000:]
-    assert f"ok {len(sources)} sources" in run.stdout, run.stdout
+    printed = run_in_pyodide(SCRIPT)
+    assert f"ok {len(sources)} sources" in printed, printed
 
 
 def test_wheel_without_bytecode_holds_sources_only():

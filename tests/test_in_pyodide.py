@@ -2,14 +2,10 @@
 enough to take the fast paths: the KD-tree search, the tree's box router, chunked Hessians."""
 
 import shutil
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parents[1]))
-import build  # noqa: E402
 
 SCRIPT = textwrap.dedent("""
     import warnings
@@ -43,20 +39,11 @@ SCRIPT = textwrap.dedent("""
 """)
 
 
-@pytest.fixture(scope="module")
-def site(built_site):
-    return built_site
-
-
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs Pyodide outside the browser")
-def test_every_learner_runs_in_pyodide(site, tmp_path):
-    script = tmp_path / "script.py"
-    script.write_text(SCRIPT)
-    run = subprocess.run(["node", str(build.ROOT / "tests" / "pyodide_run.mjs"), str(site), str(script)],
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr[-3000:]
-    done = [line.split()[1] for line in run.stdout.splitlines() if line.startswith("ok ")]
-    assert set(pellucid_names()) | {"k-NN-tree-10-D"} <= set(done), run.stdout
+def test_every_learner_runs_in_pyodide(run_in_pyodide):
+    printed = run_in_pyodide(SCRIPT)
+    done = [line.split()[1] for line in printed.splitlines() if line.startswith("ok ")]
+    assert set(pellucid_names()) | {"k-NN-tree-10-D"} <= set(done), printed
 
 
 def pellucid_names():
