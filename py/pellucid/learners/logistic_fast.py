@@ -34,17 +34,19 @@ def binary_log_loss(XbT, y01, l2, row_weights=None):
     cache = {}
 
     def value_grad(w):
+        if _same_point(cache, w):  # asked again where it was last asked (a fit's start, checked first)
+            return cache["value"]
         z = scores(w[None], XbT)[0]  # (n,)
         e = np.exp(-np.abs(z))  # (n,) in (0, 1]: no overflow either way
         softplus = np.where(z > 0.0, z, 0.0) + np.log1p(e)  # log(1 + e^z); np.where is np.maximum, faster
         p = np.where(z >= 0, 1.0, e) / (1.0 + e)  # (n,) sigma(z)
-        cache["w"], cache["p"] = w, p
         loss = (softplus - y * z) @ s / n + 0.5 * l2 * np.sum((mask * w) ** 2)
         grad = (rows_times_rows((s * p)[None], XbT)[0] - target_part) / n
-        return float(loss), grad + l2 * mask * w  # (D,)
+        cache["w"], cache["p"], cache["value"] = w.copy(), p, (float(loss), grad + l2 * mask * w)
+        return cache["value"]  # (loss, (D,) gradient)
 
     def hessian(w):
-        if cache.get("w") is not w:
+        if not _same_point(cache, w):
             value_grad(w)
         p = cache["p"]  # (n,) from the last evaluation at w
         return gram((s * p * (1.0 - p))[None])[0] + l2 * np.diag(mask)  # (D, D)
@@ -81,6 +83,8 @@ def softmax_log_loss(XbT, y_index, n_classes, l2, row_weights=None):
     cache = {}
 
     def value_grad(w):
+        if _same_point(cache, w):  # asked again where it was last asked (a fit's start, checked first)
+            return cache["value"]
         W = w.reshape(K, D)
         Z = scores(W, XbT)  # (K, n)
         top = Z[0]
@@ -92,15 +96,15 @@ def softmax_log_loss(XbT, y_index, n_classes, l2, row_weights=None):
         for k in range(1, K):
             total += P[k]  # (n,) sum_k exp(z_k - top)
         P /= total  # (K, n) softmax probabilities
-        cache["w"], cache["P"] = w, P
         log_norm = np.log(total)
         log_norm += top  # (n,) log sum_k exp(z_k)
         loss = (log_norm @ s - np.sum(W * M)) / n + 0.5 * l2 * np.sum((mask * w) ** 2)
         G = (rows_times_rows(P if row_weights is None else P * s, XbT) - M) / n  # (K, D)
-        return float(loss), G.ravel() + l2 * mask * w  # (K * D,)
+        cache["w"], cache["P"], cache["value"] = w.copy(), P, (float(loss), G.ravel() + l2 * mask * w)
+        return cache["value"]  # (loss, (K * D,) gradient)
 
     def hessian(w):
-        if cache.get("w") is not w:
+        if not _same_point(cache, w):
             value_grad(w)
         P = cache["P"]  # (K, n) from the last evaluation at w
         if not w.reshape(K, D)[:, 1:].any():
@@ -116,6 +120,12 @@ def softmax_log_loss(XbT, y_index, n_classes, l2, row_weights=None):
         return H + l2 * np.diag(mask)  # (K * D, K * D)
 
     return value_grad, hessian
+
+
+def _same_point(cache, w):
+    """Whether the loss was last worked out at these weights (compared by value: a solver may copy them)."""
+    last = cache.get("w")
+    return last is not None and np.array_equal(last, w)
 
 
 def _blocks_from_pairs(grams, pairs, K, D):
