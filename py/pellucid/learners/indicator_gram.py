@@ -21,6 +21,8 @@ tests/test_logistic_indicator_blocks.py checks that both give the same matrices.
 
 import numpy as np
 
+MAX_CODES = 2_000_000  # most category codes (dense columns x rows) in one np.bincount
+
 
 def indicator_groups(XT):
     """[(rows of XT, codes)] for the groups of 0/1 rows of XT (D, n) that no column has two of: codes (n,)
@@ -81,34 +83,53 @@ class IndicatorGram:
 
     def __call__(self, C):
         """(m, D, D) Gram matrices, one per row of C (m, n)."""
-        grams = np.zeros((len(C), self.D, self.D))
+        m = len(C)
+        grams = np.zeros((m, self.D, self.D))
         grams[(slice(None),) + np.ix_(self.dense, self.dense)] = self.dense_gram(C)
-        for j, c in enumerate(C):
-            self._indicator_blocks(grams[j], c / self.n)
-        return grams
-
-    def _indicator_blocks(self, G, c):
-        """Fill G's entries that involve an indicator column, for weights c (n,) (already / n)."""
-        weighted = (self.dense_rows * c).ravel()  # (Dd * n,) c_i x_ib, one dense column after another
-        Dd = len(self.dense)
-        for batch, joint in zip(self.batches, self.joint):
+        across, counts, pairs = self._category_sums(C / self.n)
+        for batch, sums, totals in zip(self.batches, across, counts):
             sizes = tuple(len(self.groups[g][0]) + 1 for g in batch)
-            bins = int(np.prod(sizes))
-            codes = (np.arange(Dd, dtype=np.intp)[:, None] * bins + joint).ravel()  # (Dd * n,)
-            across = _group_margins(np.bincount(codes, weights=weighted, minlength=Dd * bins), Dd, sizes)
-            counts = np.bincount(joint, weights=c, minlength=bins).reshape(sizes)  # c summed per joint category
+            margins = _group_margins(sums.ravel(), len(self.dense) * m, sizes)  # [(m Dd, size)] per group
+            totals = totals.reshape((m,) + sizes)  # c summed per joint category
             for p, g in enumerate(batch):
                 rows = self.groups[g][0]
-                margin = across[p][:, 1:]  # (Dd, m_g): column 0 is "none of the group"
-                G[np.ix_(self.dense, rows)] = margin
-                G[np.ix_(rows, self.dense)] = margin.T
-                G[rows, rows] = _margin(counts, (p,))[1:]  # rows of one group never share a column
+                margin = margins[p][:, 1:].reshape(m, len(self.dense), -1)  # column 0: "none of the group"
+                grams[:, self.dense[:, None], rows] = margin
+                grams[:, rows[:, None], self.dense] = margin.transpose(0, 2, 1)
+                grams[:, rows, rows] = _margin(totals, (0, p + 1))[:, 1:]  # one group's rows share no column
                 for q in range(p + 1, len(batch)):
-                    _place(G, rows, self.groups[batch[q]][0], _margin(counts, (p, q)))
-        for g, h, pair_codes in self.cross:
+                    _place(grams, rows, self.groups[batch[q]][0], _margin(totals, (0, p + 1, q + 1)))
+        for (g, h, _), sums in zip(self.cross, pairs):
             sizes = (len(self.groups[g][0]) + 1, len(self.groups[h][0]) + 1)
-            sums = np.bincount(pair_codes, weights=c, minlength=sizes[0] * sizes[1]).reshape(sizes)
-            _place(G, self.groups[g][0], self.groups[h][0], sums)
+            _place(grams, self.groups[g][0], self.groups[h][0], sums.reshape((m,) + sizes))
+        return grams
+
+    def _category_sums(self, C):
+        """For weights C (m, n): per batch, the sums of c_i x_ib per weight vector, dense column and joint
+        category (m, Dd * bins) and of c_i per weight vector and joint category (m, bins); per cross pair,
+        the sums of c_i per weight vector and pair category (m, pair bins). One np.bincount per weight
+        vector and batch, a chunk of rows at a time so the codes stay within MAX_CODES; the codes are
+        shared by the weight vectors (one bincount for all of them made its table too big for the cache:
+        natively 14 ms a Hessian against 9)."""
+        m, Dd = len(C), len(self.dense)
+        bins = [int(np.prod([len(self.groups[g][0]) + 1 for g in batch])) for batch in self.batches]
+        pair_bins = [(len(self.groups[g][0]) + 1) * (len(self.groups[h][0]) + 1) for g, h, _ in self.cross]
+        across = [np.zeros((m, Dd * b)) for b in bins]
+        counts = [np.zeros((m, b)) for b in bins]
+        pairs = [np.zeros((m, b)) for b in pair_bins]
+        chunk = max(1, MAX_CODES // Dd)
+        for start in range(0, self.n, chunk):
+            rows = slice(start, min(start + chunk, self.n))
+            codes = [(np.arange(Dd, dtype=np.intp)[:, None] * b + joint[rows]).ravel()  # (Dd r,) per batch
+                     for joint, b in zip(self.joint, bins)]
+            for i, c in enumerate(C[:, rows]):
+                weighted = (self.dense_rows[:, rows] * c).ravel()  # (Dd r,) c_i x_ib
+                for j, joint in enumerate(self.joint):
+                    across[j][i] += np.bincount(codes[j], weights=weighted, minlength=Dd * bins[j])
+                    counts[j][i] += np.bincount(joint[rows], weights=c, minlength=bins[j])
+                for j, (_, _, pair_codes) in enumerate(self.cross):
+                    pairs[j][i] += np.bincount(pair_codes[rows], weights=c, minlength=pair_bins[j])
+        return across, counts, pairs
 
 
 def _batches(sizes, max_bins):
@@ -148,7 +169,8 @@ def _margin(table, keep):
     return table.sum(axis=tuple(a for a in range(table.ndim) if a not in keep))
 
 
-def _place(G, rows_g, rows_h, sums):
-    """Put the pair sums (m_g + 1, m_h + 1), "none" first on each axis, in G's two symmetric blocks."""
-    G[np.ix_(rows_g, rows_h)] = sums[1:, 1:]
-    G[np.ix_(rows_h, rows_g)] = sums[1:, 1:].T
+def _place(grams, rows_g, rows_h, sums):
+    """Put the pair sums (m, m_g + 1, m_h + 1), "none" first on each category axis, in each of the m Gram
+    matrices' two symmetric blocks."""
+    grams[:, rows_g[:, None], rows_h] = sums[:, 1:, 1:]
+    grams[:, rows_h[:, None], rows_g] = sums[:, 1:, 1:].transpose(0, 2, 1)

@@ -44,7 +44,7 @@ def sample_start(make_loss, XbT, y_index, n_classes, row_weights, full_value_gra
     full_value_grad is the loss on all rows XbT (D, n), used to check the sample's weights are an
     improvement on zero."""
     rows = sample_rows(XbT.shape[1], n_params)
-    if rows is None or np.bincount(y_index[rows], minlength=n_classes).min() == 0:
+    if rows is None or len(np.unique(y_index[rows])) < n_classes:
         return None
     weights = None if row_weights is None else row_weights[rows]
     value_grad, hessian = make_loss(np.ascontiguousarray(XbT[:, rows]), y_index[rows], weights)
