@@ -131,5 +131,6 @@ def test_gram_maker_gives_the_weighted_gram_matrices(seed, budget, blas, monkeyp
     n, D = int(rng.integers(5, 200)), int(rng.integers(1, 8))
     XT = rng.normal(size=(D, n))
     C = rng.normal(size=(int(rng.integers(1, 5)), n))
-    np.testing.assert_allclose(logistic_fast.gram_maker(XT)(C), logistic.weighted_gram(XT, C), rtol=1e-12,
-                               atol=1e-13)
+    for weights in (C, np.abs(C)):  # any weights; the Hessian's, never negative (BLAS: a symmetric product)
+        np.testing.assert_allclose(logistic_fast.gram_maker(XT)(weights), logistic.weighted_gram(XT, weights),
+                                   rtol=1e-12, atol=1e-13)
