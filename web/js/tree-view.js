@@ -1,10 +1,15 @@
 // The tree drawing at any size: zoom in, out (down to the whole tree), to fit, back to 100%, ctrl+wheel
 // or pinch zoom; drag to pan; hover a box or branch label for its full text; click a collapsed subtree
 // ("+412 leaves"), or its button in the text twin, to open it.
-import { drawTree, treeAsList } from "./render/tree-draw.js";
+// A wide tree opens fitted on a wide screen (its whole shape first, never below half size); on a phone
+// it opens readable instead, on the root and the levels under it, to drag around (Fit shows it whole).
+import { drawTree, treeAsList, SMALLEST_TEXT_PX } from "./render/tree-draw.js";
 
 const STEPS = [0.05, 0.1, 0.15, 0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2];
 const DRAG_PX = 4;  // a press that moves less than this is a click
+const OVERVIEW_MIN_ZOOM = 0.5;  // a wide screen opens a wide tree fitted, but not below this
+const NARROW_BOX_PX = 600;  // a drawing box narrower than this is a phone's: the tree opens readable ...
+const READABLE_TEXT_PX = 11;  // ... with its smallest text this size on screen, in CSS pixels
 
 export function createTreeView({ scroll, canvas, text, buttons }) {
   const view = { zoom: 1, natural: null, layout: null, tree: null, classes: null, open: new Set() };
@@ -13,6 +18,21 @@ export function createTreeView({ scroll, canvas, text, buttons }) {
     if (!view.natural) return 1;
     const height = Math.max(0.7 * window.innerHeight, 320);
     return Math.min(1, (scroll.clientWidth - 4) / view.natural.width, height / view.natural.height);
+  }
+
+  // The smallest text of the drawing as it is on screen, in CSS pixels.
+  function textPx() {
+    return SMALLEST_TEXT_PX * (view.layout?.scale ?? 1) * view.zoom;
+  }
+
+  // How a new drawing opens: whole when it fits; else on a wide screen fitted (at least half size), and on
+  // a narrow one at the zoom where its smallest text reads READABLE_TEXT_PX (100% unless the drawing had
+  // to be scaled down), where half size would make it 5 px.
+  function openingZoom() {
+    if (view.natural.width <= scroll.clientWidth || scroll.clientWidth === 0) return 1;
+    if (scroll.clientWidth >= NARROW_BOX_PX) return Math.max(fitZoom(), OVERVIEW_MIN_ZOOM);
+    const readable = READABLE_TEXT_PX / (SMALLEST_TEXT_PX * view.layout.scale);
+    return Math.min(STEPS[STEPS.length - 1], Math.max(fitZoom(), readable));
   }
 
   function apply() {
@@ -26,6 +46,7 @@ export function createTreeView({ scroll, canvas, text, buttons }) {
   // The zoom and the scroll offset, on the scroll box, for anything that needs to know what is in view.
   function showTransform() {
     scroll.dataset.zoom = view.zoom.toFixed(3);
+    scroll.dataset.textPx = textPx().toFixed(1);
     scroll.dataset.pan = `${Math.round(scroll.scrollLeft)},${Math.round(scroll.scrollTop)}`;
   }
 
@@ -70,10 +91,8 @@ export function createTreeView({ scroll, canvas, text, buttons }) {
     view.natural = { width: parseFloat(canvas.style.width), height: parseFloat(canvas.style.height) };
     text.replaceChildren(treeAsList(view.tree, () => false, { layout, onOpen: openSubtree }));
     if (keepView) return apply();
-    view.zoom = 1;
-    // A tree wider than its box starts fitted, so its whole shape is seen first (and zoom out goes on
-    // until it all fits); below half size the start is scrolled to the root instead.
-    if (view.natural.width > scroll.clientWidth && scroll.clientWidth > 0) view.zoom = Math.max(fitZoom(), 0.5);
+    // Zoom out goes on until it all fits; a start wider than the box is scrolled to the root.
+    view.zoom = openingZoom();
     apply();
     scroll.scrollLeft = Math.max(0, layout.rootX * layout.scale * view.zoom - scroll.clientWidth / 2);
     scroll.scrollTop = 0;

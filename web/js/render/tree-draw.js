@@ -12,7 +12,10 @@ const COLUMN = 166;
 const ROW = 112;
 const MARGIN = 24;
 const CURRENT = "#d97706";  // the node this step of "See it learn" is about
-const MAX_CANVAS_PX = 30000;  // browsers leave a canvas blank beyond about 32767 pixels a side
+const MAX_CANVAS_PX = 30000;
+// The smallest text drawn (a box's counts, a collapsed box's note), in drawing pixels: the tree view opens a
+// phone at the zoom that keeps it readable.
+export const SMALLEST_TEXT_PX = 11;  // browsers leave a canvas blank beyond about 32767 pixels a side
 
 function prediction(node) {
   return typeof node.prediction === "number" ? formatNumber(node.prediction, 4) : String(node.prediction);
@@ -131,7 +134,7 @@ function drawCollapsed(ctx, entry, { x, y }) {
   ctx.font = "600 13px system-ui, sans-serif";
   ctx.fillText(`+${entry.hidden} leaves`, x, y + 38);
   ctx.fillStyle = "#39424c";
-  ctx.font = "11px system-ui, sans-serif";
+  ctx.font = `${SMALLEST_TEXT_PX}px system-ui, sans-serif`;
   ctx.fillText("click to open", x, y + 54);
 }
 
@@ -142,7 +145,7 @@ function drawCurrent(ctx, { x, y }) {
   roundRect(ctx, x - BOX_W / 2 - 5, y - 5, BOX_W + 10, BOX_H + 10, 11);
   ctx.stroke();
   ctx.fillStyle = CURRENT;
-  ctx.font = "600 11px system-ui, sans-serif";
+  ctx.font = `600 ${SMALLEST_TEXT_PX}px system-ui, sans-serif`;
   ctx.textAlign = "left";
   ctx.fillText("this step", x - BOX_W / 2 - 4, y - 9);
   ctx.restore();
