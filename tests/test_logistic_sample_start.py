@@ -53,10 +53,10 @@ def test_the_sampled_start_reaches_the_readable_fits_optimum_in_fewer_steps(
     X, y = _table(n_classes * 10 + one_hot, n, n_classes, one_hot=one_hot)
     fast, readable = _fits(X, y, l2=l2, class_weight=class_weight, tol=1e-8)
     assert fast.converged_ and readable.converged_
-    # Full steps (the sample's are a sixteenth as dear) against the steps from zero: 3 and 7, 6 and 10, 4
-    # and 6, 7 and 11, 3 and 3 (the strong penalty: the loss is nearly quadratic), 6 and 7. A sample of
-    # m rows is about P / (2 m) above the optimum in loss for P weights, so the fewer rows a weight the
-    # less it saves; it never costs full steps.
+    # Full steps (the sample's are a sixteenth as dear) against the steps from zero: 4 and 7, 8 and 10, 5
+    # and 6, 9 and 11, 3 and 3 (the strong penalty: the loss is nearly quadratic), 7 and 7, some of them
+    # with a kept Hessian. A sample of m rows is about P / (2 m) above the optimum in loss for P weights,
+    # so the fewer rows a weight the less it saves; it never costs full steps.
     assert fast.n_iter_ <= readable.n_iter_, (fast.n_iter_, readable.n_iter_)
     assert fast.loss_curve_[-1] == pytest.approx(readable.loss_curve_[-1], rel=1e-9)
     assert np.mean(fast.predict(X) == readable.predict(X)) >= 0.999

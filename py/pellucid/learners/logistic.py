@@ -10,6 +10,7 @@ from ..tabular.features import fit_classes, numeric
 from .class_weights import CLASS_WEIGHT_RULE, class_weights
 from . import logistic_fast
 from .logistic_sample_start import sample_start
+from .newton_kept_hessian import newton_keeping_hessian
 from .optim import as_list, gradient_descent, iteration_trace, lbfgs, newton
 from ..core.params import Choice, Flag, Integer, Number
 
@@ -44,8 +45,9 @@ class LogisticRegression(ClassifierMixin, Estimator):
     averaged log-likelihood, w <- w + learning_rate * grad(LL/n - penalty). Both start at w = 0 and
     stop when every gradient component is at most `tol`, or after `max_iter` iterations (None: 100 for
     Newton, 1000 for L-BFGS and gradient ascent). On tens of thousands of rows, Newton fits without a
-    trace start instead from the fit on a sample of the rows (logistic_sample_start.py): the same stopping
-    test on all rows, fewer steps over all of them; `n_iter_` counts those.
+    trace start instead from the fit on a sample of the rows (logistic_sample_start.py) and keep a Hessian
+    while the gradient falls fast (newton_kept_hessian.py): the same stopping test on all rows, fewer
+    passes over all of them; `n_iter_` counts the steps over all rows.
 
     Softmax weights are only defined up to adding the same vector to every class (the probabilities do
     not change), so with l2 = 0 compare probabilities rather than coefficients; the reported weights are
@@ -136,7 +138,8 @@ class LogisticRegression(ClassifierMixin, Estimator):
         w0 = np.zeros(n_params)
         if self.solver_ == "newton":
             w_start = None if start is None else start()
-            w0 = w0 if w_start is None else w_start
+            if w_start is not None:  # near the optimum already: the Hessian may be kept across steps
+                return newton_keeping_hessian(value_grad, hessian, w_start, tol=self.tol, max_iter=max_iter)
             return newton(value_grad, hessian, w0, tol=self.tol, max_iter=max_iter, record=self.trace)
         if self.solver_ == "lbfgs":
             return lbfgs(value_grad, w0, tol=self.tol, max_iter=max_iter, record=self.trace)
