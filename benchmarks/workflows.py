@@ -1,7 +1,7 @@
 """Time what a user waits for in the page, from the click to the result on screen, in headless Chromium.
 
 Usage: python3 -m benchmarks.workflows [--rows 50000] [--repeats 3] [--only SUBSTRING ...]
-                                       [--categorical 0] [--soak 0] [--skip-workflows]
+                                       [--categorical 0] [--soak 0] [--skip-workflows] [--importance]
 
 On a generated CSV (`--rows` x 20 numeric columns on scales from 0.01 to 10,000, `--categorical` text
 columns, a 3-class "label"), the built site (served from a temporary folder) is driven as a user
@@ -14,6 +14,13 @@ with, drawn after the fit, are included). Downloads are timed to the browser's d
 twin on the same training rows in the same Pyodide (the page's compare_sklearn command; fit only).
 The 200 x 200 boundary is timed as the page's worker call (predict on the grid and the reply, its bulk
 numbers as typed arrays) plus drawing it with the page's renderer (render/boundary.js).
+
+`--importance` also opens the Importance view after each Train (held-out permutation importance, 5
+shuffles per feature on at most 2,000 held-out rows) and times the click to the bars on screen. Beside
+it, for k-NN, a second worker of the same page with the same Pyodide (numpy, scikit-learn, the pellucid
+wheel, the k-NN kernel) trains the same learner on the same CSV and split and times the bridge's
+importance command next to scikit-learn's permutation_importance of its twin, fitted on the same
+prepared training rows and judged on the same held-out rows with the same repeats and seed.
 
 `--soak N` trains N times in a row, switching models (tree, logistic regression, naive Bayes, k-NN in
 turn), with a model exported and imported back and a k-NN training cancelled along the way, and reports
@@ -149,7 +156,7 @@ def best(values):
     return min(values) if values else None
 
 
-def run_learner(page, learner, repeats, csv_path):
+def run_learner(page, learner, repeats, csv_path, importance=False):
     """Times of one learner's Train, exports, import and boundary (best of `repeats`)."""
     page.select_option("#model", learner["name"])
     if learner["task"] in ("classification",):
@@ -184,6 +191,19 @@ def run_learner(page, learner, repeats, csv_path):
         row["pellucid_fit_s"], row["sklearn_fit_s"] = fit.get("pellucid"), fit.get("sklearn")
     except Exception as exc:  # no twin, or scikit-learn could not load: said in the table
         row["sklearn_note"] = str(exc).splitlines()[0][:80]
+    if importance and learner["task"] in ("classification", "regression"):
+        times = []
+        for i in range(repeats):
+            if i:  # the page keeps a model's importance once computed: a new model for each timing
+                click_and_time(page, "#train")
+            times.append(importance_in_page(page))
+        row["importance_s"] = best(times)
+        pair = importance_pair(page, learner["name"], "label" if learner["task"] == "classification" else "x1",
+                               csv_path.name) if "KNeighbors" in learner["name"] else {}
+        row["importance_pellucid_s"], row["importance_sklearn_s"] = pair.get("pellucid_s"), pair.get("sklearn_s")
+        model_id = page.evaluate("""async () => {
+            const { store } = await import(new URL("js/store.js", location.href).href);
+            return store.get().result.model_id; }""")
     exports, sizes = [], []
     for _ in range(repeats):
         seconds, size = time_download(page, "#export-predictions")
@@ -200,6 +220,90 @@ def run_learner(page, learner, repeats, csv_path):
     text = worker_call(page, "export_model", {"model_id": model_id})[1]["json"]
     row["import_model_s"] = best(worker_call(page, "import_model", {"json": text})[0] for _ in range(repeats))
     return row
+
+
+# The importance pair's worker: the site's Pyodide with scikit-learn, the pellucid wheel and the k-NN kernel
+# (registered as the site's worker registers it), answering {csv, learner, target} with both times.
+IMPORTANCE_WORKER = """import { loadPyodide } from "../pyodide/pyodide.mjs";
+import { instantiateKnn, knnKernel } from "../wasm/knn.mjs";
+
+const siteRoot = new URL("../", import.meta.url);
+self.onmessage = async ({ data }) => {
+  try {
+    const info = await (await fetch(new URL("build-info.json", siteRoot), { cache: "no-cache" })).json();
+    const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", siteRoot).href });
+    const kernel = await instantiateKnn(await fetch(new URL("wasm/knn.wasm", siteRoot)));
+    globalThis.pellucidKernels = { knn: knnKernel(kernel, () => pyodide._module.HEAPU8.buffer) };
+    await pyodide.loadPackage(["numpy", "scikit-learn"], { messageCallback: () => {} });
+    const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+    const wheel = await (await fetch(new URL(info.wheel, siteRoot))).arrayBuffer();
+    pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
+    pyodide.FS.writeFile("/table.csv", new Uint8Array(await (await fetch(data.csv)).arrayBuffer()));
+    pyodide.globals.set("args_json", JSON.stringify(data));
+    self.postMessage({ ok: true, result: JSON.parse(pyodide.runPython(data.script)) });
+  } catch (error) {
+    self.postMessage({ ok: false, message: String(error && error.message || error) });
+  }
+};
+"""
+
+# Run in that worker: the learner trained as the page trains it, then pellucid's importance command and
+# scikit-learn's permutation_importance on the same prepared rows, each timed.
+IMPORTANCE_PAIR = """
+import json, time
+import numpy as np
+from sklearn.inspection import permutation_importance
+from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
+from pellucid.bridge import Session
+from pellucid.learners import neighbors_kernel
+from pellucid.workbench import judging
+from pellucid.workbench.compare import _raw_matrix
+
+args = json.loads(args_json)
+session = Session()
+info = session.load_csv("/table.csv", name="table.csv")
+features = [c for c in info["columns"] if c != args["target"]]
+reply = session.train(info["table_id"], args["target"], features, args["learner"], evaluation=args["evaluation"])
+run = session.run(reply["model_id"])
+started = time.perf_counter()
+ours = session.importance(reply["model_id"])
+pellucid_s = time.perf_counter() - started
+seed, k = int(args["evaluation"]["seed"]), int(run.estimator.k)
+rows = judging._sample(judging.held_out(run)[0], judging.MAX_IMPORTANCE_ROWS, seed)
+X_train, X_held = _raw_matrix(run.model_input(run.train_rows())), _raw_matrix(run.model_input(rows))
+y = run.table.column(args["target"])
+twin = (KNeighborsClassifier if args["target"] == "label" else KNeighborsRegressor)(n_neighbors=k)
+twin.fit(X_train, y[run.train_rows()])
+started = time.perf_counter()
+permutation_importance(twin, X_held, y[rows], n_repeats=judging.N_REPEATS, random_state=seed)
+sklearn_s = time.perf_counter() - started
+json.dumps({"pellucid_s": pellucid_s, "sklearn_s": sklearn_s, "rows": int(len(rows)), "features": len(features),
+            "n_repeats": judging.N_REPEATS, "kernel": neighbors_kernel._kernel() is not None})
+"""
+
+SPLIT = {"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 0}
+
+
+def importance_in_page(page):
+    """Seconds from the click on the Importance tab to its bars on screen."""
+    seconds = click_and_time(page, "#tab-importance")
+    page.click("#tab-metrics")  # back where the other steps start
+    return seconds
+
+
+def importance_pair(page, learner, target, csv_name):
+    """{pellucid_s, sklearn_s, ...}: the importance pair, timed in a second worker with the page's Pyodide."""
+    answer = page.evaluate(
+        """async (data) => {
+            data.csv = new URL(data.csv, location.href).href;
+            const worker = new Worker(new URL("bench-importance/worker.mjs", location.href), { type: "module" });
+            const reply = await new Promise((resolve) => { worker.onmessage = ({ data }) => resolve(data); worker.postMessage(data); });
+            worker.terminate();
+            return reply;
+        }""", {"csv": csv_name, "learner": learner, "target": target, "evaluation": SPLIT, "script": IMPORTANCE_PAIR})
+    if not answer["ok"]:
+        raise RuntimeError(f"the importance pair failed: {answer['message']}")
+    return answer["result"]
 
 
 from benchmarks.soak_native import SOAK_MODELS  # noqa: E402  (the same steps natively)
@@ -285,6 +389,16 @@ def report(rows, parse_s, n_rows, categorical, machine):
     return "\n".join(lines)
 
 
+def importance_report(rows):
+    lines = ["", "| learner | Importance view, click to bars | pellucid importance (worker) | scikit-learn "
+             "permutation_importance (same Pyodide) |", "|---|---|---|---|"]
+    for r in rows:
+        if "importance_s" in r:
+            lines.append(f"| {r['name']} | {fmt(r['importance_s'])} | {fmt(r.get('importance_pellucid_s'))} | "
+                         f"{fmt(r.get('importance_sklearn_s'))} |")
+    return "\n".join(lines)
+
+
 def serve_site(tmp):
     """Build the site under `tmp`/site/<SUB_PATH> and serve it in a background thread; (its URL, the
     server, to shut down)."""
@@ -302,6 +416,8 @@ def main(argv=None):
     parser.add_argument("--only", nargs="*", default=[])
     parser.add_argument("--soak", type=int, default=0, help="trainings in a row (models in turn), heap after each")
     parser.add_argument("--skip-workflows", action="store_true")
+    parser.add_argument("--importance", action="store_true", help="also time the Importance view (and, for "
+                        "k-NN, pellucid's importance beside scikit-learn's permutation_importance)")
     parser.add_argument("--json", help="also write the rows here")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
@@ -310,6 +426,9 @@ def main(argv=None):
         tmp = pathlib.Path(tmp)
         csv_path = make_csv(tmp / f"table{args.rows}.csv", args.rows, categorical=args.categorical)
         url, server = serve_site(tmp)
+        (tmp / "site" / SUB_PATH / "bench-importance").mkdir()
+        (tmp / "site" / SUB_PATH / "bench-importance" / "worker.mjs").write_text(IMPORTANCE_WORKER)
+        (tmp / "site" / SUB_PATH / csv_path.name).write_bytes(csv_path.read_bytes())
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=build.find_chromium(), args=CHROMIUM_FLAGS)
             machine = f"Chromium {browser.version}, {platform.machine()}, {__import__('os').cpu_count()} CPUs"
@@ -321,10 +440,12 @@ def main(argv=None):
                 for learner in model_menu(page):
                     if args.only and not any(s in learner["name"] for s in args.only):
                         continue
-                    row = run_learner(page, learner, args.repeats, csv_path)
+                    row = run_learner(page, learner, args.repeats, csv_path, args.importance)
                     print(json.dumps(row), flush=True)
                     rows.append(row)
                 print(report(rows, parse_s, args.rows, args.categorical, machine))
+                if args.importance:
+                    print(importance_report(rows))
             if args.soak:
                 steps = soak(page, args.soak, tmp)
                 heap = [mb for _, mb in steps]
