@@ -49,10 +49,12 @@ def test_groups_are_the_one_hot_columns_and_their_codes():
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("blas", [True, False], ids=["blas", "no-blas"])
 @pytest.mark.parametrize("n, batches", [(40, [[0], [1], [2]]), (90, [[0, 1], [2]]), (400, [[0, 1, 2]])])
-def test_indicator_gram_equals_the_weighted_products(seed, blas, n, batches, monkeypatch):
+@pytest.mark.parametrize("max_codes", [70, 10 ** 6], ids=["row-chunks", "all-rows"])
+def test_indicator_gram_equals_the_weighted_products(seed, blas, n, batches, max_codes, monkeypatch):
     # The groups' joint categories (4 x 5 x 3) stay under n / 4: all in one table, some, or none.
     monkeypatch.setattr(logistic_fast, "HAS_BLAS", blas)
     monkeypatch.setattr(logistic_fast, "MAX_PRODUCTS", 300)  # the dense columns' table in chunks
+    monkeypatch.setattr(indicator_gram, "MAX_CODES", max_codes)  # 10 rows a chunk: runs cut across chunks
     rng = np.random.default_rng(seed)
     XT, expected = _table(rng, n)
     groups = indicator_gram.indicator_groups(XT)

@@ -62,28 +62,39 @@ class IndicatorGram:
     (the products table on those columns alone).
 
     Groups are taken together while their joint categories (the product of their sizes + 1) stay under a
-    quarter of the rows: one np.bincount of the joint codes per dense column (all of them in one call)
-    gives the sums per joint category, and each group's sums, and each pair's, are their margins. Groups
-    that do not fit one such table are paired by their pair codes."""
+    quarter of the rows: the sums per joint category of every dense column (with the rows sorted by the
+    first such batch's category, sums of runs; for further batches one np.bincount) give each group's
+    sums, and each pair's, as their margins. Groups that do not fit one such table are paired by their
+    pair codes."""
 
     def __init__(self, XT, groups, dense_gram):
         self.D, self.n = XT.shape
         grouped = np.concatenate([rows for rows, _ in groups])
         self.dense = np.setdiff1d(np.arange(self.D), grouped)  # the other columns, the bias among them
-        self.dense_rows = np.ascontiguousarray(XT[self.dense])  # (Dd, n)
-        self.dense_gram = dense_gram(self.dense_rows)
         self.groups = groups
         self.batches = _batches([len(rows) + 1 for rows, _ in groups], max(self.n // 4, 1))
-        self.joint = [_joint_codes([groups[g][1] for g in batch], [len(groups[g][0]) + 1 for g in batch])
-                      for batch in self.batches]  # (n,) per batch
+        joint = [_joint_codes([groups[g][1] for g in batch], [len(groups[g][0]) + 1 for g in batch])
+                 for batch in self.batches]  # (n,) per batch
+        # The rows in the order of the first batch's joint category: its sums are then sums of runs
+        # (np.add.reduceat, read straight through) instead of scattered adds (natively 3.3 ms to 1.3 for
+        # 35,000 rows, 21 dense columns and 3 weight vectors). Every sum here is over all rows, so any
+        # order gives the same matrices.
+        self.order = np.argsort(joint[0], kind="stable")  # (n,)
+        self.joint = [codes[self.order] for codes in joint]
+        self.dense_rows = np.ascontiguousarray(XT[self.dense][:, self.order])  # (Dd, n)
+        self.dense_gram = dense_gram(self.dense_rows)
         batch_of = {g: b for b, batch in enumerate(self.batches) for g in batch}
-        self.cross = [(g, h, groups[g][1] * (len(groups[h][0]) + 1) + groups[h][1])  # (n,) pair codes
+        pair_codes = lambda g, h: groups[g][1] * (len(groups[h][0]) + 1) + groups[h][1]  # noqa: E731
+        self.cross = [(g, h, pair_codes(g, h)[self.order])  # (n,) pair codes
                       for g in range(len(groups)) for h in range(g + 1, len(groups))
                       if batch_of[g] != batch_of[h]]
+        self.chunk = max(1, MAX_CODES // len(self.dense))  # rows at a time
+        self.runs = [_runs(self.joint[0][start:start + self.chunk]) for start in range(0, self.n, self.chunk)]
 
     def __call__(self, C):
         """(m, D, D) Gram matrices, one per row of C (m, n)."""
         m = len(C)
+        C = np.take(C, self.order, axis=1)  # in the rows' order here (C-ordered: C[:, order] is not)
         grams = np.zeros((m, self.D, self.D))
         grams[(slice(None),) + np.ix_(self.dense, self.dense)] = self.dense_gram(C)
         across, counts, pairs = self._category_sums(C / self.n)
@@ -107,29 +118,37 @@ class IndicatorGram:
     def _category_sums(self, C):
         """For weights C (m, n): per batch, the sums of c_i x_ib per weight vector, dense column and joint
         category (m, Dd * bins) and of c_i per weight vector and joint category (m, bins); per cross pair,
-        the sums of c_i per weight vector and pair category (m, pair bins). One np.bincount per weight
-        vector and batch, a chunk of rows at a time so the codes stay within MAX_CODES; the codes are
-        shared by the weight vectors (one bincount for all of them made its table too big for the cache:
-        natively 14 ms a Hessian against 9)."""
+        the sums of c_i per weight vector and pair category (m, pair bins). A chunk of rows at a time
+        (MAX_CODES products at most): the first batch's sums by runs of its sorted codes, the others' by
+        one np.bincount per weight vector, its codes shared by the weight vectors (one bincount for all
+        of them made its table too big for the cache: natively 14 ms a Hessian against 9)."""
         m, Dd = len(C), len(self.dense)
         bins = [int(np.prod([len(self.groups[g][0]) + 1 for g in batch])) for batch in self.batches]
         pair_bins = [(len(self.groups[g][0]) + 1) * (len(self.groups[h][0]) + 1) for g, h, _ in self.cross]
-        across = [np.zeros((m, Dd * b)) for b in bins]
+        across = [np.zeros((m, Dd, b)) for b in bins]
         counts = [np.zeros((m, b)) for b in bins]
         pairs = [np.zeros((m, b)) for b in pair_bins]
-        chunk = max(1, MAX_CODES // Dd)
-        for start in range(0, self.n, chunk):
-            rows = slice(start, min(start + chunk, self.n))
+        for start, (run_starts, run_codes) in zip(range(0, self.n, self.chunk), self.runs):
+            rows = slice(start, min(start + self.chunk, self.n))
             codes = [(np.arange(Dd, dtype=np.intp)[:, None] * b + joint[rows]).ravel()  # (Dd r,) per batch
-                     for joint, b in zip(self.joint, bins)]
+                     for joint, b in zip(self.joint[1:], bins[1:])]
             for i, c in enumerate(C[:, rows]):
-                weighted = (self.dense_rows[:, rows] * c).ravel()  # (Dd r,) c_i x_ib
-                for j, joint in enumerate(self.joint):
-                    across[j][i] += np.bincount(codes[j], weights=weighted, minlength=Dd * bins[j])
+                weighted = self.dense_rows[:, rows] * c  # (Dd, r) c_i x_ib
+                across[0][i][:, run_codes] += np.add.reduceat(weighted, run_starts, axis=1)
+                counts[0][i][run_codes] += np.add.reduceat(c, run_starts)
+                for j, joint in enumerate(self.joint[1:], start=1):
+                    across[j][i] += np.bincount(codes[j - 1], weights=weighted.ravel(),
+                                                minlength=Dd * bins[j]).reshape(Dd, -1)
                     counts[j][i] += np.bincount(joint[rows], weights=c, minlength=bins[j])
                 for j, (_, _, pair_codes) in enumerate(self.cross):
                     pairs[j][i] += np.bincount(pair_codes[rows], weights=c, minlength=pair_bins[j])
         return across, counts, pairs
+
+
+def _runs(sorted_codes):
+    """(starts, codes) of the runs of equal values in sorted_codes (r,): where each begins and its value."""
+    starts = np.flatnonzero(np.concatenate([[True], sorted_codes[1:] != sorted_codes[:-1]]))
+    return starts, sorted_codes[starts]
 
 
 def _batches(sizes, max_bins):
