@@ -183,3 +183,21 @@ def test_kfold_out_of_fold_models_are_prepared_as_the_run_was(tmp_path):
     predicted = exported(result["model_id"]).column("prediction")
     y = np.asarray(session.tables[info["table_id"]].column("churned").tolist())
     assert np.mean(np.asarray(predicted.tolist()) == y) == pytest.approx(result["cv"]["mean"], abs=1e-12)
+
+
+@pytest.mark.parametrize("evaluation", [SPLIT, KFOLD], ids=["split", "kfold"])
+def test_importance_reports_progress_after_every_feature(cancer, evaluation, monkeypatch):
+    from pellucid.workbench import host
+
+    model_id = train(cancer, "GaussianNB", evaluation)["model_id"]
+    seen = []
+    monkeypatch.setattr(host, "_host_progress", lambda fraction, label: seen.append((fraction, label)))
+    ok("importance", model_id=model_id)
+    fractions = [f for f, _ in seen]
+    n_parts = evaluation.get("k", 1)
+    per_feature = [label for _, label in seen if "of the features shuffled" in label]
+    assert all(0 <= f <= 1 for f in fractions) and fractions == sorted(fractions)
+    assert len(per_feature) == 30 * n_parts  # breast_cancer has 30 features, each reported once per fold
+    assert fractions[-1] == pytest.approx(1.0)
+    if evaluation is KFOLD:
+        assert any(label.startswith("Permutation importance, fold 5 of 5: ") for label in per_feature)

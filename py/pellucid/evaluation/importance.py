@@ -79,7 +79,7 @@ def _permuted_scores(model, columns, j, y, scorer, column_seed, n_repeats):
     return np.array(scores)  # (n_repeats,)
 
 
-def permutation_importance(model, X, y, scoring=None, n_repeats=5, seed=0):
+def permutation_importance(model, X, y, scoring=None, n_repeats=5, seed=0, progress=None):
     """Permutation importance of every column of X for a fitted model, on the rows given (use held-out
     rows: on training rows it also rewards what the model memorised).
 
@@ -90,7 +90,10 @@ def permutation_importance(model, X, y, scoring=None, n_repeats=5, seed=0):
     Returns {"features", "scoring", "greater_is_better", "baseline", "n_repeats", "seed",
     "importances" (features x repeats), "importances_mean", "importances_std" (population std over
     repeats)}: positive means the model relies on the feature, near 0 (within the spread) that it does
-    not, negative that shuffling happened to help."""
+    not, negative that shuffling happened to help.
+
+    progress: None, or a callback given the fraction of the columns done after each column (the page's
+    progress bar: on many rows, each column costs n_repeats predictions)."""
     _check_repeats(n_repeats, seed)
     columns = _Columns(X)
     if n_rows(X) != n_rows(y):
@@ -100,8 +103,12 @@ def permutation_importance(model, X, y, scoring=None, n_repeats=5, seed=0):
     baseline = scorer(model, X, y)
     # One seed, reused for every column; int64 as on 64-bit platforms, so wasm32 draws the same.
     column_seed = np.random.RandomState(seed).randint(INT32_LIMIT, dtype=np.int64)
-    permuted = np.array([_permuted_scores(model, columns, j, y, scorer, column_seed, n_repeats)
-                         for j in range(columns.n_columns)])  # (features, repeats)
+    permuted = []
+    for j in range(columns.n_columns):
+        permuted.append(_permuted_scores(model, columns, j, y, scorer, column_seed, n_repeats))
+        if progress is not None:
+            progress((j + 1) / columns.n_columns)
+    permuted = np.array(permuted)  # (features, repeats)
     drop = baseline - permuted if scorer.greater_is_better else permuted - baseline
     return {"features": _feature_names(model, columns), "scoring": scorer.name,
             "greater_is_better": scorer.greater_is_better, "baseline": float(baseline),

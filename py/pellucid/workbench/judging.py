@@ -20,7 +20,7 @@ from ..evaluation.importance import impurity_importance, permutation_importance
 from ..evaluation.probability_report import probability_report
 from ..preprocessing import Pipeline, Preprocessor
 from . import prepare
-from .host import report
+from .host import part, report
 
 MAX_IMPORTANCE_ROWS = 2000  # held-out rows permutation importance reads at most (sampled by the run's seed)
 N_REPEATS = 5
@@ -143,6 +143,10 @@ def _summarise(features, drops, scoring, baseline):
             "scoring": scoring, "baseline": baseline}
 
 
+def _features_done(fraction):
+    report(fraction, f"{round(100 * fraction)}% of the features shuffled")
+
+
 def importance(run, n_repeats=N_REPEATS, max_rows=MAX_IMPORTANCE_ROWS):
     """Permutation importance of every feature (the user's columns, before preprocessing) on held-out rows,
     n_repeats shuffles seeded by the run's seed; under k-fold, each fold model on its own held-out rows.
@@ -161,8 +165,9 @@ def importance(run, n_repeats=N_REPEATS, max_rows=MAX_IMPORTANCE_ROWS):
                 warnings.simplefilter("ignore")
                 model = _fold_pipeline(run).fit(run.table.select(run.features).take(train), y_all[train])
             rows = _sample(test, limit, seed)
-            out = permutation_importance(model, run.table.select(run.features).take(rows), y_all[rows],
-                                         n_repeats=n_repeats, seed=seed)
+            with part(i / len(pairs), (i + 1) / len(pairs), f"Permutation importance, fold {i + 1} of {len(pairs)}"):
+                out = permutation_importance(model, run.table.select(run.features).take(rows), y_all[rows],
+                                             n_repeats=n_repeats, seed=seed, progress=_features_done)
             drops.append(np.asarray(out["importances"]))
             baselines.append(out["baseline"])
             n_used += len(rows)
@@ -171,9 +176,10 @@ def importance(run, n_repeats=N_REPEATS, max_rows=MAX_IMPORTANCE_ROWS):
     else:
         all_rows, which = held_out(run)
         rows = _sample(all_rows, max_rows, seed)
-        report(0.1, "Permutation importance")
-        out = permutation_importance(_fitted_pipeline(run), run.table.select(run.features).take(rows), y_all[rows],
-                                     n_repeats=n_repeats, seed=seed)
+        report(0.05, "Permutation importance")
+        with part(0.05, 1.0, "Permutation importance"):
+            out = permutation_importance(_fitted_pipeline(run), run.table.select(run.features).take(rows),
+                                         y_all[rows], n_repeats=n_repeats, seed=seed, progress=_features_done)
         summary = _summarise(features, out["importances"], out["scoring"], out["baseline"])
         n_used, n_total = len(rows), len(all_rows)
     reply = {"permutation": {**summary, "n_repeats": int(n_repeats), "seed": seed},
