@@ -51,8 +51,8 @@ def sample_start(make_loss, XbT, y_index, n_classes, row_weights, full_value_gra
     fit = newton(value_grad, hessian, np.zeros(n_params), tol=tol, max_iter=SAMPLE_MAX_ITER)
     if not fit.converged:
         return None
-    if full_value_grad(fit.w)[0] >= loss_at_zero(n_classes, row_weights):
-        return None
+    if full_value_grad(fit.w)[0] >= loss_at_zero(n_classes, row_weights):  # remembered by the loss: the
+        return None  # full fit's first evaluation, at these weights, costs no second pass
     return fit.w
 
 
