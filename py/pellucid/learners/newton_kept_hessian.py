@@ -21,7 +21,7 @@ steps to 4, 3 Hessians to 2; 100,000 x 10, 3 steps either way, 3 Hessians to 2.
 
 import numpy as np
 
-from .optim import Solution, _backtrack, _newton_direction
+from .optim import Solution, backtrack, newton_direction
 
 KEEP_WHEN_SHRUNK = 0.25  # keep a Hessian after a step that left the gradient at most this fraction
 
@@ -37,7 +37,7 @@ def newton_keeping_hessian(value_grad, hessian, w0, *, tol, max_iter):
         if fresh:
             H = hessian(w)
         last_size, kept = size, not fresh
-        step = _backtrack(value_grad, w, f, g, _newton_direction(H, g))
+        step = backtrack(value_grad, w, f, g, newton_direction(H, g))
         if step is None:  # no decrease possible at working precision
             break
         w, f, g = step

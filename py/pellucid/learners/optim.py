@@ -91,7 +91,7 @@ def gradient_descent(value_grad, w0, *, learning_rate, tol, max_iter, stop_on="l
     return Solution(w, it, converged, curve, history)
 
 
-def _backtrack(value_grad, w, f, g, direction):
+def backtrack(value_grad, w, f, g, direction):
     """Armijo backtracking from the full step: the first t in 1, 1/2, 1/4, ... that decreases f enough."""
     slope = float(g @ direction)
     t = 1.0
@@ -114,8 +114,8 @@ def newton(value_grad, hessian, w0, *, tol, max_iter, record=False):
     history = [(f, w.copy())] if record else []
     curve, it = [], 0
     while it < max_iter and np.max(np.abs(g)) > tol:
-        direction = _newton_direction(hessian(w), g)
-        step = _backtrack(value_grad, w, f, g, direction)
+        direction = newton_direction(hessian(w), g)
+        step = backtrack(value_grad, w, f, g, direction)
         if step is None:
             break
         w, f, g = step
@@ -126,7 +126,7 @@ def newton(value_grad, hessian, w0, *, tol, max_iter, record=False):
     return Solution(w, it, bool(np.max(np.abs(g)) <= tol), curve, history)
 
 
-def _newton_direction(H, g):
+def newton_direction(H, g):
     """-H^{-1} g, with a tiny ridge so a singular H (softmax shift, separable data) still gives a step.
 
     The ridge keeps the step inside the range of H: directions that do not change the loss stay put."""
@@ -153,7 +153,7 @@ def lbfgs(value_grad, w0, *, tol, max_iter, memory=10, record=False):
             direction, pairs = -g, []
         if not pairs:
             direction = direction / max(1.0, np.linalg.norm(direction))  # cautious first step
-        step = _backtrack(value_grad, w, f, g, direction)
+        step = backtrack(value_grad, w, f, g, direction)
         if step is None:
             break
         w_new, f, g_new = step
