@@ -272,6 +272,7 @@ def first_visit_context(playwright, chromium, guard, profile):
 # Requests whose start is a phase of the start too: the worker's script (how soon the page starts Python)
 # and Pyodide's WebAssembly (how soon the worker asks for the runtime).
 WATCHED_REQUESTS = {"worker.js": "worker script requested", "bare-worker.mjs": "worker script requested",
+                    "pyodide.mjs": "Pyodide's loader requested",
                     "pyodide.asm.wasm": "Pyodide's WebAssembly requested"}
 
 

@@ -1,8 +1,8 @@
-// The one Python worker of the page, started by boot.js before the page's modules loaded. Modules import
+// The one Python worker of the page, started by boot.js (written into index.html's head) before the page's
+// modules loaded; a page without it (boot.js could not run) starts its own here. Modules import
 // `python` to call it; main.js says what to do with its status, progress and crash reports (onPython),
 // and is given the reports that came before it asked.
 import { PyClient } from "./pyclient.js";
-import { takeBootWorker } from "./boot.js";
 
 const early = [];
 const hooks = {
@@ -15,7 +15,7 @@ export const python = new PyClient(new URL("./worker.js", import.meta.url), {
   onStatus: (message) => hooks.status(message),
   onEvent: (event) => hooks.event(event),
   onCrash: (detail) => hooks.crash(detail),
-  adopt: takeBootWorker,
+  adopt: (onmessage, onerror) => globalThis.pellucidBoot?.take(onmessage, onerror) ?? null,
 });
 
 export function onPython({ status, event, crash }) {

@@ -3,9 +3,9 @@
 // result as typed arrays), where error is
 // {code, type, message, traceback?} and code is "data_error", "not_loaded", "crashed" or "internal"
 // (docs/bridge.md). Unsolicited messages are tagged {event: ...} so they are never mistaken for replies.
+// Only Pyodide's loader is imported before the worker runs: the start's other modules (the k-NN kernel,
+// the bundle reader) are imported once Pyodide's runtime is on its way, so they never hold up its request.
 import { loadPyodide } from "../pyodide/pyodide.mjs";
-import { instantiateKnn, knnKernel } from "../wasm/knn.mjs";
-import { readBundle, writeFiles } from "./bundle.js";
 
 const siteRoot = new URL("../", import.meta.url);
 let pyodide = null;
@@ -32,18 +32,23 @@ async function boot() {
   const runtime = loadPyodide({ indexURL: new URL("pyodide/", siteRoot).href });
   // k-NN's WebAssembly kernel (web/wasm/knn.wat) compiles alongside and is registered for Python when
   // ready, never holding up "Ready"; until then, or if it cannot load, numpy does its work.
-  const knn = fetch(new URL("wasm/knn.wasm", siteRoot)).then(instantiateKnn).catch(() => null);
+  const knn = import("../wasm/knn.mjs").then(async ({ instantiateKnn, knnKernel }) => {
+    const kernel = await instantiateKnn(await fetch(new URL("wasm/knn.wasm", siteRoot)));
+    return (pythonMemory) => knnKernel(kernel, pythonMemory);
+  }).catch(() => null);
+  const bundleReader = import("./bundle.js");
   const info = await (await fetch(new URL("build-info.json", siteRoot), { cache: "no-cache" })).json();
   onDemandPackages = info.on_demand_packages || [];
   // pellucid's files, one archive (build.py, wheel_as_bundle); its hash in the URL means a new build is
   // never served from a stale cache.
   const bundle = fetchBytes(new URL(`${info.bundle}?v=${info.bundle_sha256.slice(0, 16)}`, siteRoot));
-  const bundleFiles = bundle.then(readBundle).catch(() => null);  // inflated while the runtime starts
+  const bundleFiles = Promise.all([bundle, bundleReader])  // inflated while the runtime starts
+    .then(([bytes, { readBundle }]) => readBundle(bytes)).catch(() => null);
   const prefetched = (info.package_files || []).map((file) =>
     fetch(new URL(`pyodide/${file}`, siteRoot)).then((r) => r.arrayBuffer()).catch(() => null));
   pyodide = await runtime;
-  knn.then((kernel) => {
-    if (kernel) globalThis.pellucidKernels = { knn: knnKernel(kernel, () => pyodide._module.HEAPU8.buffer) };
+  knn.then((kernelFor) => {
+    if (kernelFor) globalThis.pellucidKernels = { knn: kernelFor(() => pyodide._module.HEAPU8.buffer) };
   });
   await Promise.all(prefetched);
   const numpy = pyodide.loadPackage(info.packages, { messageCallback: () => {} });
@@ -52,7 +57,7 @@ async function boot() {
   // site-packages from sys.path: asking sysconfig would import it only for this (tens of ms at start).
   const sitePackages = pyodide.runPython("import sys; next(p for p in sys.path if p.endswith('/site-packages'))");
   const files = await bundleFiles;
-  if (files) writeFiles(pyodide.FS, sitePackages, files);
+  if (files) (await bundleReader).writeFiles(pyodide.FS, sitePackages, files);
   else pyodide.unpackArchive(await bundle, "gztar", { extractDir: sitePackages });
   // Long commands (parsing a big CSV, training) report how far they have got through this module.
   pyodide.registerJsModule("pellucid_host", {
