@@ -420,7 +420,7 @@ def inline_boot_script(out):
         raise BuildError("index.html no longer loads js/boot.js or states script-src as expected; update inline_boot_script.")
     script = boot.read_text()
     digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
-    html = html.replace(BOOT_TAG, f"<script>{script}</script>", 1)
+    html = html.replace(BOOT_TAG, f"<script data-boot>{script}</script>", 1)  # data-boot: the one inline script
     index.write_text(html.replace("script-src 'self'", f"script-src 'self' 'sha256-{digest}'", 1))
     boot.unlink()
 

@@ -42,13 +42,13 @@ def test_the_boot_script_is_written_into_the_head_with_its_hash_in_the_policy(tm
     (tmp_path / "index.html").write_text((WEB / "index.html").read_text())
     build.inline_boot_script(tmp_path)
     html = (tmp_path / "index.html").read_text()
-    inline = re.search(r"<script>(.*?)</script>", html, re.DOTALL).group(1)
+    inline = re.search(r"<script data-boot>(.*?)</script>", html, re.DOTALL).group(1)
     assert inline == script and not (tmp_path / "js" / "boot.js").exists()
     # The browser runs the inline script only if the policy names the hash of its exact text.
     policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', html).group(1)
     digest = base64.b64encode(hashlib.sha256(inline.encode()).digest()).decode()
     assert f"'sha256-{digest}'" in re.search(r"script-src ([^;]*)", policy).group(1).split()
     # It comes before the style sheet and the page's modules, which would otherwise hold it up.
-    assert html.index("<script>") < html.index('rel="stylesheet"') < html.index('src="js/main.js"')
+    assert html.index("<script data-boot>") < html.index('rel="stylesheet"') < html.index('src="js/main.js"')
     with pytest.raises(build.BuildError):
         build.inline_boot_script(tmp_path)  # already written in: the tag is gone
