@@ -1,5 +1,5 @@
-"""A learner whose work grows as the square of the rows (agglomerative clustering) states its row limit in
-the model menu and refuses a larger table before doing any work, saying the limit and the table's rows;
+"""A learner whose work grows as the square of the rows (agglomerative clustering, the kernel methods)
+states its row limit in the model menu and refuses a larger table before doing any work, saying the limit and the table's rows;
 asked to, it trains on a seeded random sample of that many rows, and the result says so. The sampled
 model is the clustering scikit-learn makes of the same rows."""
 
@@ -43,11 +43,38 @@ def train(session, table_id, **extra):
     return reply
 
 
-def test_the_model_menu_states_the_row_limit_of_agglomerative_clustering_only():
+SQUARE_OF_THE_ROWS = {"AgglomerativeClustering": 5_000, "KernelPerceptron": 2_000, "KernelRegression": 2_000}
+
+
+def test_the_model_menu_states_the_row_limit_of_the_learners_whose_work_grows_as_its_square_only():
     menu = {entry["name"]: entry for entry in bridge.models()}
-    assert menu["AgglomerativeClustering"]["max_rows"] == LIMIT == 5_000
-    assert menu["KMeans"]["max_rows"] is None
-    assert all(entry["max_rows"] is None for name, entry in menu.items() if name != "AgglomerativeClustering")
+    assert menu["AgglomerativeClustering"]["max_rows"] == LIMIT
+    assert {name: entry["max_rows"] for name, entry in menu.items() if entry["max_rows"]} == SQUARE_OF_THE_ROWS
+
+
+def regression_table(n_rows, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n_rows, 3))
+    label = np.where(X[:, 0] + X[:, 1] ** 2 > 1, "yes", "no").astype(object)
+    return Table({"a": X[:, 0], "b": X[:, 1], "c": X[:, 2], "label": label, "value": X[:, 0] - np.sin(X[:, 1])})
+
+
+@pytest.mark.parametrize("model, target", [("KernelPerceptron", "label"), ("KernelRegression", "value")])
+def test_a_kernel_method_refuses_a_table_above_its_limit_and_trains_on_a_split_of_the_sample(model, target):
+    """50,000 rows would need a 20 GB kernel matrix: the refusal names the limit and the way out, before
+    any fitting; with the sample, the split is made within it."""
+    limit = SQUARE_OF_THE_ROWS[model]
+    session, table_id = session_with(regression_table(limit + 300))
+    args = {"table_id": table_id, "target": target, "features": ["a", "b", "c"], "model": model,
+            "params": {"max_epochs": 5} if model == "KernelPerceptron" else {"max_iter": 20},
+            "evaluation": {"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 7}}
+    refused = session.handle("train", args)
+    assert not refused["ok"] and refused["error"]["code"] == "data_error"
+    assert f"works on up to {limit:,} rows; this table has {limit + 300:,}" in refused["error"]["message"]
+    result = session.handle("train", {**args, "sample": True})["result"]
+    assert result["sample"] == {"rows": limit, "of": limit + 300, "seed": 7}
+    assert len(result["splits"]["train"]) + len(result["splits"]["test"]) == limit
+    assert len(session.run(result["model_id"]).estimator.X_fit_) == len(result["splits"]["train"])
 
 
 def test_a_table_above_the_limit_is_refused_before_any_fitting(monkeypatch):
@@ -127,3 +154,17 @@ def test_both_exported_scripts_draw_the_same_sample_and_reproduce_the_run(tmp_pa
         else:
             printed = float(re.search(r"silhouette: (\S+)", done.stdout)[1])
             assert printed == pytest.approx(reply["metrics"]["train"]["silhouette"], abs=1e-9)
+
+
+def test_tuning_a_kernel_method_uses_the_same_sample_or_refuses_a_larger_table():
+    limit = SQUARE_OF_THE_ROWS["KernelRegression"]
+    session, table_id = session_with(regression_table(limit + 300))
+    args = {"table_id": table_id, "target": "value", "features": ["a", "b", "c"], "model": "KernelRegression",
+            "params": {"max_iter": 10}, "grid": [{"name": "l2", "values": [0.0, 1.0]}],
+            "evaluation": {"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 7, "k": 3}}
+    refused = session.handle("tune", args)
+    assert not refused["ok"] and refused["error"]["code"] == "data_error"
+    assert f"works on up to {limit:,} rows" in refused["error"]["message"]
+    tuned = session.handle("tune", {**args, "sample": True})
+    assert tuned["ok"], tuned
+    assert tuned["result"]["n_rows"] + tuned["result"]["test_rows_left_out"] == limit  # the sample, split

@@ -348,11 +348,11 @@ class Session:
     # --- choosing hyperparameters ---------------------------------------------------------------------------
 
     def tune(self, table_id, target, features, model, grid, params=None, evaluation=None, preprocessing=None,
-             metric=None):
+             metric=None, sample=False):
         """Every cell of a grid over one or two hyperparameters scored on `metric` by k-fold cross-validation
         (the page's k and seed; under a held-out split, without the test rows), and the best cell (docs/bridge.md)."""
         return workbench.tuning.tune(self.table(table_id), target, features, model, params, evaluation, preprocessing,
-                                     grid, metric)
+                                     grid, metric, sample)
 
 
 STATELESS = {"datasets": datasets, "models": models}

@@ -117,9 +117,9 @@ def test_all_that_fit_the_task_then_new_data_clears_the_ranking(page, site_url):
 
 
 def test_a_comparison_reports_each_learner_and_can_be_cancelled(page, site_url):
-    page.goto(site_url + "#dataset=moons&n=5000")
+    page.goto(site_url + "#dataset=moons&n=2000")
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=90_000)
-    expect(page.locator("#data-summary")).to_contain_text("5000 rows", timeout=60_000)
+    expect(page.locator("#data-summary")).to_contain_text("2000 rows", timeout=60_000)
     page.evaluate("""() => { window.statusTexts = [];
         new MutationObserver(() => window.statusTexts.push(document.getElementById('status').textContent))
           .observe(document.getElementById('status'), {childList: true, characterData: true, subtree: true}); }""")
@@ -127,7 +127,7 @@ def test_a_comparison_reports_each_learner_and_can_be_cancelled(page, site_url):
     page.get_by_label("Folds (k)").fill("20")
     page.get_by_label("Model", exact=True).select_option("GaussianNB")
     box = page.locator("#leaderboard-box")
-    box.get_by_label("Kernel perceptron", exact=True).check()  # slow on 5000 rows and 20 folds
+    box.get_by_label("Kernel perceptron", exact=True).check()  # slow on its 2,000-row limit and 20 folds
     box.get_by_role("button", name="Compare", exact=True).click()
     expect(page.get_by_role("status")).to_contain_text("Kernel perceptron (2 of 2)", timeout=60_000)
     page.get_by_role("button", name="Cancel").click()
@@ -135,7 +135,7 @@ def test_a_comparison_reports_each_learner_and_can_be_cancelled(page, site_url):
     texts = page.evaluate("window.statusTexts")
     assert any(t.startswith("Gaussian naive Bayes (1 of 2): Cross-validating, fold") for t in texts), texts
     expect(page.locator("#leaderboard-result")).to_be_hidden()
-    expect(page.locator("#data-summary")).to_contain_text("5000 rows")  # the data was restored in a new worker
+    expect(page.locator("#data-summary")).to_contain_text("2000 rows")  # the data was restored in a new worker
 
     box.get_by_label("Kernel perceptron", exact=True).uncheck()
     page.get_by_label("Folds (k)").fill("3")

@@ -114,7 +114,8 @@ function tuneArgs(s) {
   }
   const evaluation = { ...args.evaluation, k: s.k, seed: s.seed, stratify: s.stratify };
   return { table_id: args.table_id, target: args.target, features: args.features, model: args.model,
-    params: args.params, evaluation, preprocessing: args.preprocessing, grid, metric: e("tune-metric").value || null };
+    params: args.params, evaluation, preprocessing: args.preprocessing, grid, metric: e("tune-metric").value || null,
+    ...(args.sample ? { sample: true } : {}) };
 }
 
 async function tune() {

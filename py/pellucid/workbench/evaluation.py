@@ -114,7 +114,7 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     choices = prepare.check_choices(preprocessing, learner)
     table, dropped = prepare.rows_to_keep(table, features, target if supervised else None, choices)
     evaluation = check_evaluation(evaluation)
-    table, sampled = _within_row_limit(table, learner, sample, evaluation["seed"])
+    table, sampled = within_row_limit(table, learner, sample, evaluation["seed"])
     if estimator.task == "classification":
         check_two_classes(table, target)
     raw, n = table.select(features), table.n_rows
@@ -164,7 +164,7 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     return run, result
 
 
-def _within_row_limit(table, learner, sample, seed):
+def within_row_limit(table, learner, sample, seed):
     """(table, sample): the table itself when the learner takes this many rows (sample None), else a
     seeded random sample of its row limit (sample {rows, of, seed}) when `sample` asks for one; without
     it, a DataError saying the limit, before any work is done."""

@@ -24,7 +24,7 @@ from ..learners import registry
 from ..preprocessing import Pipeline
 from ..tabular.dates import expand_dates
 from . import prepare
-from .evaluation import check_evaluation, split_rows
+from .evaluation import check_evaluation, split_rows, within_row_limit
 from .host import report
 from .leaderboard import check_metric, metrics_for
 from .runs import SUPERVISED, check_not_empty, check_two_classes, choose_columns, make_estimator
@@ -108,10 +108,12 @@ def _folds_k(evaluation):
 
 # --- tuning ----------------------------------------------------------------------------------------------
 
-def tune(table, target, features, model, params=None, evaluation=None, preprocessing=None, grid=None, metric=None):
+def tune(table, target, features, model, params=None, evaluation=None, preprocessing=None, grid=None, metric=None,
+         sample=False):
     """Score every cell of `grid` ([{name, values}], one or two parameters; the model's other parameters are
     `params`) by k-fold cross-validation on `metric` (one of the ranking's: accuracy or R² by default);
-    the TuneResult (docs/bridge.md)."""
+    the TuneResult (docs/bridge.md). A learner with a row limit tunes on the seeded sample `train` would
+    fit (`sample`), or refuses a larger table."""
     learner = registry.get(model)
     estimator = make_estimator(model, params)
     if estimator.task not in SUPERVISED:
@@ -122,6 +124,7 @@ def tune(table, target, features, model, params=None, evaluation=None, preproces
     axes = check_grid(learner, grid)
     k = _folds_k(evaluation)
     evaluation = check_evaluation(evaluation)
+    table, _ = within_row_limit(table, learner, sample, evaluation["seed"])
     features, target = choose_columns(table, estimator, model, target, features)
     table, features = expand_dates(table, features)
     check_not_empty(table, features + [target])

@@ -4,6 +4,12 @@ from ...core.descriptor import Learner, SklearnTwin, Task
 from ..kernel_perceptron import KernelPerceptron
 from ..kernels import KernelRegression
 
+# Both fit through the n x n kernel matrix of the training rows (each of kernel regression's max_iter steps
+# multiplies by it), so time grows as the square of the rows and memory too: 50,000 rows would be a 20 GB
+# matrix. 2,000 rows (1,400 trained on a 70/30 split) fit in about a second natively, a few in the browser;
+# a larger table is offered a seeded sample of this many rows (workbench/evaluation.py).
+KERNEL_MAX_ROWS = 2_000
+
 
 def _kernel_regression(sk, p, ctx):
     kernel = {"linear": "linear", "poly": "poly", "rbf": "rbf"}[p["kernel"]]
@@ -21,10 +27,10 @@ def _kernel_regression_notes(p):
 
 LEARNERS = (
     Learner(KernelPerceptron, "Kernel perceptron", "Kernels", Task.CLASSIFICATION, {"boundary", "steps"},
-            steps="epochs", summary="stored_rows", scale_sensitive=True,
+            steps="epochs", summary="stored_rows", scale_sensitive=True, max_rows=KERNEL_MAX_ROWS,
             no_twin="scikit-learn has no kernel perceptron (its Perceptron is linear only, and SVC maximises a "
                     "margin instead of correcting mistakes), so there is nothing to compare it with."),
     Learner(KernelRegression, "Kernel regression", "Kernels", Task.REGRESSION,
             {"boundary", "regression_fit", "steps"}, steps="kernel_descent", summary="stored_rows",
-            scale_sensitive=True, sklearn=SklearnTwin(_kernel_regression, _kernel_regression_notes)),
+            scale_sensitive=True, max_rows=KERNEL_MAX_ROWS, sklearn=SklearnTwin(_kernel_regression, _kernel_regression_notes)),
 )
