@@ -164,6 +164,9 @@ def run_learner(page, learner, repeats, csv_path, importance=False):
     elif learner["task"] == "regression":
         page.select_option("#target", "x1")
     row = {"name": learner["name"], "task": learner["task"]}
+    if page.is_visible("#row-limit-sample"):  # a learner with a row limit (max_rows): train on its sample
+        page.check("#row-limit-sample")
+        row["sample_rows"] = learner["max_rows"]
     trains = []
     for _ in range(repeats):
         trains.append(click_and_time(page, "#train"))
@@ -381,7 +384,8 @@ def report(rows, parse_s, n_rows, categorical, machine):
         if not r.get("shown"):
             lines.append(f"| {r['name']} | {fmt(r.get('train_s'))}: {r.get('message', '')[:80]} | | | | | | |")
             continue
-        lines.append(f"| {r['name']} | {fmt(r['train_s'])} | {fmt(r.get('pellucid_fit_s'))} | "
+        sample = f" (sample of {r['sample_rows']:,} rows)" if r.get("sample_rows") else ""
+        lines.append(f"| {r['name']}{sample} | {fmt(r['train_s'])} | {fmt(r.get('pellucid_fit_s'))} | "
                      f"{fmt(r.get('sklearn_fit_s')) if 'sklearn_note' not in r else r['sklearn_note']} | "
                      f"{fmt(r.get('export_predictions_s'))} ({r.get('export_bytes', 0) / 1e6:.1f} MB) | "
                      f"{fmt(r.get('export_model_s'))} ({r.get('model_bytes', 0) / 1e6:.1f} MB) | "
