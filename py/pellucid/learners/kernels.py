@@ -21,6 +21,7 @@ from ..core.base import Estimator, RegressorMixin
 from ..core.errors import ConvergenceWarning, DataError
 from ..tabular.features import fit_numeric, numeric
 from ..core.params import Choice, Flag, Integer, Number
+from .kernel_lattice import lattice_sums
 from .kernel_functions import (is_psd, linear_kernel, polynomial_feature_map,  # noqa: F401 (public here too)
                                polynomial_kernel, rbf_kernel)
 
@@ -204,3 +205,9 @@ class KernelRegression(RegressorMixin, _KernelModel):
         """(m,) h(x) = sum_j beta_j K(x_j, x)."""
         self._check_fitted()
         return self._against_training(X, self.beta_)
+
+    def lattice_predict(self, held_row, axes):
+        """`predict` on a lattice of encoded rows: (A,) or (A, B) h(g) for the points g equal to `held_row`
+        except in one or two columns (`axes`: (column, values) pairs); see `kernel_lattice`."""
+        self._check_fitted()
+        return lattice_sums(self, held_row, axes, self.beta_)

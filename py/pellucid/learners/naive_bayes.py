@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core.errors import DataError
 from ..core.params import Number
+from ..tabular.features import read
 from .naive_bayes_base import _BaseNB, _K_RULE, _TRACE_RULE, _matrix
 from .naive_bayes_math import category_positions, class_sums, finite_and_zero, laplace_estimate, safe_log
 
@@ -209,16 +210,23 @@ class CategoricalNB(_BaseNB):
             terms[~seen] = safe_log(unseen)
         return terms, seen
 
-    def _log_likelihood(self, data):
-        finite = np.zeros((len(data[0]), len(self.classes_)))  # (n, C)
-        n_zero = np.zeros_like(finite) if self.k == 0 else None  # only k = 0 has log 0 = -inf
+    def column_log_terms(self, X):
+        """Per feature j, in order: ((n, C) log P(x_j | y) with log 0 read as 0, (n, C) 1 where it was log 0,
+        or None when k > 0, where no estimate is 0). Summed over j they are the rows' log-likelihood; a grid
+        of few distinct values per column (workbench/grid.py) looks them up once per value."""
+        return self._terms(self._prepare(read(self, X)))
+
+    def _terms(self, data):
         for j, col in enumerate(data):
             log_p, _ = self._column_terms(j, col)  # (n, C)
-            if n_zero is None:
-                finite += log_p
-            else:
-                fin, zero = finite_and_zero(log_p)
-                finite += fin
+            yield (log_p, None) if self.k > 0 else finite_and_zero(log_p)  # only k = 0 has log 0 = -inf
+
+    def _log_likelihood(self, data):
+        finite = np.zeros((len(data[0]), len(self.classes_)))  # (n, C)
+        n_zero = None if self.k > 0 else np.zeros_like(finite)
+        for fin, zero in self._terms(data):
+            finite += fin
+            if zero is not None:
                 n_zero += zero
         return finite, n_zero
 

@@ -68,7 +68,11 @@ class _BaseNB(ClassifierMixin, Estimator):
     def _joint_log_likelihood(self, X):
         """(n, C) log P(y) + sum_j log P(x_j | y), with the all-zero fallback described in the module."""
         self._check_fitted()
-        finite, n_zero = self._log_likelihood(self._prepare(read(self, X)))
+        return self.joint_of(*self._log_likelihood(self._prepare(read(self, X))))
+
+    def joint_of(self, finite, n_zero):
+        """(n, C) joint log-likelihoods from the rows' summed log P(x_j | y): `finite`, the sum of the finite
+        terms (n, C), and `n_zero`, how many terms were log 0 (n, C), or None when none can be."""
         jll = self.class_log_prior_ + finite  # (n, C)
         if n_zero is not None and n_zero.any():
             fewest = n_zero.min(axis=1, keepdims=True)  # (n, 1)
@@ -81,7 +85,11 @@ class _BaseNB(ClassifierMixin, Estimator):
 
     def predict_proba(self, X):
         """(n, C) P(y | x); columns follow `classes_`."""
-        jll = self._joint_log_likelihood(X)
+        return self.proba_of_joint(self._joint_log_likelihood(X))
+
+    @staticmethod
+    def proba_of_joint(jll):
+        """(n, C) P(y | x) from the joint log-likelihoods (n, C)."""
         p = np.exp(jll - jll.max(axis=1, keepdims=True))  # (n, C), the largest is 1
         return p / p.sum(axis=1, keepdims=True)
 

@@ -5,7 +5,9 @@ A grid's rows differ only in the varied features, and each of those takes few di
 200 x 200 boundary), so the rows are prepared as a table of that many rows (`GridRows`) and expanded
 again. Trees and logistic regression then predict from the varied columns alone: a tree routes the held
 values once (learners/tree/held.py), logistic regression adds their part of theta^T x once
-(logistic_fast.held_scores); both give what predict gives on the whole grid (tests/test_fast_paths.py).
+(logistic_fast.held_scores); categorical naive Bayes looks each column's terms up once per distinct value,
+kernel regression sums its kernel per axis value (learners/kernel_lattice.py); all give what predict gives
+on the whole grid (tests/test_fast_paths.py, tests/test_grid_held_columns.py).
 """
 
 import numpy as np
@@ -102,6 +104,13 @@ class GridRows:
             X[:, i] = matrix[self.inverse[names[j]], j]
         return matrix[0], np.array(varied, dtype=np.intp), X
 
+    def axes(self, matrix, names):
+        """(held_row (D,), axes, spread) from `matrix` (r, D) as in `expand`: `axes` the (column, values (r,))
+        of each varied column, `spread` their (m,) indices into those values for the grid's rows."""
+        varied = [j for j, name in enumerate(names) if name in self.inverse]
+        return (matrix[0], [(j, matrix[:, j]) for j in varied],
+                tuple(self.inverse[names[j]] for j in varied))
+
     def table(self):
         """The whole grid as the model's input table (for a model without a fast path)."""
         if self.whole:
@@ -145,6 +154,31 @@ def _neighbors_grid(model, rows, proba):
     return np.asarray(model.classes_)[np.argmax(p, axis=1)], p
 
 
+def _categorical_nb_grid(model, rows, proba):
+    """Categorical naive Bayes on the grid: each column's log P(x_j | y) looked up for its few distinct values
+    only (a numeric column of 35,000 distinct values is as many categories to search), then gathered over
+    the grid and summed; a held column's terms are added once."""
+    finite = np.zeros((rows.n_rows, len(model.classes_)))  # (m, C)
+    n_zero = None if model.k > 0 else np.zeros_like(finite)
+    for name, (fin, zero) in zip(model.feature_names_in_, model.column_log_terms(rows.few)):
+        spread = rows.inverse.get(name, 0)  # (m,) each grid row's distinct value, or row 0 for a held column
+        finite += fin[spread]
+        if zero is not None:
+            n_zero += zero[spread]
+    jll = model.joint_of(finite, n_zero)  # (m, C)
+    return model.classes_[np.argmax(jll, axis=1)], (model.proba_of_joint(jll) if proba else None)
+
+
+def _kernel_grid(model, rows, proba):
+    """Kernel regression on the grid: its sums over the stored rows worked out per axis value and combined
+    (learners/kernel_lattice.py) instead of a kernel value for every grid point and stored row."""
+    encoded = numeric(model, rows.few)  # (r, D) the few rows encoded as the model does
+    held_row, axes, spread = rows.axes(encoded, model.feature_names_out_)
+    if rows.whole or not 1 <= len(axes) <= 2:  # not a lattice (the PCA plane): the usual way
+        return model.predict(rows.table()), None
+    return model.lattice_predict(held_row, axes)[spread], None
+
+
 def _fast_path(model):
     """The grid predictor for what the model is, known by what it offers (the registry alone names
     learner classes): a tree predicts from the node rows end in, logistic regression from its scores,
@@ -155,4 +189,8 @@ def _fast_path(model):
         return _logistic_grid
     if hasattr(model, "votes_of_encoded") and hasattr(model, "feature_names_out_"):
         return _neighbors_grid
+    if hasattr(model, "column_log_terms"):
+        return _categorical_nb_grid
+    if hasattr(model, "lattice_predict") and hasattr(model, "feature_names_out_"):
+        return _kernel_grid
     return None
