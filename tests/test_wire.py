@@ -68,3 +68,22 @@ def test_arrays_the_page_must_see_as_json_stay_lists():
     packed = pack({"gap": with_gap, "mixed": mixed, "numbers": numbers_as_labels, "huge": huge}, bulk)
     assert packed["gap"][3] is None and packed["mixed"][-1] is None and packed["numbers"][0] == 1.5
     assert bulk[0].dtype == np.float64 and unpack(packed["huge"], bulk) == [2 ** 40] * n  # beyond int32
+
+
+def test_a_long_text_goes_as_its_utf8_bytes_and_a_short_one_as_text():
+    long_text = "naïve,Ωmega\n" * (wire.TEXT_MIN // 12 + 1)
+    bulk = []
+    packed = pack({"csv": long_text, "filename": "data.csv"}, bulk)
+    assert packed == {"csv": {"__utf8__": 0}, "filename": "data.csv"}
+    assert bulk[0].dtype == np.uint8 and bulk[0].tobytes() == long_text.encode("utf-8")
+    assert unpack(json.loads(json.dumps(packed)), bulk) == {"csv": long_text, "filename": "data.csv"}
+
+
+def test_an_exported_file_of_a_large_table_revives_to_the_json_reply():
+    session = bridge.Session()
+    table_id = session.handle("load_example", {"name": "breast_cancer"})["result"]["table_id"]
+    train = session.handle("train", {"table_id": table_id, "target": "diagnosis", "features": None,
+                                     "model": "GaussianNB", "evaluation": SPLIT})["result"]
+    plain_reply, revived, bulk = both_paths(session, "export_predictions", model_id=train["model_id"])
+    assert revived == plain_reply
+    assert any(a.dtype == np.uint8 for a in bulk)  # the CSV's bytes

@@ -11,6 +11,7 @@ import importlib
 import inspect
 import itertools
 import json
+import pathlib
 import traceback
 
 from .core.errors import DataError, NotLoadedError
@@ -265,10 +266,13 @@ class Session:
         its columns matched by name, predictions as a preview and as CSV; the loaded table is untouched."""
         return workbench.apply.apply_model(self.run(model_id), path, name, max_bytes, max_rows, header)
 
-    def import_model(self, json, shown=True):
-        """Keep a model from exported JSON text; nothing changes when it is malformed. shown=False: the
-        page applies it to new data without showing it (keep_run)."""
-        run = workbench.exports.import_model(json)
+    def import_model(self, json=None, path=None, shown=True):
+        """Keep a model from exported JSON: its text (`json`), or the file the page wrote into the worker's
+        file system (`path`: the page sends the file's bytes); nothing changes when it is malformed.
+        shown=False: the page applies it to new data without showing it (keep_run)."""
+        if (json is None) == (path is None):
+            raise DataError("Give the model file as exactly one of json (its text) or path.")
+        run = workbench.exports.import_model(json if path is None else pathlib.Path(path).read_bytes())
         return {"model_id": self.keep_run(run, shown), "label": run.label, "task": run.task,
                 "capabilities": sorted(run.learner.capabilities), "model": workbench.exports.compact_of(run),
                 "features": run.features, "target": run.target}

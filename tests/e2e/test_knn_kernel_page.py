@@ -35,7 +35,9 @@ def test_page_knn_predicts_what_native_knn_predicts(page, site_url, tmp_path):
         const { python } = await import(new URL("js/python.js", location.href));  // the page's own client
         const table = await python.call("load_csv", { path: new TextEncoder().encode(csv).buffer, name: "knn.csv" });
         const run = await python.call("train", { table_id: table.table_id, features, ...setup });
-        return await python.call("export_predictions", { model_id: run.model_id });
+        const exported = await python.call("export_predictions", { model_id: run.model_id });
+        // a long text arrives as its UTF-8 bytes, which the page saves as they are
+        return { bytes: exported.csv instanceof Uint8Array, csv: new TextDecoder().decode(exported.csv) };
     }""", [csv, SETUP, features])
 
     session = bridge.Session()
@@ -45,6 +47,7 @@ def test_page_knn_predicts_what_native_knn_predicts(page, site_url, tmp_path):
     run = session.train(table["table_id"], features=features, **SETUP)
     native = session.export_predictions(run["model_id"])
 
+    assert in_page["bytes"]
     assert in_page["csv"].splitlines()[0].endswith("P(class2)")
     assert in_page["csv"] == native["csv"]  # predictions and vote shares of every row, both splits
     assert any(url.endswith("/wasm/knn.wasm") for url in requested), "the page did not load the kernel"

@@ -53,7 +53,10 @@ async function importHere() {
   els.modelFile.value = "";
   if (!file) return;
   showMessage("");
-  const reply = await run("Reading the model…", async () => python.call("import_model", { json: await readModelFile(file), shown: false }));
+  const reply = await run("Reading the model…", async () => {
+    const bytes = await readModelFile(file);
+    return python.call("import_model", { path: bytes, shown: false }, [bytes]);  // written to a file for Python
+  });
   if (!reply) return;
   imported = [{ model_id: reply.model_id, label: reply.label, file: file.name }, ...imported];
   drawChoices(store.get());

@@ -252,7 +252,10 @@ async function importModel() {
   e("import-model").value = "";
   if (!file) return;
   showMessage("");
-  const imported = await run("Reading the model…", async () => python.call("import_model", { json: await readModelFile(file) }));
+  const imported = await run("Reading the model…", async () => {
+    const bytes = await readModelFile(file);
+    return python.call("import_model", { path: bytes }, [bytes]);  // the worker writes the bytes to a file
+  });
   if (imported) showResult({ ...imported, imported: true, summary: [["Imported from", file.name], ["Model", imported.label]] });
 }
 

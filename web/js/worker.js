@@ -96,7 +96,8 @@ function forgetFiles(args, withPaths) {
 // and no Python object is left behind as a proxy. A reply's bulk numbers (predictions for every row, the
 // boundary grid) come apart from the text as numpy arrays (pellucid/workbench/wire.py): each is copied
 // out of Python's memory once and its marker in the text revived as that typed array, or, for text
-// labels sent as codes, as the array of labels. Returns [reply, the ArrayBuffers to transfer].
+// labels sent as codes, as the array of labels; a long text (an exported file) stays its UTF-8 bytes, a
+// Uint8Array the page saves as it is. Returns [reply, the ArrayBuffers to transfer].
 function callBridge(cmd, args) {
   const withPaths = filesToPaths(args);
   let answer;
@@ -126,6 +127,7 @@ function revive(value, arrays) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
   const keys = Object.keys(value);
   if (keys.length === 1 && keys[0] === "__bulk__") return arrays[value.__bulk__];
+  if (keys.length === 1 && keys[0] === "__utf8__") return arrays[value.__utf8__];  // a long text's bytes
   if (keys.length === 2 && "__labels__" in value && "__codes__" in value) {
     return Array.from(value.__codes__, (code) => value.__labels__[code]);
   }

@@ -113,14 +113,17 @@ def feature_kinds(run):
 
 
 def import_model(text):
-    """A Run (without data) from exported JSON text; anything malformed is a DataError."""
-    if not isinstance(text, str):
+    """A Run (without data) from exported JSON, as text or as the file's UTF-8 bytes; anything malformed is
+    a DataError."""
+    if not isinstance(text, (str, bytes)):
         raise DataError("Give the model as JSON text (the contents of an exported model file).")
     if len(text) > MAX_MODEL_CHARS:
         raise DataError(f"This model file has {len(text):,} characters; the page reads model files of up to "
                         f"{MAX_MODEL_CHARS:,} (a model of a table within the upload limits is smaller).")
+    if isinstance(text, bytes) and text.startswith(b"\xef\xbb\xbf"):
+        text = text[3:]  # a UTF-8 byte order mark, which some editors write and json refuses
     try:
-        d = json.loads(text)
+        d = json.loads(text)  # bytes are read as UTF-8 (or UTF-16/32 with their marks, as JSON allows)
     except ValueError as exc:
         raise DataError(f"This is not a Pellucid model file (it is not JSON: {exc}). Nothing was changed.") from None
     if not isinstance(d, dict):

@@ -8,10 +8,16 @@ array of numbers out into a list of contiguous numpy arrays and leaves a marker 
   {"__labels__": [...], "__codes__": {"__bulk__": i}}
                                                -> the page gets an array of the labels, one per code
 
+  {"__utf8__": i}                              -> the page gets a Uint8Array of the text's UTF-8 bytes
+
 The worker (web/js/worker.js) copies each array out of Python's memory and transfers it to the page; the
 markers are revived there, so a view reads `predicted[i]` as it did from a list. Small arrays, arrays with
 a non-finite value (JSON's rule makes it null; a typed array would keep NaN) and text arrays with
 anything but strings stay plain lists, exactly as `plain` writes them.
+
+A long text (an exported CSV or model file, tens of MB) goes as its UTF-8 bytes: written into the reply's
+JSON it would be escaped there, parsed back into a string in the worker, copied to the page and encoded to
+UTF-8 again for the download, which only needs the bytes.
 """
 
 import numpy as np
@@ -19,6 +25,7 @@ import numpy as np
 from ..core.jsonable import plain
 
 BULK_MIN = 256  # arrays with fewer values go as JSON: a marker and a buffer cost more than they save
+TEXT_MIN = 65536  # characters from which a text goes as UTF-8 bytes
 _INT32 = np.iinfo(np.int32)
 
 
@@ -28,6 +35,9 @@ def pack(value, bulk):
         return {str(k): pack(v, bulk) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [pack(v, bulk) for v in value]
+    if isinstance(value, str) and len(value) >= TEXT_MIN:
+        bulk.append(np.frombuffer(value.encode("utf-8"), dtype=np.uint8))
+        return {"__utf8__": len(bulk) - 1}
     if isinstance(value, np.ndarray) and value.ndim == 1 and value.size >= BULK_MIN:
         marker = _numbers(value, bulk) if value.dtype.kind in "iuf" else _labels(value, bulk)
         if marker is not None:
@@ -65,6 +75,8 @@ def unpack(packed, bulk):
     if isinstance(packed, dict):
         if set(packed) == {"__bulk__"}:
             return bulk[packed["__bulk__"]].tolist()
+        if set(packed) == {"__utf8__"}:
+            return bulk[packed["__utf8__"]].tobytes().decode("utf-8")
         if set(packed) == {"__labels__", "__codes__"}:
             labels = packed["__labels__"]
             return [labels[c] for c in unpack(packed["__codes__"], bulk)]
