@@ -10,6 +10,7 @@ from sklearn.datasets import load_breast_cancer, load_digits, load_iris, load_wi
 from sklearn.model_selection import StratifiedKFold
 
 from pellucid import from_dict
+from pellucid.core import serialize
 from pellucid.core.errors import DataError, NotFittedError
 from pellucid.learners.naive_bayes import BernoulliNB, CategoricalNB, MultinomialNB, laplace_estimate
 from pellucid.learners.naive_bayes_gaussian import GaussianNB
@@ -245,6 +246,28 @@ def test_round_trip_predicts_identically(model, data):
     rebuilt = from_dict(json.loads(json.dumps(model.to_dict())))
     assert np.array_equal(rebuilt.predict_proba(X), model.predict_proba(X))
     assert list(rebuilt.predict(X)) == list(model.predict(X))
+
+
+def test_categorical_model_file_keeps_counts_and_reads_back_older_files():
+    """A numeric column's distinct values are its categories: thousands of them. The file keeps the counts
+    (whole numbers, in the smallest unsigned type) and not the estimates they give, and predicts identically;
+    a file written with the estimates in it (before) reads back the same."""
+    rng = np.random.default_rng(0)
+    X = np.round(rng.normal(size=(6000, 3)), 3)  # about 2,500 distinct values a column
+    y = np.where(X[:, 0] + rng.normal(size=6000) > 0, "yes", "no")
+    model = CategoricalNB(k=0.5).fit(X, y)
+    d = json.loads(json.dumps(model.to_dict()))
+    assert "log_prob_" not in d["state"]
+    assert {table["dtype"] for table in d["state"]["counts_"]} == {"uint8"}  # no value seen 256 times
+    rebuilt = from_dict(d)
+    assert np.array_equal(rebuilt.predict_proba(X), model.predict_proba(X))
+    assert all(np.array_equal(a, b) for a, b in zip(rebuilt.log_prob_, model.log_prob_))
+    older = dict(d, state=dict(d["state"], counts_=serialize.encode(model.counts_),
+                               log_prob_=serialize.encode(model.log_prob_)))
+    assert np.array_equal(from_dict(older).predict_proba(X), model.predict_proba(X))
+    damaged = dict(d, state={k: v for k, v in d["state"].items() if k != "counts_"})
+    with pytest.raises(DataError, match="damaged"):
+        from_dict(damaged)
 
 
 # --- errors -----------------------------------------------------------------------------------------
