@@ -170,12 +170,13 @@ def test_a_deep_regression_tree_exports_without_indentation_and_its_reply_is_bou
     probe = _blobs(n=500, seed=1)[0]
     np.testing.assert_array_equal(imported.estimator.predict(probe), tree.predict(probe))
     compact = readouts.compact_model(tree)
-    assert exports.compact_of(imported) == json.loads(json.dumps(compact))  # made from the file, not again
+    assert exports.compact_of(imported) == json.loads(json.dumps(compact))  # made once, at import
     nodes = _count_nodes(compact["tree"])
     assert nodes <= readouts.MAX_TREE_NODES
     assert nodes + compact["tree_nodes_omitted"] == tree.tree_.node_count
     assert compact["tree"]["samples"] == 20_000 and compact["tree"]["left"]["feature"] == \
-        tree.to_dict()["tree"]["left"]["feature"]
+        tree.to_dict(max_nodes=3)["tree"]["left"]["feature"]
+    assert "nodes" in json.loads(text) and "tree" not in json.loads(text)  # its file: packed node arrays
 
 
 def _count_nodes(node):

@@ -102,8 +102,11 @@ class Estimator:
     def to_dict(self):
         """A JSON-able description of the fitted model; `pellucid.from_dict` rebuilds it."""
         self._check_fitted()
+        return {**self._header(), **self._state_to_dict()}
+
+    def _header(self):
         return {"format": FORMAT, "version": 1, "model": type(self).__name__,
-                "params": serialize.encode(self.get_params(deep=False)), **self._state_to_dict()}
+                "params": serialize.encode(self.get_params(deep=False))}
 
     def _state_to_dict(self):
         # trace_ is a record of training for the UI, not part of what predicts.

@@ -146,9 +146,10 @@ def import_model(text):
         features = list(extra["features"])  # the columns the preprocessing reads (one-hot: before encoding)
     kinds = extra.get("kinds")
     kinds = dict(kinds) if isinstance(kinds, dict) and all(kinds.get(f) in KINDS for f in features) else None
-    # What the page is shown of it, made from the file now: describing a large tree again costs seconds.
-    shown = readouts.compact_description({k: v for k, v in d.items() if k != "workbench"},
-                                         hasattr(estimator, "X_fit_"))
+    # What the page is shown of it, made now: from the file, or a tree's first nodes from the tree (a large
+    # one's file holds packed arrays, not nodes to draw).
+    shown = readouts.compact_model(estimator) if hasattr(estimator, "tree_") else \
+        readouts.compact_description({k: v for k, v in d.items() if k != "workbench"}, hasattr(estimator, "X_fit_"))
     setup = {"kinds": kinds} if kinds else {}
     return Run(estimator=estimator, model=learner.name, features=features, target=target,
                preprocessor=preprocessor, setup={**setup, "compact_model": shown})

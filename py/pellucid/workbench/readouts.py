@@ -32,7 +32,10 @@ def compact_model(estimator):
     """to_dict() without what the page does not draw from: the large fitted arrays (stored training rows,
     per-row labels; "omitted_state" names them) and, in a tree of more than MAX_TREE_NODES nodes, the
     nodes beyond the first MAX_TREE_NODES breadth first (`bounded_tree`: the cut nodes say how many nodes
-    are below them, and "tree_nodes_omitted" the total). `export_model` gives it all."""
+    are below them, and "tree_nodes_omitted" the total). `export_model` gives it all. A tree describes
+    only those nodes in the first place (its to_dict's max_nodes)."""
+    if hasattr(estimator, "tree_"):
+        return compact_description(estimator.to_dict(max_nodes=MAX_TREE_NODES))
     return compact_description(estimator.to_dict(), hasattr(estimator, "X_fit_"))
 
 
@@ -47,7 +50,7 @@ def compact_description(d, stores_training_rows=False):
         if big:
             d["state"] = {k: v for k, v in state.items() if k not in big}
             d["omitted_state"] = big
-    if isinstance(d.get("tree"), dict) and d.get("n_nodes", 0) > MAX_TREE_NODES:
+    if isinstance(d.get("tree"), dict) and d.get("n_nodes", 0) > MAX_TREE_NODES and "tree_nodes_omitted" not in d:
         d["tree"], d["tree_nodes_omitted"] = bounded_tree(d["tree"], MAX_TREE_NODES)
     return d
 

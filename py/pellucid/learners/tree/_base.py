@@ -10,10 +10,12 @@ from . import tracing
 from .columns import category_lists, encode
 from .description import from_nested, to_nested
 from .export import export_text
+from .packed import from_packed, to_packed
 from . import growth, growth_fast
 from .leaf_budget import limit_leaves
 
 MULTIWAY_MAX_VALUES = 10  # categorical_split="auto": columns with more values get binary tests
+PACK_NODES_ABOVE = 1000  # a model file writes a tree of more nodes as packed arrays, not nested nodes
 
 # Parameters both trees take, for real tables: leaf sizes, a cap on leaves, and binary category tests.
 SIZE_RULES = {
@@ -103,14 +105,27 @@ class _TreeModel:
 
     # --- JSON round trip -------------------------------------------------------------------------
 
-    def _state_to_dict(self):
+    def to_dict(self, max_nodes=None):
+        """A JSON-able description of the fitted tree; `pellucid.from_dict` rebuilds it. Its "tree" is the
+        nested nodes a person reads (description.py), or beyond PACK_NODES_ABOVE nodes "nodes", the flat
+        arrays packed (packed.py). With `max_nodes`, what a view draws: the first max_nodes nodes nested,
+        breadth first, and "tree_nodes_omitted" the number left out (it does not rebuild the tree)."""
+        self._check_fitted()
+        return {**self._header(), **self._state_to_dict(max_nodes)}
+
+    def _state_to_dict(self, max_nodes=None):
         state = {"feature_names": list(self.feature_names_in_), "feature_kinds": list(self.feature_kinds_),
                  "categories": [None if c is None else list(c) for c in self.categories_],
                  "n_nodes": int(self.tree_.node_count), "depth": self.get_depth(),
                  "n_leaves": self.get_n_leaves(), "categorical_splits": list(self.categorical_splits_),
                  **self._extra_state()}
-        state["tree"] = to_nested(self.tree_, self.feature_names_in_, self.categories_,
-                                  lambda i: self._node_payload(i))
+        if max_nodes is None and self.tree_.node_count > PACK_NODES_ABOVE:
+            state["nodes"] = to_packed(self.tree_, self._node_values())
+            return state
+        state["tree"], omitted = to_nested(self.tree_, self.feature_names_in_, self.categories_,
+                                           lambda i: self._node_payload(i), max_nodes)
+        if max_nodes is not None:
+            state["tree_nodes_omitted"] = omitted
         return state
 
     def _state_from_dict(self, d):
@@ -124,7 +139,10 @@ class _TreeModel:
         self.categorical_splits_ = list(d.get("categorical_splits")
                                         or [None if c is None else "multiway" for c in categories])
         self._read_extra_state(d)
-        tree, values = from_nested(d["tree"], names, categories, self._read_node_payload)
+        if "nodes" in d:
+            tree, values = from_packed(d["nodes"], categories, self._n_stats())
+        else:
+            tree, values = from_nested(d["tree"], names, categories, self._read_node_payload)
         self.tree_ = tree
         self._set_node_values(values)
 

@@ -214,6 +214,12 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         if weights is not None and not _one_positive_weight_per_class(self.class_weights_, self.classes_):
             raise DataError("The tree description's class_weights need one positive number per class.")
 
+    def _node_values(self):
+        return None  # the class counts in the statistics are all a node needs
+
+    def _n_stats(self):
+        return len(self.classes_)
+
     def _read_node_payload(self, node):
         counts = node["counts"]
         return np.array([int(counts[str(c)]) for c in self.classes_.tolist()], dtype=np.intp), None

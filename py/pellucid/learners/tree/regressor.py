@@ -92,6 +92,12 @@ class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
     def _read_extra_state(self, d):
         pass
 
+    def _node_values(self):
+        return self._value  # (N,) the statistics are of the target less an offset not kept
+
+    def _n_stats(self):
+        return 3  # count, sum and sum of squares
+
     def _read_node_payload(self, node):
         n, value, impurity = int(node["samples"]), float(node["value"]), float(node["impurity"])
         return np.array([n, n * value, n * (impurity + value * value)], dtype=float), value

@@ -1,0 +1,105 @@
+"""A large tree in its model file: the flat node arrays of `structure.Tree`, packed (core.serialize),
+instead of nested nodes.
+
+The nested form (description.py) is what a person reads and what the page draws, a dict per node with the
+gain of every attribute considered there. A fully grown tree of a continuous target has about as many
+leaves as training rows: 70,000 nodes are 29 MB of nested JSON, each candidate gain written as 17 digits,
+and seconds to write and to read back. Packed, each array is the bytes of its numbers in base64, written
+and read without a Python step per node. Only the rows of `candidates` where some attribute was scored are
+kept (a leaf that was never scored has none), with a mask saying which.
+
+The file is checked as it is read: a damaged one (children out of range or before their parent, a test
+of an unknown column, arrays of different lengths) is a DataError, never a tree that loops or crashes.
+A regression tree's node values (its mean targets) are kept as they are: its statistics are of the
+target less an offset the tree does not keep.
+"""
+
+import numpy as np
+
+from ...core import serialize
+from ...core.errors import DataError
+from .structure import LEAF, REASONS, Tree
+
+_INTEGER_FIELDS = ("feature", "child_start", "n_children", "parent", "branch", "depth", "reason")
+
+
+def to_packed(tree, values=None):
+    """The JSON-able state of `tree` and its per-node `values` (N,) if it has them: its arrays, packed
+    where large (serialize.encode)."""
+    scored = ~np.isnan(tree.candidates).all(axis=1)  # (N,)
+    arrays = {name: _narrowest(getattr(tree, name)) for name in _INTEGER_FIELDS}
+    arrays.update(threshold=tree.threshold, gain=tree.gain, impurity=tree.impurity, stats=tree.stats,
+                  scored=scored, candidates=tree.candidates[scored], values=values)
+    state = serialize.encode(arrays)
+    state["left_values"] = {str(node): codes.tolist() for node, codes in tree.left_values.items()}
+    return state
+
+
+def _narrowest(values):
+    """The integers in the smallest signed type that holds them (a depth or a branch fits in a byte)."""
+    low, high = (int(values.min()), int(values.max())) if len(values) else (0, 0)
+    return values.astype(np.promote_types(np.min_scalar_type(min(low, -1)), np.min_scalar_type(-high - 1)))
+
+
+def from_packed(state, categories, n_stats):
+    """(Tree, values or None) from `to_packed` output, checked against the columns' `categories` (None for
+    a numeric one) and the number of statistics a node keeps (`n_stats`)."""
+    arrays = serialize.decode({k: v for k, v in state.items() if k != "left_values"})
+    n = len(arrays["feature"])
+    for name in (*_INTEGER_FIELDS, "threshold", "gain", "impurity", "scored", "values"):
+        if name == "values" and arrays[name] is None:
+            continue
+        if np.shape(arrays[name]) != (n,):
+            raise DataError(f"The tree's packed nodes are damaged: {name} does not hold one value per node.")
+    scored = np.asarray(arrays["scored"], dtype=bool)
+    if np.shape(arrays["stats"]) != (n_stats, n) or np.shape(arrays["candidates"]) != (scored.sum(), len(categories)):
+        raise DataError("The tree's packed nodes are damaged: stats or candidates have the wrong shape.")
+    candidates = np.full((n, len(categories)), np.nan)
+    candidates[scored] = arrays["candidates"]
+    left_values = {int(node): codes for node, codes in state["left_values"].items()}
+    tree = Tree(*(arrays[name] for name in ("feature", "threshold", "child_start", "n_children", "parent",
+                                            "branch", "depth")),
+                arrays["stats"], arrays["gain"], candidates, arrays["reason"], left_values)
+    tree.impurity = np.asarray(arrays["impurity"], dtype=float)
+    _check_structure(tree, categories)
+    return tree, arrays["values"]
+
+
+def _check_structure(tree, categories):
+    """DataError unless the arrays make one tree rooted at node 0 whose tests read known columns."""
+    def damaged(why):
+        raise DataError(f"The tree's packed nodes are damaged: {why}.")
+    n = tree.node_count
+    if n == 0 or tree.parent[0] != LEAF or tree.depth[0] != 0:
+        damaged("node 0 is not a root")
+    inner = np.flatnonzero(tree.feature != LEAF)  # (I,)
+    f = tree.feature[inner]
+    if ((f < 0) | (f >= len(categories))).any() or ((tree.feature < LEAF)).any():
+        damaged("a test reads a column the model does not have")
+    width = tree.n_children[inner]
+    if (width < 2).any() or (tree.child_start[inner] <= inner).any() or (tree.child_start[inner] + width > n).any():
+        damaged("an inner node's children are out of range")
+    n_values = np.array([0 if c is None else len(c) for c in categories])[f]  # (I,) 0 for a numeric test
+    binary = (n_values == 0) | np.isin(inner, list(tree.left_values))
+    if (width[binary] != 2).any() or (width[~binary] != n_values[~binary]).any():
+        damaged("a test has the wrong number of branches")
+    owner = np.repeat(inner, width)  # (N - 1,) the parent of each child, children in order
+    kids = np.repeat(tree.child_start[inner], width) + _within(width)
+    if len(kids) != n - 1 or not np.array_equal(np.sort(kids), np.arange(1, n)):
+        damaged("the nodes are not one tree")
+    if not (np.array_equal(tree.parent[kids], owner) and np.array_equal(tree.branch[kids], _within(width))
+            and np.array_equal(tree.depth[kids], tree.depth[owner] + 1)):
+        damaged("parents, branches or depths disagree with the children")
+    leaves = tree.feature == LEAF
+    if ((tree.reason[leaves] < 0) | (tree.reason[leaves] >= len(REASONS))).any():
+        damaged("a leaf's reason is unknown")
+    for node, codes in tree.left_values.items():
+        values = categories[tree.feature[node]] if 0 <= node < n and tree.feature[node] != LEAF else None
+        if values is None or ((codes < 0) | (codes >= len(values))).any():
+            damaged(f"node {node}'s value set is not one of its column's categories")
+
+
+def _within(width):
+    """(sum(width),) 0, 1, ..., w - 1 for each w in `width`: each child's place among its siblings."""
+    starts = np.repeat(np.cumsum(width) - width, width)
+    return np.arange(int(width.sum())) - starts
