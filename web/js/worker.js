@@ -47,9 +47,16 @@ async function boot() {
   const prefetched = (info.package_files || []).map((file) =>
     fetch(new URL(`pyodide/${file}`, siteRoot)).then((r) => r.arrayBuffer()).catch(() => null));
   pyodide = await runtime;
+  const numberText = import("./number-text.js");  // asked for once the runtime is in: nothing waits on it
+  const pythonMemory = () => pyodide._module.HEAPU8.buffer;
+  globalThis.pellucidKernels = {};
   knn.then((kernelFor) => {
-    if (kernelFor) globalThis.pellucidKernels = { knn: kernelFor(() => pyodide._module.HEAPU8.buffer) };
+    if (kernelFor) globalThis.pellucidKernels.knn = kernelFor(pythonMemory);
   });
+  // Writing many numbers as text (exported CSVs): the browser's number-to-text, laid out as Python's repr.
+  numberText.then(({ numberTextKernel }) => {
+    globalThis.pellucidKernels.numberText = numberTextKernel(pythonMemory);
+  }).catch(() => {});
   await Promise.all(prefetched);
   const numpy = pyodide.loadPackage(info.packages, { messageCallback: () => {} });
   // pellucid's files (sources and compiled bytecode) are written in while numpy's libraries compile;

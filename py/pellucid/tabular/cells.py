@@ -13,6 +13,7 @@ import re
 import numpy as np
 
 from ..core.errors import DataError
+from . import page_numbers
 # The column kinds and the missing markers are defined once, with what else the page shares.
 from ..core.settings import CATEGORICAL, COLUMN_KINDS as KINDS, MISSING_MARKERS, NUMERIC  # noqa: F401
 
@@ -33,10 +34,15 @@ def format_number(value):
 
 def format_numbers(values, missing=""):
     """`format_number` of every value of a float array, as a list of str (`missing` for NaN), without a
-    Python call per value: repr over the whole list, then the whole numbers and the gaps rewritten."""
+    Python call per value: repr over the whole list, then the whole numbers and the gaps rewritten. In the
+    page, many are written by its JavaScript (page_numbers), to the same text."""
     values = np.asarray(values, dtype=float)  # (n,)
+    in_page = page_numbers.writer() if len(values) >= page_numbers.MIN_VALUES else None
+    if in_page is not None:
+        return in_page(values, missing)
     text = list(map(repr, values.tolist()))
-    whole = np.flatnonzero((values == np.trunc(values)) & (np.abs(values) < 1e16))  # not NaN nor infinity
+    with np.errstate(invalid="ignore"):  # a NaN with its signalling bit set warns in trunc
+        whole = np.flatnonzero((values == np.trunc(values)) & (np.abs(values) < 1e16))  # not NaN nor infinity
     list(map(text.__setitem__, whole.tolist(), map(str, values[whole].astype(np.int64).tolist())))
     gaps = np.flatnonzero(np.isnan(values)).tolist()
     list(map(text.__setitem__, gaps, [missing] * len(gaps)))
