@@ -1,7 +1,8 @@
 """The same smoke flow in Chromium, Firefox ESR and WebKitGTK (Debian's packages, see browserkit.py):
 the site loads under a sub-path and reaches Ready, takes a CSV with IDs, names, dates, free text and
 missing values, trains a tree and a learner with a decision boundary and draws both (pixels, not just
-elements), exports the predictions, and loads again from its service worker with the server gone.
+elements), exports the predictions, writes numbers as Python does (the page's number writer, in each
+browser's engine), and loads again from its service worker with the server gone.
 
 The flow runs inside the page as small JavaScript bodies, so every browser runs exactly the same steps.
 The downloads themselves are not made: the page's Blob is read where it is handed to the browser
@@ -13,11 +14,13 @@ import random
 import threading
 import time
 
+import numpy as np
 import pytest
 
 import build
 from browserkit import ChromiumDriver, FirefoxDriver, Unavailable, WebKitDriver, wait_for
 from conftest import SUB_PATH, _browser_required
+from pellucid.tabular import cells
 
 pytestmark = pytest.mark.e2e
 
@@ -100,6 +103,23 @@ LAST_DOWNLOAD = """
 
 CONTROLLED = "await navigator.serviceWorker?.ready; return Boolean(navigator.serviceWorker?.controller);"
 
+# The page's number writer (what its worker writes an exported CSV's numbers with) in this browser's engine.
+NUMBER_TEXT = """
+    const { numbersText } = await import(new URL("js/number-text.js", location.href).href);
+    return numbersText(new Float64Array(arg), "NA").split("\\n");
+"""
+
+
+def awkward_numbers(n=3000, seed=5):
+    """Finite float64 values of every magnitude, and those where Python or JavaScript change layout."""
+    rng = np.random.default_rng(seed)
+    bits = rng.integers(0, 2 ** 62, size=n, dtype=np.uint64) + rng.integers(0, 2, size=n, dtype=np.uint64) * 2 ** 63
+    values = bits.view(np.float64)
+    values = values[np.isfinite(values)]
+    edges = [sign * x for x in (1e-4, 1e-5, 1e-6, 1e-7, 1e16, 1e17, 1e21, 1e22, 0.1, 5e-324) for sign in (1, -1)]
+    edges += [np.nextafter(x, 0.0) for x in edges]
+    return [float(v) for v in np.concatenate([values, np.round(rng.normal(scale=1e4, size=500), 3), edges])]
+
 
 class OfflineSwitch:
     """The site served on 127.0.0.1 until go_offline() shuts the server: then nothing listens."""
@@ -175,6 +195,9 @@ def run_flow(driver, site):
     lines = saved["text"].strip().splitlines()
     assert saved["name"].endswith(".csv") and "customer_id" in lines[0], (saved["name"], lines[:2])
     assert len(lines) > ROWS * 0.2, f"{len(lines)} lines of predictions"
+
+    numbers = awkward_numbers()
+    assert driver.run(NUMBER_TEXT, numbers) == cells.format_numbers(np.array(numbers), "NA")  # as Python writes
 
     # Offline: once the service worker controls the page, the server goes away and the page reloads.
     wait_for(driver, CONTROLLED, timeout=60, what="the service worker to take control")
