@@ -2,7 +2,7 @@
 
 Usage: python3 -m benchmarks.browser [--repeats 5] [--only SUBSTRING ...] [--startup-runs 5]
                                      [--skip-startup] [--skip-suite] [--baseline REV] [--trace DIR
-                                     [--trace-runs N]]
+                                     [--trace-runs N]] [--bandwidth MBIT_PER_S [--latency MS]]
 
 What it does:
   1. Builds the site into a temporary folder (build.build), adds a benchmark page, its own Web Worker, a
@@ -24,6 +24,9 @@ What it does:
      start went (medians of the runs): busy time by thread between navigation
      and Ready, and the main thread's and the worker's time by kind (script by file, style and layout,
      paint, GC, WebAssembly compiling; startup_trace.py).
+With --bandwidth the server sends every file through one shared link of that speed (and --latency before
+each response), so a start is also measured as a first visit over a network would see it, where what a page
+downloads counts as well as what it computes.
 Every request that does not go to the local server fails (and is reported).
 """
 
@@ -183,17 +186,47 @@ READY_OBSERVER = """(() => {
 """
 
 
+class Link:
+    """A network link every response shares, as a visitor's connection is shared by the files of a page:
+    `mbit_per_s` in all, and `latency_ms` before each response starts (--bandwidth, --latency)."""
+
+    CHUNK = 16 * 1024
+
+    def __init__(self, mbit_per_s, latency_ms):
+        self.bytes_per_s = mbit_per_s * 1e6 / 8
+        self.latency = latency_ms / 1000
+        self.lock = threading.Lock()
+        self.free_at = 0.0  # when the link has sent everything queued so far
+
+    def send(self, source, out):
+        time.sleep(self.latency)
+        while chunk := source.read(self.CHUNK):
+            with self.lock:  # the chunk queues behind what the other responses have queued
+                self.free_at = max(self.free_at, time.monotonic()) + len(chunk) / self.bytes_per_s
+                wait = self.free_at - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            out.write(chunk)
+
+
 class CountingHandler(build.SiteHandler):
     """The site's handler, counting the files it sends whole (200 OK; a 304 to a revalidation is not a
-    download) by path: a cold load that downloads a file twice has a cache that did not serve it."""
+    download) by path: a cold load that downloads a file twice has a cache that did not serve it. With a
+    `link`, responses go through it (a slower network than the machine's own loopback)."""
 
     answered = collections.Counter()
     lock = threading.Lock()
+    link = None
 
     def log_request(self, code="-", size="-"):
         if code == 200:
             with self.lock:
                 self.answered[self.path.split("?")[0]] += 1
+
+    def copyfile(self, source, outputfile):
+        if self.link is None:
+            return super().copyfile(source, outputfile)
+        self.link.send(source, outputfile)
 
 
 def make_counting_server(directory):
@@ -478,7 +511,13 @@ def main(argv=None):
                         help="traced cold loads of each page, the pages in turn; the summary gives medians (default 1)")
     parser.add_argument("--no-bytecode", action="store_true",
                         help="build the site without compiled bytecode (to measure what it saves)")
+    parser.add_argument("--bandwidth", type=float, metavar="MBIT_PER_S",
+                        help="serve every file through one link of this many Mbit/s, as a visitor's network")
+    parser.add_argument("--latency", type=float, default=0.0, metavar="MS",
+                        help="with --bandwidth: wait this long before each response starts (default 0)")
     args = parser.parse_args(argv)
+    if args.bandwidth:
+        CountingHandler.link = Link(args.bandwidth, args.latency)
 
     from playwright.sync_api import sync_playwright
     chromium = build.find_chromium()
@@ -504,6 +543,9 @@ def main(argv=None):
                 browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS + OFFLINE_FLAGS)
                 print(f"Browser: Chromium {browser.version} (headless), flags {' '.join(CHROMIUM_FLAGS)}; "
                       f"load average at start {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs\n", flush=True)
+                if args.bandwidth:
+                    print(f"Network: every file through one {args.bandwidth:g} Mbit/s link, {args.latency:g} ms "
+                          "before each response\n", flush=True)
                 if not args.skip_startup:
                     profiles = None if args.private_cold else (playwright, chromium, pathlib.Path(tmp) / "profiles")
                     data = startup(browser, guard, pages, args.startup_runs, profiles)

@@ -2,7 +2,8 @@
 the site loads under a sub-path and reaches Ready, takes a CSV with IDs, names, dates, free text and
 missing values, trains a tree and a learner with a decision boundary and draws both (pixels, not just
 elements), exports the predictions, writes numbers as Python does (the page's number writer, in each
-browser's engine), and loads again from its service worker with the server gone.
+browser's engine), and loads again from its service worker with the server gone. Python starts from the
+site's snapshot of Pyodide's memory in every browser.
 
 The flow runs inside the page as small JavaScript bodies, so every browser runs exactly the same steps.
 The downloads themselves are not made: the page's Blob is read where it is handed to the browser
@@ -170,9 +171,16 @@ def test_smoke_flow(browser_name, site_root, record_property, request):
     print(f"{browser_name}: smoke flow took {time.monotonic() - started:.0f} s")
 
 
+STARTED = """
+    const { store } = await import(new URL("js/store.js", location.href).href);
+    return store.get().python;
+"""
+
+
 def run_flow(driver, site):
     driver.goto(site.url)
     wait_for(driver, READY, timeout=180, what="Ready")
+    assert driver.run(STARTED)["snapshot"] is True  # Python started from the site's snapshot of Pyodide
 
     wait_for(driver, UPLOAD, customers_csv(), what="the upload")
     summary = wait_for(driver, "const t = document.querySelector('#data-summary').textContent;"

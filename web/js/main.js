@@ -25,9 +25,9 @@ import { clearSession } from "./session-store.js";
 
 // The first time Python is ready the page still loads its menus and the opening data; "Ready" is shown
 // only after that, so nothing the user (or a test) does races the opening load.
-async function showStatus({ state, text }) {
+async function showStatus({ state, text, seconds, version, snapshot }) {
   if (state === "ready" && !store.get().ready) {
-    store.set({ ready: true, starting: true });
+    store.set({ ready: true, starting: true, python: { seconds, version, snapshot } });
     setStatus("loading", "Preparing the workbench…");
     try {
       await sharedSettings;

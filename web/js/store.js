@@ -13,6 +13,7 @@ const INITIAL = {
   params: {},          // its hyperparameters' values
   view: "",            // the view shown
   ready: false,        // Python has started (the menus may still be loading)
+  python: null,        // how it started: {seconds, version (pellucid's), snapshot (from Pyodide's snapshot)}
   starting: false,     // the opening load (menus, linked data, first training) is under way
   status: { state: "loading", text: "Loading Python…" },  // the status line
   progress: null,      // the running job's fraction done, or null when none is reported

@@ -23,13 +23,46 @@ async function fetchBytes(url) {
   return response.arrayBuffer();
 }
 
+// The bytes of a gzip-compressed file, inflated by the browser as they arrive.
+async function fetchInflated(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`Could not load ${url.pathname} (HTTP ${response.status}).`);
+  return new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+}
+
+// A Pyodide memory snapshot laid out as Pyodide writes one: its magic number, where the memory starts,
+// and whole 64 KiB pages of memory from there. Pyodide checks the rest (that it is of this very build) and
+// fails; given something else, its start would hang instead.
+const SNAPSHOT_MAGIC = 0x706e7300;
+const WASM_PAGE = 65536;
+
+function checkedSnapshot(buffer) {
+  const [magic, memoryAt] = new Uint32Array(buffer, 0, Math.min(2, buffer.byteLength >> 2));
+  if (magic !== SNAPSHOT_MAGIC || !(memoryAt < buffer.byteLength) || (buffer.byteLength - memoryAt) % WASM_PAGE) {
+    throw new Error("This is not a snapshot of Pyodide's memory.");
+  }
+  return buffer;
+}
+
 async function boot() {
   const started = performance.now();
   emit("status", { state: "loading", text: "Loading Python…" });
   // Everything loads side by side: Python's runtime starts at once, and while it starts the build's
   // description, pellucid's files and the start packages' wheels (numpy) are fetched, so loading numpy
   // after the runtime finds its wheel already downloaded.
-  const runtime = loadPyodide({ indexURL: new URL("pyodide/", siteRoot).href });
+  // The runtime starts from a snapshot of its memory just started (build.py, pyodide_snapshot), which
+  // skips the interpreter's own start (about a second of CPU); without one, or if it cannot be used, as
+  // usual. Pyodide asks for its WebAssembly only once the snapshot is in, so it is asked for here too:
+  // the two download side by side, and Pyodide's own request is answered from the HTTP cache.
+  const indexURL = new URL("pyodide/", siteRoot).href;
+  let fromSnapshot = true;
+  const snapshot = fetchInflated(new URL("pyodide/snapshot.bin.gz", siteRoot)).then(checkedSnapshot);
+  snapshot.catch(() => {});  // a missing snapshot is no error: loadPyodide below says so, and Python starts as usual
+  fetch(new URL("pyodide/pyodide.asm.wasm", siteRoot)).then((r) => r.arrayBuffer()).catch(() => null);
+  const runtime = loadPyodide({ indexURL, _loadSnapshot: snapshot }).catch(() => {
+    fromSnapshot = false;
+    return loadPyodide({ indexURL });
+  });
   // k-NN's WebAssembly kernel (web/wasm/knn.wat) compiles alongside and is registered for Python when
   // ready, never holding up "Ready"; until then, or if it cannot load, numpy does its work.
   const knn = import("../wasm/knn.mjs").then(async ({ instantiateKnn, knnKernel }) => {
@@ -47,6 +80,8 @@ async function boot() {
   const prefetched = (info.package_files || []).map((file) =>
     fetch(new URL(`pyodide/${file}`, siteRoot)).then((r) => r.arrayBuffer()).catch(() => null));
   pyodide = await runtime;
+  // Python's random module was seeded when the snapshot was made: seeded again, so no two visits share it.
+  if (fromSnapshot) pyodide.runPython("import random; random.seed()");
   const numberText = import("./number-text.js");  // asked for once the runtime is in: nothing waits on it
   const pythonMemory = () => pyodide._module.HEAPU8.buffer;
   globalThis.pellucidKernels = {};
@@ -74,7 +109,7 @@ async function boot() {
   emit("status", { state: "loading", text: "Loading pellucid…" });
   bridge = pyodide.pyimport("pellucid.bridge");
   const seconds = (performance.now() - started) / 1000;
-  emit("status", { state: "ready", text: "Ready", seconds, version: info.version });
+  emit("status", { state: "ready", text: "Ready", seconds, version: info.version, snapshot: fromSnapshot });
 }
 
 // Byte buffers in args are written to the worker's file system and replaced by their path, so large
