@@ -11,7 +11,6 @@ import importlib
 import inspect
 import itertools
 import json
-import pathlib
 import traceback
 
 from .core.errors import DataError, NotLoadedError
@@ -270,9 +269,7 @@ class Session:
         """Keep a model from exported JSON: its text (`json`), or the file the page wrote into the worker's
         file system (`path`: the page sends the file's bytes); nothing changes when it is malformed.
         shown=False: the page applies it to new data without showing it (keep_run)."""
-        if (json is None) == (path is None):
-            raise DataError("Give the model file as exactly one of json (its text) or path.")
-        run = workbench.exports.import_model(json if path is None else pathlib.Path(path).read_bytes())
+        run = workbench.exports.import_model(json, path)
         return {"model_id": self.keep_run(run, shown), "label": run.label, "task": run.task,
                 "capabilities": sorted(run.learner.capabilities), "model": workbench.exports.compact_of(run),
                 "features": run.features, "target": run.target}

@@ -112,9 +112,13 @@ def feature_kinds(run):
     return {name: fitted.get(name, "numeric") for name in run.features}
 
 
-def import_model(text):
-    """A Run (without data) from exported JSON, as text or as the file's UTF-8 bytes; anything malformed is
-    a DataError."""
+def import_model(text=None, path=None):
+    """A Run (without data) from exported JSON: its text, or the file at `path` (read as UTF-8 bytes, a byte
+    order mark allowed); anything malformed is a DataError."""
+    if (text is None) == (path is None):
+        raise DataError("Give the model file as exactly one of json (its text) or path.")
+    if path is not None:
+        text = pathlib.Path(path).read_bytes()
     if not isinstance(text, (str, bytes)):
         raise DataError("Give the model as JSON text (the contents of an exported model file).")
     if len(text) > MAX_MODEL_CHARS:

@@ -46,9 +46,8 @@ def from_packed(state, categories, n_stats):
     a numeric one) and the number of statistics a node keeps (`n_stats`)."""
     arrays = serialize.decode({k: v for k, v in state.items() if k != "left_values"})
     n = len(arrays["feature"])
-    for name in (*_INTEGER_FIELDS, "threshold", "gain", "impurity", "scored", "values"):
-        if name == "values" and arrays[name] is None:
-            continue
+    per_node = [*_INTEGER_FIELDS, "threshold", "gain", "impurity", "scored"]
+    for name in per_node + (["values"] if arrays["values"] is not None else []):
         if np.shape(arrays[name]) != (n,):
             raise DataError(f"The tree's packed nodes are damaged: {name} does not hold one value per node.")
     scored = np.asarray(arrays["scored"], dtype=bool)
@@ -74,7 +73,7 @@ def _check_structure(tree, categories):
         damaged("node 0 is not a root")
     inner = np.flatnonzero(tree.feature != LEAF)  # (I,)
     f = tree.feature[inner]
-    if ((f < 0) | (f >= len(categories))).any() or ((tree.feature < LEAF)).any():
+    if ((f < 0) | (f >= len(categories))).any() or (tree.feature < LEAF).any():
         damaged("a test reads a column the model does not have")
     width = tree.n_children[inner]
     if (width < 2).any() or (tree.child_start[inner] <= inner).any() or (tree.child_start[inner] + width > n).any():
