@@ -1,4 +1,4 @@
-"""Agglomerative clustering (seed 004): single and complete link (and average) against hand-worked merges,
+"""Agglomerative clustering (notes 004): single and complete link (and average) against hand-worked merges,
 scipy's linkage and scikit-learn's AgglomerativeClustering; the tree cut at any k; trace and errors."""
 
 import json

@@ -1,4 +1,4 @@
-"""k-means (seed 004): Lloyd's iterations equal scikit-learn's from the same centres, k-means++ draws with
+"""k-means (notes 004): Lloyd's iterations equal scikit-learn's from the same centres, k-means++ draws with
 probability D(x)^2, the best of n_init runs is no worse than scikit-learn's, plus trace and errors."""
 
 import json

@@ -24,7 +24,7 @@ def small_problem(seed=0, n=30):
     return X, y
 
 
-# --- seed 000: "confirm that the closed form solution is the same as the converged gradient descent" ---
+# --- notes 000: "confirm that the closed form solution is the same as the converged gradient descent" ---
 
 def test_gradient_descent_converges_to_the_normal_equation():
     X, y = small_problem()

@@ -61,7 +61,7 @@ def test_softmax_gradient_and_hessian_match_finite_differences():
     loss, grad = value_grad(w)
     W = w.reshape(3, 3)
     Z = Xb @ W.T
-    P = np.exp(Z) / np.exp(Z).sum(axis=1, keepdims=True)  # the seed 004 softmax
+    P = np.exp(Z) / np.exp(Z).sum(axis=1, keepdims=True)  # the notes 004 softmax
     expected = -np.mean(np.log(P[np.arange(30), y])) + 0.15 * np.sum(W[:, 1:] ** 2)
     assert loss == pytest.approx(expected, rel=1e-12)
     eps = 1e-6

@@ -255,7 +255,7 @@ def test_distance_weights_with_an_exact_match():
 
 
 def test_k_one_gives_voronoi_cells():
-    # 1-NN labels every point with its nearest training point: the Voronoi cell it lies in (seed 004).
+    # 1-NN labels every point with its nearest training point: the Voronoi cell it lies in (notes 004).
     X = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]])
     model = KNeighborsClassifier(k=1).fit(X, [0, 1, 2])
     grid = np.stack(np.meshgrid(np.linspace(-2, 6, 41), np.linspace(-2, 6, 41)), axis=-1).reshape(-1, 2)

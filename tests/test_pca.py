@@ -1,4 +1,4 @@
-"""PCA (seed 004, Algorithm 37): explained variance and components against scikit-learn, the notes' rule
+"""PCA (notes 004, Algorithm 37): explained variance and components against scikit-learn, the notes' rule
 for choosing K by explained variance, the redundant-information example, round trips and errors."""
 
 import json

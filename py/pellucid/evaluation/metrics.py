@@ -2,7 +2,7 @@
 log loss) and regressors (MSE, MAE, R^2), with JSON-able reports for the page's readout.
 
 Definitions and argument order follow scikit-learn's `sklearn.metrics` (the tests compare against it);
-the 0-1 and perceptron losses on scores are the ones of seed 004 ("Loss Function for Classification").
+the 0-1 and perceptron losses on scores are the ones of notes 004 ("Loss Function for Classification").
 """
 
 import numpy as np
@@ -112,14 +112,14 @@ def _margins(scores, y):
 
 
 def margin_zero_one_loss(scores, y, normalize=True):
-    """Seed 004's 0-1 loss on scores: L(y, w.x) = 0 if y * w.x > 0, else 1 (a score of exactly 0 is
+    """Notes 004's 0-1 loss on scores: L(y, w.x) = 0 if y * w.x > 0, else 1 (a score of exactly 0 is
     a mistake). Labels are -1/+1 (0/1 accepted as -1/+1). Mean over rows, or the sum with normalize=False."""
     losses = (_margins(scores, y) <= 0).astype(float)
     return float(losses.mean()) if normalize else float(losses.sum())
 
 
 def perceptron_loss(scores, y, normalize=True):
-    """Seed 004's perceptron loss: L_P(y, w.x) = 0 if y * w.x > 0, else -y * w.x, i.e. max(0, -y w.x):
+    """Notes 004's perceptron loss: L_P(y, w.x) = 0 if y * w.x > 0, else -y * w.x, i.e. max(0, -y w.x):
     how far on the wrong side of the boundary each mistake is. Labels are -1/+1 (0/1 accepted as -1/+1).
     Mean over rows, or the sum with normalize=False."""
     losses = np.maximum(0.0, -_margins(scores, y))  # (n,)

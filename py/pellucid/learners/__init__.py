@@ -1,1 +1,1 @@
-"""The algorithms of the course notes, one module per learner, each reading beside its seed."""
+"""The algorithms of the course notes, one module per learner, each reading beside its notes."""

@@ -1,4 +1,4 @@
-"""Agglomerative (bottom-up hierarchical) clustering with single, complete or average link (seed 004).
+"""Agglomerative (bottom-up hierarchical) clustering with single, complete or average link (notes 004).
 
 The notes' "Agglomerative clustering": start with every point in its own cluster and repeatedly merge
 the two closest clusters, where the distance between two clusters is that of their closest pair of
@@ -27,7 +27,7 @@ from .distances import squared_distances, unit_scale
 
 
 class AgglomerativeClustering(ClusterMixin, Estimator):
-    """Agglomerative clustering (seed 004): merge the closest clusters until k remain.
+    """Agglomerative clustering (notes 004): merge the closest clusters until k remain.
 
     Distances are Euclidean, between rows with categorical columns one-hot encoded (not standardised).
 

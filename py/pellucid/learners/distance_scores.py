@@ -1,6 +1,6 @@
 """Distances between queries and training rows for k-NN, and cheap scores that order rows the same way.
 
-The distances (seed 004's k-NN; `metric`):
+The distances (notes 004's k-NN; `metric`):
   euclidean  sqrt(sum_j (q_j - x_j)^2)
   manhattan  sum_j |q_j - x_j|
   cosine     1 - q.x / (|q| |x|), taken as 1 - q.x on rows scaled to unit length (a zero row stays 0,

@@ -1,6 +1,6 @@
 """KD-tree: exact k-nearest-neighbour search that compares each query only with the rows near it.
 
-Seed 004 "K-Nearest Neighbor Methods" defines the neighbours; the tree only skips rows that cannot be
+Notes 004 "K-Nearest Neighbor Methods" defines the neighbours; the tree only skips rows that cannot be
 among them, so the answer is the brute-force one to the last bit, ties included (distance_scores.exact
 measures both; equal distances go by training row).
 

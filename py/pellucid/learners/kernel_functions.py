@@ -1,8 +1,8 @@
 """Kernel functions K(x, z) = <phi(x), phi(z)>, the polynomial kernel's explicit feature map, and the
-notes' test of a valid kernel matrix (seed 002 section 4 "Kernel methods").
+notes' test of a valid kernel matrix (notes 002 section 4 "Kernel methods").
 
 A function K is a valid kernel when every kernel matrix K_ij = K(x_i, x_j) it makes is positive
-semidefinite (Mercer's theorem, seed 002). The learners that use them are in `kernels`.
+semidefinite (Mercer's theorem, notes 002). The learners that use them are in `kernels`.
 """
 
 import itertools
@@ -41,7 +41,7 @@ def linear_kernel(X, Z=None):
 
 
 def polynomial_kernel(X, Z=None, degree=2, c=1.0):
-    """(n, m) K(x, z) = (x^T z + c)^degree (seed 002; degree 2 is the notes' example)."""
+    """(n, m) K(x, z) = (x^T z + c)^degree (notes 002; degree 2 is the notes' example)."""
     X, Z = _pair(X, Z)
     return (X @ Z.T + c) ** degree  # (n, m)
 

@@ -1,5 +1,5 @@
-"""The dual (kernel) perceptron: seed 000's perceptron with w = sum_i alpha_i y_i phi(x_i), so it needs phi
-only through the kernel K(x, z) = <phi(x), phi(z)> (seed 002 section 4 "Kernel methods").
+"""The dual (kernel) perceptron: notes 000's perceptron with w = sum_i alpha_i y_i phi(x_i), so it needs phi
+only through the kernel K(x, z) = <phi(x), phi(z)> (notes 002 section 4 "Kernel methods").
 
 A mistake on example i adds 1 to alpha_i, which is the primal update w := w + y_i phi(x_i); predictions
 are sign(sum_j alpha_j y_j K(x_j, x)).
@@ -19,7 +19,7 @@ from .neighbors import _plain
 
 
 class KernelPerceptron(ClassifierMixin, _KernelModel):
-    """Seed 000's perceptron in dual form with a kernel (seed 002): w = sum_i alpha_i y_i phi(x_i), where
+    """Notes 000's perceptron in dual form with a kernel (notes 002): w = sum_i alpha_i y_i phi(x_i), where
     alpha_i counts the mistakes made on example i, so the activation is f(x) = sum_i alpha_i y_i K(x_i, x).
 
     The notes' bias feature (a constant 1 appended to every f(x)) adds 1 to every kernel value. Examples
@@ -27,7 +27,7 @@ class KernelPerceptron(ClassifierMixin, _KernelModel):
     or `max_epochs` pass (ConvergenceWarning).
     Two classes: y* = +1 for classes_[1] and -1 for classes_[0]; f(x) >= 0 is classified +1 (the notes
     put points on the boundary in the positive class); a mistake on i adds 1 to alpha_i.
-    More classes: one alpha vector per class (the multiclass perceptron, seed 000); the prediction is the
+    More classes: one alpha vector per class (the multiclass perceptron, notes 000); the prediction is the
     class with the highest score (the first on a tie); a mistake on i predicting y adds 1 to
     alpha[y*, i] and subtracts 1 from alpha[y, i].
 
@@ -118,7 +118,7 @@ class KernelPerceptron(ClassifierMixin, _KernelModel):
         return np.where(self.y_fit_[rows] == 1, 1.0, -1.0)  # y* in {-1, +1}
 
     def _perceptron_loss(self, K):
-        """Seed 004's perceptron loss summed over the training set, at the current alpha."""
+        """Notes 004's perceptron loss summed over the training set, at the current alpha."""
         if self.alpha_.ndim == 1:
             margins = self._signs() * (K @ (self.alpha_ * self._signs()))  # (n,) y* f(x)
             return float(np.maximum(0.0, -margins).sum())

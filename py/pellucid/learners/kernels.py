@@ -1,7 +1,7 @@
 """Kernel regression: the notes' kernelised gradient descent, and what every kernel learner shares (the
 kernel functions and the PSD test are in `kernel_functions`, the kernel perceptron in `kernel_perceptron`).
 
-Seed 002 section 4 "Kernel methods". A feature map phi(x) can be huge (even infinite), but gradient
+Notes 002 section 4 "Kernel methods". A feature map phi(x) can be huge (even infinite), but gradient
 descent on theta^T phi(x) started from theta = 0 keeps theta = sum_i beta_i phi(x_i), so it can be run
 on the n coefficients beta instead, touching phi only through inner products
 K(x, z) = <phi(x), phi(z)>:
@@ -9,7 +9,7 @@ K(x, z) = <phi(x), phi(z)>:
     beta_i := beta_i + alpha (y_i - sum_j beta_j K(x_j, x_i)),   i.e.   beta := beta + alpha (y - K beta)
 
 and predictions are h(x) = sum_j beta_j K(x_j, x). A function K is a valid kernel when every kernel
-matrix K_ij = K(x_i, x_j) it makes is positive semidefinite (Mercer's theorem, seed 002).
+matrix K_ij = K(x_i, x_j) it makes is positive semidefinite (Mercer's theorem, notes 002).
 """
 
 import math
@@ -96,12 +96,12 @@ def _snapshot_every(max_iter):
 # --- kernel regression --------------------------------------------------------------------------------
 
 class KernelRegression(RegressorMixin, _KernelModel):
-    """Least squares with a kernel, by the notes' gradient descent on beta (seed 002 section 4):
+    """Least squares with a kernel, by the notes' gradient descent on beta (notes 002 section 4):
 
         beta := beta + alpha (y - K beta)          (and, with l2 > 0, beta := beta + alpha (y - K beta - l2 beta))
 
     The notes' update sums over the examples (it is the gradient of J = 1/2 sum_i (y_i - h(x_i))^2,
-    seed 004's least-squares cost); it is not averaged, so the learning rate that converges depends on
+    notes 004's least-squares cost); it is not averaged, so the learning rate that converges depends on
     the kernel matrix: the steps shrink the error only when alpha < 2 / lambda_max(K). learning_rate=None
     takes alpha = 1 / lambda_max(K) (largest eigenvalue by power iteration). With a linear kernel the
     fit converges to the least-squares fit through the origin; l2 > 0 gives kernel ridge regression.

@@ -1,4 +1,4 @@
-"""k-means clustering: Lloyd's algorithm with k-means++ or random seeding (seed 004, "K-means", "K-means++").
+"""k-means clustering: Lloyd's algorithm with k-means++ or random seeding (notes 004, "K-means", "K-means++").
 
 The notes' iterative approach:
 
@@ -29,7 +29,7 @@ _TOP_PROBABILITIES = 20  # above it, only the largest ones
 
 
 class KMeans(ClusterMixin, Estimator):
-    """k-means (seed 004): Lloyd's assign / update iterations from k-means++ or random centres.
+    """k-means (notes 004): Lloyd's assign / update iterations from k-means++ or random centres.
 
     Parameters: `k` clusters; `init` "k-means++" (the notes' D(x)^2 seeding) or "random" (k distinct rows
     drawn uniformly); `n_init` runs from different seedings, keeping the one of least inertia; `max_iter`

@@ -15,8 +15,8 @@ from ..core.params import Choice, Flag, Integer, Number
 class LinearRegression(RegressorMixin, Estimator):
     """Least-squares linear regression h_w(x) = w0 + w1 x1 + ... + wd xd.
 
-    Seed 000, "Linear Regression": the L2 loss 1/2 ||y - Xw||^2, its closed-form minimiser (the normal
-    equation) and "Algorithm 1: Least squares gradient descent"; seed 004, "Gradient Descent
+    Notes 000, "Linear Regression": the L2 loss 1/2 ||y - Xw||^2, its closed-form minimiser (the normal
+    equation) and "Algorithm 1: Least squares gradient descent"; notes 004, "Gradient Descent
     Computation" (theta starts at 0). Categorical columns are one-hot encoded and, with
     `standardize=True`, numeric ones scaled to mean 0 and sd 1; `coef_` refers to the encoded columns,
     named by `feature_names_out_`.

@@ -21,10 +21,10 @@ DEFAULT_MAX_ITER = {"newton": 100, "lbfgs": 1000, "gd": 1000}
 class LogisticRegression(ClassifierMixin, Estimator):
     """Logistic regression fitted by maximum likelihood.
 
-    Seed 001, "Logistic Regression": P(Y=1 | x) = sigma(theta^T x) with x_0 = 1, the log-likelihood
+    Notes 001, "Logistic Regression": P(Y=1 | x) = sigma(theta^T x) with x_0 = 1, the log-likelihood
     LL(theta) = sum_i y_i log sigma(theta^T x_i) + (1 - y_i) log(1 - sigma(theta^T x_i)), its gradient
-    sum_i (y_i - sigma(theta^T x_i)) x_i and "Gradient Ascent Optimization". Seed 000, "Logistic
-    Regression": predict label 1 when h_w(x) > 0.5. Seed 004, "Extending LR to K > 2 classes": the
+    sum_i (y_i - sigma(theta^T x_i)) x_i and "Gradient Ascent Optimization". Notes 000, "Logistic
+    Regression": predict label 1 when h_w(x) > 0.5. Notes 004, "Extending LR to K > 2 classes": the
     softmax P(y = j | x) = exp(theta_j^T x) / sum_i exp(theta_i^T x), one theta_j per class.
 
     Binary targets use the sigmoid: the SECOND of the sorted classes (`classes_[1]`) plays y = 1.
@@ -41,7 +41,7 @@ class LogisticRegression(ClassifierMixin, Estimator):
 
     Solvers: "newton" (default) is Newton's method (iteratively reweighted least squares) with a
     backtracking line search, for binary and multiclass alike; when there are more than 1000 weights it
-    switches to L-BFGS (`solver_` says which ran). "gd" is seed 001's full-batch gradient ascent on the
+    switches to L-BFGS (`solver_` says which ran). "gd" is notes 001's full-batch gradient ascent on the
     averaged log-likelihood, w <- w + learning_rate * grad(LL/n - penalty). Both start at w = 0 and
     stop when every gradient component is at most `tol`, or after `max_iter` iterations (None: 100 for
     Newton, 1000 for L-BFGS and gradient ascent). On tens of thousands of rows, Newton fits without a
@@ -227,7 +227,7 @@ def weighted_gram(XT, C):
 
 
 def binary_log_loss(Xb, y01, l2, row_weights=None):
-    """(value_grad, hessian) of -LL/n + (l2/2)||w||^2 for the sigmoid model (seed 001); row_weights
+    """(value_grad, hessian) of -LL/n + (l2/2)||w||^2 for the sigmoid model (notes 001); row_weights
     (n,) weigh each example's term of LL (None: all 1). logistic_fast.binary_log_loss gives the same
     numbers with fewer passes over the rows (Newton fits without a trace use it)."""
     n = Xb.shape[0]
@@ -257,7 +257,7 @@ def binary_log_loss(Xb, y01, l2, row_weights=None):
 
 
 def softmax_log_loss(Xb, y_index, n_classes, l2, row_weights=None):
-    """(value_grad, hessian) of -LL/n + (l2/2)||W||^2 for the softmax model (seed 004), W flat (K*(d+1),).
+    """(value_grad, hessian) of -LL/n + (l2/2)||W||^2 for the softmax model (notes 004), W flat (K*(d+1),).
     row_weights (n,) weigh each example's term of LL (None: all 1). logistic_fast.softmax_log_loss gives
     the same numbers with fewer passes over the rows (Newton fits without a trace use it)."""
     n, D = Xb.shape

@@ -1,5 +1,5 @@
 """Naive Bayes on counted features: 0/1 features (Bernoulli), counts (multinomial) and categories, each a
-table of Laplace-smoothed estimates P_LAP,k(x | y) = (count(x, y) + k) / (count(y) + k |X|) (seed 000
+table of Laplace-smoothed estimates P_LAP,k(x | y) = (count(x, y) + k) / (count(y) + k |X|) (notes 000
 "Smoothing"). The notes' decision rule, the prior and the zero-probability fallback are described in
 `naive_bayes_base`; Gaussian naive Bayes is in `naive_bayes_gaussian`.
 """
@@ -15,8 +15,8 @@ from .naive_bayes_math import category_positions, class_sums, finite_and_zero, l
 
 
 class BernoulliNB(_BaseNB):
-    """Naive Bayes with one Bernoulli per feature and class: P(x_j = 1 | y) (seed 002's Bernoulli event
-    model; seed 001 section 2; seed 003 section 2.3 "a product of Bernoullis").
+    """Naive Bayes with one Bernoulli per feature and class: P(x_j = 1 | y) (notes 002's Bernoulli event
+    model; notes 001 section 2; notes 003 section 2.3 "a product of Bernoullis").
 
     A feature's absence counts as evidence too: a row contributes log P(x_j = 0 | y) for every absent
     feature. Features are 0/1, or binarised as x > `binarize`. Estimates are (count + k) / (N_y + 2k).
@@ -92,7 +92,7 @@ class BernoulliNB(_BaseNB):
 
 
 class MultinomialNB(_BaseNB):
-    """Naive Bayes for counts (seed 002's multinomial event model): each class is one distribution over
+    """Naive Bayes for counts (notes 002's multinomial event model): each class is one distribution over
     the d features ("words"), P(j | y) = (count(j, y) + k) / (total count in y + k d); a row with counts
     x_j contributes sum_j x_j log P(j | y), so a word seen more often weighs more.
 
@@ -150,8 +150,8 @@ class MultinomialNB(_BaseNB):
 
 
 class CategoricalNB(_BaseNB):
-    """Naive Bayes with one categorical table P(x_j = v | y) per feature (seed 000's Laplace estimate with
-    |X| = the number of categories of feature j seen in training; seed 001 section 2 for many values).
+    """Naive Bayes with one categorical table P(x_j = v | y) per feature (notes 000's Laplace estimate with
+    |X| = the number of categories of feature j seen in training; notes 001 section 2 for many values).
 
     Every column is read as categories (text columns; a numeric column's distinct values). A category
     not seen in training gets the smoothed count-0 estimate k / (N_y + k |X_j|) when k > 0; when k = 0

@@ -4,22 +4,22 @@ probabilities, `explain` and the trace of the count tables (the event models are
 
 Naive Bayes: class priors times per-feature likelihoods, estimated by counting with Laplace smoothing.
 
-The notes (seed 000 "Naive Bayes", "Maximum Likelihood for Naive Bayes", "Smoothing"; seed 001 section 2;
-seed 002 sections 1-3; seed 003 section 2.3; seed 004 "Naive Bayes") predict
+The notes (notes 000 "Naive Bayes", "Maximum Likelihood for Naive Bayes", "Smoothing"; notes 001 section 2;
+notes 002 sections 1-3; notes 003 section 2.3; notes 004 "Naive Bayes") predict
 
     prediction(f) = argmax_y  log P(Y=y) + sum_j log P(F_j = f_j | Y=y)
 
-working in log space, as seed 001 advises, so that products of many small probabilities do not underflow.
-Every conditional table is the Laplace estimate of strength k from seed 000,
+working in log space, as notes 001 advises, so that products of many small probabilities do not underflow.
+Every conditional table is the Laplace estimate of strength k from notes 000,
 
     P_LAP,k(x | y) = (count(x, y) + k) / (count(y) + k |X|),
 
 where |X| is the number of values the outcome can take; k = 0 is the maximum-likelihood estimate
-(seed 000, seed 001 "MLE estimate") and k = 1 is seed 001's "Laplace MAP estimate" (count + 1) / (N + 2)
-for a 0/1 feature. Seed 002 prints the smoothed Bernoulli denominator as 1 + count(y); that is a slip
-(the estimates would not sum to one), and this module uses seed 000's count(y) + 2k.
+(notes 000, notes 001 "MLE estimate") and k = 1 is notes 001's "Laplace MAP estimate" (count + 1) / (N + 2)
+for a 0/1 feature. Notes 002 prints the smoothed Bernoulli denominator as 1 + count(y); that is a slip
+(the estimates would not sum to one), and this module uses notes 000's count(y) + 2k.
 
-The prior P(Y) is the maximum-likelihood estimate count(y) / N (seeds 000, 001, 002's unsmoothed phi_y,
+The prior P(Y) is the maximum-likelihood estimate count(y) / N (notes 000, 001, 002's unsmoothed phi_y,
 and scikit-learn); it is never smoothed, so every class seen in training has a prior above zero.
 
 Zero probabilities (k = 0). log 0 = -inf is kept exactly, without warnings or NaN: a class that gives

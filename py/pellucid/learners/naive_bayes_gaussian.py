@@ -1,4 +1,4 @@
-"""Gaussian naive Bayes: the notes' naive Bayes (seed 000 "Naive Bayes", seed 004 "Naive Bayes") with a
+"""Gaussian naive Bayes: the notes' naive Bayes (notes 000 "Naive Bayes", notes 004 "Naive Bayes") with a
 normal distribution per feature and class in place of the count tables (the shared prior, argmax and
 explain are in `naive_bayes_base`).
 """

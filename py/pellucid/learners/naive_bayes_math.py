@@ -1,8 +1,8 @@
 """The arithmetic under naive Bayes: Laplace estimates from count tables, logs with log 0 = -inf kept
 exactly, per-class sums, log-sum-exp normalisation, and JSON-able copies of the tables for traces.
 
-Seed 000 ("Smoothing") gives the Laplace estimate P_LAP,k(x | y) = (count(x, y) + k) / (count(y) + k |X|);
-seed 001 advises working in log space so that products of many small probabilities do not underflow.
+Notes 000 ("Smoothing") gives the Laplace estimate P_LAP,k(x | y) = (count(x, y) + k) / (count(y) + k |X|);
+notes 001 advises working in log space so that products of many small probabilities do not underflow.
 """
 
 import numpy as np
@@ -11,7 +11,7 @@ from ..core.jsonable import tagged
 
 
 def laplace_estimate(counts, total, k, n_values):
-    """Seed 000's P_LAP,k(x|y) = (count(x,y) + k) / (count(y) + k|X|); k = 0 gives the MLE.
+    """Notes 000's P_LAP,k(x|y) = (count(x,y) + k) / (count(y) + k|X|); k = 0 gives the MLE.
 
     A 0/0 (no examples and k = 0) is taken as 0 rather than NaN."""
     counts = np.asarray(counts, dtype=float)
@@ -22,7 +22,7 @@ def laplace_estimate(counts, total, k, n_values):
 
 
 def safe_log(p):
-    """log with log 0 = -inf and no warning (seed 000's zero-probability case)."""
+    """log with log 0 = -inf and no warning (notes 000's zero-probability case)."""
     with np.errstate(divide="ignore"):
         return np.log(p)
 

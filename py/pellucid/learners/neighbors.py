@@ -1,6 +1,6 @@
 """k-nearest neighbours: predict from the k training rows closest to each query.
 
-Seed 004 "K-Nearest Neighbor Methods": "to classify a new input vector x, examine the k-closest training
+Notes 004 "K-Nearest Neighbor Methods": "to classify a new input vector x, examine the k-closest training
 data points to x and assign the object to the most frequently occurring class"; there is no training
 beyond storing the data, and the decision boundaries are a subset of the Voronoi diagram of the
 training points (k = 1 gives exactly the Voronoi cells).
@@ -39,7 +39,7 @@ def _plain(value):
 
 def k_nearest(Q, X, k, metric):
     """(distances, indices), each (m, k): for every query row of Q (m, p), the k training rows of X
-    (n, p) closest to it, nearest first, equal distances by training row. Seed 004's definition as it
+    (n, p) closest to it, nearest first, equal distances by training row. Notes 004's definition as it
     reads: measure the distance to every training row and keep the k smallest. Predictions search with
     neighbors_fast.nearest_neighbors instead, which finds the same rows without measuring them all."""
     m, n = len(Q), len(X)
@@ -142,7 +142,7 @@ class _NeighborsBase(Estimator):
 
 
 class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
-    """k-nearest-neighbour classifier (seed 004): the majority class among the k closest training rows.
+    """k-nearest-neighbour classifier (notes 004): the majority class among the k closest training rows.
 
     predict_proba is the (weighted) share of the vote for each class in `classes_`. Fitted: `classes_`,
     `X_fit_` (n, p) encoded training rows, `y_fit_` (n,) class index of each row, `encoder_`.
@@ -202,7 +202,7 @@ class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
 
 
 class KNeighborsRegressor(RegressorMixin, _NeighborsBase):
-    """k-nearest-neighbour regression (seed 004's rule with an average for the vote): the (weighted)
+    """k-nearest-neighbour regression (notes 004's rule with an average for the vote): the (weighted)
     mean target of the k closest training rows.
 
     Fitted: `X_fit_` (n, p), `y_fit_` (n,) targets, `encoder_`. trace_: [{"step": "store", ...}] as for

@@ -63,7 +63,7 @@ def _raise_if_diverging(loss, start_loss, learning_rate, it):
 
 
 def gradient_descent(value_grad, w0, *, learning_rate, tol, max_iter, stop_on="loss_change", record=False):
-    """Full-batch gradient descent w <- w - alpha * grad f(w) (seed 000 Algorithm 1, seed 004).
+    """Full-batch gradient descent w <- w - alpha * grad f(w) (notes 000 Algorithm 1, notes 004).
 
     Stops when the loss changes by at most `tol` (stop_on="loss_change") or the largest gradient
     component is at most `tol` (stop_on="gradient"), or after `max_iter` steps. A loss that becomes

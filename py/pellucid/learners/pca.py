@@ -1,4 +1,4 @@
-"""Principal component analysis: project centred data on the top eigenvectors of its covariance (seed 004).
+"""Principal component analysis: project centred data on the top eigenvectors of its covariance (notes 004).
 
 The notes' Algorithm 37, PCA(D, K):
 
@@ -22,7 +22,7 @@ from .gram_fast import gram
 
 
 class PCA(TransformerMixin, Estimator):
-    """PCA (seed 004, Algorithm 37) by the eigen-decomposition of the covariance matrix.
+    """PCA (notes 004, Algorithm 37) by the eigen-decomposition of the covariance matrix.
 
     When there are at least as many rows as columns the (d, d) covariance of the centred data is
     decomposed with `numpy.linalg.eigh`, as the notes do (cheap for n >> d; see `_scatter`). With fewer

@@ -22,7 +22,7 @@ def activation(w, f):
 
 
 def classify(w, f):
-    """+1 if w . f(x) >= 0 else -1 (seed 000: points on the decision boundary are classified positive)."""
+    """+1 if w . f(x) >= 0 else -1 (notes 000: points on the decision boundary are classified positive)."""
     return 1 if activation(w, f) >= 0 else -1
 
 
@@ -47,7 +47,7 @@ def multiclass_update(W, f, y_star, y_pred):
 # --- the estimator -----------------------------------------------------------------------------------
 
 class Perceptron(ClassifierMixin, Estimator):
-    """The perceptron of seed 000 ("Binary Perceptron", "Bias", "Multiclass Perceptron"); seed 004's
+    """The perceptron of notes 000 ("Binary Perceptron", "Bias", "Multiclass Perceptron"); notes 004's
     0-1 and perceptron losses describe what it drives down.
 
     Every example gets the bias feature 1 placed FIRST: f(x) = [1, x1, .., xd] (categorical columns

@@ -1,8 +1,8 @@
 """Training with an honest evaluation: a train/validation/test split or k-fold cross-validation, and the
 TrainResult the page draws from (docs/bridge.md).
 
-Splits come from `pellucid.model_selection` (seed 000: fit on training rows, choose on validation rows,
-touch the test rows once). Under k-fold (seed 003, section 2.1) one pass over the folds fits each fold's
+Splits come from `pellucid.model_selection` (notes 000: fit on training rows, choose on validation rows,
+touch the test rows once). Under k-fold (notes 003, section 2.1) one pass over the folds fits each fold's
 model on the other folds and predicts its held-out rows: the per-fold scores, the metrics and the
 confusion matrix all come from those out-of-fold predictions, never from a model that saw the row; the
 final model is then fitted on all rows for the drawings. `split_rows` is exactly what a generated

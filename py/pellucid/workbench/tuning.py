@@ -2,8 +2,8 @@
 as scikit-learn's GridSearchCV does, for the page to draw as a validation curve (one parameter) or a
 heatmap (two), with the best cell marked.
 
-Seed 000 ("Training, Validation, Testing"): choose hyperparameters on data the model was not fitted on, and
-touch the test rows once at the end; seed 003 (section 2.1): without a validation set, the k folds stand
+Notes 000 ("Training, Validation, Testing"): choose hyperparameters on data the model was not fitted on, and
+touch the test rows once at the end; notes 003 (section 2.1): without a validation set, the k folds stand
 in for it. So every cell is scored on the same k folds (the page's k and seed, stratified as its evaluation
 says), the preprocessing is fitted inside each fold on that fold's training rows, as training does, and
 under a held-out split the test rows take no part: the folds are drawn from the training and validation
