@@ -11,7 +11,7 @@ the status line notes performance.now() each time it reads "Ready", and a step's
 click to the last "Ready" once the page has stayed ready for a second (so the views a result opens
 with, drawn after the fit, are included). Downloads are timed to the browser's download event. Best of
 `--repeats` per step. Beside each learner's Train: the fit times of pellucid and of its scikit-learn
-twin on the same training rows in the same Pyodide (the page's compare_sklearn command; fit only).
+twin on the same training rows in the same Pyodide (the page's check_twin command; fit only).
 The 200 x 200 boundary is timed as the page's worker call (predict on the grid and the reply, its bulk
 numbers as typed arrays) plus drawing it with the page's renderer (render/boundary.js).
 
@@ -197,7 +197,7 @@ def run_learner(page, learner, repeats, csv_path, importance=False):
         row["boundary_ms"] = 1000 * best(call + draw for call, draw in times)
         row["boundary_draw_ms"] = 1000 * best(draw for _, draw in times)
     try:
-        cmp = worker_call(page, "compare_sklearn", {"model_id": model_id})[1]
+        cmp = worker_call(page, "check_twin", {"model_id": model_id})[1]
         fit = cmp.get("fit_seconds") or {}
         row["pellucid_fit_s"], row["sklearn_fit_s"] = fit.get("pellucid"), fit.get("sklearn")
     except Exception as exc:  # no twin, or scikit-learn could not load: said in the table
@@ -268,7 +268,7 @@ from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from pellucid.bridge import Session
 from pellucid.learners import neighbors_kernel
 from pellucid.workbench import judging
-from pellucid.workbench.compare import _raw_matrix
+from pellucid.workbench.twin_check import _raw_matrix
 
 args = json.loads(args_json)
 session = Session()

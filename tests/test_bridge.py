@@ -306,7 +306,7 @@ def test_scikit_learn_not_loaded_has_code_not_loaded(monkeypatch):
     model_id = ok("train", table_id=ok("load_example", name="iris")["table_id"], target="species", features=None,
                   model="GaussianNB", evaluation={"method": "none"})["model_id"]
     monkeypatch.setitem(sys.modules, "sklearn", None)  # import sklearn now raises ImportError
-    reply = call("compare_sklearn", model_id=model_id)
+    reply = call("check_twin", model_id=model_id)
     assert reply["ok"] is False and reply["error"]["code"] == "not_loaded"
     assert "scikit-learn is not loaded" in reply["error"]["message"]
 

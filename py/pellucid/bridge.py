@@ -69,8 +69,8 @@ class Session:
 
     COMMANDS = ("load_csv", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
-                "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn",
-                "curves", "importance", "show_run", "tune", "compare_learners", "apply_model")
+                "explain_row", "exercise", "check_exercise", "estimation_lab", "check_twin", "export_sklearn",
+                "curves", "importance", "show_run", "tune", "rank_learners", "apply_model")
 
     # How many fitted runs are kept at most: the one shown and the few before it, as many of those as fit
     # in about the loaded table's size (workbench.runs.runs_to_let_go). Each holds its model and its
@@ -224,18 +224,18 @@ class Session:
         (docs/bridge.md). `sample`: a learner with a row limit works on a seeded sample of that many rows."""
         table = self.table(table_id)
         self._bound_runs(whole=0)  # what is kept waits as history from now: the training's peak comes on top
-        run, result = workbench.evaluation.train(table, target, features, model, params, evaluation, include_trace,
+        run, result = workbench.training.train(table, target, features, model, params, evaluation, include_trace,
                                                  preprocessing, sample)
         run.setup["table_id"] = table_id
         run.reply = result  # kept, so the page can show this run again (history, comparisons)
         return {"model_id": self.keep_run(run), **result}
 
-    def compare_learners(self, table_id, target, features, learners, evaluation=None, preprocessing=None,
+    def rank_learners(self, table_id, target, features, learners, evaluation=None, preprocessing=None,
                          params=None, metric=None):
         """Several learners trained as `train` trains them, on the same rows, preprocessing and split or
         folds, ranked by `metric` (docs/bridge.md). The runs are not kept (a comparison of many would push
         the shown model out): `train` with a row's model and params makes that very model again."""
-        return workbench.leaderboard.compare_learners(self.table(table_id), target, features, learners, evaluation,
+        return workbench.leaderboard.rank_learners(self.table(table_id), target, features, learners, evaluation,
                                                       preprocessing, params, metric)
 
     def show_run(self, model_id):
@@ -329,10 +329,10 @@ class Session:
             sample = workbench.lab.draw_sample(distribution, n, seed, params)
         return workbench.lab.lab(distribution, sample, prior_a, prior_b, k, positive)
 
-    def compare_sklearn(self, model_id):
+    def check_twin(self, model_id):
         """The run's model next to its scikit-learn equivalent, fitted on the same rows (scikit-learn is
         imported only here; without it: a NotLoadedError, code "not_loaded")."""
-        return workbench.compare.compare_sklearn(self.run(model_id))
+        return workbench.twin_check.check_twin(self.run(model_id))
 
     # --- judging a run on rows its model did not see ----------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""A run compared with the equivalent scikit-learn model, fitted on the same rows with matching settings.
+"""Twin check: a run beside the equivalent scikit-learn model, fitted on the same rows with matching settings.
 
 A learner's descriptor holds its scikit-learn twin (`sklearn`): how to build the scikit-learn estimator
 from our hyperparameters, how its input is prepared (one-hot encoded categorical columns, standardised
@@ -7,7 +7,7 @@ differ; a learner without a twin says why (`no_twin`).
 Both models are fitted on exactly the run's training rows (or, for a k-fold run, on the run's folds)
 and scored with the same pellucid metric on the same rows.
 
-scikit-learn is imported here only, inside `compare_sklearn`: pellucid never needs it, and in the
+scikit-learn is imported here only, inside `check_twin`: pellucid never needs it, and in the
 browser it is a package loaded on demand.
 """
 
@@ -43,7 +43,7 @@ def import_sklearn():
     return sklearn
 
 
-def compare_sklearn(run):
+def check_twin(run):
     """The run's model and its scikit-learn equivalent, fitted on the same rows and scored the same way."""
     if run.table is None:
         raise DataError("This model was imported without its data, so there are no rows to fit "
