@@ -78,7 +78,7 @@ def out_of_fold(run):
         raise DataError("Out-of-fold predictions come from k-fold cross-validation; this run was not "
                         "cross-validated.")
     _check_data(run)
-    kept = getattr(run, "_out_of_fold", None)
+    kept = run.out_of_fold
     if kept is not None:
         return kept
     report(0.05, "Predicting each fold's held-out rows")
@@ -93,7 +93,7 @@ def out_of_fold(run):
             proba = cross_predict.cross_val_predict(model, raw, y, cv=pairs, method="predict_proba")
             classes = np.unique(_labels(y, len(y)))
     kept = {"predicted": predicted, "proba": proba, "classes": classes, "fold": fold}
-    run._out_of_fold = kept
+    run.out_of_fold = kept
     return kept
 
 

@@ -120,7 +120,7 @@ def _row(run, result, task):
     """The ranking's row of one trained run: every metric's per-fold (or held-out) scores, mean and std."""
     y = run.table.column(run.target)
     if result.get("cv") is not None:
-        oof = run._out_of_fold  # the fold models' predictions, made when the run was cross-validated
+        oof = run.out_of_fold  # the fold models' predictions, made when the run was cross-validated
         groups = [np.flatnonzero(oof["fold"] == i) for i in range(result["cv"]["k"])]
         predicted, scored_on, n_rows = oof["predicted"], "folds", len(y)
     else:
@@ -141,7 +141,7 @@ def _row(run, result, task):
 
 def _scored_groups(run):
     """[(training rows, scored rows)] of a run: one pair per fold under k-fold, else its split's."""
-    oof = getattr(run, "_out_of_fold", None)
+    oof = run.out_of_fold
     if run.setup["evaluation"]["method"] == "kfold" and oof is not None:
         return [(np.flatnonzero(oof["fold"] != i), np.flatnonzero(oof["fold"] == i))
                 for i in range(run.setup["evaluation"]["k"])]

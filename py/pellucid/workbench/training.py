@@ -134,7 +134,7 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     if evaluation["method"] == "kfold":
         if supervised:
             cv, out_of_fold = _cross_validate(run, Pipeline(prepare.unfitted(raw, choices, learner), estimator))
-            run._out_of_fold = out_of_fold  # judging.out_of_fold's own keeping: curves and export read these
+            run.out_of_fold = out_of_fold  # what judging.out_of_fold keeps: curves and export read these
         else:
             warnings.append("k-fold cross-validation scores predictions of a target; a clustering or "
                             "a projection has none, so it was fitted on all rows without folds.")
