@@ -24,7 +24,7 @@ prepared training rows and judged on the same held-out rows with the same repeat
 
 `--soak N` trains N times in a row, switching models (tree, logistic regression, naive Bayes, k-NN in
 turn), with a model exported and imported back and a k-NN training cancelled along the way, and reports
-the WebAssembly heap after each (pyodide's HEAP8 size, read in the worker), so memory that is never given
+the WebAssembly heap after each (pyodide's HEAP8 size, the bridge's memory command), so memory that is never given
 back shows as growth. A cancel replaces the worker, so the heap after it starts again from a new one.
 """
 
@@ -323,7 +323,7 @@ from benchmarks.soak_native import SOAK_MODELS  # noqa: E402  (the same steps na
 def heap_mb(page):
     return page.evaluate("""async () => {
         const { python } = await import(new URL("js/python.js", location.href).href);
-        return (await python.call("heap_size", {})).heap_bytes; }""") / 2 ** 20
+        return (await python.call("memory", {})).heap_bytes; }""") / 2 ** 20
 
 
 def cancel_a_training(page, model):

@@ -10,7 +10,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from pellucid.learners import registry
-from pellucid.workbench import host
+from pellucid.host import progress
 
 from bridgekit import call, error, ok, session
 
@@ -167,7 +167,7 @@ def test_bad_choices_are_data_errors_naming_them(cancer, learners, metric, named
 
 def test_progress_is_reported_per_learner_across_the_whole_bar(cancer, monkeypatch):
     seen = []
-    monkeypatch.setattr(host, "_host_progress", lambda fraction, label: seen.append((fraction, label)))
+    monkeypatch.setattr(progress, "_host_progress", lambda fraction, label: seen.append((fraction, label)))
     compare(cancer, ["GaussianNB", "DecisionTreeClassifier"])
     fractions = [f for f, _ in seen]
     assert all(0 <= f <= 1 for f in fractions) and fractions == sorted(fractions)

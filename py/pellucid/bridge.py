@@ -17,7 +17,8 @@ from .core.errors import DataError, NotLoadedError
 from .core.jsonable import plain
 from .core.settings import MAX_BYTES, MAX_ROWS
 from .learners import registry
-from .workbench import tables, wire
+from .host import memory, wire
+from .workbench import tables
 
 
 class _OnFirstUse:
@@ -103,7 +104,7 @@ class Session:
 
     def handle_binary(self, cmd, args_json):
         """`handle` for the page's worker with the bulk numbers apart: (JSON text, [numpy arrays]), the
-        text holding a marker for each array (workbench/wire.py), which the worker sends as typed arrays."""
+        text holding a marker for each array (host/wire.py), which the worker sends as typed arrays."""
         bulk = []
         reply = self.handle(cmd, json.loads(args_json), convert=lambda result: wire.pack(result, bulk))
         return json.dumps(reply, allow_nan=False), bulk
@@ -356,7 +357,18 @@ class Session:
                                      grid, metric, sample)
 
 
-STATELESS = {"datasets": datasets, "models": models}
+STATELESS = {"datasets": datasets, "models": models, "memory": memory.heap_size}
+
+
+def import_sklearn():
+    """Import the scikit-learn modules the twin check uses, once the page has loaded the package (importing
+    is part of loading: seconds the first time). True when they imported; a failure shows in the command's
+    reply, so it is not raised here."""
+    try:
+        workbench.twin_check.import_sklearn()
+    except Exception:
+        return False
+    return True
 
 
 # --- replies ----------------------------------------------------------------------------------------------

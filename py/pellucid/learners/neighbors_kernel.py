@@ -8,14 +8,16 @@ slack of its k-th smallest, never writing the block's score matrix. Those candid
 neighbors_fast, which measures them exactly and orders them by (distance, training row) as with numpy,
 so the neighbours found are the same.
 
-The page registers the kernel as globalThis.pellucidKernels.knn (web/wasm/knn.mjs). Natively, or
-before the page has registered it, `searcher` answers None and numpy does the work.
+The page registers the kernel as globalThis.pellucidKernels.knn (web/wasm/knn.mjs), found through
+`pellucid.host.kernels`. Natively, or before the page has registered it, `searcher` answers None and
+numpy does the work.
 """
 
-import sys
 import weakref
 
 import numpy as np
+
+from ..host.kernels import page_kernel
 
 _PANEL_ROWS = 8  # the kernel reads the training rows in panels of 8 ...
 _GROUP = 4  # ... and scores 4 queries against each panel at once
@@ -25,19 +27,11 @@ _MAX_BLOCK = 256  # queries per call
 _BLOCK_STATE_BYTES = 16 * 2 ** 20  # a call's candidates and heaps, in the kernel's memory
 _UNIT_ROUNDOFF = 2.0 ** -24
 
-_found = None  # the page's kernel, once found
 _loaded = None  # a weak reference to the score array whose rows the kernel holds
 
 
 def _kernel():
-    global _found
-    if _found is None and sys.platform == "emscripten":
-        try:
-            import js
-            _found = js.pellucidKernels.knn
-        except (ImportError, AttributeError):  # not registered (yet)
-            return None
-    return _found
+    return page_kernel("knn")
 
 
 def _address(array):

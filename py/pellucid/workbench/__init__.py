@@ -11,6 +11,6 @@ over a grid of feature values), `boundary` (the grid a model's decision regions 
 `tree_steps`, `linear_steps`, `unsupervised_steps` and `frames` (a learner's steps as frames),
 `exercises` (check your work), `twin_check` (the model beside its scikit-learn twin), `leaderboard` (learners
 ranked on the same rows), `exports` (predictions CSV, model JSON),
-`script` (a Python script that reproduces a run), `lab` (the estimation lab), `host` (progress reports to
-the page).
+`script` (a Python script that reproduces a run), `lab` (the estimation lab). Progress reports to the page
+are `pellucid.host.progress`'s.
 """

@@ -20,7 +20,7 @@ from ..evaluation.importance import impurity_importance, permutation_importance
 from ..evaluation.probability_report import probability_report
 from ..preprocessing import Pipeline, Preprocessor
 from . import prepare
-from .host import part, report
+from ..host.progress import part, report
 
 MAX_IMPORTANCE_ROWS = 2000  # held-out rows permutation importance reads at most (sampled by the run's seed)
 N_REPEATS = 5

@@ -15,7 +15,7 @@ from ..core.errors import DataError
 from ..evaluation.model_selection import SCORERS
 from ..learners import registry
 from . import training
-from .host import part, report
+from ..host.progress import part, report
 from .judging import held_out
 
 # The metrics a ranking can use, per task, with their names on the page (those the scorers know).

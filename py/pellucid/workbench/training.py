@@ -25,7 +25,7 @@ from ..core.settings import CV_FOLDS, DEFAULT_SPLIT
 from .summaries import summary
 from ..core.validation import check_target
 from . import readouts
-from .host import report
+from ..host.progress import report
 from . import prepare
 from .judging import fold_pairs
 from ..preprocessing import Pipeline

@@ -25,7 +25,7 @@ from ..preprocessing import Pipeline
 from ..tabular.dates import expand_dates
 from . import prepare
 from .training import check_evaluation, split_rows, within_row_limit
-from .host import report
+from ..host.progress import report
 from .leaderboard import check_metric, metrics_for
 from .runs import SUPERVISED, check_not_empty, check_two_classes, choose_columns, make_estimator
 

@@ -9,31 +9,25 @@ same, character for character.
 Natively, or before the page has registered it, `writer` answers None and Python writes them.
 """
 
-import sys
+import functools
 
 import numpy as np
+
+from .kernels import page_kernel
 
 MIN_VALUES = 4096  # fewer are written by Python: the call costs more than it saves
 _LONGEST = len("-2.2250738585072014e-308")  # the longest text of a float64
 
-_found = None  # the page's function, once found
-
 
 def writer():
     """A function (float64 array, missing text) -> list of str, or None outside the page."""
-    global _found
-    if _found is None and sys.platform == "emscripten":
-        try:
-            import js
-            _found = js.pellucidKernels.numberText
-        except (ImportError, AttributeError):  # not registered (yet)
-            return None
-    return _write if _found is not None else None
+    found = page_kernel("numberText")
+    return functools.partial(_write, found) if found is not None else None
 
 
-def _write(values, missing):
+def _write(found, values, missing):
     values = np.ascontiguousarray(values, dtype=np.float64)  # (n,) read in place by the page
     longest = max(_LONGEST, len(missing.encode("utf-8")))
     out = np.empty(len(values) * (longest + 1), dtype=np.uint8)  # room for every text and its line break
-    written = _found(values.ctypes.data, len(values), missing, out.ctypes.data, len(out))
+    written = found(values.ctypes.data, len(values), missing, out.ctypes.data, len(out))
     return out[:written].tobytes().decode("utf-8").split("\n")
