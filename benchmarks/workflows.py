@@ -266,7 +266,7 @@ import numpy as np
 from sklearn.inspection import permutation_importance
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from pellucid.bridge import Session
-from pellucid.learners import neighbors_kernel
+from pellucid.learners.neighbors import wasm_kernel
 from pellucid.workbench import judging
 from pellucid.workbench.twin_check import _raw_matrix
 
@@ -289,7 +289,7 @@ started = time.perf_counter()
 permutation_importance(twin, X_held, y[rows], n_repeats=judging.N_REPEATS, random_state=seed)
 sklearn_s = time.perf_counter() - started
 json.dumps({"pellucid_s": pellucid_s, "sklearn_s": sklearn_s, "rows": int(len(rows)), "features": len(features),
-            "n_repeats": judging.N_REPEATS, "kernel": neighbors_kernel._kernel() is not None})
+            "n_repeats": judging.N_REPEATS, "kernel": wasm_kernel._kernel() is not None})
 """
 
 SPLIT = {"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 0}

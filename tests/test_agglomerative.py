@@ -15,7 +15,7 @@ from sklearn.datasets import load_breast_cancer, load_iris, load_wine
 from sklearn.preprocessing import StandardScaler
 
 from pellucid import from_dict
-from pellucid.learners.agglomerative import AgglomerativeClustering
+from pellucid.learners.agglomerative.agglomerative import AgglomerativeClustering
 from pellucid.evaluation.cluster_metrics import adjusted_rand_index
 from pellucid.core.errors import DataError, NotFittedError
 

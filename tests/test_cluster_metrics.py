@@ -130,7 +130,7 @@ def test_inertia_equals_sklearn_kmeans():
 # --- choosing k -------------------------------------------------------------------------------------
 
 def test_k_sweep_reports_each_measure():
-    from pellucid.learners.kmeans import KMeans
+    from pellucid.learners.kmeans.kmeans import KMeans
 
     rows = k_sweep(IRIS.data, [1, 2, 3, 4], seed=0, n_init=5)
     json.dumps(rows)  # plain JSON

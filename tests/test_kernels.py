@@ -10,10 +10,10 @@ from sklearn.metrics import pairwise
 
 from pellucid import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.learners.kernel_functions import (is_psd, linear_kernel, polynomial_feature_map, polynomial_kernel,
+from pellucid.learners.kernels.kernel_functions import (is_psd, linear_kernel, polynomial_feature_map, polynomial_kernel,
                                                rbf_kernel)
-from pellucid.learners.kernel_perceptron import KernelPerceptron
-from pellucid.learners.kernels import KernelRegression
+from pellucid.learners.kernels.kernel_perceptron import KernelPerceptron
+from pellucid.learners.kernels.kernel_regression import KernelRegression
 
 RNG = np.random.default_rng(0)
 A, B = RNG.normal(size=(30, 3)), RNG.normal(size=(20, 3))

@@ -18,8 +18,8 @@ SCRIPT = textwrap.dedent("""
     import numpy as np
     import pellucid
     from pellucid.host import kernels
-    from pellucid.learners import distance_scores, neighbors_fast, neighbors_kernel
-    from pellucid.learners.neighbors import k_nearest
+    from pellucid.learners.neighbors import distance_scores, neighbors_fast, wasm_kernel as neighbors_kernel
+    from pellucid.learners.neighbors.neighbors import k_nearest
 
     real_searcher = neighbors_kernel.searcher
     seen = {"blocks": 0, "again": 0}

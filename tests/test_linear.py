@@ -9,7 +9,7 @@ from sklearn.datasets import load_diabetes
 
 from pellucid.core.base import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.learners.linear import LinearRegression, normal_equation
+from pellucid.learners.linear.linear_regression import LinearRegression, normal_equation
 
 
 @pytest.fixture(scope="module")

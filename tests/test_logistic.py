@@ -11,11 +11,11 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-import pellucid.learners.logistic as logistic
-import pellucid.learners.logistic_fast as logistic_fast
+import pellucid.learners.logistic.logistic as logistic
+import pellucid.learners.logistic.logistic_fast as logistic_fast
 from pellucid.core.base import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.learners.logistic import LogisticRegression, binary_log_loss, softmax_log_loss
+from pellucid.learners.logistic.logistic import LogisticRegression, binary_log_loss, softmax_log_loss
 
 TIGHT = {"tol": 1e-10, "max_iter": 10_000}  # run scikit-learn to its optimum
 

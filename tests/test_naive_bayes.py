@@ -12,8 +12,8 @@ from sklearn.model_selection import StratifiedKFold
 from pellucid import from_dict
 from pellucid.core import serialize
 from pellucid.core.errors import DataError, NotFittedError
-from pellucid.learners.naive_bayes import BernoulliNB, CategoricalNB, MultinomialNB, laplace_estimate
-from pellucid.learners.naive_bayes_gaussian import GaussianNB
+from pellucid.learners.naive_bayes.discrete import BernoulliNB, CategoricalNB, MultinomialNB, laplace_estimate
+from pellucid.learners.naive_bayes.gaussian import GaussianNB
 
 
 @pytest.fixture(autouse=True)

@@ -13,7 +13,7 @@ from sklearn.decomposition import PCA as SKPCA
 
 from pellucid import from_dict
 from pellucid.core.errors import DataError, NotFittedError
-from pellucid.learners.pca import PCA
+from pellucid.learners.projection.pca import PCA
 
 DATA = {"iris": load_iris().data, "wine": load_wine().data, "digits": load_digits().data}
 

@@ -9,7 +9,7 @@ from sklearn.datasets import load_breast_cancer, load_iris
 
 from pellucid.core.base import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.learners.perceptron import (Perceptron, activation, classify, multiclass_classify,
+from pellucid.learners.linear.perceptron import (Perceptron, activation, classify, multiclass_classify,
                                  multiclass_update, update)
 
 # Notes 000, "Example": the training set (f1, f2, y*) and the "Single Perceptron Update Pass" table,

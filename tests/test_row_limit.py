@@ -15,7 +15,7 @@ import pytest
 
 from pellucid import bridge
 from pellucid.learners import registry
-from pellucid.learners.agglomerative import AgglomerativeClustering
+from pellucid.learners.agglomerative.agglomerative import AgglomerativeClustering
 from pellucid.tabular.table import Table
 
 LIMIT = registry.get("AgglomerativeClustering").max_rows

@@ -13,8 +13,8 @@ encoded, not standardised), so distances are taken between the encoded rows.
 import numpy as np
 
 from ..core.errors import DataError
-from ..learners.distances import squared_distances
-from ..learners.kmeans import KMeans
+from ..learners.shared.distances import squared_distances
+from ..learners.kmeans.kmeans import KMeans
 from ..tabular.features import matrix
 
 _BLOCK = 1024  # rows per block in the O(n^2) metrics: memory stays O(block * n)

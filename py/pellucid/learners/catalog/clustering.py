@@ -1,8 +1,8 @@
 """Clustering: k-means and agglomerative clustering, and their scikit-learn twins."""
 
 from ...core.descriptor import Learner, SklearnTwin, Task
-from ..agglomerative import AgglomerativeClustering
-from ..kmeans import KMeans
+from ..agglomerative.agglomerative import AgglomerativeClustering
+from ..kmeans.kmeans import KMeans
 
 
 def _kmeans(sk, p, ctx):

@@ -1,8 +1,8 @@
 """The kernel methods: the kernel perceptron and kernel regression, and the twin of the one that has one."""
 
 from ...core.descriptor import Learner, SklearnTwin, Task
-from ..kernel_perceptron import KernelPerceptron
-from ..kernels import KernelRegression
+from ..kernels.kernel_perceptron import KernelPerceptron
+from ..kernels.kernel_regression import KernelRegression
 
 # Both fit through the n x n kernel matrix of the training rows (each of kernel regression's max_iter steps
 # multiplies by it), so time grows as the square of the rows and memory too: 50,000 rows would be a 20 GB

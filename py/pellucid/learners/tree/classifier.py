@@ -8,7 +8,7 @@ from ...core.errors import DataError
 from ...core.params import Choice, Flag, Integer, Number
 from ...core.validation import check_classes
 from . import tracing
-from ..class_weights import CLASS_WEIGHT_RULE, class_weights
+from ..shared.class_weights import CLASS_WEIGHT_RULE, class_weights
 from ._base import SIZE_RULES, _TreeModel, check_validation
 from .criteria import Classes
 from .pruning import chi2_prune, reduced_error_prune
