@@ -2,7 +2,17 @@
 
 The classic algorithms of the course notes, in numpy, each faithful to the notes' math and able to
 record its steps (`trace=True`), so a result seen in the browser can be reproduced in a script.
+
+The package is in layers, and a module imports only from its own layer or lower ones (LAYERS, lowest
+first; tests/unit/test_layers.py checks it, and that no modules import one another in a circle):
+core (the estimator contract, errors, parameters), host (what talks to the page's worker), tabular
+(tables, CSV, encoding), probability, preprocessing, learners, evaluation (metrics, splits, curves),
+workbench (what the page's commands do), bridge (the one module the page calls). This module only
+gathers the public names.
 """
+
+LAYERS = ("core", "host", "tabular", "probability", "preprocessing", "learners", "evaluation", "workbench",
+          "bridge")
 
 from .evaluation import cluster_metrics, curves, metrics, model_selection
 from .tabular import datasets
