@@ -99,7 +99,9 @@ class KMeans(ClusterMixin, Estimator):
         for _ in range(self.n_init):
             seeding = [] if self.trace else None
             centres = self._initial_centres(MT, x_sq, rng, seeding)
-            run = lloyd(MT, centres, self.max_iter, tol, x_sq, self.trace, origin)
+            # the one choice of path: the notes' steps when traced, else the same clusters faster
+            run = (lloyd(MT, centres, self.max_iter, tol, x_sq, True, origin) if self.trace
+                   else kmeans_fast.lloyd_run(MT, centres, self.max_iter, tol, x_sq, relocate_empty))
             if best is None or run["inertia"] < best["inertia"]:
                 best, best_seeding = run, seeding
         self.labels_ = best["labels"]
@@ -229,11 +231,8 @@ def lloyd(MT, centres, max_iter, tol, x_sq, trace=False, origin=0.0):
     assign, update, until the clusters stay the same or the centres' squared shift is <= tol. Returns
     a dict of labels, centres, inertia, n_iter and trace (`origin` is added to the traced centres).
 
-    Traced fits run these steps as written; the others kmeans_fast.lloyd (the same clusters, faster)."""
-    if not trace:
-        centres, n_iter, stable, labels = kmeans_fast.lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty)
-        labels, inertia = kmeans_fast.result(MT, centres, labels)
-        return {"labels": labels, "centres": centres, "inertia": inertia, "n_iter": n_iter, "trace": None}
+    Traced fits run these steps as written; the others kmeans_fast.lloyd_run (the same clusters, faster),
+    chosen in KMeans.fit. Without `trace` the result's "trace" is None."""
     k, records, labels_old, stable = len(centres), [], None, False
     for it in range(1, max_iter + 1):
         labels, best = assign(MT, centres)
@@ -249,7 +248,7 @@ def lloyd(MT, centres, max_iter, tol, x_sq, trace=False, origin=0.0):
         centres, labels_old = new, labels
         if shift <= tol:
             break
-    return _result(MT, centres, it, stable, records, x_sq, origin)
+    return _result(MT, centres, it, stable, records if trace else None, x_sq, origin)
 
 
 def _result(MT, centres, n_iter, stable, records, x_sq, origin):

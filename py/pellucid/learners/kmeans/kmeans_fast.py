@@ -2,8 +2,8 @@
 are updated only for the rows that changed cluster.
 
 kmeans.py writes the assign / update steps as the notes do; k-means fits without a trace run this
-version, traced fits (the steps view) the readable one, and tests/test_fast_paths.py checks that both
-give the same clusters from the same centres.
+version (`lloyd_run`, chosen in KMeans.fit), traced fits (the steps view) the readable one, and
+tests/test_fast_paths.py checks that both give the same clusters from the same centres.
 """
 
 import numpy as np
@@ -82,6 +82,15 @@ def lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty):
         sums, counts = cluster_sums(MT, labels_old, k)
         centres = sums / counts[:, None]
     return centres, it, stable, labels_old if stable else None
+
+
+def lloyd_run(MT, centres, max_iter, tol, x_sq, relocate_empty):
+    """kmeans.lloyd's result without a trace, {"labels", "centres", "inertia", "n_iter", "trace": None}, from
+    the iterations below; `relocate_empty` is kmeans.relocate_empty (passed in, so this module imports no
+    readable one)."""
+    centres, n_iter, stable, labels = lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty)
+    labels, inertia = result(MT, centres, labels)
+    return {"labels": labels, "centres": centres, "inertia": inertia, "n_iter": n_iter, "trace": None}
 
 
 def result(MT, centres, labels=None):
