@@ -1,7 +1,8 @@
 """The only module the web page calls: commands in, plain JSON-able dicts out.
 
 The page's worker calls `handle_json(cmd, args_json)`. Tables and fitted models stay here, in Python,
-in a `Session` under ids (workbench.keeping); what crosses to JavaScript is scalars, lists and dicts, never Python objects.
+in a `Session` under ids (workbench.keeping); what crosses to JavaScript is scalars, lists and dicts,
+never Python objects.
 Every reply is `{"ok": True, "result": ...}` or `{"ok": False, "error": {"code", "type", "message"}}`,
 so bad input becomes a message the page can show instead of an exception in the worker, and the page
 tells the kinds of failure apart by `code` (docs/bridge.md).
