@@ -25,7 +25,7 @@ WORKLOADS = '''
 import io, pathlib, tempfile, time
 import numpy as np
 from pellucid.core.validation import check_X
-from pellucid.learners.logistic import LogisticRegression
+from pellucid.learners.logistic.logistic import LogisticRegression
 from pellucid.tabular.csvio import read_csv
 
 

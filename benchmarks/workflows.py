@@ -11,7 +11,7 @@ the status line notes performance.now() each time it reads "Ready", and a step's
 click to the last "Ready" once the page has stayed ready for a second (so the views a result opens
 with, drawn after the fit, are included). Downloads are timed to the browser's download event. Best of
 `--repeats` per step. Beside each learner's Train: the fit times of pellucid and of its scikit-learn
-twin on the same training rows in the same Pyodide (the page's compare_sklearn command; fit only).
+twin on the same training rows in the same Pyodide (the page's check_twin command; fit only).
 The 200 x 200 boundary is timed as the page's worker call (predict on the grid and the reply, its bulk
 numbers as typed arrays) plus drawing it with the page's renderer (render/boundary.js).
 
@@ -24,7 +24,7 @@ prepared training rows and judged on the same held-out rows with the same repeat
 
 `--soak N` trains N times in a row, switching models (tree, logistic regression, naive Bayes, k-NN in
 turn), with a model exported and imported back and a k-NN training cancelled along the way, and reports
-the WebAssembly heap after each (pyodide's HEAP8 size, read in the worker), so memory that is never given
+the WebAssembly heap after each (pyodide's HEAP8 size, the bridge's memory command), so memory that is never given
 back shows as growth. A cancel replaces the worker, so the heap after it starts again from a new one.
 """
 
@@ -197,7 +197,7 @@ def run_learner(page, learner, repeats, csv_path, importance=False):
         row["boundary_ms"] = 1000 * best(call + draw for call, draw in times)
         row["boundary_draw_ms"] = 1000 * best(draw for _, draw in times)
     try:
-        cmp = worker_call(page, "compare_sklearn", {"model_id": model_id})[1]
+        cmp = worker_call(page, "check_twin", {"model_id": model_id})[1]
         fit = cmp.get("fit_seconds") or {}
         row["pellucid_fit_s"], row["sklearn_fit_s"] = fit.get("pellucid"), fit.get("sklearn")
     except Exception as exc:  # no twin, or scikit-learn could not load: said in the table
@@ -266,9 +266,9 @@ import numpy as np
 from sklearn.inspection import permutation_importance
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from pellucid.bridge import Session
-from pellucid.learners import neighbors_kernel
+from pellucid.learners.neighbors import wasm_kernel
 from pellucid.workbench import judging
-from pellucid.workbench.compare import _raw_matrix
+from pellucid.workbench.twin_check import _raw_matrix
 
 args = json.loads(args_json)
 session = Session()
@@ -289,7 +289,7 @@ started = time.perf_counter()
 permutation_importance(twin, X_held, y[rows], n_repeats=judging.N_REPEATS, random_state=seed)
 sklearn_s = time.perf_counter() - started
 json.dumps({"pellucid_s": pellucid_s, "sklearn_s": sklearn_s, "rows": int(len(rows)), "features": len(features),
-            "n_repeats": judging.N_REPEATS, "kernel": neighbors_kernel._kernel() is not None})
+            "n_repeats": judging.N_REPEATS, "kernel": wasm_kernel._kernel() is not None})
 """
 
 SPLIT = {"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 0}
@@ -323,7 +323,7 @@ from benchmarks.soak_native import SOAK_MODELS  # noqa: E402  (the same steps na
 def heap_mb(page):
     return page.evaluate("""async () => {
         const { python } = await import(new URL("js/python.js", location.href).href);
-        return (await python.call("heap_size", {})).heap_bytes; }""") / 2 ** 20
+        return (await python.call("memory", {})).heap_bytes; }""") / 2 ** 20
 
 
 def cancel_a_training(page, model):

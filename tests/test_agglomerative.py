@@ -1,4 +1,4 @@
-"""Agglomerative clustering (seed 004): single and complete link (and average) against hand-worked merges,
+"""Agglomerative clustering (notes 004): single and complete link (and average) against hand-worked merges,
 scipy's linkage and scikit-learn's AgglomerativeClustering; the tree cut at any k; trace and errors."""
 
 import json
@@ -15,7 +15,7 @@ from sklearn.datasets import load_breast_cancer, load_iris, load_wine
 from sklearn.preprocessing import StandardScaler
 
 from pellucid import from_dict
-from pellucid.learners.agglomerative import AgglomerativeClustering
+from pellucid.learners.agglomerative.agglomerative import AgglomerativeClustering
 from pellucid.evaluation.cluster_metrics import adjusted_rand_index
 from pellucid.core.errors import DataError, NotFittedError
 

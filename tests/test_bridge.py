@@ -163,9 +163,9 @@ def test_load_csv_refuses_files_over_max_bytes(restaurant_path):
 
 
 def test_load_csv_reports_progress_to_the_host(restaurant_path, monkeypatch):
-    from pellucid.workbench import host
+    from pellucid.host import progress
     seen = []
-    monkeypatch.setattr(host, "_host_progress", lambda fraction, label: seen.append((fraction, label)))
+    monkeypatch.setattr(progress, "_host_progress", lambda fraction, label: seen.append((fraction, label)))
     ok("load_csv", path=restaurant_path, name="r.csv")
     assert seen and seen[-1][0] == 1.0 and "r.csv" in seen[-1][1]
     fractions = [f for f, _ in seen]
@@ -306,7 +306,7 @@ def test_scikit_learn_not_loaded_has_code_not_loaded(monkeypatch):
     model_id = ok("train", table_id=ok("load_example", name="iris")["table_id"], target="species", features=None,
                   model="GaussianNB", evaluation={"method": "none"})["model_id"]
     monkeypatch.setitem(sys.modules, "sklearn", None)  # import sklearn now raises ImportError
-    reply = call("compare_sklearn", model_id=model_id)
+    reply = call("check_twin", model_id=model_id)
     assert reply["ok"] is False and reply["error"]["code"] == "not_loaded"
     assert "scikit-learn is not loaded" in reply["error"]["message"]
 
@@ -330,3 +330,17 @@ def test_replies_carry_non_finite_numbers_as_null_and_fitted_state_keeps_them():
     state = np.array([[0.0, -np.inf], [np.nan, 2.0]])
     again = serialize.decode(json.loads(json.dumps(serialize.encode(state), allow_nan=False)))
     np.testing.assert_array_equal(again, state)
+
+
+def test_memory_is_a_command_with_no_heap_natively():
+    # In the page the bridge reads Pyodide's WebAssembly heap (benchmarks/workflows.py --soak); natively there is none.
+    assert ok("memory") == {"heap_bytes": None}
+
+
+def test_import_sklearn_answers_whether_the_twin_check_can_run():
+    try:
+        import sklearn  # noqa: F401
+        present = True
+    except ImportError:
+        present = False
+    assert bridge.import_sklearn() is present

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pellucid import bridge
 from pellucid.core.settings import MAX_ROWS
+from pellucid.workbench import menus
 
 SESSION = bridge.Session()
 
@@ -58,7 +59,7 @@ def table_id():
     return reply["result"]["table_id"]
 
 
-MENU = {m["name"]: m for m in bridge.models()}
+MENU = {m["name"]: m for m in menus.models()}
 
 # ---- CSV input ---------------------------------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from pellucid import bridge
 from pellucid.core.errors import DataError
 from pellucid.evaluation.importance import impurity_importance
 from pellucid.learners import registry
-from pellucid.learners.class_weights import class_weights
+from pellucid.learners.shared.class_weights import class_weights
 from pellucid.learners.tree.criteria import entropy
 from pellucid.tabular.csvio import read_csv
 from pellucid.workbench import exercises, steps

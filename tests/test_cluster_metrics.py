@@ -1,5 +1,5 @@
 """Cluster quality measures: silhouette and ARI against scikit-learn, the Dunn index against its definition
-(seed 004), inertia, and the k sweep for choosing k."""
+(notes 004), inertia, and the k sweep for choosing k."""
 
 import json
 
@@ -76,7 +76,7 @@ def test_ari_of_iris_kmeans_equals_sklearn():
     assert 0.6 < ours < 0.8  # k-means finds setosa and mixes the other two
 
 
-# --- Dunn index (seed 004) --------------------------------------------------------------------------
+# --- Dunn index (notes 004) --------------------------------------------------------------------------
 
 def _dunn_by_definition(X, labels):
     """min over pairs of clusters of the closest pair apart / max over clusters of the diameter."""
@@ -130,7 +130,7 @@ def test_inertia_equals_sklearn_kmeans():
 # --- choosing k -------------------------------------------------------------------------------------
 
 def test_k_sweep_reports_each_measure():
-    from pellucid.learners.kmeans import KMeans
+    from pellucid.learners.kmeans.kmeans import KMeans
 
     rows = k_sweep(IRIS.data, [1, 2, 3, 4], seed=0, n_init=5)
     json.dumps(rows)  # plain JSON

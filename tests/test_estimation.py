@@ -1,4 +1,4 @@
-"""Parameter estimation: the notes' worked examples (seeds 000, 001, 003, 004), oracle checks against
+"""Parameter estimation: the notes' worked examples (notes 000, 001, 003, 004), oracle checks against
 scipy.stats, the edge cases of MAP, and DataError messages."""
 
 import json
@@ -17,7 +17,7 @@ def _strict_json(obj):
     return json.loads(json.dumps(obj, allow_nan=False))
 
 
-# --- seed 000: "Parameter Estimation" and "Smoothing" ------------------------------------------
+# --- notes 000: "Parameter Estimation" and "Smoothing" ------------------------------------------
 
 def test_seed000_red_red_blue_theta_two_thirds_likelihood_4_over_27():
     fit = mle("bernoulli", ["red", "red", "blue"], positive="red")
@@ -58,7 +58,7 @@ def test_seed000_conditional_laplace_one_row_per_class():
     assert table[1] == pytest.approx([11 / 25, 14 / 25])
 
 
-# --- seed 001: the 30 movie-preference examples -----------------------------------------------
+# --- notes 001: the 30 movie-preference examples -----------------------------------------------
 
 def _movie_pairs(counts):
     """Rows (x, y) with counts {(x, y): count} as 'x,y' labels."""
@@ -86,7 +86,7 @@ def test_seed001_laplace_map_is_beta_2_2_map():
     assert fit["hallucinated"] == {"ones": 1.0, "zeros": 1.0}
 
 
-# --- seed 003: Poisson MLE ---------------------------------------------------------------------
+# --- notes 003: Poisson MLE ---------------------------------------------------------------------
 
 def test_seed003_poisson_mle_is_the_mean_and_a_maximum():
     z = np.random.default_rng(3).poisson(2.5, size=60)
@@ -115,7 +115,7 @@ def test_poisson_all_zero_counts_give_lambda_zero():
     assert fit["params"]["lambda"] == 0.0 and fit["log_likelihood"] == 0.0
 
 
-# --- seed 004: MLE and MAP with Beta and Dirichlet priors --------------------------------------
+# --- notes 004: MLE and MAP with Beta and Dirichlet priors --------------------------------------
 
 def test_seed004_mle_alpha1_over_alpha1_plus_alpha0():
     assert mle("bernoulli", [1, 0, 0, 1])["params"]["theta"] == pytest.approx(2 / 4)

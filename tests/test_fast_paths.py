@@ -4,8 +4,12 @@ duplicate rows) the fast modules (*_fast.py) and the readable ones beside them a
 import numpy as np
 import pytest
 
-from pellucid.learners import kmeans, kmeans_fast, logistic, logistic_fast, neighbors, neighbors_fast
-from pellucid.learners import gram_fast, linear, pca
+from pellucid.learners.kmeans import kmeans, kmeans_fast
+from pellucid.learners.logistic import logistic, logistic_fast
+from pellucid.learners.neighbors import neighbors, neighbors_fast
+from pellucid.learners.shared import gram_fast
+from pellucid.learners.linear import linear_regression as linear
+from pellucid.learners.projection import pca
 from pellucid.learners.tree import growth, growth_fast
 from pellucid.learners.tree import routing
 from pellucid.learners.tree.held import FixedTree
@@ -120,7 +124,7 @@ def test_kmeans_readable_steps_equal_fast_lloyd(seed):
     x_sq = np.einsum("ij,ij->j", MT, MT)
     start = MT[:, rng.choice(n, size=k, replace=False)].T.copy()  # (k, d); duplicate rows may repeat a centre
     readable = kmeans.lloyd(MT, start.copy(), 300, 0.0, x_sq, trace=True)
-    fast = kmeans.lloyd(MT, start.copy(), 300, 0.0, x_sq, trace=False)
+    fast = kmeans_fast.lloyd_run(MT, start.copy(), 300, 0.0, x_sq, kmeans.relocate_empty)
     assert np.array_equal(readable["labels"], fast["labels"])
     assert readable["n_iter"] == fast["n_iter"]
     np.testing.assert_allclose(readable["centres"], fast["centres"], rtol=1e-10, atol=1e-12)
@@ -172,8 +176,8 @@ def test_knn_search_finds_the_neighbours_of_the_definition(seed, metric, search)
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_agglomerative_distance_matrix_is_squared_distances_mirrored(seed, monkeypatch):
-    from pellucid.learners import agglomerative_fast
-    from pellucid.learners.distances import squared_distances
+    from pellucid.learners.agglomerative import agglomerative_fast
+    from pellucid.learners.shared.distances import squared_distances
     monkeypatch.setattr(agglomerative_fast, "BLOCK", 16)  # several blocks, and a ragged last one
     rng = np.random.default_rng(seed)
     M = _tied_matrix(rng, int(rng.integers(2, 120)), 3, levels=5) + rng.normal(size=3) * (seed % 2)
@@ -204,7 +208,7 @@ def test_knn_lifted_grid_search_finds_the_neighbours_of_the_definition(seed, met
     lifted = []
     monkeypatch.setattr(neighbors_fast, "_lifted_search",
                         lambda *args, search=neighbors_fast._lifted_search: lifted.append(1) or search(*args))
-    Q = np.vstack([Q, Q[:1]])  # one query more: not a lattice (neighbors_grid.py searches those)
+    Q = np.vstack([Q, Q[:1]])  # one query more: not a lattice (neighbors/grid.py searches those)
     fast = neighbors_fast.nearest_neighbors(Q, neighbors_fast.prepare(X, metric), metric, k)
     readable = neighbors.k_nearest(Q, X, k, metric)
     assert lifted  # "auto" took the lifted search for these queries
@@ -343,7 +347,7 @@ def _lattice_case(seed):
     """(X, Q, k, metric) for one seed: rows with ties (duplicates, few levels) or continuous, held columns
     or none, lattices inside or far outside the data, points of the lattice on training rows, k from 1
     to large."""
-    from pellucid.learners import neighbors_grid
+    from pellucid.learners.neighbors import grid as neighbors_grid
     rng = np.random.default_rng(seed)
     metric = ("euclidean", "manhattan")[seed % 2]
     p = int(rng.integers(2, 6)) if seed % 3 else 2  # every third seed: no held column
@@ -363,9 +367,9 @@ def _lattice_case(seed):
 
 @pytest.mark.parametrize("seed", range(40))
 def test_knn_lattice_search_finds_the_neighbours_of_the_definition(seed, monkeypatch):
-    """The tile-by-tile search of a boundary's grid (neighbors_grid.py) gives the definition's neighbours
+    """The tile-by-tile search of a boundary's grid (neighbors/grid.py) gives the definition's neighbours
     and distances to the last bit, ties by training row included."""
-    from pellucid.learners import neighbors_grid
+    from pellucid.learners.neighbors import grid as neighbors_grid
     X, Q, k, metric = _lattice_case(seed)
     searched = []
     monkeypatch.setattr(neighbors_fast, "nearest_on_lattice",
@@ -378,7 +382,7 @@ def test_knn_lattice_search_finds_the_neighbours_of_the_definition(seed, monkeyp
 
 
 def test_knn_lattice_is_recognised_exactly():
-    from pellucid.learners.neighbors_grid import lattice
+    from pellucid.learners.neighbors.grid import lattice
     Q = _lattice(np.linspace(0, 1, 20), np.linspace(0, 2, 15), np.array([5.0, 0, 7, 0]), 3, 1)
     held, u, w, xs, ys = lattice(Q)
     assert (held.tolist(), u, w) == ([0, 2], 3, 1)

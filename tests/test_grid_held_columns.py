@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from pellucid.tabular.table import Table
-from pellucid.workbench import evaluation, grid
+from pellucid.workbench import grid, training
 
 SPLIT = {"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 0}
 
@@ -68,7 +68,7 @@ FAST = ("DecisionTree", "Logistic", "KNeighbors", "CategoricalNB", "KernelRegres
 def test_grid_predictions_equal_predict_on_the_whole_grid(seed, model, target, params, held_colour):
     table = _table(seed)
     features = ["a", "b", "c", "colour", "size"]
-    run, _ = evaluation.train(table, target, features, model, params, SPLIT,
+    run, _ = training.train(table, target, features, model, params, SPLIT,
                               preprocessing={"standardize": seed == 0, "impute": "mean"})
     assert (grid._fast_path(run.estimator) is not None) == model.startswith(FAST)
     held = grid.held_values(run, exclude=["a", "b"])
@@ -101,7 +101,7 @@ def test_a_curve_over_one_feature_is_predict_along_it(model, params):
     """The fitted curve's grid: one numeric feature varies, every other is held."""
     table = _table(2)
     target = "label" if model == "LogisticRegression" else "value"
-    run, _ = evaluation.train(table, target, ["a", "b", "c", "colour", "size"], model, params, SPLIT)
+    run, _ = training.train(table, target, ["a", "b", "c", "colour", "size"], model, params, SPLIT)
     held = grid.held_values(run, exclude=["b"])
     varying = {"b": np.linspace(-150, 150, 200)}
     predicted = grid.predict_grid(run.estimator, run.features, varying, held, table.kinds, prepare=run.prepare)
@@ -122,7 +122,7 @@ def test_categorical_nb_grid_over_counted_values_is_predict(k):
     colour = rng.choice(["red", "green", "blue"], size=n).astype(object)
     label = np.where(a + b > 6, "high", np.where(colour == "red", "red", "low")).astype(object)
     table = Table({"a": a, "b": b, "colour": colour, "label": label})
-    run, _ = evaluation.train(table, "label", ["a", "b", "colour"], "CategoricalNB", {"k": k}, SPLIT)
+    run, _ = training.train(table, "label", ["a", "b", "colour"], "CategoricalNB", {"k": k}, SPLIT)
     held = grid.held_values(run, exclude=["a", "b"])
     gx, gy = np.meshgrid(np.arange(-1.0, 8.0), np.arange(-1.0, 11.0, 0.5))  # seen, unseen, between
     varying = {"a": gx.ravel(), "b": gy.ravel()}

@@ -27,7 +27,7 @@ SCRIPT = textwrap.dedent("""
         out = model.predict(queries) if hasattr(model, "predict") else model.transform(queries)
         assert len(out) == len(queries), name
         print("ok", name)
-    from pellucid.learners.neighbors import nearest_neighbors, prepare
+    from pellucid.learners.neighbors.neighbors import nearest_neighbors, prepare
     X10 = rng.normal(size=(5000, 10)) + 4.0 * rng.integers(0, 2, size=(5000, 1))
     prepared = prepare(X10, "euclidean")
     tree, brute = (nearest_neighbors(X10[:500] + 0.1, prepared, "euclidean", 5, search=s) for s in ("tree", "brute"))

@@ -10,10 +10,10 @@ from sklearn.metrics import pairwise
 
 from pellucid import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.learners.kernel_functions import (is_psd, linear_kernel, polynomial_feature_map, polynomial_kernel,
+from pellucid.learners.kernels.kernel_functions import (is_psd, linear_kernel, polynomial_feature_map, polynomial_kernel,
                                                rbf_kernel)
-from pellucid.learners.kernel_perceptron import KernelPerceptron
-from pellucid.learners.kernels import KernelRegression
+from pellucid.learners.kernels.kernel_perceptron import KernelPerceptron
+from pellucid.learners.kernels.kernel_regression import KernelRegression
 
 RNG = np.random.default_rng(0)
 A, B = RNG.normal(size=(30, 3)), RNG.normal(size=(20, 3))
@@ -31,7 +31,7 @@ def test_kernels_match_sklearn():
 
 @pytest.mark.parametrize("degree, c", [(2, 1.0), (2, 0.0), (3, 2.5), (1, 1.0)])
 def test_feature_map_inner_products_are_the_polynomial_kernel(degree, c):
-    # Seed 002: K(x, z) = (x^T z + c)^2 <=> <phi(x), phi(z)>.
+    # Notes 002: K(x, z) = (x^T z + c)^2 <=> <phi(x), phi(z)>.
     phi_a, phi_b = polynomial_feature_map(A, degree, c), polynomial_feature_map(B, degree, c)
     assert np.allclose(phi_a @ phi_b.T, polynomial_kernel(A, B, degree, c))
 
@@ -160,7 +160,7 @@ def test_linear_kernel_cannot_separate_xor():
 
 
 def test_linear_dual_perceptron_equals_the_primal_perceptron():
-    # Seed 000's training set, run by the notes' primal algorithm (bias feature 1, w starts at 0).
+    # Notes 000's training set, run by the notes' primal algorithm (bias feature 1, w starts at 0).
     X = np.array([[1, 1], [3, 2], [2, 4], [3, 4], [2, 3]], dtype=float)
     y = np.array([-1, 1, 1, 1, -1])
     F = np.hstack([np.ones((5, 1)), X])

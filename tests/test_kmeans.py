@@ -1,4 +1,4 @@
-"""k-means (seed 004): Lloyd's iterations equal scikit-learn's from the same centres, k-means++ draws with
+"""k-means (notes 004): Lloyd's iterations equal scikit-learn's from the same centres, k-means++ draws with
 probability D(x)^2, the best of n_init runs is no worse than scikit-learn's, plus trace and errors."""
 
 import json
@@ -15,7 +15,7 @@ from sklearn.preprocessing import StandardScaler
 
 from pellucid import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.learners.kmeans import KMeans, kmeans_plus_plus, lloyd
+from pellucid.learners.kmeans.kmeans import KMeans, kmeans_plus_plus, lloyd
 
 IRIS = load_iris().data
 # Iris moved by less than 0.005 (seeded): raw iris puts rows exactly halfway between centres drawn from

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from pellucid import KMeans
-from pellucid.learners import kmeans, kmeans_fast
+from pellucid.learners.kmeans import kmeans, kmeans_fast
 
 
 def _blobs(rng, n, d, k):

@@ -17,8 +17,9 @@ import build  # noqa: E402
 SCRIPT = textwrap.dedent("""
     import numpy as np
     import pellucid
-    from pellucid.learners import distance_scores, neighbors_fast, neighbors_kernel
-    from pellucid.learners.neighbors import k_nearest
+    from pellucid.host import kernels
+    from pellucid.learners.neighbors import distance_scores, neighbors_fast, wasm_kernel as neighbors_kernel
+    from pellucid.learners.neighbors.neighbors import k_nearest
 
     real_searcher = neighbors_kernel.searcher
     seen = {"blocks": 0, "again": 0}
@@ -97,7 +98,7 @@ SCRIPT = textwrap.dedent("""
         def __getattr__(self, name):
             return getattr(self.inner, name)
 
-    loads = neighbors_kernel._found = CountedLoads(neighbors_kernel._kernel())
+    loads = kernels._found["knn"] = CountedLoads(neighbors_kernel._kernel())
     models = {name: (train, neighbors_fast.prepare(train, "euclidean", tree=False))
               for name, train in (("first", X), ("second", rng.normal(size=(2600, 20)) * 2.0))}
     for name in ("first", "first", "second", "first"):
@@ -105,7 +106,7 @@ SCRIPT = textwrap.dedent("""
         found = neighbors_fast.nearest_neighbors(Q[:50], prepared, "euclidean", 5)
         assert np.array_equal(found[1], k_nearest(Q[:50], train, 5, "euclidean")[1]), name
     assert loads.loads == 3, loads.loads
-    neighbors_kernel._found = loads.inner
+    kernels._found["knn"] = loads.inner
     print("ok turns")
 
     y = (X[:, 0] + X[:, 1] > 0).astype(int)

@@ -1,4 +1,4 @@
-"""The lattice search of a boundary's grid (learners/neighbors_grid.py) gives the definition's neighbours
+"""The lattice search of a boundary's grid (learners/neighbors/grid.py) gives the definition's neighbours
 (neighbors.k_nearest: every distance measured, the k smallest kept, equal distances by training row) to
 the last bit where its shortcuts could part from it:
 - with no held column the grid's plane scores are taken as the distances (no second measure), so two
@@ -10,7 +10,7 @@ the last bit where its shortcuts could part from it:
 import numpy as np
 import pytest
 
-from pellucid.learners import distance_scores, neighbors, neighbors_fast, neighbors_grid
+from pellucid.learners.neighbors import distance_scores, neighbors, neighbors_fast, grid as neighbors_grid
 
 
 def _grid(xs, ys, held_at, u, w):

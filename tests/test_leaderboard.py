@@ -10,7 +10,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from pellucid.learners import registry
-from pellucid.workbench import host
+from pellucid.host import progress
 
 from bridgekit import call, error, ok, session
 
@@ -27,7 +27,7 @@ def cancer():  # loaded for each test: the session keeps one table at a time
 
 def compare(table, learners, evaluation=KFOLD, **extra):
     table_id, target = table
-    return ok("compare_learners", table_id=table_id, target=target, features=None, learners=learners,
+    return ok("rank_learners", table_id=table_id, target=target, features=None, learners=learners,
               evaluation=evaluation, **extra)
 
 
@@ -144,7 +144,7 @@ def test_a_learner_that_fails_is_listed_last_with_its_reason():
     assert [row["model"] for row in reply["rows"]] == ["GaussianNB", "MultinomialNB"]
     failed = reply["rows"][1]
     assert failed["rank"] is None and "Negative values" in failed["error"] and "scores" not in failed
-    only = call("compare_learners", table_id=info["table_id"], target=info["suggested_target"], features=None,
+    only = call("rank_learners", table_id=info["table_id"], target=info["suggested_target"], features=None,
                 learners=["MultinomialNB"], evaluation=KFOLD)
     assert only["ok"] is False and "Negative values" in only["error"]["message"]
 
@@ -160,14 +160,14 @@ def test_a_learner_that_fails_is_listed_last_with_its_reason():
 ])
 def test_bad_choices_are_data_errors_naming_them(cancer, learners, metric, named):
     table_id, target = cancer
-    message = error("compare_learners", table_id=table_id, target=target, features=None, learners=learners,
+    message = error("rank_learners", table_id=table_id, target=target, features=None, learners=learners,
                     evaluation=KFOLD, metric=metric)
     assert named in message
 
 
 def test_progress_is_reported_per_learner_across_the_whole_bar(cancer, monkeypatch):
     seen = []
-    monkeypatch.setattr(host, "_host_progress", lambda fraction, label: seen.append((fraction, label)))
+    monkeypatch.setattr(progress, "_host_progress", lambda fraction, label: seen.append((fraction, label)))
     compare(cancer, ["GaussianNB", "DecisionTreeClassifier"])
     fractions = [f for f, _ in seen]
     assert all(0 <= f <= 1 for f in fractions) and fractions == sorted(fractions)

@@ -9,7 +9,7 @@ from sklearn.datasets import load_diabetes
 
 from pellucid.core.base import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.learners.linear import LinearRegression, normal_equation
+from pellucid.learners.linear.linear_regression import LinearRegression, normal_equation
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +24,7 @@ def small_problem(seed=0, n=30):
     return X, y
 
 
-# --- seed 000: "confirm that the closed form solution is the same as the converged gradient descent" ---
+# --- notes 000: "confirm that the closed form solution is the same as the converged gradient descent" ---
 
 def test_gradient_descent_converges_to_the_normal_equation():
     X, y = small_problem()

@@ -11,11 +11,11 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-import pellucid.learners.logistic as logistic
-import pellucid.learners.logistic_fast as logistic_fast
+import pellucid.learners.logistic.logistic as logistic
+import pellucid.learners.logistic.logistic_fast as logistic_fast
 from pellucid.core.base import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.learners.logistic import LogisticRegression, binary_log_loss, softmax_log_loss
+from pellucid.learners.logistic.logistic import LogisticRegression, binary_log_loss, softmax_log_loss
 
 TIGHT = {"tol": 1e-10, "max_iter": 10_000}  # run scikit-learn to its optimum
 
@@ -61,7 +61,7 @@ def test_softmax_gradient_and_hessian_match_finite_differences():
     loss, grad = value_grad(w)
     W = w.reshape(3, 3)
     Z = Xb @ W.T
-    P = np.exp(Z) / np.exp(Z).sum(axis=1, keepdims=True)  # the seed 004 softmax
+    P = np.exp(Z) / np.exp(Z).sum(axis=1, keepdims=True)  # the notes 004 softmax
     expected = -np.mean(np.log(P[np.arange(30), y])) + 0.15 * np.sum(W[:, 1:] ** 2)
     assert loss == pytest.approx(expected, rel=1e-12)
     eps = 1e-6

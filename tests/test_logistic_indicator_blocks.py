@@ -1,11 +1,11 @@
-"""The Hessian's Gram matrices with one-hot columns summed per category (learners/indicator_gram.py) equal
+"""The Hessian's Gram matrices with one-hot columns summed per category (learners/logistic/indicator_gram.py) equal
 the formula's weighted products, and a logistic fit on one-hot encoded data reaches the traced fit's
 weights in the same iterations."""
 
 import numpy as np
 import pytest
 
-from pellucid.learners import indicator_gram, logistic, logistic_fast
+from pellucid.learners.logistic import indicator_gram, logistic, logistic_fast
 from pellucid.tabular.table import Table
 
 SEEDS = range(6)

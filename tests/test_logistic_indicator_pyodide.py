@@ -10,7 +10,7 @@ import pytest
 SCRIPT = textwrap.dedent("""
     import numpy as np
     import pellucid
-    from pellucid.learners import indicator_gram, logistic_fast
+    from pellucid.learners.logistic import indicator_gram, logistic_fast
     assert not logistic_fast.HAS_BLAS
     made = []
     original = indicator_gram.IndicatorGram.__init__

@@ -1,11 +1,12 @@
-"""Newton's method keeping a Hessian for a second step (learners/newton_kept_hessian.py) stops at the
+"""Newton's method keeping a Hessian for a second step (learners/logistic/newton_kept_hessian.py) stops at the
 optimum plain Newton (optim.newton) reaches, on the logistic losses, with fewer Hessians."""
 
 import numpy as np
 import pytest
 
-from pellucid.learners import logistic_fast, optim
-from pellucid.learners.newton_kept_hessian import newton_keeping_hessian
+from pellucid.learners.logistic import logistic_fast
+from pellucid.learners.shared import optim
+from pellucid.learners.logistic.newton_kept_hessian import newton_keeping_hessian
 
 
 def _counted(hessian):

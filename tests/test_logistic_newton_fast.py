@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-from pellucid.learners import logistic, logistic_fast
+from pellucid.learners.logistic import logistic, logistic_fast
 
 SEEDS = range(6)
 

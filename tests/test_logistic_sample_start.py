@@ -1,4 +1,4 @@
-"""Newton started from the fit on a sample of the rows (logistic_sample_start.py) stops at the optimum the
+"""Newton started from the fit on a sample of the rows (logistic/sample_start.py) stops at the optimum the
 readable fit reaches from zero (the steps view's formulas), in fewer steps over all the rows: binary and
 softmax, with and without one-hot columns, class weights, strong and weak penalties, n < p, separable
 classes, and a sample that would mislead."""
@@ -8,8 +8,8 @@ import warnings
 import numpy as np
 import pytest
 
-from pellucid.learners import logistic, logistic_sample_start
-from pellucid.learners.logistic_sample_start import loss_at_zero, sample_rows, sample_start
+from pellucid.learners.logistic import logistic, sample_start as logistic_sample_start
+from pellucid.learners.logistic.sample_start import loss_at_zero, sample_rows, sample_start
 
 
 @pytest.fixture

@@ -10,14 +10,14 @@ import pytest
 SCRIPT = textwrap.dedent("""
     import numpy as np
     import pellucid
-    from pellucid.learners import logistic_fast, logistic_sample_start
+    from pellucid.learners.logistic import logistic_fast, sample_start as logistic_sample_start
     assert not logistic_fast.HAS_BLAS
     starts = []
     original = logistic_sample_start.sample_start
     def noting(*args):
         starts.append(original(*args))
         return starts[-1]
-    pellucid.learners.logistic.sample_start = noting
+    pellucid.learners.logistic.logistic.sample_start = noting
     rng = np.random.default_rng(7)
     n = 17_600  # a sample of 1,100 rows
     y = rng.integers(0, 3, n)

@@ -1,4 +1,4 @@
-"""Metrics: every one equals scikit-learn's on random and edge inputs; seed 004's 0-1 and perceptron
+"""Metrics: every one equals scikit-learn's on random and edge inputs; notes 004's 0-1 and perceptron
 losses on scores; the confusion details list the right rows; DataError messages."""
 
 import json
@@ -159,7 +159,7 @@ def test_regression_metrics_on_diabetes_and_edge_cases_equal_sklearn():
     json.dumps(report, allow_nan=False)
 
 
-# --- seed 004: losses on scores ---------------------------------------------------------------
+# --- notes 004: losses on scores ---------------------------------------------------------------
 
 def test_seed004_zero_one_and_perceptron_loss_on_scores():
     scores = np.array([2.0, -1.0, 0.0, 0.5, -3.0])

@@ -276,7 +276,7 @@ def test_cross_validate_equals_sklearn_cross_val_score_on_the_same_folds():
     theirs = skms.cross_val_score(NearestCentroid(), X, y, cv=skms.StratifiedKFold(10))
     np.testing.assert_allclose(ours["test_scores"], theirs)
     assert ours["splitter"] == "StratifiedKFold" and ours["scoring"] == "accuracy"
-    # Seed 003: the error estimate is the average of the observed fold errors.
+    # Notes 003: the error estimate is the average of the observed fold errors.
     assert ours["mean_error"] == pytest.approx(np.mean(1 - theirs))
     assert ours["mean"] == pytest.approx(theirs.mean()) and ours["std"] == pytest.approx(theirs.std())
     assert len(ours["fit_times"]) == 10 and all(t >= 0 for t in ours["fit_times"])

@@ -12,8 +12,8 @@ from sklearn.model_selection import StratifiedKFold
 from pellucid import from_dict
 from pellucid.core import serialize
 from pellucid.core.errors import DataError, NotFittedError
-from pellucid.learners.naive_bayes import BernoulliNB, CategoricalNB, MultinomialNB, laplace_estimate
-from pellucid.learners.naive_bayes_gaussian import GaussianNB
+from pellucid.learners.naive_bayes.discrete import BernoulliNB, CategoricalNB, MultinomialNB, laplace_estimate
+from pellucid.learners.naive_bayes.gaussian import GaussianNB
 
 
 @pytest.fixture(autouse=True)
@@ -23,11 +23,11 @@ def no_warnings():
         yield
 
 
-# --- seed 000: MLE and Laplace smoothing of strength k ---------------------------------------------
+# --- notes 000: MLE and Laplace smoothing of strength k ---------------------------------------------
 
 @pytest.mark.parametrize("k, expected", [(0, [2 / 3, 1 / 3]), (1, [3 / 5, 2 / 5]), (100, [102 / 203, 101 / 203])])
 def test_laplace_estimate_on_the_red_red_blue_sample(k, expected):
-    # Seed 000: draws red, red, blue; P_MLE(red) = 2/3 and P_LAP,k(x) = (count(x) + k) / (N + k|X|).
+    # Notes 000: draws red, red, blue; P_MLE(red) = 2/3 and P_LAP,k(x) = (count(x) + k) / (N + k|X|).
     assert np.allclose(laplace_estimate([2, 1], 3, k, 2), expected, rtol=0, atol=1e-15)
 
 
@@ -48,7 +48,7 @@ def test_categorical_tables_use_the_laplace_estimate(k):
 
 
 def test_mle_zero_probability_never_predicts_that_class():
-    # Seed 000's "minute" example: the word appears only in spam, so with k = 0 P(minute | ham) = 0.
+    # Notes 000's "minute" example: the word appears only in spam, so with k = 0 P(minute | ham) = 0.
     X = np.array([[1, 1], [1, 0], [0, 1], [0, 1], [0, 0]])  # columns: minute, free
     y = np.array(["spam", "spam", "ham", "ham", "ham"])
     mle = BernoulliNB(k=0, binarize=None).fit(X, y)
@@ -75,10 +75,10 @@ def test_every_class_impossible_still_gives_probabilities():
     assert explained["prediction"] == 0 and np.allclose(proba[0], [0.5, 0.5])
 
 
-# --- seed 001: the Star Wars / Harry Potter / Lord of the Rings example -----------------------------
+# --- notes 001: the Star Wars / Harry Potter / Lord of the Rings example -----------------------------
 
 def _seed001_data():
-    # Seed 001's 30 examples, rebuilt from its count tables (rows Y, columns X = 0, 1):
+    # Notes 001's 30 examples, rebuilt from its count tables (rows Y, columns X = 0, 1):
     # X1: Y=0 -> 3, 10; Y=1 -> 4, 13.  X2: Y=0 -> 5, 8; Y=1 -> 7, 10.  Y: 13, 17.
     rows = []
     for label, x1_counts, x2_counts in [(0, (3, 10), (5, 8)), (1, (4, 13), (7, 10))]:
@@ -109,7 +109,7 @@ def test_seed001_prediction_for_a_star_wars_fan_who_dislikes_harry_potter(k):
     X, y = _seed001_data()
     model = BernoulliNB(k=k, binarize=None).fit(X, y)
 
-    def p(count, n):  # seed 001: MLE count / n, Laplace MAP (count + 1) / (n + 2)
+    def p(count, n):  # notes 001: MLE count / n, Laplace MAP (count + 1) / (n + 2)
         return (count + k) / (n + 2 * k)
 
     joint = np.array([13 / 30 * p(10, 13) * p(5, 13), 17 / 30 * p(13, 17) * p(7, 17)])

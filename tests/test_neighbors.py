@@ -12,8 +12,8 @@ from sklearn.preprocessing import StandardScaler
 
 from pellucid import from_dict
 from pellucid.core.errors import DataError, NotFittedError
-from pellucid.learners.kd_tree import copy_ranks, k_nearest
-from pellucid.learners.neighbors import KNeighborsClassifier, KNeighborsRegressor, nearest_neighbors, prepare
+from pellucid.learners.neighbors.kd_tree import copy_ranks, k_nearest
+from pellucid.learners.neighbors.neighbors import KNeighborsClassifier, KNeighborsRegressor, nearest_neighbors, prepare
 
 
 def _blobs(n_train, n_query, d, seed=0, offset=0.0):
@@ -175,7 +175,7 @@ def test_tree_prunes_in_ten_dimensions_and_matches_sklearn(metric):
 
 
 def test_tree_search_in_small_batches_of_queries(monkeypatch):
-    monkeypatch.setattr("pellucid.learners.kd_tree._BATCH_QUERIES", (7, 7))  # 50 queries: 8 batches, the last of 1
+    monkeypatch.setattr("pellucid.learners.neighbors.kd_tree._BATCH_QUERIES", (7, 7))  # 50 queries: 8 batches, the last of 1
     rng = np.random.default_rng(5)
     X, Q = rng.normal(size=(3000, 3)), rng.normal(size=(50, 3))
     (d_brute, i_brute), (d_tree, i_tree) = _both_searches(X, Q, "euclidean", 4)
@@ -187,7 +187,7 @@ def test_tree_keeps_each_querys_k_best_when_many_rows_tie(monkeypatch, budget):
     # 6,000 rows on 5 values: a query ties with about 1,200 rows at distance 0, all of them candidates;
     # with a small budget the search keeps each query's k best (by training row) many times over.
     if budget is not None:
-        monkeypatch.setattr("pellucid.learners.kd_tree._HIT_BUDGET", budget)
+        monkeypatch.setattr("pellucid.learners.neighbors.kd_tree._HIT_BUDGET", budget)
     rng = np.random.default_rng(6)
     X = rng.integers(0, 5, size=(6000, 1)).astype(float)
     Q = np.vstack([rng.integers(-1, 6, size=(400, 1)), [[2.5]]]).astype(float)
@@ -255,7 +255,7 @@ def test_distance_weights_with_an_exact_match():
 
 
 def test_k_one_gives_voronoi_cells():
-    # 1-NN labels every point with its nearest training point: the Voronoi cell it lies in (seed 004).
+    # 1-NN labels every point with its nearest training point: the Voronoi cell it lies in (notes 004).
     X = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]])
     model = KNeighborsClassifier(k=1).fit(X, [0, 1, 2])
     grid = np.stack(np.meshgrid(np.linspace(-2, 6, 41), np.linspace(-2, 6, 41)), axis=-1).reshape(-1, 2)

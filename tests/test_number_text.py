@@ -1,5 +1,5 @@
 """The page writes many numbers as text with its JavaScript (web/js/number-text.js, for
-tabular/page_numbers.py): character for character what `cells.format_number` writes with Python's repr, on
+host/page_numbers.py): character for character what `cells.format_number` writes with Python's repr, on
 values of every size and kind a CSV holds, the boundaries where either language changes its layout, and
 float64 values drawn from their whole range."""
 
@@ -10,7 +10,8 @@ import subprocess
 import numpy as np
 import pytest
 
-from pellucid.tabular import cells, page_numbers
+from pellucid.host import page_numbers
+from pellucid.tabular import cells
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 node = pytest.mark.skipif(shutil.which("node") is None, reason="Node.js runs the page's number writer")
@@ -58,7 +59,8 @@ def test_the_page_writes_every_number_as_python_does(tmp_path, missing):
 
 SCRIPT = """
 import numpy as np
-from pellucid.tabular import cells, page_numbers
+from pellucid.host import page_numbers
+from pellucid.tabular import cells
 from pellucid.tabular.table import Table
 
 assert page_numbers.writer() is not None, "the page's number writer is not registered"

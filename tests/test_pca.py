@@ -1,4 +1,4 @@
-"""PCA (seed 004, Algorithm 37): explained variance and components against scikit-learn, the notes' rule
+"""PCA (notes 004, Algorithm 37): explained variance and components against scikit-learn, the notes' rule
 for choosing K by explained variance, the redundant-information example, round trips and errors."""
 
 import json
@@ -13,7 +13,7 @@ from sklearn.decomposition import PCA as SKPCA
 
 from pellucid import from_dict
 from pellucid.core.errors import DataError, NotFittedError
-from pellucid.learners.pca import PCA
+from pellucid.learners.projection.pca import PCA
 
 DATA = {"iris": load_iris().data, "wine": load_wine().data, "digits": load_digits().data}
 

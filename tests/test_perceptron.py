@@ -1,4 +1,4 @@
-"""Perceptron: seed 000's worked one-pass trace and multiclass update, plus behaviour on real data."""
+"""Perceptron: notes 000's worked one-pass trace and multiclass update, plus behaviour on real data."""
 
 import json
 import warnings
@@ -9,10 +9,10 @@ from sklearn.datasets import load_breast_cancer, load_iris
 
 from pellucid.core.base import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.learners.perceptron import (Perceptron, activation, classify, multiclass_classify,
+from pellucid.learners.linear.perceptron import (Perceptron, activation, classify, multiclass_classify,
                                  multiclass_update, update)
 
-# Seed 000, "Example": the training set (f1, f2, y*) and the "Single Perceptron Update Pass" table,
+# Notes 000, "Example": the training set (f1, f2, y*) and the "Single Perceptron Update Pass" table,
 # starting from [w0, w1, w2] = [-1, 0, 0] with w0 the weight of the bias feature 1.
 SEED_X = [[1, 1], [3, 2], [2, 4], [3, 4], [2, 3]]
 SEED_Y = [-1, +1, +1, +1, -1]
@@ -79,7 +79,7 @@ def test_seed_binary_update_example():
 
 
 def test_points_on_the_boundary_are_classified_positive():
-    # Seed 000: "we'll classify points on the line as positive".
+    # Notes 000: "we'll classify points on the line as positive".
     assert classify(np.zeros(3), np.array([1.0, 5.0, -2.0])) == 1
     model = fit_quietly(Perceptron(max_epochs=1, trace=True), [[1.0], [2.0]], ["a", "b"])
     first = model.trace_[0]  # w = 0, score 0 -> predicted "b" (+1), wrong for "a": update -f

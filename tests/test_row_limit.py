@@ -15,8 +15,9 @@ import pytest
 
 from pellucid import bridge
 from pellucid.learners import registry
-from pellucid.learners.agglomerative import AgglomerativeClustering
+from pellucid.learners.agglomerative.agglomerative import AgglomerativeClustering
 from pellucid.tabular.table import Table
+from pellucid.workbench import menus
 
 LIMIT = registry.get("AgglomerativeClustering").max_rows
 PY_DIR = pathlib.Path(__file__).resolve().parents[1] / "py"
@@ -47,7 +48,7 @@ SQUARE_OF_THE_ROWS = {"AgglomerativeClustering": 5_000, "KernelPerceptron": 2_00
 
 
 def test_the_model_menu_states_the_row_limit_of_the_learners_whose_work_grows_as_its_square_only():
-    menu = {entry["name"]: entry for entry in bridge.models()}
+    menu = {entry["name"]: entry for entry in menus.models()}
     assert menu["AgglomerativeClustering"]["max_rows"] == LIMIT
     assert {name: entry["max_rows"] for name, entry in menu.items() if entry["max_rows"]} == SQUARE_OF_THE_ROWS
 

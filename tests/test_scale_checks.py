@@ -7,7 +7,7 @@ import pytest
 import pellucid
 from pellucid.core.errors import DataError
 from pellucid.core.validation import workable_scale
-from pellucid.learners.distances import square_safe_scale, unit_scale
+from pellucid.learners.shared.distances import square_safe_scale, unit_scale
 
 
 @pytest.mark.parametrize("sign", [1.0, -1.0])

@@ -16,7 +16,7 @@ from pellucid.core.errors import DataError
 from pellucid.tabular import cells
 from pellucid.tabular.csvio import read_csv
 from pellucid.tabular.table import Table
-from pellucid.workbench.evaluation import check_evaluation
+from pellucid.workbench.training import check_evaluation
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))

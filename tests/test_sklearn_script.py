@@ -157,7 +157,7 @@ DIFFERENT = [
 def test_where_the_notes_say_they_differ_the_script_is_the_comparison_and_near_the_page(
         data_file, model, params, features, tolerance):
     result, printed = train_and_export(data_file, model, params, features, SPLIT)
-    compared = ok("compare_sklearn", model_id=result["model_id"])
+    compared = ok("check_twin", model_id=result["model_id"])
     sklearn_side = {row["split"]: row["sklearn"] for row in compared["scores"] if row["sklearn"] is not None}
     assert set(printed) == set(sklearn_side)
     for name, value in sklearn_side.items():
@@ -171,7 +171,7 @@ def test_kernel_regression_script_is_the_exact_solve_the_notes_describe(data_fil
     training R² is the interpolating 1 while the page's is lower: no score tolerance is promised, only
     that the script is the comparison's model."""
     result, printed = train_and_export(data_file, "KernelRegression", {}, NUMERIC, SPLIT)
-    compared = ok("compare_sklearn", model_id=result["model_id"])
+    compared = ok("check_twin", model_id=result["model_id"])
     for row in compared["scores"]:
         assert printed[row["split"]] == pytest.approx(row["sklearn"], rel=1e-9, abs=1e-9)
     assert printed["train"] == pytest.approx(1.0) and page_scores(result)["train"] < 1.0
@@ -288,7 +288,7 @@ def test_the_twin_written_as_source_is_the_estimator_its_descriptor_builds(learn
     parameters of the twin built with scikit-learn from the same params and context."""
     import importlib
 
-    from pellucid.workbench.compare import import_sklearn
+    from pellucid.workbench.twin_check import import_sklearn
     from pellucid.workbench.twin_source import Name, twin_source
 
     params = learner.estimator().get_params()

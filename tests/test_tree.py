@@ -1,4 +1,4 @@
-"""Decision trees on the notes' worked examples: the restaurant data of seed 000 (and seed 004's
+"""Decision trees on the notes' worked examples: the restaurant data of notes 000 (and notes 004's
 IMPORTANCE numbers), Quinlan's play-tennis data, and the growth rules of DECISION-TREE-LEARNING."""
 
 import json
@@ -10,7 +10,7 @@ from pellucid.tabular.datasets import load_play_tennis, load_restaurant
 from pellucid.learners.tree import DecisionTreeClassifier, export_text
 from pellucid.learners.tree.criteria import B, entropy, gini, importance
 
-# Seed 000's restaurant table, as printed (x4 has Rain = Yes).
+# Notes 000's restaurant table, as printed (x4 has Rain = Yes).
 SEED_ROWS = [
     "Yes No No Yes Some $$$ No Yes French 0-10 Yes",
     "Yes No No Yes Full $ No No Thai 30-60 No",
@@ -56,12 +56,12 @@ def test_play_tennis_dataset():
 
 
 def test_entropy_formulas_of_the_notes():
-    assert B(0.5) == pytest.approx(1.0)  # the fair coin of seed 000
+    assert B(0.5) == pytest.approx(1.0)  # the fair coin of notes 000
     assert B(0.0) == 0.0 and B(1.0) == 0.0  # the coin that always comes up heads
-    assert B(1 / 3) == pytest.approx(0.918, abs=5e-4)  # seed 004: "0.91"
+    assert B(1 / 3) == pytest.approx(0.918, abs=5e-4)  # notes 004: "0.91"
     assert entropy([3, 1]) == pytest.approx(B(0.25))
     assert gini([5, 5]) == pytest.approx(0.5)
-    # Seed 004: Gain(Patrons) = 1 - 6/12 * B(1/3) = 0.54 and Gain(Type) = 0.
+    # Notes 004: Gain(Patrons) = 1 - 6/12 * B(1/3) = 0.54 and Gain(Type) = 0.
     assert importance([6, 6], [[0, 2], [4, 0], [2, 4]]) == pytest.approx(1 - 0.5 * B(1 / 3))
     assert importance([6, 6], [[1, 1], [1, 1], [2, 2], [2, 2]]) == pytest.approx(0.0)
 
@@ -72,7 +72,7 @@ def test_restaurant_root_is_patrons_with_gain_0541(restaurant_tree):
     assert round(root["gain"], 3) == 0.541
     assert root["impurity"] == pytest.approx(1.0)
     assert root["samples"] == 12 and root["counts"] == {"No": 6, "Yes": 6}
-    # IMPORTANCE of every attribute at the root: seed 004's Patrons 0.54 and Type 0.
+    # IMPORTANCE of every attribute at the root: notes 004's Patrons 0.54 and Type 0.
     candidates = root["candidates"]
     assert set(candidates) == set(restaurant_tree.feature_names_in_)
     assert candidates["Pat"] == pytest.approx(1 - 0.5 * B(1 / 3))
@@ -81,7 +81,7 @@ def test_restaurant_root_is_patrons_with_gain_0541(restaurant_tree):
 
 
 def test_rain_split_is_the_seeds_example(restaurant):
-    # Seed 000: splitting on Rain puts x1, x2, x3, x5, x10, x11, x12 under "no", the rest under "yes".
+    # Notes 000: splitting on Rain puts x1, x2, x3, x5, x10, x11, x12 under "no", the rest under "yes".
     rain = restaurant.feature_names.index("Rain")
     model = DecisionTreeClassifier(max_depth=1).fit(restaurant.X[:, [rain]], restaurant.y, feature_names=["Rain"])
     root = model.to_dict()["tree"]
@@ -99,7 +99,7 @@ def _leaf(node):
 
 
 def test_restaurant_tree_structure(restaurant_tree):
-    # Seed 000: Patrons first; None -> no, Some -> yes; Full -> Hungry, then Type and Friday;
+    # Notes 000: Patrons first; None -> no, Some -> yes; Full -> Hungry, then Type and Friday;
     # "After that all nodes contain data points of the same label."
     root = restaurant_tree.to_dict()["tree"]
     pat = root["branches"]

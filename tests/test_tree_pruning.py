@@ -1,5 +1,5 @@
-"""Pruning: the chi-squared test of seed 000 (with a chi-squared survival function checked against
-scipy) and reduced-error pruning on validation data of seed 004."""
+"""Pruning: the chi-squared test of notes 000 (with a chi-squared survival function checked against
+scipy) and reduced-error pruning on validation data of notes 004."""
 
 import numpy as np
 import pytest

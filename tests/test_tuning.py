@@ -11,7 +11,8 @@ from sklearn.preprocessing import StandardScaler
 
 from pellucid.learners import registry
 from pellucid.tabular.table import Table
-from pellucid.workbench import host, tuning
+from pellucid.host import progress
+from pellucid.workbench import tuning
 
 from bridgekit import error, ok
 
@@ -173,7 +174,7 @@ def test_the_best_cell_is_the_first_highest_mean_and_the_fixed_params_are_kept()
 
 def test_progress_is_reported_after_every_fit(monkeypatch):
     reports = []
-    monkeypatch.setattr(host, "_host_progress", lambda fraction, label: reports.append((fraction, label)))
+    monkeypatch.setattr(progress, "_host_progress", lambda fraction, label: reports.append((fraction, label)))
     table, _, _ = two_class_table(60, seed=0)
     grid = [{"name": "max_depth", "values": [1, 2]}, {"name": "criterion", "values": ["entropy", "gini"]}]
     tuning.tune(table, "label", None, "DecisionTreeClassifier", {}, {**KFOLD, "k": 3}, None, grid)

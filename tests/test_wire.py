@@ -1,4 +1,4 @@
-"""The worker's binary replies (workbench/wire.py): bulk numbers leave the JSON text as arrays, and what the
+"""The worker's binary replies (host/wire.py): bulk numbers leave the JSON text as arrays, and what the
 page revives from them is exactly the reply the JSON path gives."""
 
 import json
@@ -6,8 +6,8 @@ import json
 import numpy as np
 
 from pellucid import bridge
-from pellucid.workbench import wire
-from pellucid.workbench.wire import BULK_MIN, pack, unpack
+from pellucid.host import wire
+from pellucid.host.wire import BULK_MIN, pack, unpack
 
 SPLIT = {"method": "split", "train": 70, "validation": 0, "test": 30, "stratify": True, "seed": 0}
 

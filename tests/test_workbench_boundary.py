@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from pellucid.tabular.datasets import load_iris
-from pellucid.learners.pca import PCA
+from pellucid.learners.projection.pca import PCA
 from pellucid.tabular.table import Table
 
 from bridgekit import error, ok, session

@@ -68,7 +68,7 @@ def train(table_id, model, params=None, evaluation=SPLIT, target="species"):
 
 
 def compare(result):
-    return ok(session.handle("compare_sklearn", {"model_id": result["model_id"]}))
+    return ok(session.handle("check_twin", {"model_id": result["model_id"]}))
 
 
 def scores(c):
@@ -170,7 +170,7 @@ def _regression(table_id, model, params):
     features = IRIS_FEATURES[:3] + ["species"]  # a categorical feature: one-hot encoded on both sides
     result = ok(session.handle("train", {"table_id": table_id, "target": IRIS_FEATURES[3], "features": features,
                                         "model": model, "params": params, "evaluation": SPLIT}))
-    c = ok(session.handle("compare_sklearn", {"model_id": result["model_id"]}))
+    c = ok(session.handle("check_twin", {"model_id": result["model_id"]}))
     assert "one-hot" in c["sklearn"]["preparation"]
     return c
 
@@ -185,18 +185,18 @@ def test_kernel_perceptron_has_no_equivalent(iris):
 def test_without_sklearn_it_says_it_is_not_loaded(iris, monkeypatch):
     result = train(iris[0], "GaussianNB")
     monkeypatch.setitem(sys.modules, "sklearn", None)  # import sklearn now raises ImportError
-    reply = session.handle("compare_sklearn", {"model_id": result["model_id"]})
+    reply = session.handle("check_twin", {"model_id": result["model_id"]})
     assert reply["ok"] is False and reply["error"]["type"] == "DataError"
     assert reply["error"]["message"].startswith("scikit-learn is not loaded")
 
 
 def test_unknown_model_id_is_a_data_error():
-    reply = session.handle("compare_sklearn", {"model_id": "m-nope"})
+    reply = session.handle("check_twin", {"model_id": "m-nope"})
     assert reply["error"]["type"] == "DataError" and "train one first" in reply["error"]["message"]
 
 
 def test_pellucid_imports_sklearn_only_where_it_is_needed():
-    # compare.py, when a comparison is asked for; core/base.py, inside __sklearn_tags__, which only
+    # twin_check.py, when a comparison is asked for; core/base.py, inside __sklearn_tags__, which only
     # scikit-learn itself calls. Never at a module's top: pellucid imports without scikit-learn.
     import pathlib
     import re
@@ -204,6 +204,6 @@ def test_pellucid_imports_sklearn_only_where_it_is_needed():
     package = pathlib.Path(bridge.__file__).parent
     pattern = re.compile(r"^\s*(import|from) sklearn\b", re.MULTILINE)
     importers = sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py") if pattern.search(p.read_text()))
-    assert importers == ["core/base.py", "workbench/compare.py"]
+    assert importers == ["core/base.py", "workbench/twin_check.py"]
     check = "import sys, pellucid, pellucid.bridge; assert 'sklearn' not in sys.modules, 'scikit-learn was imported'"
     subprocess.run([sys.executable, "-c", check], cwd=package.parent, check=True)

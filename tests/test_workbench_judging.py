@@ -187,11 +187,11 @@ def test_kfold_out_of_fold_models_are_prepared_as_the_run_was(tmp_path):
 
 @pytest.mark.parametrize("evaluation", [SPLIT, KFOLD], ids=["split", "kfold"])
 def test_importance_reports_progress_after_every_feature(cancer, evaluation, monkeypatch):
-    from pellucid.workbench import host
+    from pellucid.host import progress
 
     model_id = train(cancer, "GaussianNB", evaluation)["model_id"]
     seen = []
-    monkeypatch.setattr(host, "_host_progress", lambda fraction, label: seen.append((fraction, label)))
+    monkeypatch.setattr(progress, "_host_progress", lambda fraction, label: seen.append((fraction, label)))
     ok("importance", model_id=model_id)
     fractions = [f for f, _ in seen]
     n_parts = evaluation.get("k", 1)

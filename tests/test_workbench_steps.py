@@ -1,5 +1,5 @@
 """Timeline frames (pellucid.workbench.steps, tree_steps, explain): they follow the raw trace and the notes'
-worked examples: the restaurant root (Gain(Pat) = 0.541, Gain(Type) = 0), seed 000's perceptron pass, and
+worked examples: the restaurant root (Gain(Pat) = 0.541, Gain(Type) = 0), notes 000's perceptron pass, and
 k-means iterations whose inertia never rises."""
 
 import json

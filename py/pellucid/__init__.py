@@ -2,30 +2,40 @@
 
 The classic algorithms of the course notes, in numpy, each faithful to the notes' math and able to
 record its steps (`trace=True`), so a result seen in the browser can be reproduced in a script.
+
+The package is in layers, and a module imports only from its own layer or lower ones (LAYERS, lowest
+first; tests/unit/test_layers.py checks it, and that no modules import one another in a circle):
+core (the estimator contract, errors, parameters), host (what talks to the page's worker), tabular
+(tables, CSV, encoding), probability, preprocessing, learners, evaluation (metrics, splits, curves),
+workbench (what the page's commands do), bridge (the one module the page calls). This module only
+gathers the public names.
 """
+
+LAYERS = ("core", "host", "tabular", "probability", "preprocessing", "learners", "evaluation", "workbench",
+          "bridge")
 
 from .evaluation import cluster_metrics, curves, metrics, model_selection
 from .tabular import datasets
 from .probability import estimation
-from .learners.agglomerative import AgglomerativeClustering
+from .learners.agglomerative.agglomerative import AgglomerativeClustering
 from .core.base import all_estimators, from_dict
 from .tabular.csvio import read_csv
 from .core.errors import ConvergenceWarning, DataError, NotFittedError
 from .probability.estimation import laplace, map_estimate, mle
 from .probability.likelihood_curves import log_likelihood_curve
-from .learners.kernel_functions import is_psd
-from .learners.kernel_perceptron import KernelPerceptron
-from .learners.kernels import KernelRegression
-from .learners.kmeans import KMeans
-from .learners.linear import LinearRegression
-from .learners.logistic import LogisticRegression
+from .learners.kernels.kernel_functions import is_psd
+from .learners.kernels.kernel_perceptron import KernelPerceptron
+from .learners.kernels.kernel_regression import KernelRegression
+from .learners.kmeans.kmeans import KMeans
+from .learners.linear.linear_regression import LinearRegression
+from .learners.logistic.logistic import LogisticRegression
 from .evaluation.curves import learning_curve, validation_curve
 from .evaluation.model_selection import KFold, StratifiedKFold, cross_validate, train_test_split, train_val_test_split
-from .learners.naive_bayes import BernoulliNB, CategoricalNB, MultinomialNB
-from .learners.naive_bayes_gaussian import GaussianNB
-from .learners.neighbors import KNeighborsClassifier, KNeighborsRegressor
-from .learners.pca import PCA
-from .learners.perceptron import Perceptron
+from .learners.naive_bayes.discrete import BernoulliNB, CategoricalNB, MultinomialNB
+from .learners.naive_bayes.gaussian import GaussianNB
+from .learners.neighbors.neighbors import KNeighborsClassifier, KNeighborsRegressor
+from .learners.projection.pca import PCA
+from .learners.linear.perceptron import Perceptron
 from .tabular.table import Table
 from .learners.tree import DecisionTreeClassifier, DecisionTreeRegressor, export_text
 

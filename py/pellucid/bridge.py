@@ -1,7 +1,8 @@
 """The only module the web page calls: commands in, plain JSON-able dicts out.
 
 The page's worker calls `handle_json(cmd, args_json)`. Tables and fitted models stay here, in Python,
-in a `Session` under ids; what crosses to JavaScript is scalars, lists and dicts, never Python objects.
+in a `Session` under ids (workbench.keeping); what crosses to JavaScript is scalars, lists and dicts,
+never Python objects.
 Every reply is `{"ok": True, "result": ...}` or `{"ok": False, "error": {"code", "type", "message"}}`,
 so bad input becomes a message the page can show instead of an exception in the worker, and the page
 tells the kinds of failure apart by `code` (docs/bridge.md).
@@ -9,21 +10,21 @@ tells the kinds of failure apart by `code` (docs/bridge.md).
 
 import importlib
 import inspect
-import itertools
 import json
 import traceback
 
 from .core.errors import DataError, NotLoadedError
 from .core.jsonable import plain
 from .core.settings import MAX_BYTES, MAX_ROWS
-from .learners import registry
-from .workbench import tables, wire
+from .host import memory, wire
+from .workbench import menus, tables
+from .workbench.keeping import Keeping
 
 
 class _OnFirstUse:
     """The workbench modules by name (`workbench.exports`), each imported the first time a command asks for
-    it: the page's first screen (the menus, an example's table and profile) needs only `tables`, which is
-    imported above with `wire`, so starting the page does not wait for the modules of training, the views
+    it: the page's first screen (the menus, an example's table and profile) needs only `menus`, `tables` and
+    `keeping`, imported above with `wire`, so starting the page does not wait for the modules of training, the views
     and the exports."""
 
     def __getattr__(self, name):
@@ -33,59 +34,17 @@ class _OnFirstUse:
 workbench = _OnFirstUse()
 
 
-# --- the commands that need no session ------------------------------------------------------------------
-
-def datasets():
-    """The data menu: the built-in examples, then the generators with their parameters."""
-    return tables.menu()
-
-
-# Parameters the page does not offer: tracing is the steps view's business, and standardizing is the
-# preprocessing step's (one switch for every learner, fitted on the training rows), not a second box.
-NOT_IN_THE_FORM = ("trace", "standardize")
-
-
-def models():
-    """The model menu, from the learners' descriptors: each model's task, capabilities, the input it needs,
-    whether it is sensitive to feature scale, and its hyperparameters for the page to build controls."""
-    menu = []
-    for learner in registry.learners():
-        cls = learner.estimator
-        defaults = cls().get_params()
-        params = [{"name": name, "default": defaults[name], **rule.describe()}
-                  for name, rule in cls._param_rules.items() if name not in NOT_IN_THE_FORM]
-        menu.append({"name": learner.name, "label": learner.label, "group": learner.group, "task": learner.task,
-                     "capabilities": sorted(learner.capabilities), "needs": learner.needs,
-                     "scale_sensitive": learner.scale_sensitive, "max_rows": learner.max_rows, "params": params})
-    return menu
-
-
 # --- the session: one page's data and runs ------------------------------------------------------------------
 
-class Session:
-    """The loaded table (with its name, suggested target and the steps applied to it), the runs trained
-    on it, and the counter their ids come from. The page's worker keeps one (`handle`); a restarted
-    worker starts a fresh one; tests make their own."""
+class Session(Keeping):
+    """The page's commands on what it keeps (workbench.keeping: the loaded table with its name, suggested
+    target and the steps applied to it, the runs trained on it, and the counter their ids come from).
+    The page's worker keeps one (`handle`); a restarted worker starts a fresh one; tests make their own."""
 
     COMMANDS = ("load_csv", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
-                "explain_row", "exercise", "check_exercise", "estimation_lab", "compare_sklearn", "export_sklearn",
-                "curves", "importance", "show_run", "tune", "compare_learners", "apply_model")
-
-    # How many fitted runs are kept at most: the one shown and the few before it, as many of those as fit
-    # in about the loaded table's size (workbench.runs.runs_to_let_go). Each holds its model and its
-    # predictions for every row (k-NN its training rows too), so keeping them all would grow the
-    # browser's memory with every training; the page's history trains a run let go of again (same
-    # arguments and seed: the same model).
-    KEPT_RUNS = 5
-
-    def __init__(self):
-        self.tables = {}
-        self.table_meta = {}  # table id -> {"name", "suggested_target", "steps": kind and missing changes}
-        self.runs = {}  # model id -> workbench.runs.Run, oldest first
-        self.evicted = set()  # ids of runs let go to bound the memory, so an old id gets a clear answer
-        self.shown = None  # the id of the run the page shows (trained, shown again or imported to be shown)
-        self._ids = itertools.count(1)
+                "explain_row", "exercise", "check_exercise", "estimation_lab", "check_twin", "export_sklearn",
+                "curves", "importance", "show_run", "tune", "rank_learners", "apply_model")
 
     def handle(self, cmd, args=None, convert=plain):
         """Run one command; never raise (errors come back as data the page can show). `convert` makes the
@@ -103,7 +62,7 @@ class Session:
 
     def handle_binary(self, cmd, args_json):
         """`handle` for the page's worker with the bulk numbers apart: (JSON text, [numpy arrays]), the
-        text holding a marker for each array (workbench/wire.py), which the worker sends as typed arrays."""
+        text holding a marker for each array (host/wire.py), which the worker sends as typed arrays."""
         bulk = []
         reply = self.handle(cmd, json.loads(args_json), convert=lambda result: wire.pack(result, bulk))
         return json.dumps(reply, allow_nan=False), bulk
@@ -114,78 +73,6 @@ class Session:
         if cmd in self.COMMANDS:
             return getattr(self, cmd)
         raise DataError(f"Unknown command {cmd!r}.")
-
-    # --- what the commands keep ---------------------------------------------------------------------------
-
-    def table(self, table_id):
-        try:
-            return self.tables[table_id]
-        except KeyError:
-            raise DataError(f"No data set is loaded under id {table_id!r}; load a CSV first.") from None
-
-    def run(self, model_id):
-        try:
-            return self.runs[model_id]
-        except KeyError:
-            if model_id in self.evicted:
-                raise DataError(f"Model {model_id!r} is no longer kept: only the most recent models are (at "
-                                f"most {self.KEPT_RUNS}, fewer when they are large); train it again.") from None
-            raise DataError(f"No model is kept under id {model_id!r}; train one first.") from None
-
-    def keep_table(self, table, name, suggested_target=None, uploaded=False, header=None):
-        """Keep `table` as the one data set, forgetting the previous ones and their runs (so a session of
-        many uploads does not pile up in the browser's memory); its TableInfo. `uploaded`: a user's file,
-        whose reading the page shows; `header`: the user's say on its first row (None: the reader's)."""
-        self.forget()
-        table_id = self._new_id("t")
-        self.tables[table_id] = table
-        if suggested_target not in table.columns:  # a CSV: a column named like a target, else the last
-            suggested_target = tables.suggested_target(table)
-        self.table_meta[table_id] = {"name": name, "suggested_target": suggested_target,
-                                     "steps": {"kinds": {}, "missing": []},
-                                     "read_info": getattr(table, "read_info", None),  # how the file was read
-                                     "uploaded": uploaded, "header": header}
-        return self._table_info(table_id)
-
-    def forget(self):
-        """Let go of every table and run (the ids keep counting, so an old id never means a new thing)."""
-        self.tables.clear()
-        self.table_meta.clear()
-        self.runs.clear()
-
-    def keep_run(self, run, shown=True):
-        """Keep `run` under a new id, letting go of the oldest runs beyond KEPT_RUNS or the bytes budget.
-        shown=False: a model the page reads without showing it (Apply to new data's import), so the run
-        on screen is kept whole beside it, however large, and its views and exports keep working."""
-        model_id = self._new_id("m")
-        self.runs[model_id] = run
-        whole = 1
-        if shown:
-            self.shown = model_id
-        elif self.shown in self.runs:  # the run on screen goes last, beside the new one: both kept whole
-            self.runs[self.shown] = self.runs.pop(self.shown)
-            whole = 2
-        self._bound_runs(whole)
-        return model_id
-
-    def _bound_runs(self, whole=1):
-        """Let go of the oldest runs beyond the bound; the `whole` newest keep all they hold."""
-        from .workbench.runs import runs_to_let_go  # loaded with training, before any run is kept
-
-        for oldest in runs_to_let_go(self.runs, self.tables.values(), self.KEPT_RUNS, whole):
-            del self.runs[oldest]
-            self.evicted.add(oldest)
-
-    def _new_id(self, prefix):
-        return f"{prefix}{next(self._ids)}"
-
-    def _table_info(self, table_id):
-        table, meta = self.tables[table_id], self.table_meta[table_id]
-        read_info = meta.get("read_info") if meta.get("uploaded") else None  # an example's reading is no news
-        return {"table_id": table_id, "name": meta["name"], **table.summary(), "preview": table.head(10),
-                "suggested_target": meta["suggested_target"],
-                "profile": tables.column_profile(table, meta["suggested_target"]),
-                "read_info": read_info.to_dict() if read_info is not None else None}
 
     # --- data ---------------------------------------------------------------------------------------------
 
@@ -224,18 +111,18 @@ class Session:
         (docs/bridge.md). `sample`: a learner with a row limit works on a seeded sample of that many rows."""
         table = self.table(table_id)
         self._bound_runs(whole=0)  # what is kept waits as history from now: the training's peak comes on top
-        run, result = workbench.evaluation.train(table, target, features, model, params, evaluation, include_trace,
+        run, result = workbench.training.train(table, target, features, model, params, evaluation, include_trace,
                                                  preprocessing, sample)
         run.setup["table_id"] = table_id
         run.reply = result  # kept, so the page can show this run again (history, comparisons)
         return {"model_id": self.keep_run(run), **result}
 
-    def compare_learners(self, table_id, target, features, learners, evaluation=None, preprocessing=None,
+    def rank_learners(self, table_id, target, features, learners, evaluation=None, preprocessing=None,
                          params=None, metric=None):
         """Several learners trained as `train` trains them, on the same rows, preprocessing and split or
         folds, ranked by `metric` (docs/bridge.md). The runs are not kept (a comparison of many would push
         the shown model out): `train` with a row's model and params makes that very model again."""
-        return workbench.leaderboard.compare_learners(self.table(table_id), target, features, learners, evaluation,
+        return workbench.leaderboard.rank_learners(self.table(table_id), target, features, learners, evaluation,
                                                       preprocessing, params, metric)
 
     def show_run(self, model_id):
@@ -290,18 +177,6 @@ class Session:
         source = self.tables.get(run.setup.get("table_id"))
         return workbench.sklearn_script.sklearn_script(run, meta["name"], meta["steps"], source, meta.get("read_info"))
 
-    def _setup_of(self, run, overrides):
-        if run.table is None:
-            raise DataError("This model was imported without its data, so there is no run to reproduce.")
-        meta = self.table_meta.get(run.setup.get("table_id"), {"name": "data.csv", "steps": {}})
-        setup = {"file": meta["name"], "target": run.target, "features": run.features, "model": run.model,
-                 "params": run.setup.get("params", {}), "evaluation": run.setup.get("evaluation"),
-                 "kinds": meta["steps"].get("kinds"), "missing": meta["steps"].get("missing"),
-                 "preprocessing": run.setup.get("preprocessing"), "header": meta.get("header"),
-                 "sample": run.setup.get("sample")}
-        setup.update(overrides)
-        return setup
-
     # --- learning, step by step -----------------------------------------------------------------------------
 
     def timeline(self, model_id, row=None):
@@ -329,10 +204,10 @@ class Session:
             sample = workbench.lab.draw_sample(distribution, n, seed, params)
         return workbench.lab.lab(distribution, sample, prior_a, prior_b, k, positive)
 
-    def compare_sklearn(self, model_id):
+    def check_twin(self, model_id):
         """The run's model next to its scikit-learn equivalent, fitted on the same rows (scikit-learn is
         imported only here; without it: a NotLoadedError, code "not_loaded")."""
-        return workbench.compare.compare_sklearn(self.run(model_id))
+        return workbench.twin_check.check_twin(self.run(model_id))
 
     # --- judging a run on rows its model did not see ----------------------------------------------------------
 
@@ -356,7 +231,18 @@ class Session:
                                      grid, metric, sample)
 
 
-STATELESS = {"datasets": datasets, "models": models}
+STATELESS = {"datasets": menus.datasets, "models": menus.models, "memory": memory.heap_size}
+
+
+def import_sklearn():
+    """Import the scikit-learn modules the twin check uses, once the page has loaded the package (importing
+    is part of loading: seconds the first time). True when they imported; a failure shows in the command's
+    reply, so it is not raised here."""
+    try:
+        workbench.twin_check.import_sklearn()
+    except Exception:
+        return False
+    return True
 
 
 # --- replies ----------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from pellucid.workbench.lab import draw_sample
 pytestmark = pytest.mark.e2e
 HERE = pathlib.Path(__file__).resolve().parent
 SHOTS = HERE.parents[1] / "docs" / "screenshots"
-SEED_CSV = "f1,f2,y\n1,1,-1\n3,2,1\n2,4,1\n3,4,1\n2,3,-1\n"  # seed 000's perceptron example
+SEED_CSV = "f1,f2,y\n1,1,-1\n3,2,1\n2,4,1\n3,4,1\n2,3,-1\n"  # notes 000's perceptron example
 
 
 @pytest.fixture

@@ -197,7 +197,7 @@ async function loadOnDemand() {
   emit("progress", { fraction: 0, label: `Loading scikit-learn (${mb ? `about ${mb} MB, ` : ""}once)…` });
   await pyodide.loadPackage([...needed], { messageCallback: () => {} });
   // Importing is part of loading (it takes seconds the first time); a failure shows in the command's reply.
-  pyodide.runPython("from pellucid.workbench import compare\ntry:\n    compare.import_sklearn()\nexcept Exception:\n    pass");
+  bridge.import_sklearn();
   emit("progress", { fraction: 1, label: "Comparing with scikit-learn…" });
   return (performance.now() - started) / 1000;
 }
@@ -230,10 +230,7 @@ self.onmessage = (message) => {
     try {
       const bootError = await booted;
       if (bootError) throw bootError;
-      // The WebAssembly heap's size, for the memory benchmark (benchmarks/workflows.py --soak).
-      const [reply, transfer] = cmd === "heap_size"
-        ? [{ ok: true, result: { heap_bytes: pyodide._module.HEAP8.length } }, []]
-        : await callWithPackages(cmd, args);
+      const [reply, transfer] = await callWithPackages(cmd, args);
       self.postMessage({ id, ...reply }, transfer);  // the typed arrays move to the page, not copied
     } catch (error) {
       // After a fatal error (out of memory, say) this Python cannot be used again: say so ("crashed"),

@@ -12,8 +12,8 @@ import numpy as np
 from . import serialize
 from .descriptor import Task
 from .errors import DataError, not_fitted
-from ..evaluation.metrics import accuracy_score, r2_score
 from .params import check_params
+from .scores import accuracy_score, r2_score
 
 _REGISTRY = {}
 FORMAT = "pellucid-model"

@@ -6,19 +6,30 @@ fitted-state rule of `pellucid.core.jsonable`). A large numeric array (a k-NN mo
 packed instead: `{"__packed__": "<base64>", "dtype": "float64", "shape": [...]}`, its values as the
 little-endian bytes of the dtype. Packed, a float64 takes 10.7 characters of JSON rather than up to 24
 and is read back without a Python loop per value; every value, NaN and infinity included, reads back
-bit for bit. Files written before packing (only "__ndarray__") read back as before. A fitted
-FeatureEncoder becomes `{"__encoder__": {...}}`.
+bit for bit. Files written before packing (only "__ndarray__") read back as before.
+
+An object of a class registered with `register_tagged` (a fitted FeatureEncoder: tabular.encoding registers
+it under "__encoder__") becomes `{tag: its to_dict()}` and is read back by the class's `from_dict`. The
+classes register themselves, so this module, low in the package, imports none of them.
 """
 
 import base64
 
 import numpy as np
 
-from ..tabular.encoding import FeatureEncoder
 from .jsonable import tag, untag
 
 PACK_ABOVE = 1000  # numeric arrays with more values than this are packed; smaller ones stay readable
 PACKABLE = "fiub"  # dtype kinds with a fixed byte layout: floats, signed and unsigned integers, booleans
+
+_TAGGED = {}  # tag -> a class with to_dict() and from_dict(d), written as {tag: ...}
+
+
+def register_tagged(tag, cls):
+    """Write instances of `cls` as {tag: encode(obj.to_dict())} and read them back with cls.from_dict."""
+    if _TAGGED.get(tag, cls) is not cls:
+        raise ValueError(f"Another class is already written under {tag!r}.")
+    _TAGGED[tag] = cls
 
 
 def encode(value):
@@ -34,8 +45,9 @@ def encode(value):
             flat = [encode(v) for v in value.ravel().tolist()]
         return {"__ndarray__": flat, "dtype": "object" if value.dtype.kind in "OUS" else str(value.dtype),
                 "shape": list(value.shape)}
-    if isinstance(value, FeatureEncoder):
-        return {"__encoder__": encode(value.to_dict())}
+    for key, cls in _TAGGED.items():
+        if isinstance(value, cls):
+            return {key: encode(value.to_dict())}
     if isinstance(value, dict):
         return {str(k): encode(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -77,8 +89,9 @@ def decode(value):
             if dtype == "object":
                 arr[:] = flat
             return arr.reshape(value["shape"])
-        if "__encoder__" in value:
-            return FeatureEncoder.from_dict(decode(value["__encoder__"]))
+        for key, cls in _TAGGED.items():
+            if key in value:
+                return cls.from_dict(decode(value[key]))
         return {k: decode(v) for k, v in value.items()}
     if isinstance(value, list):
         return [decode(v) for v in value]

@@ -1,6 +1,6 @@
 """How good a clustering is: inertia, the Dunn index, the silhouette, the adjusted Rand index, choosing k.
 
-The notes (seed 004, "How to Choose the Right Number of Clusters?") judge a clustering by the Dunn index,
+The notes (notes 004, "How to Choose the Right Number of Clusters?") judge a clustering by the Dunn index,
 
     Dunn index = min(inter cluster distance) / max(intra cluster distance),
 
@@ -13,8 +13,8 @@ encoded, not standardised), so distances are taken between the encoded rows.
 import numpy as np
 
 from ..core.errors import DataError
-from ..learners.distances import squared_distances
-from ..learners.kmeans import KMeans
+from ..learners.shared.distances import squared_distances
+from ..learners.kmeans.kmeans import KMeans
 from ..tabular.features import matrix
 
 _BLOCK = 1024  # rows per block in the O(n^2) metrics: memory stays O(block * n)
@@ -59,7 +59,7 @@ def inertia(X, labels, centres=None):
 
 
 def dunn_index(X, labels):
-    """Seed 004's Dunn index: min(inter cluster distance) / max(intra cluster distance).
+    """Notes 004's Dunn index: min(inter cluster distance) / max(intra cluster distance).
 
     Inter cluster distance of two clusters = the distance between their closest pair of points (one in
     each); intra cluster distance of a cluster = its diameter, the distance between its farthest pair of

@@ -1,7 +1,7 @@
 """Out-of-fold predictions: under k-fold cross-validation, each row predicted by the one model that did
 not see it in training (scikit-learn's cross_val_predict).
 
-With folds S_1..S_k (seed 003, section 2.1), the model fitted on S - S_i predicts the rows of S_i. Every
+With folds S_1..S_k (notes 003, section 2.1), the model fitted on S - S_i predicts the rows of S_i. Every
 row is in exactly one test fold, so every row gets one honest prediction, and the whole table's
 confusion matrix, ROC curve or residuals can be drawn from data no model was fitted on. (A score
 computed on all out-of-fold predictions at once is not the mean of the per-fold scores that

@@ -1,9 +1,9 @@
 """Curves for choosing hyperparameters and judging the amount of data: scores against one hyperparameter's
 values (validation curve) and against the training-set size (learning curve), on held-out data.
 
-Seed 000 ("Training, Validation, Testing"): fit on training data and choose hyperparameters (Laplace k,
+Notes 000 ("Training, Validation, Testing"): fit on training data and choose hyperparameters (Laplace k,
 tree depth, k of k-NN, learning rate) by the score on validation data; without validation data, the
-folds of k-fold cross-validation (seed 003, section 2.1) stand in for it.
+folds of k-fold cross-validation (notes 003, section 2.1) stand in for it.
 """
 
 import numbers
@@ -26,7 +26,7 @@ def _holdout_or_kfold(X_val, y_val, k):
 def validation_curve(model, param, values, X, y, X_val=None, y_val=None, k=None, stratified=None,
                      shuffle=True, seed=0, scoring=None, feature_names=None):
     """Score each value of one hyperparameter (Laplace k, tree depth, k of k-NN, learning rate...) the
-    notes' way: fit on the training data and score on the validation data (seed 000), or, without
+    notes' way: fit on the training data and score on the validation data (notes 000), or, without
     validation data, by k-fold cross-validation (k defaults to 5; the same folds for every value).
 
     Returns {"param", "values", "method", "k", "scoring", "greater_is_better", "train_scores",

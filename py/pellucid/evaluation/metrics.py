@@ -2,52 +2,18 @@
 log loss) and regressors (MSE, MAE, R^2), with JSON-able reports for the page's readout.
 
 Definitions and argument order follow scikit-learn's `sklearn.metrics` (the tests compare against it);
-the 0-1 and perceptron losses on scores are the ones of seed 004 ("Loss Function for Classification").
+the 0-1 and perceptron losses on scores are the ones of notes 004 ("Loss Function for Classification").
 """
 
 import numpy as np
 
 from ..core.errors import DataError
-from ..core.validation import is_missing
+from ..core.scores import accuracy_score, r2_score  # noqa: F401 (metrics of their own, kept low)
+from ..core.scores import label_pair as _pair, labels_1d as _labels_1d, number_pair as _numbers
+from ..core.scores import same_length as _same_length
 
 
 # --- reading inputs ------------------------------------------------------------------------------
-
-def _labels_1d(y, name):
-    y = np.asarray(y)
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y[:, 0]
-    if y.ndim != 1:
-        raise DataError(f"{name} must be 1-D (one value per row); got shape {y.shape}.")
-    if y.size == 0:
-        raise DataError(f"{name} is empty: at least one row is needed.")
-    if y.dtype.kind == "O":
-        if any(is_missing(v) for v in y.tolist()):
-            raise DataError(f"{name} has missing values; drop those rows first.")
-        kinds = {isinstance(v, str) for v in y.tolist()}
-        if len(kinds) > 1:
-            raise DataError(f"{name} mixes text and numbers; labels must be of one kind.")
-        y = y.astype(str) if kinds == {True} else np.array(y.tolist())
-    elif y.dtype.kind == "f" and np.isnan(y).any():
-        raise DataError(f"{name} has missing values (NaN); drop those rows first.")
-    return y
-
-
-def _same_length(a, b, names=("y_true", "y_pred")):
-    if len(a) != len(b):
-        raise DataError(f"Found input variables with inconsistent numbers of samples: "
-                        f"{names[0]} has {len(a)} values, {names[1]} has {len(b)}.")
-
-
-def _pair(y_true, y_pred):
-    y_true, y_pred = _labels_1d(y_true, "y_true"), _labels_1d(y_pred, "y_pred")
-    _same_length(y_true, y_pred)
-    text = (y_true.dtype.kind in "US", y_pred.dtype.kind in "US")
-    if text[0] != text[1]:
-        raise DataError("y_true and y_pred hold different kinds of labels (one text, one numbers); "
-                        "they must be comparable.")
-    return y_true, y_pred
-
 
 def _py_list(values):
     return [v.item() if isinstance(v, np.generic) else v for v in values]
@@ -79,13 +45,6 @@ def _encode(y, labels):
 
 # --- classification ------------------------------------------------------------------------------
 
-def accuracy_score(y_true, y_pred, normalize=True):
-    """Fraction (or, with normalize=False, number) of rows whose predicted label equals the true one."""
-    y_true, y_pred = _pair(y_true, y_pred)
-    correct = np.sum(y_true == y_pred)
-    return float(correct / len(y_true)) if normalize else int(correct)
-
-
 def zero_one_loss(y_true, y_pred, normalize=True):
     """The 0-1 loss on labels: fraction (or number) of rows predicted wrongly; 1 - accuracy."""
     y_true, y_pred = _pair(y_true, y_pred)
@@ -112,14 +71,14 @@ def _margins(scores, y):
 
 
 def margin_zero_one_loss(scores, y, normalize=True):
-    """Seed 004's 0-1 loss on scores: L(y, w.x) = 0 if y * w.x > 0, else 1 (a score of exactly 0 is
+    """Notes 004's 0-1 loss on scores: L(y, w.x) = 0 if y * w.x > 0, else 1 (a score of exactly 0 is
     a mistake). Labels are -1/+1 (0/1 accepted as -1/+1). Mean over rows, or the sum with normalize=False."""
     losses = (_margins(scores, y) <= 0).astype(float)
     return float(losses.mean()) if normalize else float(losses.sum())
 
 
 def perceptron_loss(scores, y, normalize=True):
-    """Seed 004's perceptron loss: L_P(y, w.x) = 0 if y * w.x > 0, else -y * w.x, i.e. max(0, -y w.x):
+    """Notes 004's perceptron loss: L_P(y, w.x) = 0 if y * w.x > 0, else -y * w.x, i.e. max(0, -y w.x):
     how far on the wrong side of the boundary each mistake is. Labels are -1/+1 (0/1 accepted as -1/+1).
     Mean over rows, or the sum with normalize=False."""
     losses = np.maximum(0.0, -_margins(scores, y))  # (n,)
@@ -219,20 +178,6 @@ def log_loss(y_true, proba, labels=None):
 
 # --- regression ----------------------------------------------------------------------------------
 
-def _numbers(y_true, y_pred):
-    out = []
-    for name, y in (("y_true", y_true), ("y_pred", y_pred)):
-        y = _labels_1d(y, name)
-        if y.dtype.kind not in "biuf":
-            raise DataError(f"{name} must be numbers for a regression metric; found text.")
-        y = y.astype(float)
-        if not np.all(np.isfinite(y)):
-            raise DataError(f"{name} has infinite values.")
-        out.append(y)
-    _same_length(*out)
-    return out
-
-
 def mean_squared_error(y_true, y_pred):
     """(1/n) sum (y - y_hat)^2."""
     y_true, y_pred = _numbers(y_true, y_pred)
@@ -243,18 +188,6 @@ def mean_absolute_error(y_true, y_pred):
     """(1/n) sum |y - y_hat|."""
     y_true, y_pred = _numbers(y_true, y_pred)
     return float(np.mean(np.abs(y_true - y_pred)))
-
-
-def r2_score(y_true, y_pred):
-    """Coefficient of determination 1 - sum (y - y_hat)^2 / sum (y - mean y)^2. For constant y_true
-    (no variance to explain) it is 1.0 for perfect predictions and 0.0 otherwise, as in sklearn; unlike
-    sklearn, which gives NaN for a single row, that rule applies there too (the result stays JSON-able)."""
-    y_true, y_pred = _numbers(y_true, y_pred)
-    residual = np.sum((y_true - y_pred) ** 2)
-    total = np.sum((y_true - y_true.mean()) ** 2)
-    if total == 0:
-        return 1.0 if residual == 0 else 0.0
-    return float(1.0 - residual / total)
 
 
 # --- reports for the page ------------------------------------------------------------------------

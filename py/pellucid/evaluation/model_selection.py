@@ -2,9 +2,9 @@
 uses (from `splits`, importable from here too; the curves for choosing hyperparameters on held-out data
 are in `curves`).
 
-Seed 000 ("Training, Validation, Testing"): fit on training data, choose hyperparameters (Laplace k, tree
+Notes 000 ("Training, Validation, Testing"): fit on training data, choose hyperparameters (Laplace k, tree
 depth, k of k-NN, learning rate) by accuracy on validation data, and touch the test set once at the end.
-Seed 003 (section 2.1): partition the sample randomly into k equal parts S_1..S_k, train on S - S_i, test
+Notes 003 (section 2.1): partition the sample randomly into k equal parts S_1..S_k, train on S - S_i, test
 on S_i, and estimate the error as (1/k) sum_i error_i. Names follow scikit-learn; every random choice is
 made by `np.random.default_rng(seed)`, and the caller's arrays and model are never changed.
 """
@@ -91,7 +91,7 @@ def _splitter(model, k, stratified, shuffle, seed):
 
 def cross_validate(model, X, y, k=10, stratified=None, shuffle=True, seed=0, scoring=None,
                    return_train_score=False, return_indices=False, feature_names=None):
-    """k-fold cross-validation (seed 003, section 2.1): for each fold i, fit a fresh copy of `model` on
+    """k-fold cross-validation (notes 003, section 2.1): for each fold i, fit a fresh copy of `model` on
     the other folds and score it on fold i. Folds are stratified for classifiers unless
     `stratified=False`, and the rows are shuffled first (the notes partition *randomly*; sklearn's
     cross_validate does not shuffle by default). `scoring` is None (the model's score: accuracy or

@@ -1,7 +1,7 @@
 """Splitting rows honestly: train/validation/test splits and the k folds of cross-validation.
 
-Seed 000 ("Training, Validation, Testing"): fit on training data, choose hyperparameters by accuracy on
-validation data, and touch the test set once at the end. Seed 003 (section 2.1): partition the sample
+Notes 000 ("Training, Validation, Testing"): fit on training data, choose hyperparameters by accuracy on
+validation data, and touch the test set once at the end. Notes 003 (section 2.1): partition the sample
 randomly into k equal parts S_1..S_k. Names follow scikit-learn; every random choice is made by
 `np.random.default_rng(seed)`, and the caller's arrays are never changed. Fitting on the folds is in
 `model_selection`.
@@ -141,7 +141,7 @@ def train_test_split(*arrays, test_size=0.25, stratify=None, seed=0, shuffle=Tru
 
 
 def train_val_test_split(*arrays, val_size=0.2, test_size=0.2, stratify=None, seed=0, shuffle=True):
-    """Split arrays into training, validation and test rows (seed 000): returns
+    """Split arrays into training, validation and test rows (notes 000): returns
     [a_train, a_val, a_test, b_train, b_val, b_test, ...]. Sizes are fractions of all rows (rounded up)
     or counts; at least one row must remain for training."""
     def sizes(n):
@@ -156,7 +156,7 @@ def train_val_test_split(*arrays, val_size=0.2, test_size=0.2, stratify=None, se
 # --- k-fold --------------------------------------------------------------------------------------
 
 class KFold:
-    """k-fold cross-validation splits (seed 003, section 2.1): k parts of equal size (the first n % k
+    """k-fold cross-validation splits (notes 003, section 2.1): k parts of equal size (the first n % k
     one row larger), each the test set once. Without shuffling the folds are consecutive rows and equal
     sklearn's KFold; with shuffling the rows are permuted by `np.random.default_rng(seed)` first (so the
     folds differ from sklearn's, which uses its own RandomState)."""

@@ -1,8 +1,8 @@
 """Parameter estimation: maximum likelihood, MAP with conjugate priors, Laplace smoothing.
 
-Follows the notes' "Parameter Estimation" and "Smoothing" (seed 000), the Bernoulli MLE/MAP estimates of
-naive Bayes (seed 001), the Poisson MLE (seed 003, section 2.2) and "Principles for Estimating Probabilities"
-with Beta and Dirichlet priors (seed 004). Every function returns plain JSON-able values (Python floats,
+Follows the notes' "Parameter Estimation" and "Smoothing" (notes 000), the Bernoulli MLE/MAP estimates of
+naive Bayes (notes 001), the Poisson MLE (notes 003, section 2.2) and "Principles for Estimating Probabilities"
+with Beta and Dirichlet priors (notes 004). Every function returns plain JSON-able values (Python floats,
 ints, strings, lists, dicts), so the page can show the numbers next to the formulas. The likelihood
 as a function of the parameter, for plotting, is in likelihood_curves.py; reading the observations
 is in samples.py.
@@ -23,11 +23,11 @@ from .samples import (_found, _py, _xlogy, bernoulli_indicators, check_distribut
 def mle(distribution, data, positive=None):
     """Maximum-likelihood estimate of a distribution's parameters from i.i.d. data.
 
-    - "bernoulli": theta = alpha_1 / (alpha_1 + alpha_0), the fraction of successes (seed 000, "Parameter
-      Estimation"; seed 004, "Maximum Likelihood Estimate for Theta"). Data are 0/1, booleans, or labels
+    - "bernoulli": theta = alpha_1 / (alpha_1 + alpha_0), the fraction of successes (notes 000, "Parameter
+      Estimation"; notes 004, "Maximum Likelihood Estimate for Theta"). Data are 0/1, booleans, or labels
       with `positive` naming the success value.
-    - "categorical": P(x) = count(x) / N for each value x, values sorted (seed 000, "Smoothing", P_MLE).
-    - "poisson": lambda = sum(z_i) / n, the mean (seed 003, section 2.2). Data are non-negative integers.
+    - "categorical": P(x) = count(x) / N for each value x, values sorted (notes 000, "Smoothing", P_MLE).
+    - "poisson": lambda = sum(z_i) / n, the mean (notes 003, section 2.2). Data are non-negative integers.
     - "gaussian": mu = mean, sigma2 = (1/n) sum (x_i - mu)^2 (the MLE divides by n, not n - 1).
 
     Returns {"distribution", "n", "params", "log_likelihood", ...} with counts where they apply. The log
@@ -79,7 +79,7 @@ def _mle_poisson(data, positive=None):
 
 
 def poisson_log_likelihood(z, lam):
-    """l_S(lambda) = sum_i (-lambda + z_i log lambda - log(z_i!)) (seed 003, section 2.2); lam may be an array."""
+    """l_S(lambda) = sum_i (-lambda + z_i log lambda - log(z_i!)) (notes 003, section 2.2); lam may be an array."""
     z = np.asarray(z, dtype=float)
     levels, counts = np.unique(z, return_counts=True)
     log_factorials = sum(c * math.lgamma(v + 1.0) for v, c in zip(levels.tolist(), counts.tolist()))
@@ -128,7 +128,7 @@ def beta_prior(prior):
 
 
 def map_estimate(distribution, data, prior, positive=None):
-    """Maximum a posteriori estimate with a conjugate prior (seed 004, "Principles for Estimating
+    """Maximum a posteriori estimate with a conjugate prior (notes 004, "Principles for Estimating
     Probabilities", "Beta prior distribution", "Eg. 2 Dice roll problem").
 
     - "bernoulli" with prior Beta(a, b): the posterior is Beta(alpha_1 + a, alpha_0 + b) and its mode is
@@ -247,7 +247,7 @@ def _map_categorical(data, prior):
 # --- Laplace smoothing --------------------------------------------------------------------------
 
 def laplace(counts, k=1):
-    """Laplace smoothing with strength k: P_LAP,k(x) = (count(x) + k) / (N + k|X|) (seed 000, "Smoothing").
+    """Laplace smoothing with strength k: P_LAP,k(x) = (count(x) + k) / (N + k|X|) (notes 000, "Smoothing").
 
     `counts` is a dict value -> count (returns a dict), a list of counts (returns a list), or a 2-D table
     with one row per class y (returns a list of rows, each P_LAP,k(x | y) = (count(x, y) + k) /

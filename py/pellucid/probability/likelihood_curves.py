@@ -1,6 +1,6 @@
 """The log likelihood (and, with a Beta prior, the log posterior) as a function of the parameter, for
-plotting next to the estimate (estimation.py): the curve whose peak is the MLE, seed 000's "Parameter
-Estimation", and the posterior whose peak is the MAP, seed 004's "Principles for Estimating Probabilities".
+plotting next to the estimate (estimation.py): the curve whose peak is the MLE, notes 000's "Parameter
+Estimation", and the posterior whose peak is the MAP, notes 004's "Principles for Estimating Probabilities".
 """
 
 import math

@@ -13,7 +13,7 @@ import re
 import numpy as np
 
 from ..core.errors import DataError
-from . import page_numbers
+from ..host import page_numbers
 # The column kinds and the missing markers are defined once, with what else the page shares.
 from ..core.settings import CATEGORICAL, COLUMN_KINDS as KINDS, MISSING_MARKERS, NUMERIC  # noqa: F401
 

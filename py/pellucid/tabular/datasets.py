@@ -1,7 +1,7 @@
 """Built-in example datasets from the course notes, read from the package's data files.
 
-`load_restaurant()`: the 12 restaurant examples of seed 000 ("Decision Trees"; also seed 004), with the
-notes' attribute names and value spellings (seed 000 gives x4 Rain = Yes). `load_play_tennis()`: the
+`load_restaurant()`: the 12 restaurant examples of notes 000 ("Decision Trees"; also notes 004), with the
+notes' attribute names and value spellings (notes 000 gives x4 Rain = Yes). `load_play_tennis()`: the
 14 Saturday mornings of Quinlan's play-tennis data. `load_iris()`, `load_wine()`, `load_breast_cancer()`:
 the UCI data sets as distributed with scikit-learn, with its feature names and the class names as the
 target (sources and licences: data/README.md). `EXAMPLES` lists them for the page's data menu. Files are
@@ -43,7 +43,7 @@ def load_csv_dataset(filename):
 
 
 def load_restaurant():
-    """The restaurant data (seed 000): will we wait for a table? Target WillWait (Yes/No)."""
+    """The restaurant data (notes 000): will we wait for a table? Target WillWait (Yes/No)."""
     return load_csv_dataset("restaurant.csv")
 
 

@@ -8,6 +8,7 @@ rows exactly as the training rows were.
 
 import numpy as np
 
+from ..core import serialize
 from ..core.validation import CATEGORICAL, Columns
 
 
@@ -70,3 +71,6 @@ class FeatureEncoder:
         encoder.categories = {k: list(v) for k, v in d["categories"].items()}
         encoder.means, encoder.scales = dict(d["means"]), dict(d["scales"])
         return encoder
+
+
+serialize.register_tagged("__encoder__", FeatureEncoder)  # a fitted model's encoder_ in its model file

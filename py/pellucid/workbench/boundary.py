@@ -7,7 +7,7 @@ import numpy as np
 
 from ..core.errors import DataError
 from ..core.validation import check_target
-from ..learners.pca import PCA  # the plane of the first two principal components, for any learner
+from ..learners.projection.pca import PCA  # the plane of the first two principal components, for any learner
 from .grid import held_values, predict_grid
 from .readouts import sample_rows
 

@@ -6,14 +6,14 @@ A grid's rows differ only in the varied features, and each of those takes few di
 again. Trees and logistic regression then predict from the varied columns alone: a tree routes the held
 values once (learners/tree/held.py), logistic regression adds their part of theta^T x once
 (logistic_fast.held_scores); categorical naive Bayes looks each column's terms up once per distinct value,
-kernel regression sums its kernel per axis value (learners/kernel_lattice.py); all give what predict gives
+kernel regression sums its kernel per axis value (learners/kernels/kernel_lattice.py); all give what predict gives
 on the whole grid (tests/test_fast_paths.py, tests/test_grid_held_columns.py).
 """
 
 import numpy as np
 
 from ..learners import registry
-from ..learners.logistic_fast import held_scores
+from ..learners.logistic.logistic_fast import held_scores
 from ..tabular.features import numeric
 from ..tabular.table import Table
 
@@ -171,7 +171,7 @@ def _categorical_nb_grid(model, rows, proba):
 
 def _kernel_grid(model, rows, proba):
     """Kernel regression on the grid: its sums over the stored rows worked out per axis value and combined
-    (learners/kernel_lattice.py) instead of a kernel value for every grid point and stored row."""
+    (learners/kernels/kernel_lattice.py) instead of a kernel value for every grid point and stored row."""
     encoded = numeric(model, rows.few)  # (r, D) the few rows encoded as the model does
     held_row, axes, spread = rows.axes(encoded, model.feature_names_out_)
     if rows.whole or not 1 <= len(axes) <= 2:  # not a lattice (the PCA plane): the usual way

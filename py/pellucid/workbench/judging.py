@@ -20,7 +20,7 @@ from ..evaluation.importance import impurity_importance, permutation_importance
 from ..evaluation.probability_report import probability_report
 from ..preprocessing import Pipeline, Preprocessor
 from . import prepare
-from .host import part, report
+from ..host.progress import part, report
 
 MAX_IMPORTANCE_ROWS = 2000  # held-out rows permutation importance reads at most (sampled by the run's seed)
 N_REPEATS = 5
@@ -78,7 +78,7 @@ def out_of_fold(run):
         raise DataError("Out-of-fold predictions come from k-fold cross-validation; this run was not "
                         "cross-validated.")
     _check_data(run)
-    kept = getattr(run, "_out_of_fold", None)
+    kept = run.out_of_fold
     if kept is not None:
         return kept
     report(0.05, "Predicting each fold's held-out rows")
@@ -93,7 +93,7 @@ def out_of_fold(run):
             proba = cross_predict.cross_val_predict(model, raw, y, cv=pairs, method="predict_proba")
             classes = np.unique(_labels(y, len(y)))
     kept = {"predicted": predicted, "proba": proba, "classes": classes, "fold": fold}
-    run._out_of_fold = kept
+    run.out_of_fold = kept
     return kept
 
 

@@ -1,6 +1,6 @@
 """The estimation lab: a sample (drawn with a seed, or a table column), its likelihood curve, the MLE, the
-MAP estimate under a Beta or Dirichlet prior, and Laplace smoothing with strength k (seed 000, "Parameter
-Estimation", "Smoothing"; seed 003, section 2.2, the Poisson MLE; seed 004, "Principles for Estimating
+MAP estimate under a Beta or Dirichlet prior, and Laplace smoothing with strength k (notes 000, "Parameter
+Estimation", "Smoothing"; notes 003, section 2.2, the Poisson MLE; notes 004, "Principles for Estimating
 Probabilities", Beta and Dirichlet priors). Everything is computed by `pellucid.estimation` and
 `pellucid.likelihood_curves`.
 """

@@ -1,7 +1,7 @@
 """Compare learners: several learners trained on the same rows, the same preprocessing and the same split
 or folds (one seed), ranked by a metric, as Weka's Experimenter and Orange's Test & Score do.
 
-Each learner is trained exactly as the `train` command trains it (workbench.evaluation), with the same
+Each learner is trained exactly as the `train` command trains it (workbench.training), with the same
 seed, so `train` with a row's model and params makes that very model again for the page to open. Under k-fold a learner's score is the mean
 and population spread of the metric over the folds, each fold scored on its own held-out rows by the
 model that did not see them (as scikit-learn's cross_val_score); under a split it is the held-out score
@@ -14,8 +14,8 @@ from ..core.descriptor import Task
 from ..core.errors import DataError
 from ..evaluation.model_selection import SCORERS
 from ..learners import registry
-from . import evaluation as _evaluation
-from .host import part, report
+from . import training
+from ..host.progress import part, report
 from .judging import held_out
 
 # The metrics a ranking can use, per task, with their names on the page (those the scorers know).
@@ -62,7 +62,7 @@ def check_metric(metric, task):
     return metric
 
 
-def compare_learners(table, target, features, learners, evaluation=None, preprocessing=None, params=None,
+def rank_learners(table, target, features, learners, evaluation=None, preprocessing=None, params=None,
                      metric=None):
     """Train each of `learners` (names) on `table` as `train` would, with `params[name]` where given (the
     page's current model keeps its settings) and its defaults otherwise; rank them by `metric`. A learner
@@ -76,7 +76,7 @@ def compare_learners(table, target, features, learners, evaluation=None, preproc
         report(i / len(chosen), f"{learner.label} ({i + 1} of {len(chosen)})")
         with part(i / len(chosen), (i + 1) / len(chosen), f"{learner.label} ({i + 1} of {len(chosen)})"):
             try:
-                run, result = _evaluation.train(table, target, features, learner.name, params.get(learner.name),
+                run, result = training.train(table, target, features, learner.name, params.get(learner.name),
                                                 evaluation, False, preprocessing)
             except DataError as exc:
                 failures.append(exc)
@@ -120,7 +120,7 @@ def _row(run, result, task):
     """The ranking's row of one trained run: every metric's per-fold (or held-out) scores, mean and std."""
     y = run.table.column(run.target)
     if result.get("cv") is not None:
-        oof = run._out_of_fold  # the fold models' predictions, made when the run was cross-validated
+        oof = run.out_of_fold  # the fold models' predictions, made when the run was cross-validated
         groups = [np.flatnonzero(oof["fold"] == i) for i in range(result["cv"]["k"])]
         predicted, scored_on, n_rows = oof["predicted"], "folds", len(y)
     else:
@@ -141,7 +141,7 @@ def _row(run, result, task):
 
 def _scored_groups(run):
     """[(training rows, scored rows)] of a run: one pair per fold under k-fold, else its split's."""
-    oof = getattr(run, "_out_of_fold", None)
+    oof = run.out_of_fold
     if run.setup["evaluation"]["method"] == "kfold" and oof is not None:
         return [(np.flatnonzero(oof["fold"] != i), np.flatnonzero(oof["fold"] == i))
                 for i in range(run.setup["evaluation"]["k"])]

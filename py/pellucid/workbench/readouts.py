@@ -9,7 +9,7 @@ from ..evaluation.imbalance import balanced_accuracy_score
 from ..tabular.features import numeric
 from ..tabular.table import Table
 from .grid import held_values, predict_grid
-from .host import report
+from ..host.progress import report
 
 MAX_POINTS = 5000  # rows drawn in a scatter (sampled with a fixed seed beyond)
 PREDICT_CHUNK = 4096  # rows predicted at a time (with a progress report) by models that store their rows

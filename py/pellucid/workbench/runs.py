@@ -32,6 +32,11 @@ class Run:
     probabilities: object = None  # (n_rows, classes) kept when the prediction came with them (readouts.predict_rows)
     reply: dict = None  # the TrainResult the page was given (None for an imported model)
     held: dict = None  # each feature's training mean or mode, for the drawings (workbench.grid), once asked
+    # A k-fold run's out-of-fold predictions, {"predicted" (n,), "proba" (n, classes) or None, "classes",
+    # "fold" (n,) 0-based}: each row predicted by the model of the fold that held it out. Set when the run
+    # is cross-validated (workbench.training) or first asked for (judging.out_of_fold); read by the curves,
+    # the exports and the ranking of learners (leaderboard). None: not cross-validated, or not yet made.
+    out_of_fold: dict = None
 
     @property
     def learner(self):

@@ -6,7 +6,7 @@ import pathlib
 
 from ..core.errors import DataError
 from ..learners import registry
-from .evaluation import check_evaluation
+from .training import check_evaluation
 from .prepare import check_choices
 from .runs import SUPERVISED
 from ..tabular.dates import PARTS
@@ -61,7 +61,7 @@ def _preprocessing_lines(choices, target, supervised):
 
 
 def sample_lines(sample, label, n_rows, take):
-    """A learner with a row limit trained on a seeded random sample (workbench.evaluation): the same draw,
+    """A learner with a row limit trained on a seeded random sample (workbench.training): the same draw,
     from the rows left after the missing-value steps, in table order. n_rows and take are the table's
     row count and row selection as the script writes them."""
     if not sample:

@@ -12,7 +12,7 @@ from ..core.errors import DataError
 from ..core.settings import MAX_BYTES, MAX_ROWS
 from ..tabular import datasets as _datasets, generators, profile
 from ..tabular.csvio import read_csv
-from .host import reporter
+from ..host.progress import reporter
 
 
 def menu():

@@ -1,6 +1,6 @@
 """Tree growth as display frames: each node's examples, its entropy (or Gini), the IMPORTANCE table with
-every candidate's gain worked out branch by branch, and the pruning tests (seed 000, "Decision Trees",
-"Information Gain", "Pruning"; seed 004, "Choosing best attribute", "Pruning decision trees").
+every candidate's gain worked out branch by branch, and the pruning tests (notes 000, "Decision Trees",
+"Information Gain", "Pruning"; notes 004, "Choosing best attribute", "Pruning decision trees").
 
 A frame is the trace step plus what the page shows beside it: `breakdown` (per candidate, the class
 counts of each branch) and `math` ([{tex, text}]: the notes' formulas with this node's numbers). The

@@ -2,8 +2,8 @@
 as scikit-learn's GridSearchCV does, for the page to draw as a validation curve (one parameter) or a
 heatmap (two), with the best cell marked.
 
-Seed 000 ("Training, Validation, Testing"): choose hyperparameters on data the model was not fitted on, and
-touch the test rows once at the end; seed 003 (section 2.1): without a validation set, the k folds stand
+Notes 000 ("Training, Validation, Testing"): choose hyperparameters on data the model was not fitted on, and
+touch the test rows once at the end; notes 003 (section 2.1): without a validation set, the k folds stand
 in for it. So every cell is scored on the same k folds (the page's k and seed, stratified as its evaluation
 says), the preprocessing is fitted inside each fold on that fold's training rows, as training does, and
 under a held-out split the test rows take no part: the folds are drawn from the training and validation
@@ -24,8 +24,8 @@ from ..learners import registry
 from ..preprocessing import Pipeline
 from ..tabular.dates import expand_dates
 from . import prepare
-from .evaluation import check_evaluation, split_rows, within_row_limit
-from .host import report
+from .training import check_evaluation, split_rows, within_row_limit
+from ..host.progress import report
 from .leaderboard import check_metric, metrics_for
 from .runs import SUPERVISED, check_not_empty, check_two_classes, choose_columns, make_estimator
 

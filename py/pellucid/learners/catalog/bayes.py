@@ -1,8 +1,8 @@
 """Naive Bayes: Gaussian, categorical, Bernoulli and multinomial, and their scikit-learn twins."""
 
 from ...core.descriptor import Learner, SklearnTwin, Task
-from ..naive_bayes import BernoulliNB, CategoricalNB, MultinomialNB
-from ..naive_bayes_gaussian import GaussianNB
+from ..naive_bayes.discrete import BernoulliNB, CategoricalNB, MultinomialNB
+from ..naive_bayes.gaussian import GaussianNB
 
 
 def _gaussian(sk, p, ctx):

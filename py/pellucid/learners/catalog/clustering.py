@@ -1,8 +1,8 @@
 """Clustering: k-means and agglomerative clustering, and their scikit-learn twins."""
 
 from ...core.descriptor import Learner, SklearnTwin, Task
-from ..agglomerative import AgglomerativeClustering
-from ..kmeans import KMeans
+from ..agglomerative.agglomerative import AgglomerativeClustering
+from ..kmeans.kmeans import KMeans
 
 
 def _kmeans(sk, p, ctx):
@@ -28,7 +28,7 @@ def _agglomerative_notes(p):
 
 # Agglomerative clustering holds (complete, average link) or scans (single link) every pair of rows:
 # 5,000 rows are 12.5 million pairs, a 200 MB distance matrix and a few seconds in the browser; a larger
-# table is offered a seeded sample of this many rows instead (workbench/evaluation.py).
+# table is offered a seeded sample of this many rows instead (workbench/training.py).
 AGGLOMERATIVE_MAX_ROWS = 5_000
 
 LEARNERS = (

@@ -3,9 +3,9 @@
 import numpy as np
 
 from ...core.descriptor import Learner, SklearnTwin, Task
-from ..linear import LinearRegression
-from ..logistic import LogisticRegression
-from ..perceptron import Perceptron
+from ..linear.linear_regression import LinearRegression
+from ..logistic.logistic import LogisticRegression
+from ..linear.perceptron import Perceptron
 
 
 def _linear(sk, p, ctx):

@@ -1,7 +1,7 @@
 """k-nearest neighbours for classes and for values, and their scikit-learn twins."""
 
 from ...core.descriptor import Learner, SklearnTwin, Task
-from ..neighbors import KNeighborsClassifier, KNeighborsRegressor
+from ..neighbors.neighbors import KNeighborsClassifier, KNeighborsRegressor
 
 
 def _twin(kind):

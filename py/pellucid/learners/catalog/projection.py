@@ -1,7 +1,7 @@
 """Dimensionality reduction: principal component analysis, and its scikit-learn twin."""
 
 from ...core.descriptor import Learner, SklearnTwin, Task
-from ..pca import PCA
+from ..projection.pca import PCA
 
 
 def _twin(sk, p, ctx):

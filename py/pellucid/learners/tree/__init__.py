@@ -1,4 +1,4 @@
-"""Decision trees (seed 000, "Decision Trees"; seed 004, decision-tree slides): ID3 classification and
+"""Decision trees (notes 000, "Decision Trees"; notes 004, decision-tree slides): ID3 classification and
 regression trees with information gain, Gini or variance reduction, chi-squared and reduced-error pruning."""
 
 from .classifier import DecisionTreeClassifier

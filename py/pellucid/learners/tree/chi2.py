@@ -1,6 +1,6 @@
 """The chi-squared test of a split: the deviation Delta and its p-value, in plain math (no scipy).
 
-Seed 000, "Decision Trees" (pruning): a node whose children are all leaves is tested; if the split is
+Notes 000, "Decision Trees" (pruning): a node whose children are all leaves is tested; if the split is
 not statistically significant it is replaced by a leaf. Under the null hypothesis that the attribute is
 irrelevant, child k should receive its share n_k / n of each class's count, and
 

@@ -8,7 +8,7 @@ from ...core.errors import DataError
 from ...core.params import Choice, Flag, Integer, Number
 from ...core.validation import check_classes
 from . import tracing
-from ..class_weights import CLASS_WEIGHT_RULE, class_weights
+from ..shared.class_weights import CLASS_WEIGHT_RULE, class_weights
 from ._base import SIZE_RULES, _TreeModel, check_validation
 from .criteria import Classes
 from .pruning import chi2_prune, reduced_error_prune
@@ -28,7 +28,7 @@ def stratified_holdout(codes, fraction, seed):
 
 
 def plurality_value(counts):
-    """PLURALITY-VALUE (seed 000): the most common class among a node's examples, from its class counts
+    """PLURALITY-VALUE (notes 000): the most common class among a node's examples, from its class counts
     or frequencies (..., k), as an index into classes_; a tie goes to the smallest label."""
     return np.argmax(counts, axis=-1)
 
@@ -48,7 +48,7 @@ def node_distribution(tree):
 
 
 class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
-    """Decision tree classifier grown by DECISION-TREE-LEARNING (seed 000, "Decision Trees"; seed 004,
+    """Decision tree classifier grown by DECISION-TREE-LEARNING (notes 000, "Decision Trees"; notes 004,
     "Choosing best attribute", "Pruning decision trees").
 
     IMPORTANCE is the information gain in bits (criterion="entropy") or the decrease in Gini impurity

@@ -1,7 +1,7 @@
 """Coding X for a tree: numeric columns stay numbers, categorical columns become codes of their values.
 
 A tree splits a categorical attribute multiway, one branch per value seen in the whole training set
-(seed 000, DECISION-TREE-LEARNING: "for each value v_k of A"). The values are kept sorted, and a
+(notes 000, DECISION-TREE-LEARNING: "for each value v_k of A"). The values are kept sorted, and a
 column is stored as the index of its value in that list, so the tree can be kept in flat numeric
 arrays; a value never seen in training is coded -1.
 

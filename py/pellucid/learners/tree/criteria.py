@@ -1,12 +1,12 @@
 """Impurity and IMPORTANCE: entropy B(q), Gini impurity, variance, and the gain of a split.
 
-Seed 000, "Decision Trees": H(V) = -sum_k P(v_k) log2 P(v_k), its binary form
+Notes 000, "Decision Trees": H(V) = -sum_k P(v_k) log2 P(v_k), its binary form
 B(q) = -q log2 q - (1 - q) log2(1 - q), and
 
     Gain(A) = B(p / (p + n)) - sum_k (p_k + n_k) / (p + n) * B(p_k / (p_k + n_k)).
 
-Seed 004 ("Choosing best attribute") adds Gini impurity as the other measure of homogeneity; regression
-trees (seed 000, last paragraph of "Decision Trees") use the variance of the target instead.
+Notes 004 ("Choosing best attribute") adds Gini impurity as the other measure of homogeneity; regression
+trees (notes 000, last paragraph of "Decision Trees") use the variance of the target instead.
 
 Every function reads a node from its statistics, which add up over examples: the class counts, or for a
 regression tree (count, sum, sum of squares) of the target. They work on one node or, along the last
@@ -18,7 +18,7 @@ import numpy as np
 
 
 def B(q):
-    """Entropy in bits of a Boolean variable that is true with probability q (seed 000)."""
+    """Entropy in bits of a Boolean variable that is true with probability q (notes 000)."""
     q = np.asarray(q, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = -q * np.log2(q) - (1 - q) * np.log2(1 - q)

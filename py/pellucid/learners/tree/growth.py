@@ -1,4 +1,4 @@
-"""Growing the tree: DECISION-TREE-LEARNING of seed 000, one node at a time, as the notes write it.
+"""Growing the tree: DECISION-TREE-LEARNING of notes 000, one node at a time, as the notes write it.
 
     function DECISION-TREE-LEARNING(examples, attributes, parent_examples) returns a tree
       if examples is empty then return PLURALITY-VALUE(parent_examples)
@@ -13,7 +13,7 @@
           add a branch to tree with label (A = v_k) and subtree subtree
         return tree
 
-The added stops (max_depth, min_samples_split, best gain <= min_gain) are the pre-pruning of seed 004
+The added stops (max_depth, min_samples_split, best gain <= min_gain) are the pre-pruning of notes 004
 ("if info. gain of best attribute at a node is below a threshold, stop and make this node a leaf").
 A numeric attribute gets a binary test x <= t, with t halfway between consecutive distinct values
 (the best such t is the attribute's IMPORTANCE), and stays in `attributes` below it. A categorical

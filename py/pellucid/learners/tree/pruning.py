@@ -1,5 +1,5 @@
-"""Pruning a grown tree: the chi-squared test of seed 000 and reduced-error pruning on validation data
-of seed 004. Both work bottom-up (node ids downwards visit children before parents) and turn an inner
+"""Pruning a grown tree: the chi-squared test of notes 000 and reduced-error pruning on validation data
+of notes 004. Both work bottom-up (node ids downwards visit children before parents) and turn an inner
 node into a leaf that predicts the plurality of its own training examples."""
 
 import numpy as np
@@ -9,7 +9,7 @@ from .structure import LEAF
 
 
 def chi2_prune(tree, alpha):
-    """Seed 000: "starting from nodes that have only leaf descendants, we perform statistical tests
+    """Notes 000: "starting from nodes that have only leaf descendants, we perform statistical tests
     (for example chi^2 test) ... If they are deemed unimportant, we replace them with a leaf node. We
     continue this process until either all nodes with only leaf descendants have been pruned or they
     have been considered significant". A split is kept when its p-value is below alpha.
@@ -51,7 +51,7 @@ def _visits(tree, X_encoded, is_categorical):
 
 
 def reduced_error_prune(tree, X_val, y_val, is_categorical, prediction):
-    """Seed 004, "Pruning decision trees": replace a subtree by a leaf when the validation error does
+    """Notes 004, "Pruning decision trees": replace a subtree by a leaf when the validation error does
     not increase. y_val holds class indices (-1 for a label never seen in training: always an error);
     prediction[i] is the class index node i would predict as a leaf.
 

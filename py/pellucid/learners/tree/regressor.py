@@ -17,7 +17,7 @@ def node_means(tree, means):
 
 
 class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
-    """Regression tree (seed 000, "Decision Trees": trees "extended to continuous outputs").
+    """Regression tree (notes 000, "Decision Trees": trees "extended to continuous outputs").
 
     Grown by the same DECISION-TREE-LEARNING as DecisionTreeClassifier, with IMPORTANCE = reduction in
     the variance of the target: Var(parent) - sum_k (n_k / n) Var(child k). Numeric columns get binary

@@ -1,6 +1,6 @@
 """The growth of a tree as steps a page can replay next to the IMPORTANCE table.
 
-Steps follow the order of the recursive DECISION-TREE-LEARNING of seed 000 (depth first, branches in
+Steps follow the order of the recursive DECISION-TREE-LEARNING of notes 000 (depth first, branches in
 order), whatever order the nodes were actually computed in. Nodes are named by their path from the
 root: "root", "root/Pat=Full", "root/Pat=Full/Hun=Yes", "root/x3<=2.45", "root/x3>2.45", and for a
 binary categorical test "root/City∈{Lyon,Paris}", "root/City∉{Lyon,Paris}".

@@ -1,0 +1,274 @@
+"""k-means clustering: Lloyd's algorithm with k-means++ or random seeding (notes 004, "K-means", "K-means++").
+
+The notes' iterative approach:
+
+    initialise centres mu^(1..k)
+    assign each point to the closest centre:  C^(i) = argmin_j ||mu^(j) - x^(i)||^2
+    move each centre to the mean of its points:  mu^(j) = (1/|Omega_j|) sum_{i in Omega_j} x^(i)
+    repeat until the clusters stay the same.
+
+k-means++ seeding (the notes' four steps): the first centre is a row drawn uniformly at random; each next
+centre is a row drawn with probability proportional to D(x)^2, the squared distance from x to the closest
+centre chosen so far; repeat until k centres are chosen.
+"""
+
+import warnings
+
+import numpy as np
+
+from ...core.base import ClusterMixin, Estimator
+from ...core.errors import ConvergenceWarning
+from ...tabular.features import fit_numeric, numeric
+from ...core.params import Choice, Flag, Integer, Number
+from ...core.validation import check_k_within_rows
+from . import kmeans_fast
+from ..shared.distances import square_safe_scale, squared_distances, unit_scale
+
+_FULL_PROBABILITIES = 500  # up to this many rows the trace keeps every seeding probability
+_TOP_PROBABILITIES = 20  # above it, only the largest ones
+
+
+class KMeans(ClusterMixin, Estimator):
+    """k-means (notes 004): Lloyd's assign / update iterations from k-means++ or random centres.
+
+    Parameters: `k` clusters; `init` "k-means++" (the notes' D(x)^2 seeding) or "random" (k distinct rows
+    drawn uniformly); `n_init` runs from different seedings, keeping the one of least inertia; `max_iter`
+    iterations at most per run; `tol`: a run also stops when the squared movement of all centres in one
+    iteration is at most tol * (mean variance of the columns), as scikit-learn; otherwise it stops when
+    the assignment no longer changes (the notes' "until clusters stay the same"); `seed` for
+    `np.random.default_rng`.
+
+    Categorical columns are one-hot encoded (0/1 columns, not standardised), so distances are taken
+    between the encoded rows. An empty cluster (no row closest to its centre) is re-seeded with the row
+    farthest from its own centre, which then forms that cluster (the next farthest row for a second empty
+    cluster, and so on).
+
+    Fitted: `labels_` (n,), `cluster_centers_` (k, d) in the encoded feature space, `inertia_` (sum of
+    squared distances of the rows to their centres), `n_iter_` (iterations of the best run), `encoder_`,
+    `feature_names_in_`, `feature_kinds_`, `n_features_in_`.
+
+    Trace (`trace=True`, for the run that was kept):
+      {"step": "seed", "centre_index": j, "chosen": row, "probabilities": {"rows": [...], "p": [...]}}
+        one per centre in the order chosen. "p" are the draw probabilities D(x)^2 / sum D^2 for the rows in
+        "rows": every row when n <= 500, else the 20 most probable rows (the chosen row is always listed).
+        With init="random" and for the first k-means++ centre the draw is uniform: "probabilities" is None.
+      {"step": "iteration", "iter": t, "centres": [[...]], "labels": [...], "inertia": float}
+        one per iteration: the centres the rows were assigned to, the assignment, and its inertia. The
+        last entry holds the final centres, labels_ and inertia_.
+    """
+
+    _param_rules = {
+        "k": Integer(1, None, help="Number of clusters k."),
+        "init": Choice("k-means++", "random",
+                       help="How to choose the first centres: k-means++ draws each next centre with "
+                            "probability proportional to D(x)^2; random picks k rows uniformly."),
+        "n_init": Integer(1, None, help="Number of runs from different initial centres; the run with the "
+                                        "smallest inertia is kept."),
+        "max_iter": Integer(1, None, help="Most assign/update iterations per run."),
+        "tol": Number(0, None, help="Stop when the centres move less than this (relative to the data's "
+                                    "variance)."),
+        "seed": Integer(0, None, none_ok=True, help="Random seed for choosing the initial centres."),
+        "trace": Flag(help="Record the seeding draws and every iteration's centres and clusters."),
+    }
+
+    def __init__(self, k=3, init="k-means++", n_init=1, max_iter=300, tol=1e-4, seed=0, trace=False):
+        self.k = k
+        self.init = init
+        self.n_init = n_init
+        self.max_iter = max_iter
+        self.tol = tol
+        self.seed = seed
+        self.trace = trace
+
+    def fit(self, X, y=None, feature_names=None):
+        """Cluster the rows of X into k clusters."""
+        self._check_params()
+        M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
+        n = len(M)
+        check_k_within_rows(self.k, n)
+        rng = np.random.default_rng(self.seed)
+        scale = square_safe_scale(M)  # the runs work on M / scale, where squares neither underflow nor
+        M = M / scale if scale != 1.0 else M  # overflow (scale is 1 for data of an ordinary size)
+        # k-means is unmoved by a shift; centred data keeps the distance expansion exact. The rows are
+        # kept as columns of MT, so every (k, n) product reduces over k along contiguous memory.
+        origin = np.ones(n) @ M / n  # (d,) the column means
+        MT = np.subtract(M.T, origin[:, None], order="C")  # (d, n)
+        x_sq = np.einsum("ij,ij->j", MT, MT)  # (n,)
+        tol = self.tol * float(x_sq.sum()) / M.size  # sklearn's scaling: tol * mean column variance
+        best = None
+        for _ in range(self.n_init):
+            seeding = [] if self.trace else None
+            centres = self._initial_centres(MT, x_sq, rng, seeding)
+            # the one choice of path: the notes' steps when traced, else the same clusters faster
+            run = (lloyd(MT, centres, self.max_iter, tol, x_sq, True, origin) if self.trace
+                   else kmeans_fast.lloyd_run(MT, centres, self.max_iter, tol, x_sq, relocate_empty))
+            if best is None or run["inertia"] < best["inertia"]:
+                best, best_seeding = run, seeding
+        self.labels_ = best["labels"]
+        self.cluster_centers_ = (best["centres"] + origin) * scale
+        self.inertia_ = best["inertia"] * scale ** 2
+        self.n_iter_ = best["n_iter"]
+        if self.trace:
+            self.trace_ = best_seeding + [_in_data_units(record, scale) for record in best["trace"]]
+        self._warn_if_fewer_clusters()
+        return self
+
+    def _warn_if_fewer_clusters(self):
+        """Rows that coincide share a centre, so data with fewer than k distinct rows gives fewer than k
+        clusters: said rather than left for the caller to notice (scikit-learn warns alike)."""
+        found = np.count_nonzero(np.bincount(self.labels_, minlength=self.k))
+        if found < self.k:
+            warnings.warn(f"Number of distinct clusters ({found}) found smaller than k ({self.k}), "
+                          "usually because X has fewer than k distinct rows (duplicate points); choose a "
+                          "smaller k.",
+                          ConvergenceWarning, stacklevel=3)
+
+    def _initial_centres(self, MT, x_sq, rng, seeding):
+        if self.init == "random":
+            rows = rng.choice(MT.shape[1], size=self.k, replace=False)
+            if seeding is not None:
+                seeding.extend({"step": "seed", "centre_index": j, "chosen": int(r), "probabilities": None}
+                               for j, r in enumerate(rows))
+        else:
+            rows = kmeans_plus_plus(MT.T, self.k, rng, x_sq, seeding)
+        return MT[:, rows].T.copy()  # (k, d)
+
+    def predict(self, X):
+        """The index of the closest centre for every row of X."""
+        self._check_fitted()
+        scale = unit_scale(self.cluster_centers_)
+        M = numeric(self, X) / scale
+        return kmeans_fast.assign(np.ascontiguousarray(M.T), self.cluster_centers_ / scale)[0]
+
+    def transform(self, X):
+        """(n, k) Euclidean distances from every row of X to every centre."""
+        self._check_fitted()
+        scale = unit_scale(self.cluster_centers_)
+        M = numeric(self, X) / scale
+        return np.sqrt(squared_distances(M, self.cluster_centers_ / scale)) * scale  # (n, k)
+
+    def fit_transform(self, X, y=None, feature_names=None):
+        return self.fit(X, feature_names=feature_names).transform(X)
+
+    def score(self, X, y=None):
+        """Minus the inertia of X with respect to the fitted centres (higher is better, as scikit-learn)."""
+        labels = self.predict(X)
+        diff = numeric(self, X) - self.cluster_centers_[labels]  # (n, d)
+        return -float(np.einsum("ij,ij->", diff, diff))
+
+
+def kmeans_plus_plus(M, k, rng, x_sq=None, trace=None):
+    """The notes' k-means++ seeding of the (n, d) rows M: row indices of k centres, each next one drawn
+    with probability D(x)^2 / sum D(x)^2. Appends one "seed" record per centre to `trace` if a list."""
+    n = len(M)
+    if x_sq is None:
+        x_sq = np.einsum("ij,ij->i", M, M)
+    chosen = [int(rng.integers(n))]  # step 1: uniformly at random
+    if trace is not None:
+        trace.append({"step": "seed", "centre_index": 0, "chosen": chosen[0], "probabilities": None})
+    d2 = _distances_to_row(M, x_sq, chosen[0])  # (n,) step 2: D(x)^2
+    for j in range(1, k):
+        cumulative = np.cumsum(d2)  # (n,)
+        total = float(cumulative[-1])
+        if total > 0:  # step 3: draw proportionally to D(x)^2
+            row = min(int(np.searchsorted(cumulative, rng.random() * total, side="right")), n - 1)
+        else:  # every row coincides with a centre: any row will do
+            row = int(rng.integers(n))
+        if trace is not None:
+            trace.append({"step": "seed", "centre_index": j, "chosen": row,
+                          "probabilities": _probabilities(d2, total, row)})
+        chosen.append(row)
+        np.minimum(d2, _distances_to_row(M, x_sq, row), out=d2)  # step 4: repeat
+    return np.array(chosen)
+
+
+def _distances_to_row(M, x_sq, row):
+    d2 = M @ (-2.0 * M[row])  # (n,)
+    d2 += x_sq
+    d2 += x_sq[row]
+    return np.maximum(d2, 0.0, out=d2)
+
+
+def _probabilities(d2, total, chosen):
+    n = len(d2)
+    p = d2 / total if total > 0 else np.full(n, 1.0 / n)  # (n,)
+    if n <= _FULL_PROBABILITIES:
+        rows = np.arange(n)
+    else:
+        rows = np.argsort(-p, kind="stable")[:_TOP_PROBABILITIES]
+        if chosen not in rows:
+            rows = np.append(rows, chosen)
+    return {"rows": rows.tolist(), "p": p[rows].tolist()}
+
+
+def assign(MT, centres):
+    """Assignment step: C^(i) = argmin_j ||mu^(j) - x^(i)||^2 for the rows held as the columns of MT
+    (d, n). ||x||^2 is the same for every j, so the argmin is that of ||mu||^2 - 2 mu.x; returns the
+    labels (ties to the lowest j) and that value for each row's centre."""
+    c_sq = np.einsum("ij,ij->i", centres, centres)  # (k,)
+    part = c_sq[:, None] + (-2.0 * centres) @ MT  # (k, n)
+    labels = part.argmin(axis=0)  # (n,)
+    return labels, part[labels, np.arange(MT.shape[1])]
+
+
+def update(MT, labels, k):
+    """Update step: mu^(j) = (1/|Omega_j|) sum_{i in Omega_j} x^(i), the mean of each cluster's rows."""
+    members = (labels[None, :] == np.arange(k)[:, None]).astype(MT.dtype)  # (k, n) 1 where x^(i) in Omega_j
+    return (members @ MT.T) / members.sum(axis=1)[:, None]  # (k, d)
+
+
+def relocate_empty(labels, counts, dist):
+    """Give each empty cluster the row farthest from its own centre (the next farthest for the next)."""
+    labels = labels.copy()
+    far = np.argsort(-dist, kind="stable")
+    for j, row in zip(np.flatnonzero(counts == 0), far):
+        labels[row] = j
+    return labels
+
+
+def lloyd(MT, centres, max_iter, tol, x_sq, trace=False, origin=0.0):
+    """Lloyd's algorithm on the rows held as the columns of MT (d, n), from the given (k, d) centres:
+    assign, update, until the clusters stay the same or the centres' squared shift is <= tol. Returns
+    a dict of labels, centres, inertia, n_iter and trace (`origin` is added to the traced centres).
+
+    Traced fits run these steps as written; the others kmeans_fast.lloyd_run (the same clusters, faster),
+    chosen in KMeans.fit. Without `trace` the result's "trace" is None."""
+    k, records, labels_old, stable = len(centres), [], None, False
+    for it in range(1, max_iter + 1):
+        labels, best = assign(MT, centres)
+        records.append(_iteration(it, centres + origin, labels, best, x_sq))
+        if labels_old is not None and np.array_equal(labels, labels_old):
+            stable = True  # the clusters stayed the same: the centres are already their means
+            break
+        counts = np.bincount(labels, minlength=k)
+        if np.any(counts == 0):
+            labels = relocate_empty(labels, counts, best + x_sq)
+        new = update(MT, labels, k)
+        shift = float(np.sum((new - centres) ** 2))
+        centres, labels_old = new, labels
+        if shift <= tol:
+            break
+    return _result(MT, centres, it, stable, records if trace else None, x_sq, origin)
+
+
+def _result(MT, centres, n_iter, stable, records, x_sq, origin):
+    """The labels of the final centres, the exact inertia (without the expansion), and the last record."""
+    labels, best = assign(MT, centres)
+    diff = MT - centres.T[:, labels]  # (d, n)
+    inertia = float(np.einsum("ij,ij->", diff, diff))
+    if records is not None:
+        if not stable:
+            records.append(_iteration(n_iter + 1, centres + origin, labels, best, x_sq))
+        records[-1]["inertia"] = inertia
+    return {"labels": labels, "centres": centres, "inertia": inertia, "n_iter": n_iter, "trace": records}
+
+
+def _in_data_units(record, scale):
+    """An iteration record of a run on rows divided by `scale`, in the units of the data."""
+    return {**record, "centres": (np.array(record["centres"]) * scale).tolist(),
+            "inertia": record["inertia"] * scale ** 2}
+
+
+def _iteration(it, centres, labels, best, x_sq):
+    return {"step": "iteration", "iter": it, "centres": centres.tolist(), "labels": labels.tolist(),
+            "inertia": float(np.maximum(best + x_sq, 0.0).sum())}

@@ -1,0 +1,155 @@
+"""Linear regression (least squares): the normal equation or gradient descent on the L2 loss."""
+
+import warnings
+
+import numpy as np
+
+from ...core.base import Estimator, RegressorMixin
+from ...core.errors import ConvergenceWarning
+from ...tabular.features import fit_numeric, numeric, with_bias
+from ..shared.gram_fast import gram
+from ..shared.optim import as_list, gradient_descent, iteration_trace
+from ...core.params import Choice, Flag, Integer, Number
+
+
+class LinearRegression(RegressorMixin, Estimator):
+    """Least-squares linear regression h_w(x) = w0 + w1 x1 + ... + wd xd.
+
+    Notes 000, "Linear Regression": the L2 loss 1/2 ||y - Xw||^2, its closed-form minimiser (the normal
+    equation) and "Algorithm 1: Least squares gradient descent"; notes 004, "Gradient Descent
+    Computation" (theta starts at 0). Categorical columns are one-hot encoded and, with
+    `standardize=True`, numeric ones scaled to mean 0 and sd 1; `coef_` refers to the encoded columns,
+    named by `feature_names_out_`.
+
+    Objective (averaged over the n samples so a learning rate does not depend on n):
+        J(w) = 1/(2n) * sum_i (y_i - h_w(x_i))^2 + (l2 / 2) * ||w_1..d||^2      (the bias w0 is not penalised)
+    Its minimiser equals scikit-learn's `Ridge(alpha=n * l2)` (and `LinearRegression()` when l2 = 0).
+
+    solver="normal" solves the normal equation X^T X w = X^T y on centred data (which fixes the
+    intercept) with one step of residual refinement, and hands ill-conditioned or singular problems to
+    SVD-based `np.linalg.lstsq`; X^T X is never inverted. solver="gd" starts at w = 0 and steps
+    w <- w - learning_rate * grad J(w) until the loss changes by at most `tol` or `max_iter` steps;
+    a diverging run raises DataError naming the learning rate.
+
+    Fitted attributes: `coef_` (d,), `intercept_`, `n_iter_` (0 for the normal equation),
+    `loss_curve_` (J after each gd step; empty for the normal equation), `converged_`, `warnings_`.
+
+    Trace (`trace=True`), a list of dicts:
+      gd: {"iter": t, "loss": J(w_t), "weights": [w0, w1, ..., wd]} for t = 0 (the start, all zeros)
+          .. n_iter_, thinned to at most 200 evenly spaced rows that always include the first and the last;
+      then, for both solvers, a final {"normal_equation": [w0, w1, ..., wd]}, the closed-form answer to
+      compare the descent with.
+    """
+
+    _param_rules = {
+        "solver": Choice("normal", "gd", help="normal: solve the normal equation in closed form; "
+                                              "gd: gradient descent on the L2 loss"),
+        "learning_rate": Number(0, None, low_open=True, help="Step size alpha of gradient descent"),
+        "max_iter": Integer(1, None, help="Most gradient-descent steps"),
+        "tol": Number(0, None, help="Gradient descent stops when the loss changes by less than this"),
+        "l2": Number(0, None, help="L2 penalty (l2/2)||w||^2 on the weights (not the bias); 0 = plain least squares"),
+        "standardize": Flag(help="Scale numeric features to mean 0, sd 1 before fitting"),
+        "trace": Flag(help="Record the weights and loss at each gradient-descent step"),
+    }
+
+    def __init__(self, solver="normal", learning_rate=0.01, max_iter=1000, tol=1e-8, l2=0.0,
+                 standardize=False, trace=False):
+        self.solver = solver
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.tol = tol
+        self.l2 = l2
+        self.standardize = standardize
+        self.trace = trace
+
+    def fit(self, X, y, feature_names=None):
+        """Fit the weights to the encoded X and numeric target y; returns self."""
+        self._check_params()
+        X, y = fit_numeric(self, X, y, feature_names, task="regression",
+                           standardize=self.standardize)  # (n, d), (n,)
+        self.warnings_ = []
+        if self.solver == "normal":
+            w = normal_equation(X, y, self.l2)
+            self.n_iter_, self.loss_curve_, self.converged_ = 0, [], True
+            trace = []
+        else:
+            w, trace = self._fit_gd(X, y)
+        self.intercept_, self.coef_ = float(w[0]), w[1:]
+        if self.trace:
+            self.trace_ = trace + [{"normal_equation": as_list(normal_equation(X, y, self.l2))}]
+        return self
+
+    def _fit_gd(self, X, y):
+        Xb = with_bias(X)  # (n, d + 1)
+        solution = gradient_descent(least_squares_loss(Xb, y, self.l2), np.zeros(Xb.shape[1]),
+                                    learning_rate=self.learning_rate, tol=self.tol,
+                                    max_iter=self.max_iter, stop_on="loss_change", record=self.trace)
+        self.n_iter_, self.converged_ = solution.n_iter, solution.converged
+        self.loss_curve_ = [float(v) for v in solution.loss_curve]
+        if not solution.converged:
+            message = (f"Gradient descent stopped after max_iter={self.max_iter} steps while the loss was "
+                       f"still changing by more than tol={self.tol}; raise max_iter or learning_rate, "
+                       "or use standardize=True.")
+            self.warnings_.append(message)
+            warnings.warn(message, ConvergenceWarning, stacklevel=3)
+        trace = iteration_trace(solution, as_list) if self.trace else []
+        return solution.w, trace
+
+    def predict(self, X):
+        """h_w(x) for every row of X."""
+        X = numeric(self, X)  # (n, d)
+        return X @ self.coef_ + self.intercept_  # (n,)
+
+
+def least_squares_loss(Xb, y, l2):
+    """value_grad(w) of J(w) = 1/(2n)||y - Xb w||^2 + (l2/2)||w[1:]||^2, Xb with the bias column first."""
+    n = Xb.shape[0]
+    mask = np.ones(Xb.shape[1])
+    mask[0] = 0.0  # the bias is not penalised
+
+    def value_grad(w):
+        residual = Xb @ w - y  # (n,)
+        penalty = mask * w  # (d + 1,)
+        loss = 0.5 * (residual @ residual) / n + 0.5 * l2 * (penalty @ penalty)
+        return float(loss), Xb.T @ residual / n + l2 * penalty  # (d + 1,)
+
+    return value_grad
+
+
+def normal_equation(X, y, l2=0.0):
+    """[w0, w1..wd] minimising J: the normal equation X^T X w = X^T y (+ n l2 w), solved with care.
+
+    Centring removes the (unpenalised) intercept from the system: w0 = mean(y) - mean(x) . w. The
+    centred system is solved directly (X^T X is never inverted) and refined once with the residual
+    (corrected semi-normal equations); if X^T X is singular or so ill-conditioned that the refinement
+    still moves w, the least-squares problem goes to SVD-based `np.linalg.lstsq` instead, with rows
+    sqrt(n l2) I appended when l2 > 0, which gives the minimum-norm answer for collinear columns."""
+    n, d = X.shape
+    x_mean, y_mean = np.ones(n) @ X / n, y.mean()  # (d,), scalar (X.mean(axis=0) is slower on (n, d))
+    Xc, yc = X - x_mean, y - y_mean  # (n, d), (n,)
+    w = _solve_normal(Xc, yc, n * l2)
+    if w is None:
+        w = _lstsq(Xc, yc, n * l2)
+    return np.concatenate([[y_mean - x_mean @ w], w])  # (d + 1,)
+
+
+def _solve_normal(Xc, yc, alpha):
+    """w solving (Xc^T Xc + alpha I) w = Xc^T yc, or None when that system is too ill-conditioned."""
+    A = gram(Xc) + alpha * np.eye(Xc.shape[1])  # (d, d) Xc^T Xc + alpha I
+    try:
+        np.linalg.cholesky(A)  # fails unless A is (numerically) positive definite
+        w = np.linalg.solve(A, Xc.T @ yc)  # (d,)
+        correction = np.linalg.solve(A, Xc.T @ (yc - Xc @ w) - alpha * w)  # (d,)
+    except np.linalg.LinAlgError:
+        return None
+    if not np.all(np.isfinite(correction)) or np.linalg.norm(correction) > 1e-6 * np.linalg.norm(w):
+        return None
+    return w + correction
+
+
+def _lstsq(Xc, yc, alpha):
+    d = Xc.shape[1]
+    if alpha > 0:
+        Xc = np.vstack([Xc, np.sqrt(alpha) * np.eye(d)])  # (n + d, d)
+        yc = np.concatenate([yc, np.zeros(d)])  # (n + d,)
+    return np.linalg.lstsq(Xc, yc, rcond=None)[0]  # (d,)

@@ -1,0 +1,255 @@
+"""The perceptron: a linear classifier trained by mistake-driven updates (binary and multiclass)."""
+
+import warnings
+
+import numpy as np
+
+from ...core.base import ClassifierMixin, Estimator
+from ...core.errors import ConvergenceWarning, DataError
+from ...tabular.features import fit_classes, numeric
+from ..shared.class_weights import CLASS_WEIGHT_RULE, class_weights
+from ..shared.optim import as_list
+from ...core.params import Flag, Integer, Vector
+
+MAX_TRACE_VISITS = 10_000  # rows kept in trace_; later visits are counted, not recorded
+
+
+# --- the notes' steps, one example at a time ---------------------------------------------------------
+
+def activation(w, f):
+    """h_w(x) = w . f(x)."""
+    return float(w @ f)
+
+
+def classify(w, f):
+    """+1 if w . f(x) >= 0 else -1 (notes 000: points on the decision boundary are classified positive)."""
+    return 1 if activation(w, f) >= 0 else -1
+
+
+def update(w, f, y_star):
+    """w <- w + y* f(x), the binary perceptron's correction after a mistake."""
+    return w + y_star * f
+
+
+def multiclass_classify(W, f):
+    """argmax_y w_y . f(x): the class whose weight vector scores highest (the first one on a tie)."""
+    return int(np.argmax(W @ f))
+
+
+def multiclass_update(W, f, y_star, y_pred):
+    """Add f(x) to the true class's weights and subtract it from the wrongly predicted class's."""
+    W = W.copy()
+    W[y_star] += f
+    W[y_pred] -= f
+    return W
+
+
+# --- the estimator -----------------------------------------------------------------------------------
+
+class Perceptron(ClassifierMixin, Estimator):
+    """The perceptron of notes 000 ("Binary Perceptron", "Bias", "Multiclass Perceptron"); notes 004's
+    0-1 and perceptron losses describe what it drives down.
+
+    Every example gets the bias feature 1 placed FIRST: f(x) = [1, x1, .., xd] (categorical columns
+    one-hot encoded; numeric ones standardised if `standardize=True`), so weights are [w0 (bias), w1, ..].
+
+    Binary (two classes of any labels): the SECOND of the sorted classes (`classes_[1]`) is +1 and the
+    first is -1. Classify +1 when w . f(x) >= 0 (the notes classify points on the boundary as positive),
+    else -1; on a mistake w <- w + y* f(x).
+    Multiclass: one weight vector per class (rows in the order of `classes_`); predict argmax_y w_y . f(x)
+    (the first class on a tie); on a mistake add f(x) to the true class's row and subtract it from the
+    predicted class's row.
+
+    Training visits the examples in order (or in a fresh random order each epoch when `shuffle=True`,
+    from `np.random.default_rng(seed)`), starting from `initial_weights` (default all zeros; binary: d+1
+    numbers, multiclass: K*(d+1) numbers, row by row). It stops after an epoch with no update (then
+    `converged_ = True`) or after `max_epochs` epochs (`converged_ = False`, with a ConvergenceWarning).
+    `averaged=True` predicts with the average of the weights after every visit (averaged perceptron).
+    `class_weight="balanced"` scales the update after a mistake on an example of class c by
+    s_c = n / (K n_c), as scikit-learn's Perceptron does, so mistakes on a rare class move the weights more.
+
+    Fitted attributes: `classes_`, `class_weights_` (s_c per class, or None), `weights_` (binary (d+1,), multiclass (K, d+1), bias first; the
+    averaged weights when `averaged=True`), `coef_`/`intercept_` (scikit-learn layout: (1, d)/(1,) or
+    (K, d)/(K,)), `n_iter_` (epochs run), `mistakes_` (updates made in each epoch), `converged_`,
+    `warnings_`.
+
+    Trace (`trace=True`): one row per example visit,
+      {"epoch", "step" (visit number, from 1), "index" (row of X), "x": [1, f1, ..], "y": label,
+       "weights": weights before, "score": w . f (binary) or [w_y . f for each class], "predicted": label,
+       "correct": bool, "update": what was added (binary: y* f or zeros; multiclass: one row per class),
+       "weights_after"}; with class_weight="balanced" also "class_weight": s_c of the example's class.
+    Binary rows also carry "target": y* as +1/-1. After 10,000 rows recording stops and a last row
+    {"omitted": number of visits not recorded} says so.
+    """
+
+    _param_rules = {
+        "max_epochs": Integer(1, None, help="Most passes through the training data"),
+        "shuffle": Flag(help="Visit the examples in a new random order each pass"),
+        "initial_weights": Vector(none_ok=True, help="Starting weights, bias first (None: all zeros)"),
+        "averaged": Flag(help="Predict with the average of the weights over all steps"),
+        "seed": Integer(0, None, help="Random seed for the shuffled order"),
+        "standardize": Flag(help="Scale numeric features to mean 0, sd 1 before training"),
+        "class_weight": CLASS_WEIGHT_RULE,
+        "trace": Flag(help="Record every step: weights, score, prediction and update"),
+    }
+
+    def __init__(self, max_epochs=100, shuffle=False, initial_weights=None, averaged=False, seed=0,
+                 standardize=False, class_weight=None, trace=False):
+        self.max_epochs = max_epochs
+        self.shuffle = shuffle
+        self.initial_weights = initial_weights
+        self.averaged = averaged
+        self.seed = seed
+        self.standardize = standardize
+        self.class_weight = class_weight
+        self.trace = trace
+
+    def fit(self, X, y, feature_names=None):
+        """Run perceptron passes over the data until one makes no mistake; returns self."""
+        self._check_params()
+        F, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1) feature vectors f(x) = [1, x]
+        binary = len(self.classes_) == 2
+        targets = np.where(y_index == 1, 1, -1) if binary else y_index  # (n,) y* as +-1 or class number
+        self.class_weights_ = class_weights(self.class_weight, y_index, len(self.classes_))
+        steps = np.ones(len(F)) if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
+        run = _Run(self._initial_weights(F.shape[1]), binary, self.averaged, self.trace,
+                   weighted=self.class_weights_ is not None)
+        rng = np.random.default_rng(self.seed)
+        self.mistakes_, self.converged_ = [], False
+        for epoch in range(1, self.max_epochs + 1):
+            order = rng.permutation(len(F)) if self.shuffle else np.arange(len(F))
+            mistakes = run.epoch(F, targets, steps, order, epoch, self.classes_)
+            self.mistakes_.append(mistakes)
+            if mistakes == 0:
+                self.converged_ = True
+                break
+        self.n_iter_ = len(self.mistakes_)
+        self.weights_ = run.averaged_weights() if self.averaged else run.w.copy()
+        W = self.weights_.reshape(-1, F.shape[1])  # (1 or K, d + 1)
+        self.intercept_, self.coef_ = W[:, 0].copy(), W[:, 1:].copy()
+        if self.trace:
+            self.trace_ = run.rows + ([{"omitted": run.omitted}] if run.omitted else [])
+        self._report_convergence()
+        return self
+
+    def _initial_weights(self, n_cols):
+        k = 1 if len(self.classes_) == 2 else len(self.classes_)
+        if self.initial_weights is None:
+            return np.zeros(n_cols) if k == 1 else np.zeros((k, n_cols))
+        w = np.array(self.initial_weights, dtype=float).ravel()
+        if len(w) != k * n_cols:
+            layout = (f"{n_cols} (the bias, then one per encoded feature: {', '.join(self.feature_names_out_)})"
+                      if k == 1 else f"{k} classes x {n_cols} = {k * n_cols} (one row of bias and "
+                      f"{n_cols - 1} feature weights per class, row by row)")
+            raise DataError(f"initial_weights has {len(w)} numbers, but this perceptron needs {layout}.")
+        return w if k == 1 else w.reshape(k, n_cols)
+
+    def _report_convergence(self):
+        self.warnings_ = []
+        if not self.converged_:
+            message = (f"The perceptron still made {self.mistakes_[-1]} mistakes in its last pass "
+                       f"(epoch {self.n_iter_} of max_epochs={self.max_epochs}); the data may not be "
+                       "linearly separable. Raise max_epochs, or try averaged=True.")
+            self.warnings_.append(message)
+            warnings.warn(message, ConvergenceWarning, stacklevel=3)
+
+    def decision_function(self, X):
+        """w . f(x): (n,) for two classes (>= 0 means classes_[1]), (n, K) for more."""
+        X = numeric(self, X)  # (n, d)
+        scores = X @ self.coef_.T + self.intercept_  # (n, 1 or K)
+        return scores[:, 0] if len(self.classes_) == 2 else scores
+
+    def predict(self, X):
+        """classes_[1] where w . f(x) >= 0, else classes_[0]; argmax over classes for more than two."""
+        scores = self.decision_function(X)
+        index = (scores >= 0).astype(int) if len(self.classes_) == 2 else np.argmax(scores, axis=1)
+        return self.classes_[index]
+
+
+class _Run:
+    """The weights during training, the running sum for averaging, and the trace rows."""
+
+    def __init__(self, w, binary, averaged, trace, weighted=False):
+        self.w, self.binary, self.averaged, self.trace = w, binary, averaged, trace
+        self.weighted = weighted  # updates are scaled by class weights (recorded in the trace rows)
+        self.visits = 0
+        self.weighted_updates = np.zeros_like(w)  # sum over updates of (visit number - 1) * update
+        self.rows, self.omitted = [], 0
+
+    def averaged_weights(self):
+        """(1/T) sum_t w_t over all T visits = w_T - (1/T) sum_s (s - 1) * update_s."""
+        return self.w - self.weighted_updates / max(self.visits, 1)
+
+    def _apply(self, f, target, predicted, step):
+        """The notes' update scaled by the example's class weight `step`, in place; self.visits is the
+        number of earlier visits."""
+        if self.binary:
+            self.w += (step * target) * f
+            if self.averaged:
+                self.weighted_updates += (self.visits * step * target) * f
+        else:
+            self.w[target] += step * f
+            self.w[predicted] -= step * f
+            if self.averaged:
+                self.weighted_updates[target] += (self.visits * step) * f
+                self.weighted_updates[predicted] -= (self.visits * step) * f
+
+    def epoch(self, F, targets, steps, order, epoch, classes):
+        """One pass over the examples in `order` (steps: each example's update scale); returns the
+        number of mistakes (updates)."""
+        if self.trace:
+            return sum(self._visit(F[i], targets[i], steps[i], epoch, int(i), classes) for i in order)
+        return self._fast_epoch(F[order], targets[order], steps[order])
+
+    def _visit(self, f, target, step, epoch, index, classes):
+        """One example, step by step as in the notes' table, recording a trace row."""
+        before = self.w.copy()
+        if self.binary:
+            score, sign = activation(before, f), classify(before, f)
+            correct, predicted = sign == target, classes[(sign + 1) // 2]
+            label = classes[(target + 1) // 2]
+        else:
+            score, guess = (before @ f).tolist(), multiclass_classify(before, f)
+            correct, predicted, label = guess == target, classes[guess], classes[target]
+        if not correct:
+            self._apply(f, target, None if self.binary else guess, step)
+        self.visits += 1
+        if len(self.rows) >= MAX_TRACE_VISITS:
+            self.omitted += 1
+        else:
+            row = {"epoch": epoch, "step": self.visits, "index": index, "x": as_list(f), "y": label.item(),
+                   "weights": as_list(before), "score": score, "predicted": predicted.item(),
+                   "correct": bool(correct), "update": as_list(self.w - before),
+                   "weights_after": as_list(self.w)}
+            if self.binary:
+                row["target"] = int(target)
+            if self.weighted:
+                row["class_weight"] = float(step)
+            self.rows.append(row)
+        return 0 if correct else 1
+
+    def _fast_epoch(self, F, targets, steps):
+        """The same pass, vectorised between mistakes: the weights only change at a mistake, so the
+        examples up to the next one can be classified together, a block at a time (the block grows
+        while there are no mistakes and shrinks to about the last gap after one)."""
+        n, start, mistakes, block = len(F), 0, 0, 16
+        positive = targets > 0  # (n,) binary: y* = +1
+        while start < n:
+            stop = min(start + block, n)
+            scores = F[start:stop] @ self.w.T  # (b,) or (b, K)
+            if self.binary:
+                wrong = (scores >= 0) != positive[start:stop]  # (b,)
+            else:
+                wrong = scores.argmax(axis=1) != targets[start:stop]  # (b,)
+            j = int(wrong.argmax())
+            if not wrong[j]:
+                self.visits += stop - start
+                start, block = stop, min(2 * block, 8192)
+                continue
+            self.visits += j  # the correctly classified examples before the mistake
+            i = start + j
+            self._apply(F[i], targets[i], None if self.binary else int(scores[j].argmax()), steps[i])
+            self.visits += 1
+            mistakes += 1
+            start, block = i + 1, max(8, 2 * (j + 1))
+        return mistakes

@@ -1,0 +1,132 @@
+"""What every naive Bayes learner shares: the maximum-likelihood prior, the log-space argmax, the
+probabilities, `explain` and the trace of the count tables (the event models are in `discrete` and
+`gaussian`).
+
+Naive Bayes: class priors times per-feature likelihoods, estimated by counting with Laplace smoothing.
+
+The notes (notes 000 "Naive Bayes", "Maximum Likelihood for Naive Bayes", "Smoothing"; notes 001 section 2;
+notes 002 sections 1-3; notes 003 section 2.3; notes 004 "Naive Bayes") predict
+
+    prediction(f) = argmax_y  log P(Y=y) + sum_j log P(F_j = f_j | Y=y)
+
+working in log space, as notes 001 advises, so that products of many small probabilities do not underflow.
+Every conditional table is the Laplace estimate of strength k from notes 000,
+
+    P_LAP,k(x | y) = (count(x, y) + k) / (count(y) + k |X|),
+
+where |X| is the number of values the outcome can take; k = 0 is the maximum-likelihood estimate
+(notes 000, notes 001 "MLE estimate") and k = 1 is notes 001's "Laplace MAP estimate" (count + 1) / (N + 2)
+for a 0/1 feature. Notes 002 prints the smoothed Bernoulli denominator as 1 + count(y); that is a slip
+(the estimates would not sum to one), and this module uses notes 000's count(y) + 2k.
+
+The prior P(Y) is the maximum-likelihood estimate count(y) / N (notes 000, 001, 002's unsmoothed phi_y,
+and scikit-learn); it is never smoothed, so every class seen in training has a prior above zero.
+
+Zero probabilities (k = 0). log 0 = -inf is kept exactly, without warnings or NaN: a class that gives
+some feature value probability 0 gets joint log-probability -inf and cannot be predicted. If every
+class gets probability 0 for a row, the classes with the fewest zero-probability features are compared
+on the sum of their remaining terms (the others get -inf), so a prediction and probabilities still exist.
+Ties between classes go to the first class in `classes_` (the smallest label).
+"""
+
+import numpy as np
+
+from ...core.base import ClassifierMixin, Estimator
+from ...tabular.features import one_row, read, read_fit
+from .estimates import jsonable, laplace_estimate, normalise, safe_log
+from ...core.params import Flag, Number
+from ...core.validation import check_classes
+
+_K_RULE = Number(0, help="Laplace smoothing strength k: act as if every outcome had been seen k more "
+                         "times; k = 0 is the maximum-likelihood estimate, k = 1 is Laplace's rule.")
+_TRACE_RULE = Flag(help="Record the count tables and the smoothed estimates for the chosen k.")
+
+
+def _matrix(model, data):
+    """(n, d) float matrix from an already numeric array or from Columns (text columns are an error)."""
+    return data if isinstance(data, np.ndarray) else data.numeric_matrix(type(model).__name__)
+
+
+class _BaseNB(ClassifierMixin, Estimator):
+    """What every naive Bayes shares: the MLE prior, the log-space argmax, probabilities and `explain`."""
+
+    def fit(self, X, y, feature_names=None):
+        """Count the training data into the prior and the per-feature tables."""
+        self._check_params()
+        data, y = read_fit(self, X, y, feature_names, task="classification")
+        self.classes_ = check_classes(y)
+        codes = np.searchsorted(self.classes_, y)  # (n,) class index of each row
+        self.class_count_ = np.bincount(codes, minlength=len(self.classes_)).astype(float)  # (C,)
+        self.class_log_prior_ = np.log(self.class_count_ / self.class_count_.sum())  # (C,)
+        self._fit_tables(self._prepare(data), codes)
+        if self.trace:
+            self.trace_ = [self._prior_step()] + self._table_steps()
+        return self
+
+    # --- prediction ------------------------------------------------------------------------------
+
+    def _joint_log_likelihood(self, X):
+        """(n, C) log P(y) + sum_j log P(x_j | y), with the all-zero fallback described in the module."""
+        self._check_fitted()
+        return self.joint_of(*self._log_likelihood(self._prepare(read(self, X))))
+
+    def joint_of(self, finite, n_zero):
+        """(n, C) joint log-likelihoods from the rows' summed log P(x_j | y): `finite`, the sum of the finite
+        terms (n, C), and `n_zero`, how many terms were log 0 (n, C), or None when none can be."""
+        jll = self.class_log_prior_ + finite  # (n, C)
+        if n_zero is not None and n_zero.any():
+            fewest = n_zero.min(axis=1, keepdims=True)  # (n, 1)
+            jll = np.where(n_zero == fewest, jll, -np.inf)
+        return jll
+
+    def predict_log_proba(self, X):
+        """(n, C) log P(y | x), normalised in log space (log-sum-exp)."""
+        return normalise(self._joint_log_likelihood(X))
+
+    def predict_proba(self, X):
+        """(n, C) P(y | x); columns follow `classes_`."""
+        return self.proba_of_joint(self._joint_log_likelihood(X))
+
+    @staticmethod
+    def proba_of_joint(jll):
+        """(n, C) P(y | x) from the joint log-likelihoods (n, C)."""
+        p = np.exp(jll - jll.max(axis=1, keepdims=True))  # (n, C), the largest is 1
+        return p / p.sum(axis=1, keepdims=True)
+
+    def predict(self, X):
+        """The class with the highest P(y) prod_j P(x_j | y) (first class on a tie)."""
+        self._check_fitted()
+        return self.classes_[np.argmax(self._joint_log_likelihood(X), axis=1)]
+
+    def explain(self, x_row):
+        """How one row is decided: its log-probability sum per class, term by term (prior, then each feature).
+
+        Returns {"classes", "terms": [{"term", "feature", "value", "log_prob": [per class]}], "total",
+        "log_proba", "proba", "prediction", "all_classes_impossible"} (true when every total is -inf and
+        the module's fallback decided); -inf appears as the string "-inf"."""
+        self._check_fitted()
+        columns = one_row(self, x_row)
+        terms = [{"term": "prior", "feature": None, "value": None, "log_prob": self.class_log_prior_}]
+        for j, (name, log_p) in enumerate(zip(self.feature_names_in_, self._row_terms(columns))):
+            value = columns.data[j][0]
+            entry = {"term": f"{name} = {value}", "feature": name, "value": value, "log_prob": log_p}
+            if log_p is None:
+                entry.update(log_prob=np.zeros(len(self.classes_)), ignored=True)
+            terms.append(entry)
+        total = np.sum([t["log_prob"] for t in terms], axis=0)  # (C,)
+        jll = self._joint_log_likelihood(columns)  # (1, C)
+        log_proba = normalise(jll)[0]
+        return jsonable({"classes": self.classes_, "terms": terms, "total": total, "log_proba": log_proba,
+                      "proba": np.exp(log_proba), "prediction": self.classes_[int(np.argmax(jll[0]))],
+                      "all_classes_impossible": bool(np.all(np.isneginf(total)))})
+
+    def _prior_step(self):
+        return jsonable({"step": "prior", "classes": self.classes_, "class_count": self.class_count_,
+                      "prior": np.exp(self.class_log_prior_), "log_prior": self.class_log_prior_})
+
+    def _table_step(self, j, values, counts, totals, n_values):
+        """One feature's count table (C, V) and its Laplace estimates, as the trace shows them."""
+        estimates = laplace_estimate(counts, np.asarray(totals)[:, None], self.k, n_values)  # (C, V)
+        return jsonable({"step": "likelihood", "feature": self.feature_names_in_[j], "values": values,
+                      "counts": counts, "totals": totals, "k": float(self.k), "n_values": int(n_values),
+                      "estimates": estimates, "log_estimates": safe_log(estimates)})

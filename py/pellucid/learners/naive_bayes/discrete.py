@@ -1,0 +1,262 @@
+"""Naive Bayes on counted features: 0/1 features (Bernoulli), counts (multinomial) and categories, each a
+table of Laplace-smoothed estimates P_LAP,k(x | y) = (count(x, y) + k) / (count(y) + k |X|) (notes 000
+"Smoothing"). The notes' decision rule, the prior and the zero-probability fallback are described in
+`base`; Gaussian naive Bayes is in `gaussian`.
+"""
+
+import numpy as np
+
+from ...core import serialize
+from ...core.errors import DataError
+from ...core.params import Number
+from ...tabular.features import read
+from .base import _BaseNB, _K_RULE, _TRACE_RULE, _matrix
+from .estimates import category_positions, class_sums, finite_and_zero, laplace_estimate, safe_log
+
+
+class BernoulliNB(_BaseNB):
+    """Naive Bayes with one Bernoulli per feature and class: P(x_j = 1 | y) (notes 002's Bernoulli event
+    model; notes 001 section 2; notes 003 section 2.3 "a product of Bernoullis").
+
+    A feature's absence counts as evidence too: a row contributes log P(x_j = 0 | y) for every absent
+    feature. Features are 0/1, or binarised as x > `binarize`. Estimates are (count + k) / (N_y + 2k).
+
+    Fitted: `classes_`, `class_count_`, `class_log_prior_`, `counts_` (C, d, 2) with counts_[c, j, v] the
+    number of class-c rows whose feature j equals v, `log_prob_` (C, d, 2) = log P(x_j = v | y), and
+    `feature_log_prob_` (C, d) = log P(x_j = 1 | y) as in scikit-learn.
+
+    trace_: [{"step": "prior", "classes", "class_count", "prior", "log_prior"}, then per feature
+    {"step": "likelihood", "feature", "values": [0, 1], "counts": [[N(x=0), N(x=1)] per class],
+    "totals": [N_y per class], "k", "n_values": 2, "estimates", "log_estimates"}].
+    """
+
+    _param_rules = {
+        "k": _K_RULE,
+        "binarize": Number(none_ok=True, help="A feature is present (1) when its value is above this "
+                                               "threshold; None means the features are already 0/1."),
+        "trace": _TRACE_RULE,
+    }
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.poor_score = True  # one bit per feature: as coarse as scikit-learn's own
+        return tags
+
+    def __init__(self, k=1.0, binarize=0.0, trace=False):
+        self.k = k
+        self.binarize = binarize
+        self.trace = trace
+
+    def _prepare(self, columns):
+        X = _matrix(self, columns)  # (n, d)
+        if self.binarize is not None:
+            return (X > self.binarize).astype(float)
+        bad = (X != 0) & (X != 1)
+        if bad.any():
+            row, col = np.argwhere(bad)[0]
+            raise DataError(f"BernoulliNB with binarize=None needs 0/1 features, but column "
+                            f"{self.feature_names_in_[col]!r} holds {X[row, col]:g} at row {row + 1}; "
+                            "set binarize to a threshold to turn values into 0/1.")
+        return X
+
+    def _fit_tables(self, X, codes):
+        ones = class_sums(X, codes, len(self.classes_))  # (C, d)
+        self.counts_ = np.stack([self.class_count_[:, None] - ones, ones], axis=2)  # (C, d, 2)
+        self.log_prob_ = safe_log(laplace_estimate(self.counts_, self.class_count_[:, None, None], self.k, 2))
+
+    @property
+    def feature_log_prob_(self):
+        return self.log_prob_[:, :, 1]
+
+    @property
+    def feature_count_(self):
+        return self.counts_[:, :, 1]
+
+    def _log_likelihood(self, X):
+        # -inf entries are kept apart (counted in n_zero) so that 0 * -inf never makes NaN.
+        absent_fin, absent_zero = finite_and_zero(self.log_prob_[:, :, 0])  # (C, d)
+        present_fin, present_zero = finite_and_zero(self.log_prob_[:, :, 1])  # (C, d)
+        # sum_j [x_j log p_j + (1 - x_j) log(1 - p_j)] = x . (log p - log(1 - p)) + sum_j log(1 - p_j)
+        finite = X @ (present_fin - absent_fin).T + absent_fin.sum(axis=1)  # (n, C)
+        if not (present_zero.any() or absent_zero.any()):
+            return finite, None
+        return finite, X @ (present_zero - absent_zero).T + absent_zero.sum(axis=1)  # (n, C)
+
+    def _row_terms(self, columns):
+        x = self._prepare(columns)[0].astype(int)  # (d,)
+        return [self.log_prob_[:, j, x[j]] for j in range(len(x))]
+
+    def _table_steps(self):
+        return [self._table_step(j, [0, 1], self.counts_[:, j, :], self.class_count_, 2)
+                for j in range(self.counts_.shape[1])]
+
+
+class MultinomialNB(_BaseNB):
+    """Naive Bayes for counts (notes 002's multinomial event model): each class is one distribution over
+    the d features ("words"), P(j | y) = (count(j, y) + k) / (total count in y + k d); a row with counts
+    x_j contributes sum_j x_j log P(j | y), so a word seen more often weighs more.
+
+    Fitted: `classes_`, `class_count_`, `class_log_prior_`, `counts_` (C, d) summed feature values per
+    class (scikit-learn's `feature_count_`), `totals_` (C,) and `feature_log_prob_` (C, d).
+
+    trace_: the prior step, then per feature {"step": "likelihood", "feature", "values": [feature],
+    "counts": [[count(j, y)] per class], "totals": [total count per class], "k", "n_values": d,
+    "estimates", "log_estimates"}.
+    """
+
+    _param_rules = {"k": _K_RULE, "trace": _TRACE_RULE}
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.positive_only = True  # counts: a negative value is refused
+        tags.classifier_tags.poor_score = True  # as scikit-learn's own MultinomialNB is marked
+        return tags
+
+    def __init__(self, k=1.0, trace=False):
+        self.k = k
+        self.trace = trace
+
+    def _prepare(self, columns):
+        X = _matrix(self, columns)  # (n, d)
+        if (X < 0).any():
+            row, col = np.argwhere(X < 0)[0]
+            raise DataError(f"Negative values in data: MultinomialNB needs counts (values >= 0), but column "
+                            f"{self.feature_names_in_[col]!r} holds {X[row, col]:g} at row {row + 1}.")
+        return X
+
+    def _fit_tables(self, X, codes):
+        self.counts_ = class_sums(X, codes, len(self.classes_))  # (C, d)
+        self.totals_ = self.counts_.sum(axis=1)  # (C,)
+        self.feature_log_prob_ = safe_log(laplace_estimate(self.counts_, self.totals_[:, None], self.k,
+                                                       self.counts_.shape[1]))  # (C, d)
+
+    @property
+    def feature_count_(self):
+        return self.counts_
+
+    def _log_likelihood(self, X):
+        finite, zero = finite_and_zero(self.feature_log_prob_)  # (C, d)
+        return X @ finite.T, ((X > 0) @ zero.T if zero.any() else None)  # (n, C), (n, C)
+
+    def _row_terms(self, columns):
+        x = self._prepare(columns)[0]  # (d,)
+        # x_j log P(j | y); a count of 0 contributes nothing, even where P(j | y) = 0.
+        return [x[j] * lp if x[j] > 0 else np.zeros_like(lp) for j, lp in enumerate(self.feature_log_prob_.T)]
+
+    def _table_steps(self):
+        d = self.counts_.shape[1]
+        return [self._table_step(j, [self.feature_names_in_[j]], self.counts_[:, j:j + 1], self.totals_, d)
+                for j in range(d)]
+
+
+class CategoricalNB(_BaseNB):
+    """Naive Bayes with one categorical table P(x_j = v | y) per feature (notes 000's Laplace estimate with
+    |X| = the number of categories of feature j seen in training; notes 001 section 2 for many values).
+
+    Every column is read as categories (text columns; a numeric column's distinct values). A category
+    not seen in training gets the smoothed count-0 estimate k / (N_y + k |X_j|) when k > 0; when k = 0
+    it would get probability 0 in every class, so that feature is left out of the sum for that row
+    (`explain` marks it "ignored").
+
+    Fitted: `classes_`, `class_count_`, `class_log_prior_`, `categories_` (list of d arrays),
+    `counts_` (list of (C, n_j) tables, scikit-learn's `category_count_`) and `log_prob_` (list of
+    (C, n_j) log-estimate tables, scikit-learn's `feature_log_prob_`).
+
+    trace_: the prior step, then per feature {"step": "likelihood", "feature", "values": categories,
+    "counts": (C, n_j) table, "totals": [N_y], "k", "n_values": n_j, "estimates", "log_estimates"}.
+    """
+
+    _param_rules = {"k": _K_RULE, "trace": _TRACE_RULE}
+
+    def __init__(self, k=1.0, trace=False):
+        self.k = k
+        self.trace = trace
+
+    def _prepare(self, columns):
+        """The columns as a list of 1-D arrays; text as fixed-width str, which sorts and compares fast."""
+        if isinstance(columns, np.ndarray):
+            return list(np.ascontiguousarray(columns.T))  # contiguous columns search faster
+        return [col.astype(str) if col.dtype == object else col for col in columns.data]
+
+    def _fit_tables(self, data, codes):
+        n_classes = len(self.classes_)
+        self.categories_, self.counts_, self.log_prob_ = [], [], []
+        for col in data:
+            cats, inverse = np.unique(col, return_inverse=True)
+            table = np.bincount(codes * len(cats) + inverse, minlength=n_classes * len(cats))
+            table = table.reshape(n_classes, len(cats)).astype(float)  # (C, n_j)
+            cats = cats.astype(object) if cats.dtype.kind == "U" else cats
+            self.categories_.append(cats)
+            self.counts_.append(table)
+            self.log_prob_.append(self._log_estimates(table))
+
+    def _log_estimates(self, table):
+        """(C, n_j) log P_LAP,k(x_j = v | y) from the feature's count table, |X_j| its n_j categories."""
+        return safe_log(laplace_estimate(table, self.class_count_[:, None], self.k, table.shape[1]))
+
+    # A model file keeps the counts, and not the estimates the counts give again: with a numeric column's
+    # 35,000 distinct values as categories, that halves a file of tens of MB. The counts are whole numbers,
+    # written in the smallest unsigned type that holds them (uint8 when no category is seen 256 times).
+
+    def _state_to_dict(self):
+        state = {k: getattr(self, k) for k in self.fitted_attributes() if k not in ("trace_", "log_prob_")}
+        state["counts_"] = [table.astype(np.min_scalar_type(int(table.max(initial=0)))) for table in self.counts_]
+        return {"state": serialize.encode(state)}
+
+    def _state_from_dict(self, d):
+        super()._state_from_dict(d)
+        counts = vars(self)["counts_"]  # a KeyError (a damaged file) when the file has none
+        self.counts_ = [np.asarray(table, dtype=float) for table in counts]
+        self.log_prob_ = [self._log_estimates(table) for table in self.counts_]
+
+    @property
+    def feature_log_prob_(self):
+        return self.log_prob_
+
+    @property
+    def category_count_(self):
+        return self.counts_
+
+    def _column_terms(self, j, col):
+        """(n, C) log P(x_j | y) for one column and (n,) whether each value was seen in training; an
+        unseen category gets log k/(N_y + k n_j), or 0 (left out) when k = 0."""
+        cats = self.categories_[j]
+        cats = cats.astype(str) if cats.dtype == object else cats
+        pos = category_positions(cats, col)  # (n,)
+        seen = cats[pos] == col  # (n,)
+        terms = self.log_prob_[j].T[pos]  # (n, C)
+        if not seen.all():
+            unseen = self.k / (self.class_count_ + self.k * len(cats)) if self.k > 0 else 1.0
+            terms[~seen] = safe_log(unseen)
+        return terms, seen
+
+    def column_log_terms(self, X):
+        """Per feature j, in order: ((n, C) log P(x_j | y) with log 0 read as 0, (n, C) 1 where it was log 0,
+        or None when k > 0, where no estimate is 0). Summed over j they are the rows' log-likelihood; a grid
+        of few distinct values per column (workbench/grid.py) looks them up once per value."""
+        return self._terms(self._prepare(read(self, X)))
+
+    def _terms(self, data):
+        for j, col in enumerate(data):
+            log_p, _ = self._column_terms(j, col)  # (n, C)
+            yield (log_p, None) if self.k > 0 else finite_and_zero(log_p)  # only k = 0 has log 0 = -inf
+
+    def _log_likelihood(self, data):
+        finite = np.zeros((len(data[0]), len(self.classes_)))  # (n, C)
+        n_zero = None if self.k > 0 else np.zeros_like(finite)
+        for fin, zero in self._terms(data):
+            finite += fin
+            if zero is not None:
+                n_zero += zero
+        return finite, n_zero
+
+    def _row_terms(self, columns):
+        terms = []
+        for j, col in enumerate(self._prepare(columns)):
+            log_p, seen = self._column_terms(j, col)
+            terms.append(log_p[0] if seen[0] or self.k > 0 else None)
+        return terms
+
+    def _table_steps(self):
+        return [self._table_step(j, cats, self.counts_[j], self.class_count_, len(cats))
+                for j, cats in enumerate(self.categories_)]

@@ -1,0 +1,184 @@
+"""k-nearest neighbours fast: the exact search of neighbors.k_nearest, in blocks of queries or through
+a KD-tree (kd_tree.py), measuring only the rows that can be among the k nearest.
+
+neighbors.py writes the definition (measure every training row, keep the k closest, equal distances by
+training row); every prediction goes through this search, explain() through the definition, and
+tests/test_fast_paths.py checks that both find the same neighbours at the same distances.
+"""
+
+import numpy as np
+
+from . import distance_scores, wasm_kernel
+from .kd_tree import build_tree, k_nearest
+from .grid import nearest_on_lattice
+
+# A block of queries' scores of about 32 MB (about 120 queries against 35,000 rows): Pyodide's numpy,
+# which has no BLAS, makes the product about 1.3-1.5x faster from such blocks than from blocks of 32
+# queries (measured at 20 features); natively the two are the same. A search stays well under 64 MB.
+_BLOCK_BYTES = 32 * 2 ** 20
+_MAX_BLOCK_BYTES = 32 * 2 ** 20
+
+## Brute force: each block of queries gets cheap scores against every training row (distance_scores.py),
+# a threshold that at least k rows pass (the k-th smallest score of a strided sample, widened by the
+# rounding slack), and exact distances for the few rows that pass; the k nearest are taken from those
+# by (distance, training row). In the page a WebAssembly kernel finds those rows instead of numpy
+# (wasm_kernel.py); the same exact distances and order then pick the same neighbours. With many
+# training rows and a small k the KD-tree search (kd_tree.py) compares each query only with the rows
+# near it, and falls back to this when its tree would not prune.
+
+_SAMPLE_STRIDE = 16  # the threshold comes from every 16th row ...
+_SAMPLE_MIN_ROWS = 2048  # ... from this many training rows on
+_TREE_MIN_ROWS = 1024  # from this many training rows on, search through a KD-tree ...
+_TREE_MIN_SHARE = 16  # ... when k is at most 1/16 of them
+# ... and, with the page's kernel, in at most 4 features: from 5 on the kernel scores every row faster
+# than the tree finds the near ones (1,024 queries, 35,000 rows, under Node: 6-D 0.14 s vs 0.38 s,
+# 8-D 0.11 vs 0.72 s; 4-D about even, 2- and 3-D the tree 1.3x faster).
+_KERNEL_TREE_MAX_FEATURES = 4
+
+
+def prepare(X, metric, tree=None):
+    """What the searches need from the training matrix X (n, p), computed once per model. tree: build
+    a KD-tree (True), or not (False), or from _TREE_MIN_ROWS rows on where it would be searched (None).
+    With a tree the score arrays' columns go in tree order (no second copy of them), and "order" maps
+    them back to rows."""
+    prepared = distance_scores.prepare(X, metric)
+    searched = X.shape[1] <= _KERNEL_TREE_MAX_FEATURES or not wasm_kernel.applies(prepared, metric)
+    if tree or (tree is None and len(X) >= _TREE_MIN_ROWS and searched):
+        built = build_tree(prepared["points"])
+        prepared = {**distance_scores.in_order(prepared, built["perm"]), "tree": built}
+    return prepared
+
+
+def _candidates(scores, slack, k, stride):
+    """(rows, cols) of every entry that can be among a row's k nearest: the k-th smallest score of a
+    strided sample is an upper bound on the row's k-th smallest, widened by the rounding slack."""
+    sample = scores[:, ::stride]  # (c, n / stride)
+    if k < sample.shape[1]:
+        kth = np.partition(sample, k - 1, axis=1)[:, k - 1]  # (c,)
+    else:
+        kth = sample.max(axis=1)
+    limit = (kth + slack).astype(scores.dtype)  # (c,)
+    limit = np.nextafter(limit, np.inf)  # rounding the limit itself must not lose a candidate
+    flat = np.flatnonzero(scores <= limit[:, None])
+    return np.divmod(flat, scores.shape[1])
+
+
+def _scored_candidates(side, prepared, metric, k, which=slice(None)):
+    """(rows, cols) of the candidates of the queries side[...][which], from numpy's score product."""
+    scores = distance_scores.scores(side, prepared, metric, which)  # (c, n)
+    slack = side["slack"][which]
+    n = scores.shape[1]
+    stride = _SAMPLE_STRIDE if n >= max(_SAMPLE_MIN_ROWS, 4 * k * _SAMPLE_STRIDE) else 1
+    rows, cols = _candidates(scores, slack, k, stride)
+    if stride > 1 and len(rows) > 8 * k * _SAMPLE_STRIDE * len(scores):  # a poor sample: use every row
+        rows, cols = _candidates(scores, slack, k, 1)
+    return rows, cols
+
+
+def _kernel_candidates(side, prepared, metric, k, kernel):
+    """(rows, cols) from the page's kernel; numpy's for the queries it had no room for (many ties),
+    or for the whole block when its memory ran out."""
+    found = kernel.candidates(side)
+    if found is None:
+        return _scored_candidates(side, prepared, metric, k)
+    rows, cols, again = found
+    if len(again):
+        more_rows, more_cols = _scored_candidates(side, prepared, metric, k, again)
+        rows, cols = np.concatenate([rows, again[more_rows]]), np.concatenate([cols, more_cols])
+    return rows, cols
+
+
+def _k_nearest_block(Q, prepared, metric, k, kernel=None):
+    """(distances, indices), each (c, k), for one block of queries against every training row."""
+    side = distance_scores.queries(Q, prepared, metric)
+    if kernel is None:
+        rows, cols = _scored_candidates(side, prepared, metric, k)
+    else:
+        rows, cols = _kernel_candidates(side, prepared, metric, k, kernel)
+    if "order" in prepared:  # score columns in tree order: back to training rows
+        cols = prepared["order"][cols]
+    dist = distance_scores.exact(side, prepared, metric, rows, cols)
+    order = np.lexsort((cols, dist, rows))  # by query, then distance, then training row
+    take = np.searchsorted(rows[order], np.arange(len(Q)))[:, None] + np.arange(k)  # (c, k)
+    return dist[order][take], cols[order][take]
+
+
+## Held columns: a decision boundary's grid varies two features and holds every other at one value, so
+# each query is q = (v, h) with the same h. For Euclidean distances |q - x|^2 = |v - x_v|^2 + |h - x_h|^2,
+# and the last term is one number per training row, c_x; lifting each row to (x_v, sqrt(c_x)) and each
+# query to (v, 0) keeps every distance, in 3 dimensions instead of p, where a KD-tree prunes (Manhattan
+# likewise with c_x = sum |h - x_h|). Taking the smallest c_x off every one keeps the order of the rows
+# and brings the nearest ones down to the queries' plane, so the balls the tree searches stay small. The
+# distances of the rows found are measured again in all p features.
+# Rounding the lift can reorder rows whose distances agree to about 1e-15, so among exactly equidistant
+# rows this search may keep another one than the definition's training-row order.
+
+_LIFT_MIN_QUERIES = 256  # a grid this large with held columns is searched in the lifted space ...
+_LIFT_MIN_HELD = 2  # ... when at least this many of its columns are held (fewer dimensions to search)
+
+
+def held_columns(Q):
+    """Indices of the columns of Q (m, p) that hold one value in every row."""
+    return np.flatnonzero((Q == Q[:1]).all(axis=0)) if len(Q) else np.arange(0)
+
+
+def _lifted_search(Q, held, prepared, metric, k):
+    """nearest_neighbors for queries that share the values of the `held` columns (see above)."""
+    X = prepared["points"]
+    varying = np.setdiff1d(np.arange(X.shape[1]), held)
+    gaps = X[:, held] - Q[0, held]  # (n, h)
+    if metric == "euclidean":  # less the smallest: the same order, and balls small enough for the tree to prune
+        squares = np.einsum("ij,ij->i", gaps, gaps)  # (n,)
+        offset = np.sqrt(squares - squares.min())
+    else:
+        offset = np.abs(gaps).sum(axis=1)
+        offset -= offset.min()
+    lifted = prepare(np.column_stack([X[:, varying], offset]), metric)  # (n, v + 1)
+    lifted_Q = np.column_stack([Q[:, varying], np.zeros(len(Q))])  # (m, v + 1)
+    _, indices = nearest_neighbors(lifted_Q, lifted, metric, k)
+    rows = np.repeat(np.arange(len(Q)), k)
+    distances = distance_scores.exact({"points": Q}, prepared, metric, rows, indices.ravel()).reshape(indices.shape)
+    order = np.lexsort((indices, distances), axis=1)  # each query's k by (distance, training row) again
+    return np.take_along_axis(distances, order, axis=1), np.take_along_axis(indices, order, axis=1)
+
+
+def _worth_lifting(Q, metric, k, n_train):
+    if metric == "cosine" or len(Q) < _LIFT_MIN_QUERIES or k > n_train // _TREE_MIN_SHARE:
+        return None
+    held = held_columns(Q)
+    return held if len(held) >= _LIFT_MIN_HELD else None
+
+
+def nearest_neighbors(Q, prepared, metric, k, search="auto", distances=True):
+    """(distances, indices), each (m, k): the k nearest training rows of every query row of Q (m, p),
+    nearest first, equal distances by training row. search: "brute", "tree" (needs a prepared tree),
+    "lattice" (a boundary's grid: two features over a lattice, the others held; grid.py),
+    "lifted" (queries sharing held columns: searched in the dimensions that vary) or "auto" (the
+    lattice search for such a grid, else lifted when columns are held, else the tree when there is one
+    and k is small beside the training set); the same neighbours (the lifted search up to ties, above).
+    distances=False: the distances may come back None and each query's k in any order (a uniform vote
+    needs no more), which spares the lattice search measuring them."""
+    n_train = len(prepared["points"])
+    if search in ("auto", "lattice"):  # a boundary's grid: tile by tile (grid.py)
+        found = nearest_on_lattice(Q, prepared, metric, k, distances)
+        if found is not None:
+            return found
+    held = held_columns(Q) if search == "lifted" else _worth_lifting(Q, metric, k, n_train) if search == "auto" \
+        else None
+    if held is not None and len(held):
+        return _lifted_search(Q, held, prepared, metric, k)
+    tree_wins = Q.shape[1] <= _KERNEL_TREE_MAX_FEATURES or not wasm_kernel.applies(prepared, metric)
+    if search == "tree" or (search == "auto" and "tree" in prepared and k <= n_train // _TREE_MIN_SHARE and tree_wins):
+        found = k_nearest(prepared, Q, k, metric, pruning_required=search == "auto")
+        if found is not None:
+            return found
+        del prepared["tree"]  # its boxes do not prune on these data: compare with every row from now on
+    m = len(Q)
+    distances, indices = np.empty((m, k)), np.empty((m, k), dtype=np.intp)
+    kernel = wasm_kernel.searcher(prepared, metric, k) if m else None  # None natively
+    row_bytes = 8 * max(n_train, 1)
+    block = kernel.block if kernel else max(1, _BLOCK_BYTES // row_bytes, min(32, _MAX_BLOCK_BYTES // row_bytes))
+    for start in range(0, m, block):
+        stop = min(start + block, m)
+        distances[start:stop], indices[start:stop] = _k_nearest_block(Q[start:stop], prepared, metric, k, kernel)
+    return distances, indices

@@ -1,0 +1,1 @@
+"""Projections (notes 004): `pca`, principal component analysis."""

@@ -1,0 +1,176 @@
+"""Principal component analysis: project centred data on the top eigenvectors of its covariance (notes 004).
+
+The notes' Algorithm 37, PCA(D, K):
+
+    1: mu <- MEAN(X)                                   compute the data mean for centering
+    2: D <- (X - mu 1^T)^T (X - mu 1^T)                compute the covariance
+    3: {lambda_k, u_k} <- top K eigenvalues/eigenvectors of D
+    4: return (X - mu 1) U                             project the data using U
+
+and to choose K, the "amount of explained variance": keep the fewest components with
+sum_{j<=K} lambda_j / sum_i lambda_i >= 0.9 (the trace of the covariance is the sum of its eigenvalues).
+"""
+
+import numpy as np
+
+from ...core.base import Estimator, TransformerMixin
+from ...core.errors import DataError
+from ...tabular.features import fit_numeric, numeric
+from ...core.params import Flag, Integer, Number
+from ..shared.distances import square_safe_scale, unit_scale
+from ..shared.gram_fast import gram
+
+
+class PCA(TransformerMixin, Estimator):
+    """PCA (notes 004, Algorithm 37) by the eigen-decomposition of the covariance matrix.
+
+    When there are at least as many rows as columns the (d, d) covariance of the centred data is
+    decomposed with `numpy.linalg.eigh`, as the notes do (cheap for n >> d; see `_scatter`). With fewer
+    rows than columns the thin SVD of the centred data gives the same components without a d x d matrix.
+    Variances divide by n - 1, as scikit-learn. Signs: each component is flipped so that its entry of
+    largest absolute value is positive (scikit-learn's `svd_flip` for PCA does the same).
+
+    Parameters: `n_components` K to keep (None: all min(n, d)), or `variance` in (0, 1]: keep the fewest
+    components whose explained-variance ratios add up to at least this (the notes' 0.9). Not both.
+    Categorical columns are one-hot encoded (0/1, not standardised) before centring, so `mean_`,
+    `components_` and `inverse_transform` live in the encoded feature space (`encoder_.output_names`).
+
+    Fitted: `mean_` (d,), `components_` (K, d) the unit eigenvectors u_k as rows, `explained_variance_`
+    (K,) the eigenvalues lambda_k / (n - 1), `explained_variance_ratio_` (K,) lambda_k / sum of all,
+    `singular_values_` (K,), `n_components_`, `encoder_`, `feature_names_in_`, `feature_kinds_`.
+
+    Trace (`trace=True`):
+      {"step": "mean", "mean": [...]}                                    line 1
+      {"step": "covariance", "matrix": [[...]]}  (d <= 50 only; else "matrix": None)   line 2
+      {"step": "eigen", "eigenvalues": [...], "ratios": [...], "cumulative": [...]}   line 3, all of them
+      {"step": "choose", "n_components": K, "rule": "n_components" | "variance" | "all"}
+    """
+
+    _param_rules = {
+        "n_components": Integer(1, None, none_ok=True,
+                                help="Number of principal components K to keep (empty: all)."),
+        "variance": Number(0, 1, low_open=True, none_ok=True,
+                           help="Keep the fewest components explaining at least this fraction of the "
+                                "variance (e.g. 0.9); leave empty to use n_components."),
+        "trace": Flag(help="Record the mean, the covariance, its eigenvalues and the choice of K."),
+    }
+
+    def __init__(self, n_components=None, variance=None, trace=False):
+        self.n_components = n_components
+        self.variance = variance
+        self.trace = trace
+
+    def fit(self, X, y=None, feature_names=None):
+        """Find the principal components of the rows of X."""
+        self._check_params()
+        if self.n_components is not None and self.variance is not None:
+            raise DataError("Set either 'n_components' or 'variance', not both; got n_components="
+                            f"{self.n_components!r} and variance={self.variance!r}.")
+        M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
+        n, d = M.shape
+        if n < 2:
+            raise DataError(f"PCA needs at least 2 rows to estimate a variance; X has {n} (n_samples={n}).")
+        most = min(n, d)
+        if self.n_components is not None and self.n_components > most:
+            raise DataError(f"Parameter 'n_components' must be at most min(rows, columns) = {most}; "
+                            f"got {self.n_components}.")
+        trace = [] if self.trace else None
+        mean = np.ones(n) @ M / n  # (d,) line 1
+        # The scatter is found from M / scale, whose squares neither underflow nor overflow (scale is 1
+        # for data of an ordinary size); a power of two rounds nothing, so the eigenvectors are those of
+        # M and its eigenvalues are scale^2 times.
+        scale = square_safe_scale(M)
+        scaled = M / scale if scale != 1.0 else M
+        scaled_values, vectors = _eigen(scaled, mean / scale, trace, scale)  # (r,), (r, d) largest first
+        eigenvalues = scaled_values * scale ** 2
+        total = float(scaled_values.sum())
+        ratios = scaled_values / total if total > 0 else np.zeros_like(eigenvalues)  # (r,)
+        k, rule = self._choose(ratios, most)
+        if trace is not None:
+            trace[0:0] = [{"step": "mean", "mean": mean.tolist()}]
+            trace.append({"step": "eigen", "eigenvalues": (eigenvalues / (n - 1)).tolist(),
+                          "ratios": ratios.tolist(), "cumulative": np.cumsum(ratios).tolist()})
+            trace.append({"step": "choose", "n_components": k, "rule": rule})
+            self.trace_ = trace
+        self.mean_ = mean
+        self.components_ = _flip_signs(vectors[:k])  # (K, d)
+        self.explained_variance_ = eigenvalues[:k] / (n - 1)
+        self.explained_variance_ratio_ = ratios[:k]
+        self.singular_values_ = np.sqrt(scaled_values[:k]) * scale
+        self.n_components_ = k
+        self.n_samples_ = n
+        return self
+
+    def _choose(self, ratios, most):
+        if self.n_components is not None:
+            return int(self.n_components), "n_components"
+        if self.variance is not None:
+            cumulative = np.cumsum(ratios)
+            # the fewest components reaching the fraction (a rounding margin so 1.0 means "all")
+            k = int(np.searchsorted(cumulative, self.variance - 1e-12)) + 1
+            return min(k, most), "variance"
+        return most, "all"
+
+    def transform(self, X):
+        """Coordinates of the rows of X on the components: (X - mean) U, shape (n, K)."""
+        self._check_fitted()
+        M = numeric(self, X)
+        return (M - self.mean_) @ self.components_.T  # (n, K)
+
+    def inverse_transform(self, Z):
+        """Back from component coordinates to the (encoded) feature space: Z U^T + mean, shape (n, d)."""
+        self._check_fitted()
+        Z = np.asarray(Z, dtype=float)
+        if Z.ndim != 2 or Z.shape[1] != self.n_components_:
+            raise DataError(f"inverse_transform needs an array of shape (n, {self.n_components_}); "
+                            f"got {Z.shape}.")
+        return Z @ self.components_ + self.mean_  # (n, d)
+
+    def score(self, X, y=None):
+        """Fraction of the variance of X kept by the projection: 1 - reconstruction error / total."""
+        self._check_fitted()
+        M = numeric(self, X)
+        centred = M - self.mean_  # (n, d)
+        centred = centred / unit_scale(centred)  # a ratio of sums of squares: scaled so none underflows
+        residual = centred - (centred @ self.components_.T) @ self.components_
+        total = float(np.sum(centred ** 2))
+        return 1.0 - float(np.sum(residual ** 2)) / total if total > 0 else 1.0
+
+
+def _eigen(M, mean, trace, scale=1.0):
+    """Eigenvalues (descending, >= 0) of the scatter matrix (X - mu)^T (X - mu) and the unit
+    eigenvectors as rows, for X = M (the traced covariance is that of M * scale)."""
+    n, d = M.shape
+    if n >= d:
+        scatter = _scatter(M, mean)  # (d, d) line 2 (the covariance times n - 1)
+        if trace is not None:
+            trace.append({"step": "covariance",
+                          "matrix": (scatter * scale ** 2 / (n - 1)).tolist() if d <= 50 else None})
+        values, vectors = np.linalg.eigh(scatter)  # ascending
+        values, vectors = values[::-1], vectors[:, ::-1].T  # (d,), (d, d) largest first
+    else:
+        if trace is not None:
+            trace.append({"step": "covariance", "matrix": None})
+        _, s, vectors = np.linalg.svd(M - mean, full_matrices=False)  # (n,), (n, d)
+        values = s ** 2
+    return np.maximum(values, 0.0), vectors  # rounding can leave tiny negative eigenvalues
+
+
+def _scatter(M, mean):
+    """(X - mu)^T (X - mu) as X^T X - n mu mu^T, which needs no centred copy of X; when the mean is so
+    large against the spread that this would lose more than about six digits, centre first.
+    (`gram(M)` is M^T M, taken the fastest way the runtime's numpy has.)"""
+    n = len(M)
+    scatter = gram(M)  # (d, d)
+    scatter -= n * np.outer(mean, mean)
+    if n * float(mean @ mean) > 1e6 * max(float(np.trace(scatter)), np.finfo(float).tiny):
+        scatter = gram(M - mean)  # the centred copy (n, d)
+    return scatter
+
+
+def _flip_signs(components):
+    """Make the entry of largest absolute value of each component positive (as sklearn's svd_flip)."""
+    biggest = np.argmax(np.abs(components), axis=1)  # (K,)
+    signs = np.sign(components[np.arange(len(components)), biggest])
+    signs[signs == 0] = 1.0
+    return components * signs[:, None]

@@ -1,0 +1,30 @@
+"""The page's two menus: the data sets (built-in examples and generators) and the models, with what the page
+needs to build each model's controls. The bridge answers its "datasets" and "models" commands from here."""
+
+from ..learners import registry
+from . import tables
+
+
+def datasets():
+    """The data menu: the built-in examples, then the generators with their parameters."""
+    return tables.menu()
+
+
+# Parameters the page does not offer: tracing is the steps view's business, and standardizing is the
+# preprocessing step's (one switch for every learner, fitted on the training rows), not a second box.
+NOT_IN_THE_FORM = ("trace", "standardize")
+
+
+def models():
+    """The model menu, from the learners' descriptors: each model's task, capabilities, the input it needs,
+    whether it is sensitive to feature scale, and its hyperparameters for the page to build controls."""
+    menu = []
+    for learner in registry.learners():
+        cls = learner.estimator
+        defaults = cls().get_params()
+        params = [{"name": name, "default": defaults[name], **rule.describe()}
+                  for name, rule in cls._param_rules.items() if name not in NOT_IN_THE_FORM]
+        menu.append({"name": learner.name, "label": learner.label, "group": learner.group, "task": learner.task,
+                     "capabilities": sorted(learner.capabilities), "needs": learner.needs,
+                     "scale_sensitive": learner.scale_sensitive, "max_rows": learner.max_rows, "params": params})
+    return menu

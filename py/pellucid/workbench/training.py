@@ -1,0 +1,272 @@
+"""Training with an honest evaluation: a train/validation/test split or k-fold cross-validation, and the
+TrainResult the page draws from (docs/bridge.md).
+
+Splits come from `pellucid.model_selection` (notes 000: fit on training rows, choose on validation rows,
+touch the test rows once). Under k-fold (notes 003, section 2.1) one pass over the folds fits each fold's
+model on the other folds and predicts its held-out rows: the per-fold scores, the metrics and the
+confusion matrix all come from those out-of-fold predictions, never from a model that saw the row; the
+final model is then fitted on all rows for the drawings. `split_rows` is exactly what a generated
+script does. Every result says how long fitting and predicting took ("timing").
+"""
+
+import math
+import time
+import warnings as _warnings
+
+import numpy as np
+
+from ..evaluation import model_selection
+from ..evaluation.cross_predict import _proba_in_columns
+from ..evaluation.model_selection import SCORERS, _labels, clone
+from ..core.errors import DataError
+from ..tabular.dates import expand_dates
+from ..learners import registry
+from ..core.settings import CV_FOLDS, DEFAULT_SPLIT
+from .summaries import summary
+from ..core.validation import check_target
+from . import readouts
+from ..host.progress import report
+from . import prepare
+from .judging import fold_pairs
+from ..preprocessing import Pipeline
+from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
+
+METHODS = ("split", "kfold", "none")
+
+
+def _whole(value, name, low, high):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value != int(value) or not low <= value <= high:
+        raise DataError(f"evaluation {name} must be a whole number from {low} to {high}; got {value!r}.")
+    return int(value)
+
+
+def check_evaluation(evaluation):
+    """The evaluation settings with defaults filled in, or a DataError naming the bad one."""
+    if evaluation is not None and not isinstance(evaluation, dict):
+        raise DataError(f"evaluation must be settings like {{\"method\": \"split\", ...}}; got {evaluation!r}.")
+    evaluation = dict(evaluation or {"method": "none"})
+    method = evaluation.get("method", "none")
+    if method not in METHODS:
+        raise DataError(f"evaluation method must be one of {', '.join(METHODS)}; got {method!r}.")
+    out = {"method": method, "stratify": bool(evaluation.get("stratify", True)),
+           "seed": _whole(evaluation.get("seed", 0), "seed", 0, 2 ** 32 - 1)}
+    if method == "split":
+        parts = {p: _whole(evaluation.get(p, d), p, 0, 100) for p, d in DEFAULT_SPLIT.items()}
+        if sum(parts.values()) != 100:
+            raise DataError(f"The train, validation and test percentages must add up to 100; they add up "
+                            f"to {sum(parts.values())}.")
+        if parts["train"] == 0:
+            raise DataError("The training part must have some rows: make train larger than 0%.")
+        out.update(parts)
+    elif method == "kfold":
+        out["k"] = _whole(evaluation.get("k", CV_FOLDS["default"]), "k", CV_FOLDS["min"], CV_FOLDS["max"])
+    return out
+
+
+def split_rows(n, validation, test, stratify, seed):
+    """{train, validation, test}: 0-based row indices drawn by train_val_test_split (or train_test_split
+    when one held-out part is 0%); `stratify` is the labels to stratify by, or None."""
+    rows = np.arange(n)
+    val_size, test_size = validation / 100, test / 100
+    if validation and test:
+        train, val, tst = model_selection.train_val_test_split(
+            rows, val_size=val_size, test_size=test_size, stratify=stratify, seed=seed)
+    elif validation or test:
+        train, held = model_selection.train_test_split(
+            rows, test_size=val_size or test_size, stratify=stratify, seed=seed)
+        val, tst = (held, rows[:0]) if validation else (rows[:0], held)
+    else:
+        train, val, tst = rows, rows[:0], rows[:0]
+    return {"train": train, "validation": val, "test": tst}
+
+
+def _stratify_by(estimator, evaluation, table, target):
+    if evaluation["stratify"] and estimator.task == "classification":
+        return table.column(target)
+    return None
+
+
+def train(table, target, features, model, params=None, evaluation=None, include_trace=False, preprocessing=None,
+          sample=False):
+    """Fit `model` with the chosen evaluation and preprocessing ({standardize, impute}: workbench.prepare);
+    (Run, TrainResult dict). Warnings raised while fitting (e.g. a solver that did not converge) are
+    listed in the result's "warnings". A learner with a row limit refuses a larger table unless `sample`,
+    which trains it on a sample of that many rows drawn with the evaluation's seed (result "sample")."""
+    with _warnings.catch_warnings(record=True) as caught:
+        _warnings.simplefilter("always")
+        run, result = _train(table, target, features, model, params, evaluation, include_trace, preprocessing,
+                             sample)
+    for text in dict.fromkeys(str(w.message) for w in caught):
+        if text not in result["warnings"]:
+            result["warnings"].append(text)
+    return run, result
+
+
+def _train(table, target, features, model, params, evaluation, include_trace, preprocessing, sample=False):
+    estimator = make_estimator(model, params, trace=include_trace)
+    estimator._check_params()
+    features, target = choose_columns(table, estimator, model, target, features)
+    table, features = expand_dates(table, features)  # a date is learned from as its parts, never as categories
+    supervised = estimator.task in SUPERVISED
+    check_not_empty(table, features + ([target] if supervised else []))
+    learner = registry.get(model)
+    choices = prepare.check_choices(preprocessing, learner)
+    table, dropped = prepare.rows_to_keep(table, features, target if supervised else None, choices)
+    evaluation = check_evaluation(evaluation)
+    table, sampled = within_row_limit(table, learner, sample, evaluation["seed"])
+    if estimator.task == "classification":
+        check_two_classes(table, target)
+    raw, n = table.select(features), table.n_rows
+    y_raw = table.column(target) if supervised else None
+    warnings, cv, out_of_fold = [], None, None
+    if sampled:
+        warnings.append(f"Trained on a random sample of {limit_phrase(sampled)}: {learner.label.lower()} works "
+                        f"on up to {sampled['rows']:,} rows. The splits, scores and views are of the sample.")
+    if evaluation["method"] == "split":
+        splits = split_rows(n, evaluation["validation"], evaluation["test"],
+                            _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
+    else:
+        splits = {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
+    run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
+              splits=splits, setup={"evaluation": evaluation, "params": dict(params or {}),
+                                    "preprocessing": choices, "sample": sampled})
+    if evaluation["method"] == "kfold":
+        if supervised:
+            cv, out_of_fold = _cross_validate(run, Pipeline(prepare.unfitted(raw, choices, learner), estimator))
+            run.out_of_fold = out_of_fold  # what judging.out_of_fold keeps: curves and export read these
+        else:
+            warnings.append("k-fold cross-validation scores predictions of a target; a clustering or "
+                            "a projection has none, so it was fitted on all rows without folds.")
+    report(0.8 if cv else 0.1, "Training")
+    train_rows = splits["train"]
+    started = time.perf_counter()
+    preprocessor = prepare.unfitted(raw, choices, learner).fit(raw.take(train_rows))
+    X = preprocessor.transform(raw)
+    estimator.fit(X.take(train_rows), None if y_raw is None else y_raw[train_rows])
+    fit_seconds = time.perf_counter() - started
+    shown = prepare.steps(preprocessor, raw, choices, dropped)
+    run.preprocessor, run.preprocessing = preprocessor, shown
+    result = {"label": run.label, "task": estimator.task, "capabilities": sorted(run.learner.capabilities),
+              "model": readouts.compact_model(estimator),
+              "summary": summary(estimator), "features": features, "target": target,
+              "evaluation": evaluation, "splits": {k: (v + 1).tolist() for k, v in splits.items()},
+              "warnings": warnings, "preprocessing": shown, "preprocessing_choices": choices,
+              "rows_dropped": dropped["rows"], "sample": sampled}
+    if cv is not None:
+        result["cv"] = cv
+        result["final_model"] = "trained on all rows"
+    result.update(_readouts(run, X, y_raw, warnings, out_of_fold))
+    result["timing"] = _timing(cv, fit_seconds, result.pop("predict_seconds", None), len(train_rows), n)
+    if include_trace:
+        result["trace"] = getattr(estimator, "trace_", None)
+    report(1.0, "Training")
+    return run, result
+
+
+def within_row_limit(table, learner, sample, seed):
+    """(table, sample): the table itself when the learner takes this many rows (sample None), else a
+    seeded random sample of its row limit (sample {rows, of, seed}) when `sample` asks for one; without
+    it, a DataError saying the limit, before any work is done."""
+    limit, n = learner.max_rows, table.n_rows
+    if limit is None or n <= limit:
+        return table, None
+    if not sample:
+        raise DataError(f"{learner.label} works on up to {limit:,} rows; this table has {n:,}. Train it on a "
+                        f"random sample of {limit:,} rows (sample), or use a smaller table.")
+    rows = np.sort(np.random.default_rng(seed).choice(n, size=limit, replace=False))  # (limit,) in table order
+    return table.take(rows), {"rows": limit, "of": n, "seed": seed}
+
+
+def limit_phrase(sampled):
+    """"5,000 of the table's 50,000 rows (seed 0)"."""
+    return f"{sampled['rows']:,} of the table's {sampled['of']:,} rows (seed {sampled['seed']})"
+
+
+def _timing(cv, fit_seconds, predict_seconds, fit_rows, predict_rows):
+    """Seconds spent fitting (preprocessing included) and predicting: under k-fold the mean over the
+    folds (each fold's model, its held-out rows), else the model shown (its training rows, every row; a
+    clustering or a projection predicts no target: None)."""
+    if cv is not None:
+        return {"per_fold": True, "fit_seconds": float(np.mean(cv["fit_times"])),
+                "predict_seconds": float(np.mean(cv["predict_times"]))}
+    return {"per_fold": False, "fit_seconds": fit_seconds, "predict_seconds": predict_seconds,
+            "fit_rows": int(fit_rows), "predict_rows": int(predict_rows)}
+
+
+def _cross_validate(run, pipeline):
+    """One pass over the run's folds: each fold's copy of `pipeline` (preprocessing refitted inside the
+    fold) fitted on the other folds and predicting the rows it did not see. (cv, out_of_fold): cv has the
+    per-fold scores (the model's own score, accuracy or R^2, on its held-out rows), their mean and
+    population std, the fit and predict seconds and each fold's rows (1-based); out_of_fold is what
+    judging.out_of_fold gives: {"predicted", "proba", "classes", "fold"}."""
+    task = run.task
+    raw, y = run.table.select(run.features), run.table.column(run.target)
+    labels = _labels(y, len(y))
+    pairs = fold_pairs(run)
+    with_proba = task == "classification" and run.learner.can("probabilities")
+    classes = np.unique(labels) if with_proba else None
+    parts, fold = [], np.empty(len(y), dtype=np.intp)
+    proba = np.zeros((len(y), len(classes))) if with_proba else None
+    fit_times, predict_times = [], []
+    for i, (train, test) in enumerate(pairs):
+        report(0.8 * i / len(pairs), f"Cross-validating, fold {i + 1} of {len(pairs)}")
+        fold_model = clone(pipeline)
+        started = time.perf_counter()
+        try:
+            fold_model.fit(raw.take(train), y[train])
+        except DataError as exc:
+            raise DataError(f"Fitting the model for fold {i + 1} of {len(pairs)} failed: {exc}") from exc
+        fit_times.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        parts.append(fold_model.predict(raw.take(test)))
+        predict_times.append(time.perf_counter() - started)
+        if with_proba:
+            proba[test] = _proba_in_columns(fold_model, raw.take(test), classes)
+        fold[test] = i
+    tested = np.concatenate([test for _, test in pairs])
+    predicted = np.concatenate(parts)[np.argsort(tested)]  # back to the rows' order, as cross_val_predict
+    scoring = "accuracy" if task == "classification" else "r2"
+    scores = [float(SCORERS[scoring][0](y[test], predicted[test])) for _, test in pairs]
+    cv = {"k": len(pairs), "scoring": scoring, "splitter": "StratifiedKFold" if _stratified(run) else "KFold",
+          "scores": scores, "mean": float(np.mean(scores)), "std": float(np.std(scores)),
+          "fit_times": fit_times, "predict_times": predict_times,
+          "folds": [(np.asarray(test) + 1).tolist() for _, test in pairs]}
+    return cv, {"predicted": predicted, "proba": proba, "classes": classes, "fold": fold}
+
+
+def _stratified(run):
+    return run.setup["evaluation"]["stratify"] and run.task == "classification"
+
+
+def _readouts(run, X, y_raw, warnings, out_of_fold=None):
+    """The task's metrics per split and its drawings. Under k-fold the metrics are those of the
+    out-of-fold predictions, under "out_of_fold" (every row, each predicted by the fold model that did
+    not see it); the predictions drawn are those too."""
+    estimator, splits = run.estimator, run.splits
+    if estimator.task in SUPERVISED:
+        y = check_target(y_raw, len(y_raw), task=estimator.task)
+        started = time.perf_counter()
+        run.predicted = readouts.predict_rows(run, X)  # kept: the export reuses it, never predicts again
+        predict_seconds = time.perf_counter() - started
+        if out_of_fold is None:
+            predicted, scored = run.predicted, splits
+        else:
+            predicted, scored = out_of_fold["predicted"], {"out_of_fold": splits["train"]}
+        out = {"metrics": readouts.supervised_metrics(estimator.task, y, predicted, scored),
+               "predictions": readouts.predictions(run, y, predicted),
+               "predict_seconds": predict_seconds}  # taken out into "timing" by _train
+        if estimator.task == "regression":
+            out["fit_curve"] = readouts.fit_curve(run)
+        return out
+    if estimator.task == "projection":
+        return {"metrics": readouts.pca_metrics(estimator, X, splits),
+                "pca": readouts.pca_readout(estimator, X, run.table, run.target)}
+    labels = readouts.cluster_labels(estimator, X, splits["train"])
+    M = readouts.encoded(estimator, X)
+    out = {"metrics": {name: readouts.cluster_readout(estimator, M[rows], labels[rows], warnings, name)
+                       for name, rows in splits.items() if len(rows)},
+           "clusters": readouts.clusters(estimator, M, labels)}
+    if run.learner.can("dendrogram"):
+        out["dendrogram"] = readouts.dendrogram(estimator)
+    return out
