@@ -135,7 +135,7 @@ function forgetFiles(args, withPaths) {
 
 // Arguments and replies cross as JSON text: plain data both ways, None arrives as null (not undefined),
 // and no Python object is left behind as a proxy. A reply's bulk numbers (predictions for every row, the
-// boundary grid) come apart from the text as numpy arrays (pellucid/workbench/wire.py): each is copied
+// boundary grid) come apart from the text as numpy arrays (pellucid/host/wire.py): each is copied
 // out of Python's memory once and its marker in the text revived as that typed array, or, for text
 // labels sent as codes, as the array of labels; a long text (an exported file) stays its UTF-8 bytes, a
 // Uint8Array the page saves as it is. Returns [reply, the ArrayBuffers to transfer].

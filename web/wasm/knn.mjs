@@ -1,5 +1,5 @@
 // k-NN's candidate search in WebAssembly SIMD (knn.wasm, compiled by build.py from knn.wat), for
-// Python in the same worker: py/pellucid/learners/neighbors_kernel.py finds it as
+// Python in the same worker: py/pellucid/learners/neighbors/wasm_kernel.py finds it as
 // globalThis.pellucidKernels.knn and calls it synchronously with the addresses of numpy arrays in
 // Pyodide's memory. The training rows are copied into the kernel's own memory once per model, each
 // block of queries once per call, and the candidates back into an array Python made for them.

@@ -1,4 +1,4 @@
-;; k-NN's candidate search for the page (py/pellucid/learners/neighbors_kernel.py calls it through
+;; k-NN's candidate search for the page (py/pellucid/learners/neighbors/wasm_kernel.py calls it through
 ;; web/wasm/knn.mjs): for a block of queries, the score of every training row, fused with the choice of
 ;; the rows that can be among each query's k nearest, never writing the block's score matrix.
 ;;

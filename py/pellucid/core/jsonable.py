@@ -37,6 +37,11 @@ def untag(value):
     return _TAGS.get(value, value) if isinstance(value, str) else value
 
 
+def python_scalar(value):
+    """A numpy scalar as the Python value it holds (a class label, a count); anything else unchanged."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _finite_or_none(x):
     return x if math.isfinite(x) else None
 

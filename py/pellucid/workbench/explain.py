@@ -6,6 +6,7 @@ or its distance to each centre (k-means). Row numbers in and out are 1-based row
 import numpy as np
 
 from ..core.errors import DataError
+from ..core.jsonable import python_scalar
 from ..learners import registry
 from ..learners.tree.tracing import subset_label
 from ..tabular.features import numeric
@@ -18,11 +19,7 @@ def _row_values(run, row):
             or not 1 <= row <= run.table.n_rows:
         raise DataError(f"row must be a row number from 1 to {run.table.n_rows}; got {row!r}.")
     X = run.table.select(run.features).take(np.array([int(row) - 1]))
-    return X, {name: _plain(X.column(name)[0]) for name in X.columns}
-
-
-def _plain(v):
-    return v.item() if isinstance(v, np.generic) else v
+    return X, {name: python_scalar(X.column(name)[0]) for name in X.columns}
 
 
 def explain_row(run, row, estimator=None):
@@ -31,11 +28,11 @@ def explain_row(run, row, estimator=None):
     raw, values = _row_values(run, row)
     out = {"row": int(row), "values": values}  # in the user's units
     X = run.prepare(raw)  # as the model reads it: imputed and standardised as in training
-    prepared = {name: _plain(X.column(name)[0]) for name in X.columns}
+    prepared = {name: python_scalar(X.column(name)[0]) for name in X.columns}
     if prepared != values:
         out["prepared_values"] = prepared
     if run.target is not None:
-        out["actual"] = _plain(run.table.column(run.target)[int(row) - 1])
+        out["actual"] = python_scalar(run.table.column(run.target)[int(row) - 1])
     out.update(_KINDS[registry.of(est).explain](est, X, prepared, run))
     return out
 
@@ -60,7 +57,7 @@ def _centres(est, X, values, run):
 
 def _prediction(est, X, values, run):
     return {"kind": "prediction",
-            "prediction": _plain(np.asarray(est.predict(X))[0]) if hasattr(est, "predict") else None}
+            "prediction": python_scalar(np.asarray(est.predict(X))[0]) if hasattr(est, "predict") else None}
 
 
 def _tree_path(est, X, values, run):
@@ -96,7 +93,7 @@ def _tree_path(est, X, values, run):
                           "test": f"{feature} = {value} {'≤' if left else '>'} {t:.4g}"})
         nodes.append(path)
     text = " → ".join(s["test"] for s in steps) + f" → predict {node['prediction']}"
-    return {"kind": "path", "steps": steps, "nodes": nodes, "prediction": _plain(node["prediction"]),
+    return {"kind": "path", "steps": steps, "nodes": nodes, "prediction": python_scalar(node["prediction"]),
             "counts": node.get("counts"), "text": text}
 
 
@@ -107,11 +104,11 @@ def _linear_scores(est, X, values, run):
     b = np.atleast_1d(est.intercept_)  # (1 or K,)
     names = list(getattr(est, "feature_names_out_", None) or est.encoder_.output_names)
     scores = (W @ f + b).tolist()  # (1 or K,)
-    classes = [_plain(c) for c in getattr(est, "classes_", [])]
+    classes = [python_scalar(c) for c in getattr(est, "classes_", [])]
     labels = classes if len(W) == len(classes) else ([f"score ({classes[1]} if ≥ 0)"] if classes else ["ŷ"])
     terms = [{"name": "bias", "value": 1.0, "weights": b.tolist()}] + [
         {"name": n, "value": float(v), "weights": W[:, j].tolist()} for j, (n, v) in enumerate(zip(names, f))]
-    prediction = _plain(np.asarray(est.predict(X))[0])
+    prediction = python_scalar(np.asarray(est.predict(X))[0])
     out = {"kind": "scores", "labels": labels, "scores": scores, "terms": terms, "prediction": prediction}
     if registry.of(est).can("probabilities") and classes:
         out["proba"] = est.predict_proba(X)[0].tolist()

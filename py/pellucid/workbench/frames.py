@@ -25,10 +25,6 @@ def num(v, d=3):
     return str(int(v)) if v == int(v) and abs(v) < 1e12 else f"{v:.{d}f}"
 
 
-def plain(v):
-    return v.item() if isinstance(v, np.generic) else v
-
-
 def sample(n, limit=MAX_POINTS):
     if n <= limit:
         return np.arange(n)

@@ -3,7 +3,8 @@ gradient descent (linear and logistic regression, kernel regression) and the ker
 
 import numpy as np
 
-from .frames import MAX_FRAMES, encoded_names, num, plain, sample, short, vec
+from ..core.jsonable import python_scalar
+from .frames import MAX_FRAMES, encoded_names, num, sample, short, vec
 
 
 # --- perceptron -----------------------------------------------------------------------------------------
@@ -23,7 +24,7 @@ def perceptron(est, X, y, rows, run, row):
         labels = np.searchsorted(est.classes_, np.asarray(y))
         points = {"x": [first_epoch[idx[i]][0] for i in keep], "y": [first_epoch[idx[i]][1] for i in keep],
                   "label": [int(labels[idx[i]]) for i in keep]}
-    return {"family": "perceptron", "frames": frames, "classes": [plain(c) for c in est.classes_],
+    return {"family": "perceptron", "frames": frames, "classes": [python_scalar(c) for c in est.classes_],
             "binary": len(est.classes_) == 2, "points": points, "weight_names": ["bias"] + encoded_names(est),
             "omitted": omitted + max(0, len(trace) - MAX_FRAMES)}
 
@@ -118,7 +119,7 @@ def descent(est, X, y, rows, run, row):
                        "math": [_normal_math(normal)]})
     return {"family": "descent", "frames": frames, "normal_equation": normal,
             "weight_names": ["bias"] + encoded_names(est), "solver": getattr(est, "solver_", est.get_params().get("solver")),
-            "classes": [plain(c) for c in getattr(est, "classes_", [])]}
+            "classes": [python_scalar(c) for c in getattr(est, "classes_", [])]}
 
 
 def _normal_math(normal):
@@ -155,4 +156,4 @@ def epochs(est, X, y, rows, run, row):
                                  "text": f"epoch {r['epoch']}: {r['mistakes']} mistakes, perceptron loss "
                                          f"{r['loss']:.4g}"}]})
     return {"family": "descent", "frames": frames, "normal_equation": None, "weight_names": [],
-            "solver": "kernel perceptron", "classes": [plain(c) for c in est.classes_]}
+            "solver": "kernel perceptron", "classes": [python_scalar(c) for c in est.classes_]}

@@ -17,7 +17,8 @@ from ..core.errors import DataError
 from ..core.validation import check_target
 from . import linear_steps, tree_steps, unsupervised_steps
 from .explain import explain_row
-from .frames import num, plain, standardized
+from ..core.jsonable import python_scalar
+from .frames import num, standardized
 from .runs import SUPERVISED
 
 
@@ -80,7 +81,7 @@ def _naive_bayes(est, X, y, rows, run, row):
             frame["math"] = [{"tex": r"P(x \mid y) = \mathcal{N}(x;\ \mu_y, \sigma_y^2)",
                               "text": "P(x | y) = N(x; μ_y, σ²_y)"}]
         frames.append(frame)
-    out = {"family": "naive_bayes", "frames": frames, "classes": [plain(c) for c in est.classes_]}
+    out = {"family": "naive_bayes", "frames": frames, "classes": [python_scalar(c) for c in est.classes_]}
     if row is not None:
         out["explain"] = explain_row(run, row, estimator=est)
     return out

@@ -11,11 +11,11 @@ import numpy as np
 
 from ...core.base import ClassifierMixin
 from ...core.errors import ConvergenceWarning
+from ...core.jsonable import python_scalar
 from ...tabular.features import fit_numeric
 from ...core.params import Flag, Integer
 from ...core.validation import check_classes
 from .kernel_regression import _KERNEL_RULES, _MAX_TRACE, _KernelModel
-from ..neighbors.neighbors import _plain
 
 
 class KernelPerceptron(ClassifierMixin, _KernelModel):
@@ -111,8 +111,8 @@ class KernelPerceptron(ClassifierMixin, _KernelModel):
         room = max(0, _MAX_TRACE - self._n_listed)
         self._n_listed += min(room, len(updates))
         return {"step": "epoch", "epoch": epoch, "mistakes": len(updates), "loss": self._perceptron_loss(K),
-                "updates": [{"index": i, "label": _plain(self.classes_[self.y_fit_[i]]),
-                             "predicted": _plain(self.classes_[p]), "score": s} for i, p, s in updates[:room]]}
+                "updates": [{"index": i, "label": python_scalar(self.classes_[self.y_fit_[i]]),
+                             "predicted": python_scalar(self.classes_[p]), "score": s} for i, p, s in updates[:room]]}
 
     def _signs(self, rows=slice(None)):
         return np.where(self.y_fit_[rows] == 1, 1.0, -1.0)  # y* in {-1, +1}

@@ -22,6 +22,7 @@ import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator, RegressorMixin
 from ...core.errors import DataError
+from ...core.jsonable import python_scalar
 from ...tabular.features import fit_numeric, numeric, one_row
 from . import distance_scores
 from ..shared.distances import unit_scale
@@ -29,10 +30,6 @@ from .neighbors_fast import nearest_neighbors, prepare
 from ...core.params import Choice, Flag, Integer
 from ...core.validation import check_classes
 
-
-
-def _plain(value):
-    return value.item() if isinstance(value, np.generic) else value
 
 
 # --- the neighbours, by definition ---------------------------------------------------------------------
@@ -137,7 +134,7 @@ class _NeighborsBase(Estimator):
         dist, idx = k_nearest(numeric(self, columns) / scale, self.X_fit_ / scale, self.k, self.metric)
         dist = self._in_data_units(dist)
         w = self._vote_weights(dist)[0]
-        return columns, [{"row": int(i), "distance": float(d), "target": _plain(t), "weight": float(wi)}
+        return columns, [{"row": int(i), "distance": float(d), "target": python_scalar(t), "weight": float(wi)}
                          for i, d, t, wi in zip(idx[0], dist[0], targets[idx[0]], w)]
 
 
@@ -160,7 +157,7 @@ class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
         self._store(M)
         if self.trace:
             counts = np.bincount(self.y_fit_, minlength=len(self.classes_))
-            self._fit_trace({"classes": [_plain(c) for c in self.classes_], "class_count": counts.tolist()})
+            self._fit_trace({"classes": [python_scalar(c) for c in self.classes_], "class_count": counts.tolist()})
         return self
 
     def _votes(self, X):
@@ -196,9 +193,9 @@ class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
         for nb in neighbours:
             nb["label"] = nb.pop("target")
         votes = self._votes(columns)[0]
-        return {"k": int(self.k), "neighbors": neighbours, "classes": [_plain(c) for c in self.classes_],
+        return {"k": int(self.k), "neighbors": neighbours, "classes": [python_scalar(c) for c in self.classes_],
                 "votes": votes.tolist(), "proba": (votes / votes.sum()).tolist(),
-                "prediction": _plain(self.classes_[int(np.argmax(votes))])}
+                "prediction": python_scalar(self.classes_[int(np.argmax(votes))])}
 
 
 class KNeighborsRegressor(RegressorMixin, _NeighborsBase):
