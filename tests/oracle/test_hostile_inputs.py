@@ -4,8 +4,6 @@ answer it gives on tame input (or simply a finite one, where there is no tame tw
 Then one regression test per way input used to be misread.
 """
 
-import warnings
-
 import numpy as np
 import pytest
 pytest.importorskip("sklearn", reason="an oracle test: it compares with scikit-learn")

@@ -11,8 +11,8 @@ from sklearn import metrics as sk
 from sklearn.datasets import load_diabetes, load_iris
 
 from pellucid.core.errors import DataError
-from pellucid.evaluation.metrics import (accuracy_score, classification_report_dict, confusion_details, confusion_matrix,
-                              log_loss, margin_zero_one_loss, mean_absolute_error, mean_squared_error,
+from pellucid.evaluation.metrics import (accuracy_score, classification_report_dict, confusion_details,
+                              confusion_matrix, log_loss, margin_zero_one_loss, mean_absolute_error, mean_squared_error,
                               perceptron_loss, precision_recall_f1, r2_score, regression_report_dict,
                               zero_one_loss)
 

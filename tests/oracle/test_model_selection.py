@@ -23,7 +23,8 @@ from sklearn.neighbors import NearestCentroid
 from pellucid.core.base import ClassifierMixin, Estimator, RegressorMixin
 from pellucid.core.errors import DataError
 from pellucid.evaluation.curves import learning_curve, validation_curve
-from pellucid.evaluation.model_selection import (KFold, StratifiedKFold, clone, cross_validate, train_test_split, train_val_test_split)
+from pellucid.evaluation.model_selection import (KFold, StratifiedKFold, clone, cross_validate, train_test_split,
+                                                 train_val_test_split)
 from pellucid.core.params import Number
 from pellucid.core.validation import check_X, check_X_y
 

@@ -1,7 +1,7 @@
 """A learner whose work grows as the square of the rows (agglomerative clustering, the kernel methods)
-states its row limit in the model menu and refuses a larger table before doing any work, saying the limit and the table's rows;
-asked to, it trains on a seeded random sample of that many rows, and the result says so. The sampled
-model is the clustering scikit-learn makes of the same rows."""
+states its row limit in the model menu and refuses a larger table before doing any work, saying the limit
+and the table's rows; asked to, it trains on a seeded random sample of that many rows, and the result says
+so. The sampled model is the clustering scikit-learn makes of the same rows."""
 
 import json
 import os

@@ -282,7 +282,8 @@ def test_a_file_without_a_header_after_an_excel_sep_line(tmp_path):
     assert_same_scores(result, script_scores(run_script(path, script)))
 
 
-@pytest.mark.parametrize("learner", [l for l in registry.learners() if l.sklearn is not None], ids=lambda l: l.name)
+@pytest.mark.parametrize("learner", [learner for learner in registry.learners() if learner.sklearn is not None],
+                         ids=lambda learner: learner.name)
 def test_the_twin_written_as_source_is_the_estimator_its_descriptor_builds(learner):
     """Every descriptor's twin, recorded without scikit-learn and evaluated as the script does, has the
     parameters of the twin built with scikit-learn from the same params and context."""

@@ -133,7 +133,8 @@ def test_sklearn_score_is_that_of_sklearn_on_those_rows(iris, tmp_path):
     assert_no_tie_at_the_kth_neighbour(X, result["splits"], 3)
     train_rows, validation_rows = (np.array(result["splits"][name]) - 1 for name in ("train", "validation"))
     oracle = KNeighborsClassifier(n_neighbors=3).fit(X[train_rows], y[train_rows])
-    assert scores(compare(result))["validation"][1] == pytest.approx(oracle.score(X[validation_rows], y[validation_rows]))
+    expected = oracle.score(X[validation_rows], y[validation_rows])
+    assert scores(compare(result))["validation"][1] == pytest.approx(expected)
 
 
 def test_tree_kmeans_and_pca_agree_where_they_should(iris):
@@ -204,7 +205,8 @@ def test_pellucid_imports_sklearn_only_where_it_is_needed():
     import subprocess
     package = pathlib.Path(bridge.__file__).parent
     pattern = re.compile(r"^\s*(import|from) sklearn\b", re.MULTILINE)
-    importers = sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py") if pattern.search(p.read_text()))
+    importers = sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py")
+                       if pattern.search(p.read_text()))
     assert importers == ["core/base.py", "workbench/compare.py"]
     check = "import sys, pellucid, pellucid.bridge; assert 'sklearn' not in sys.modules, 'scikit-learn was imported'"
     subprocess.run([sys.executable, "-c", check], cwd=package.parent, check=True)

@@ -158,7 +158,8 @@ def test_logistic_probability_is_the_sigmoid_or_softmax_of_the_given_numbers(exa
         by_hand = p_second if asked == classes[1] else 1 - p_second
     else:
         by_hand = _softmax(np.array([np.dot(list(weights[c].values()), f) for c in classes]))[classes.index(asked)]
-    right = session.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": round(by_hand, 3)})["result"]
+    answer = {"model_id": model_id, "seed": seed, "answer": round(by_hand, 3)}
+    right = session.handle("check_exercise", answer)["result"]
     assert right["correct"] and right["expected"] == pytest.approx(by_hand, abs=1e-12)
     # The given numbers are the model's own, rounded: the answer is the model's probability to rounding.
     proba = run.estimator.predict_proba(run.model_input([row]))[0]

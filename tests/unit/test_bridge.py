@@ -271,7 +271,8 @@ def test_one_data_set_at_a_time(restaurant_path):
     first = ok("load_csv", path=restaurant_path)["table_id"]
     model_id = ok("train", table_id=first, target="WillWait", features=None, model="DecisionTreeClassifier")["model_id"]
     ok("load_example", name="iris")
-    assert "No data set is loaded" in call("set_kind", table_id=first, column="Pat", kind="categorical")["error"]["message"]
+    reply = call("set_kind", table_id=first, column="Pat", kind="categorical")
+    assert "No data set is loaded" in reply["error"]["message"]
     assert call("export_model", model_id=model_id)["ok"] is False
 
 

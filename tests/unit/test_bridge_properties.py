@@ -227,7 +227,8 @@ def test_an_infinite_hyperparameter_is_a_data_error(table_id, model, params):
     # l2 = inf passed the rule (no upper end) and made numpy's least squares raise LinAlgError
     reply = call("train", table_id=table_id, target=target_for(model), features=None, model=model,
                  params=params, evaluation={"method": "none"})
-    assert not reply["ok"] and reply["error"]["type"] == "DataError" and "'l2' must be a number" in reply["error"]["message"]
+    assert not reply["ok"] and reply["error"]["type"] == "DataError"
+    assert "'l2' must be a number" in reply["error"]["message"]
 
 
 @pytest.mark.parametrize("weights", ["", {}])

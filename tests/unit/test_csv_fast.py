@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pellucid.core.errors import DataError
-from pellucid.tabular import csv_fast, csvio
+from pellucid.tabular import csv_fast
 from pellucid.tabular.csvio import read_csv
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

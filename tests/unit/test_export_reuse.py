@@ -14,7 +14,8 @@ from pellucid.tabular.csvio import read_csv
 def test_format_numbers_writes_each_value_as_format_number_does():
     rng = np.random.default_rng(0)
     values = np.concatenate([rng.normal(size=200) * 10.0 ** rng.integers(-12, 20, 200),
-                             np.round(rng.normal(size=50) * 1e4), [0.0, -0.0, 1e16, -1e16, 9999999999999998.0, 2.0 ** 53, 1e-320, np.inf, -np.inf, np.nan]])
+                             np.round(rng.normal(size=50) * 1e4),
+                             [0.0, -0.0, 1e16, -1e16, 9999999999999998.0, 2.0 ** 53, 1e-320, np.inf, -np.inf, np.nan]])
     expected = ["" if v != v else format_number(v) for v in values.tolist()]
     assert format_numbers(values) == expected
     assert format_numbers(values, missing='""')[-1] == '""'

@@ -275,7 +275,7 @@ def test_csv_text_passed_as_a_path_says_how_to_pass_it():
 # ---- sources and progress ----------------------------------------------------------------------------
 
 def test_path_bytes_and_file_objects_give_the_same_table(tmp_path):
-    data = "id;name;score\r\n1;Ana;2.5\r\n2;\"Bo; Jr\";NA\r\n3;Zoë;4\r\n".encode("utf-8")
+    data = "id;name;score\r\n1;Ana;2.5\r\n2;\"Bo; Jr\";NA\r\n3;Zoë;4\r\n".encode()
     path = tmp_path / "people.csv"
     path.write_bytes(data)
     tables = [read_csv(data), read_csv(bytearray(data)), read_csv(path), read_csv(str(path)),
@@ -498,7 +498,7 @@ def test_tab_separated_values_holding_comma_space_are_tab_separated():
 
 
 def test_semicolons_with_decimal_commas_read_as_numbers():
-    table = read_csv("1,5;2\n3,25;-4,0\n".encode(), header=False)
+    table = read_csv(b"1,5;2\n3,25;-4,0\n", header=False)
     assert table.read_info.delimiter == ";" and table.read_info.decimal_comma == ("column_1", "column_2")
     np.testing.assert_array_equal(table.column("column_1"), [1.5, 3.25])
     np.testing.assert_array_equal(table.column("column_2"), [2.0, -4.0])

@@ -80,7 +80,7 @@ def test_no_learner_class_is_named_outside_its_module_and_descriptor():
         for name in _names_in_python(ast.parse(path.read_text(encoding="utf-8"))):
             if rel not in _own_files(registry.get(name)):
                 offenders.append(f"py/pellucid/{rel}: {name}")
-    quoted = re.compile(r"""["'`](%s)["'`]""" % "|".join(NAMES))
+    quoted = re.compile(r"""["'`]({})["'`]""".format("|".join(NAMES)))
     for path in sorted((ROOT / "web" / "js").rglob("*.js")):
         rel = path.relative_to(ROOT).as_posix()
         if rel in ALLOWED:

@@ -29,7 +29,9 @@ def _city_table(seed, n=400, n_cities=7, n_classes=2):
 
 
 def _split_gain(y, left, impurity):
-    counts = lambda rows: np.bincount(y[rows], minlength=y.max() + 1)
+    def counts(rows):
+        return np.bincount(y[rows], minlength=y.max() + 1)
+
     n = len(y)
     return impurity(counts(np.ones(n, bool))) - (left.sum() / n * impurity(counts(left))
                                                  + (~left).sum() / n * impurity(counts(~left)))
@@ -97,7 +99,8 @@ def test_min_samples_leaf_holds_in_every_non_empty_leaf(split):
     X, y, _ = _city_table(3, n=600, n_cities=14)
     full = DecisionTreeClassifier(categorical_split=split).fit(X, y, feature_names=["city", "noise"])
     assert min(s for s in _leaf_sizes(full.to_dict()["tree"]) if s) < 20  # the premise: it bites
-    model = DecisionTreeClassifier(categorical_split=split, min_samples_leaf=20).fit(X, y, feature_names=["city", "noise"])
+    model = DecisionTreeClassifier(categorical_split=split, min_samples_leaf=20)
+    model.fit(X, y, feature_names=["city", "noise"])
     sizes = _leaf_sizes(model.to_dict()["tree"])
     assert model.get_n_leaves() > 2 and min(s for s in sizes if s) >= 20
 
@@ -105,7 +108,8 @@ def test_min_samples_leaf_holds_in_every_non_empty_leaf(split):
 def test_max_leaf_nodes_caps_the_leaves_and_keeps_the_biggest_decreases():
     X, y, _ = _city_table(4, n=600, n_cities=14)
     full = DecisionTreeClassifier(categorical_split="binary").fit(X, y, feature_names=["city", "noise"])
-    model = DecisionTreeClassifier(categorical_split="binary", max_leaf_nodes=6).fit(X, y, feature_names=["city", "noise"])
+    model = DecisionTreeClassifier(categorical_split="binary", max_leaf_nodes=6)
+    model.fit(X, y, feature_names=["city", "noise"])
     assert full.get_n_leaves() > 6 and model.get_n_leaves() == 6
     assert model.to_dict()["tree"]["gain"] == pytest.approx(full.to_dict()["tree"]["gain"])
     reasons = [n["reason"] for n in _walk(model.to_dict()["tree"]) if "feature" not in n]

@@ -31,7 +31,8 @@ def _table(n, seed=0):
 NAMES = ["a", "b", "colour", "code"]
 MODELS = [
     (DecisionTreeClassifier, {}, "label"),
-    (DecisionTreeClassifier, {"criterion": "gini", "categorical_split": "multiway", "class_weight": "balanced"}, "label"),
+    (DecisionTreeClassifier, {"criterion": "gini", "categorical_split": "multiway", "class_weight": "balanced"},
+     "label"),
     (DecisionTreeClassifier, {"prune": "chi2"}, "label"),
     (DecisionTreeRegressor, {}, "value"),
     (DecisionTreeRegressor, {"categorical_split": "binary", "min_samples_leaf": 2}, "value"),

@@ -73,8 +73,8 @@ def test_every_frame_breakdown_matches_its_node_counts_and_the_tree_is_tagged_by
 
 def test_perceptron_frames_reproduce_seed_000_table():
     info = session.keep_table(read_csv(SEED_CSV), "seed.csv")
-    reply = session.handle("train", {"table_id": info["table_id"], "target": "y", "features": None, "model": "Perceptron",
-                                    "params": {"initial_weights": [-1, 0, 0], "max_epochs": 1},
+    reply = session.handle("train", {"table_id": info["table_id"], "target": "y", "features": None,
+                                    "model": "Perceptron", "params": {"initial_weights": [-1, 0, 0], "max_epochs": 1},
                                     "preprocessing": {"standardize": False}})  # the notes' raw units
     run = session.runs[reply["result"]["model_id"]]
     tl = steps.timeline(run)
@@ -100,7 +100,8 @@ def test_kmeans_frames_inertia_never_rises_and_ends_at_the_model():
 
 
 def test_descent_frames_and_the_normal_equation():
-    run, _ = trained("line", "LinearRegression", "y", {"solver": "gd", "learning_rate": 0.1, "max_iter": 5000}, n=60, seed=1)
+    run, _ = trained("line", "LinearRegression", "y", {"solver": "gd", "learning_rate": 0.1, "max_iter": 5000},
+                     n=60, seed=1)
     tl = steps.timeline(run)
     X = np.column_stack([np.ones(60), run.table.column("x")])
     exact = np.linalg.lstsq(X, run.table.column("y"), rcond=None)[0]
@@ -112,7 +113,8 @@ def test_descent_frames_and_the_normal_equation():
 
 def test_other_families_give_frames():
     fams = {("iris", "AgglomerativeClustering", None): "agglomerative", ("iris", "PCA", None): "pca",
-            ("restaurant", "CategoricalNB", "WillWait"): "naive_bayes", ("iris", "LogisticRegression", "species"): "descent"}
+            ("restaurant", "CategoricalNB", "WillWait"): "naive_bayes",
+            ("iris", "LogisticRegression", "species"): "descent"}
     for (example, model, target), family in fams.items():
         run, _ = trained(example, model, target)
         tl = steps.timeline(run, row=2)
