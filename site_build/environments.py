@@ -10,6 +10,8 @@ import sys
 
 from .common import ROOT, BuildError, run
 
+# The tests run in virtual environments inside the project, never in the system Python: .venv/ holds
+# the newest versions the tests support (requirements/test.txt), .venv-lowest/ the lowest scikit-learn
 # with its numpy and scipy (requirements/test-lowest.txt). Both lock files pin every package to an
 # exact version and its sha256, so every machine installs the same bytes.
 REQUIREMENTS = ROOT / "requirements"
