@@ -320,7 +320,8 @@ def _timings(page, requests=None):
     # Polled on a timer, not on every animation frame (Playwright's default), which would keep the page's
     # main thread making frames throughout the start; the time itself is taken by READY_OBSERVER.
     page.wait_for_function("() => window.__readyAt !== undefined", polling=250, timeout=120_000)
-    timings = page.evaluate("""() => ({ ready: window.__readyAt, phases: window.__phases, origin: performance.timeOrigin,
+    timings = page.evaluate("""() => ({
+        ready: window.__readyAt, phases: window.__phases, origin: performance.timeOrigin,
         dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd })""")
     for name, request in (requests or {}).items():
         started = request.timing["startTime"]  # ms since the epoch, as performance.timeOrigin
@@ -419,9 +420,13 @@ def startup_table(data):
              "|---|---:|---:|---:|---:|---|:---:|"]
     of = {key: {kind: {name: {field: f(run[field] for run in runs) for field in ("ready", "dcl")}
                        for name, f in stats.items()} for kind, runs in kinds.items()} for key, kinds in data.items()}
-    cells = lambda key, field, fmt: " | ".join(fmt(of[key][kind][name][field]) for kind in ("cold", "warm")
-                                               for name in stats)
-    ms = lambda v: f"{v:.0f}"
+
+    def cells(key, field, fmt):
+        return " | ".join(fmt(of[key][kind][name][field]) for kind in ("cold", "warm") for name in stats)
+
+    def ms(v):
+        return f"{v:.0f}"
+
     for key in data:
         lines.append(f"| {LABELS[key]}: navigation -> \"Ready\" (ms) | {cells(key, 'ready', ms)} | | |")
     for key in [key for key in data if key != "bare"]:
@@ -447,7 +452,10 @@ def phases_table(data, key="real"):
     WebAssembly were requested (cold only), in order: median ms since navigation."""
     lines = [f"| {key} page: status first reads, or request | cold (ms, median) | warm (ms, median) |",
              "|---|---:|---:|"]
-    median = lambda kind, text: statistics.median(run["phases"].get(text, math.nan) for run in data[key][kind])
+
+    def median(kind, text):
+        return statistics.median(run["phases"].get(text, math.nan) for run in data[key][kind])
+
     texts = sorted(data[key]["cold"][0]["phases"], key=lambda text: median("cold", text))
     for text in texts:
         lines.append(f"| {text} | {median('cold', text):.0f} | {median('warm', text):.0f} |")
@@ -549,7 +557,8 @@ def main(argv=None):
                 if not args.skip_startup:
                     profiles = None if args.private_cold else (playwright, chromium, pathlib.Path(tmp) / "profiles")
                     data = startup(browser, guard, pages, args.startup_runs, profiles)
-                    cold = "a private window (cache in memory)" if args.private_cold else "a new profile (cache on disk)"
+                    cold = ("a private window (cache in memory)" if args.private_cold
+                            else "a new profile (cache on disk)")
                     print(f"Cold: each load in {cold}\n")
                     phases = "\n\n".join(phases_table(data, key) for key in pages)
                     print(f"## Startup ({args.startup_runs} runs each)\n\n{startup_table(data)}\n\n{phases}\n")

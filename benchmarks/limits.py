@@ -55,7 +55,10 @@ window.measure = (url) => new Promise((resolve) => {
   w.onerror = (e) => { e.preventDefault(); resolve({ ok: false, error: `worker died: ${e.message}` }); };
   w.postMessage({ url });
 });
-window.restart = () => { window.limits.worker.terminate(); window.limits.worker = new Worker("worker.mjs", { type: "module" }); };
+window.restart = () => {
+  window.limits.worker.terminate();
+  window.limits.worker = new Worker("worker.mjs", { type: "module" });
+};
 </script></body></html>
 """
 
@@ -99,23 +102,32 @@ json.dumps({"ok": r["ok"], "rows": r["result"]["n_rows"] if r["ok"] else None,
 # the progress bar was shown, and the longest gap between animation frames meanwhile.
 WATCH_JS = """(rowsText) => {
   const w = window.__limits = { chosen: null, shown: null, progress: false, maxGap: 0, frames: 0, done: false };
-  document.getElementById("csv-file").addEventListener("change", () => { w.chosen = performance.now(); }, { once: true, capture: true });
+  document.getElementById("csv-file").addEventListener("change", () => { w.chosen = performance.now(); },
+                                                     { once: true, capture: true });
   const summary = document.getElementById("data-summary");
   const progress = document.getElementById("progress");
   new MutationObserver(() => { if (!progress.hidden) w.progress = true; }).observe(progress, { attributes: true });
   new MutationObserver(() => {
-    if (summary.textContent.includes(rowsText) && w.shown === null) { w.shown = performance.now(); w.done = true; }
+    if (summary.textContent.includes(rowsText) && w.shown === null) {
+      w.shown = performance.now();
+      w.done = true;
+    }
   }).observe(summary, { childList: true, characterData: true, subtree: true });
   const alert = document.getElementById("message");
-  new MutationObserver(() => { if (!alert.hidden && alert.textContent) { w.error = alert.textContent; w.done = true; } })
-    .observe(alert, { attributes: true, childList: true, subtree: true });
+  new MutationObserver(() => {
+    if (!alert.hidden && alert.textContent) { w.error = alert.textContent; w.done = true; }
+  }).observe(alert, { attributes: true, childList: true, subtree: true });
   let last = performance.now();
-  const tick = (now) => { w.maxGap = Math.max(w.maxGap, now - last); last = now; w.frames++; if (!w.done) requestAnimationFrame(tick); };
+  const tick = (now) => {
+    w.maxGap = Math.max(w.maxGap, now - last); last = now; w.frames++;
+    if (!w.done) requestAnimationFrame(tick);
+  };
   requestAnimationFrame(tick);
 }"""
 
 TRAIN_WATCH_JS = """() => {
-  const w = window.__train = { started: performance.now(), shown: null, progress: false, busyText: "", maxGap: 0, done: false };
+  const w = window.__train = { started: performance.now(), shown: null, progress: false, busyText: "", maxGap: 0,
+                               done: false };
   const score = document.getElementById("accuracy");
   const progress = document.getElementById("progress");
   const status = document.getElementById("status");
@@ -125,7 +137,10 @@ TRAIN_WATCH_JS = """() => {
   new MutationObserver(() => { if (score.textContent !== "—") { w.shown = performance.now(); w.done = true; } })
     .observe(score, { childList: true, characterData: true, subtree: true });
   let last = performance.now();
-  const tick = (now) => { w.maxGap = Math.max(w.maxGap, now - last); last = now; if (!w.done) requestAnimationFrame(tick); };
+  const tick = (now) => {
+    w.maxGap = Math.max(w.maxGap, now - last); last = now;
+    if (!w.done) requestAnimationFrame(tick);
+  };
   requestAnimationFrame(tick);
 }"""
 

@@ -148,7 +148,10 @@ def analyse(trace_bytes, url, ready_ms):
                 kinds[name] = self_time_by_kind(thread_spans, window)
         else:
             others[processes.get(key[0], f"process {key[0]}")] += busy
-    ms = lambda counter: {k: v / 1000 for k, v in counter.most_common() if v >= 500}
+
+    def ms(counter):
+        return {k: v / 1000 for k, v in counter.most_common() if v >= 500}
+
     return {"ready_ms": ready_ms, "threads": ms(mine), "other_processes": ms(others),
             "kinds": {name: ms(counter) for name, counter in kinds.items()}}
 

@@ -308,7 +308,10 @@ def importance_pair(page, learner, target, csv_name):
         """async (data) => {
             data.csv = new URL(data.csv, location.href).href;
             const worker = new Worker(new URL("bench-importance/worker.mjs", location.href), { type: "module" });
-            const reply = await new Promise((resolve) => { worker.onmessage = ({ data }) => resolve(data); worker.postMessage(data); });
+            const reply = await new Promise((resolve) => {
+                worker.onmessage = ({ data }) => resolve(data);
+                worker.postMessage(data);
+            });
             worker.terminate();
             return reply;
         }""", {"csv": csv_name, "learner": learner, "target": target, "evaluation": SPLIT, "script": IMPORTANCE_PAIR})

@@ -1,4 +1,6 @@
-"""Shared test setup: make the in-repo package importable without installing it."""
+"""Shared test setup: make the in-repo package importable without installing it, and the helpers every
+group shares (bridgekit.py, realistic_tables.py, passengers_csv.py, beside this file) importable from the
+groups' folders: tests/unit, tests/oracle, tests/pyodide and tests/e2e."""
 
 import os
 import pathlib
@@ -8,6 +10,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "py"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 try:  # Hypothesis draws the same examples on every run, so a run passes or fails the same way on any
     # machine; HYPOTHESIS_PROFILE=explore draws new ones (and keeps what it finds in .hypothesis/).

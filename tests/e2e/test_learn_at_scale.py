@@ -45,9 +45,12 @@ FAMILIES = [  # (model, target, params, frame to look at)
 def train(page, model, target, params):
     page.evaluate("""async ([csv, model, target, params, features]) => {
         const python = window.python;
-        window.wideTable ??= (await python.call("load_csv", { path: new TextEncoder().encode(csv).buffer, name: "wide.csv" })).table_id;
-        const run = await python.call("train", { table_id: window.wideTable, target, features, model, params, evaluation: { method: "none" } });
-        window.learnContext = { table_id: window.wideTable, model_id: run.model_id, model_name: run.label, target, features: run.features };
+        const path = new TextEncoder().encode(csv).buffer;
+        window.wideTable ??= (await python.call("load_csv", { path, name: "wide.csv" })).table_id;
+        const run = await python.call("train", { table_id: window.wideTable, target, features, model, params,
+                                                 evaluation: { method: "none" } });
+        window.learnContext = { table_id: window.wideTable, model_id: run.model_id, model_name: run.label, target,
+                                features: run.features };
     }""", [wide_csv(), model, target, params, FEATURES])
 
 
@@ -58,7 +61,7 @@ def formula_texts(page):
 
 
 @pytest.fixture
-def wide(learn):
+def wide(learn):  # noqa: F811 (the fixture imported above, as pytest finds it)
     learn.set_viewport_size({"width": 1440, "height": 900})
     return learn
 

@@ -114,10 +114,13 @@ def test_perceptron_table_reproduces_the_notes_pass(learn):
     page = learn
     # the notes' pass reads the features as they are: standardising (the default for a perceptron) is off
     page.evaluate("""async (csv) => {
-        const table = await window.python.call('load_csv', { path: new TextEncoder().encode(csv).buffer, name: 'seed.csv' });
-        const run = await window.python.call('train', { table_id: table.table_id, target: 'y', features: null, model: 'Perceptron',
-            params: { initial_weights: [-1, 0, 0], max_epochs: 1 }, evaluation: { method: 'none' }, preprocessing: { standardize: false } });
-        window.learnContext = { table_id: table.table_id, model_id: run.model_id, model_name: run.label, target: 'y', features: run.features };
+        const path = new TextEncoder().encode(csv).buffer;
+        const table = await window.python.call('load_csv', { path, name: 'seed.csv' });
+        const run = await window.python.call('train', { table_id: table.table_id, target: 'y', features: null,
+            model: 'Perceptron', params: { initial_weights: [-1, 0, 0], max_epochs: 1 },
+            evaluation: { method: 'none' }, preprocessing: { standardize: false } });
+        window.learnContext = { table_id: table.table_id, model_id: run.model_id, model_name: run.label, target: 'y',
+                                features: run.features };
     }""", SEED_CSV)
     show_steps(page, 5)
     for _ in range(4):
@@ -191,7 +194,8 @@ def test_knn_neighbours_and_gradient_descent_loss(learn):
     expect(rows).to_have_count(3)
     assert [r.locator("td").nth(1).inner_text() for r in rows.all()] == [str(f["row"]) for f in tl["frames"][1:]]
 
-    page.evaluate("() => window.trainFor('line', 'LinearRegression', 'y', {solver: 'gd', learning_rate: 0.1}, null, {n: 80, seed: 0})")
+    page.evaluate("() => window.trainFor('line', 'LinearRegression', 'y', {solver: 'gd', learning_rate: 0.1}, null, "
+                  "{n: 80, seed: 0})")
     tl = timeline(page)
     show_steps(page, len(tl["frames"]))
     page.locator(".learn-controls input[type=range]").fill(str(len(tl["frames"]) - 1))

@@ -57,7 +57,8 @@ def test_one_column_wide_drawing_and_fingertip_controls(browser, site_url, width
         for label in ("Dataset", "Target", "Model"):
             assert page.get_by_label(label).bounding_box()["height"] >= 44, label
         if width == 390:
-            page.evaluate("window.scrollTo(0, document.querySelector('#view-tabs').getBoundingClientRect().top + scrollY - 8)")
+            page.evaluate("window.scrollTo(0, "
+                          "document.querySelector('#view-tabs').getBoundingClientRect().top + scrollY - 8)")
             page.screenshot(path=str(SHOTS / "phone-390x844.png"))
     finally:
         context.close()

@@ -138,8 +138,10 @@ def test_the_projection_and_each_regression_plot_zoom_on_their_own(page, site_ur
     assert shown(page, "#regression-canvas") == wholes["#regression-canvas"], "another plot zoomed too"
     # Every plot of the view says its range in the twin, in the order they are drawn.
     text = page.locator("#regression-text").text_content()
-    lines = [text.index(name) for name in ("Predicted against actual values, in view", "Residuals against predicted values, in view",
+    lines = [text.index(name) for name in ("Predicted against actual values, in view",
+                                           "Residuals against predicted values, in view",
                                            "Predictions along one feature, through the rows, in view")]
     assert lines == sorted(lines)
     assert_accessible(page, "a regression plot zoomed in")
-    assert after(page, "#residual-canvas", page.locator("#regression-reset-view").click) == pytest.approx(wholes["#residual-canvas"])
+    reset = page.locator("#regression-reset-view").click
+    assert after(page, "#residual-canvas", reset) == pytest.approx(wholes["#residual-canvas"])

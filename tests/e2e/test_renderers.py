@@ -171,7 +171,8 @@ def test_boundary_200_by_200_draws_fast(rpage):
         return times;
     }""")
     median = statistics.median(times)
-    print(f"\n200x200 boundary with 300 points: median {median:.1f} ms, max {max(times):.1f} ms over {len(times)} draws")
+    print(f"\n200x200 boundary with 300 points: median {median:.1f} ms, max {max(times):.1f} ms "
+          f"over {len(times)} draws")
     assert median < 50
 
 
@@ -193,7 +194,8 @@ def test_boundary_text_twin(rpage, shots):
         share = 100 * np.mean(predicted == c)
         assert row[1] == f"{float(f'{share:.3g}'):g}%"
         assert float(row[2]) == pytest.approx(probability[predicted == c].mean(), abs=1e-3)
-        assert [int(v) for v in row[3:]] == [int(np.sum((label == c) & (split == s))) for s in ("train", "validation", "test")]
+        assert [int(v) for v in row[3:]] == [int(np.sum((label == c) & (split == s)))
+                                             for s in ("train", "validation", "test")]
     assert [r[0] for r in result["rows"]] == ["setosa", "versicolor", "virginica"]
     assert "on a 120 × 80 grid; 60 points drawn" in result["text"]
     assert "sepal length (cm) held at 5.84" in result["text"] and "colour held at red" in result["text"]
@@ -263,7 +265,8 @@ def test_scatter_checks_sizes_and_names_string_labels(rpage):
         try { R.scatter.drawScatter(document.getElementById("scatter"), {x: [1, 2, 3], y: [1, 2], label: [0, 0, 0]}); }
         catch (e) { message = e.message; }
         const el = R.scatter.describeScatter({x: [1, 2, 3], y: [4, 5, 6], label: ["b", "a", "b"], classes: null});
-        return {message, rows: [...el.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent))};
+        return {message,
+                rows: [...el.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent))};
     }""")
     assert "x has 3 values but y has 2" in result["message"]
     assert result["rows"] == [["a", "1", "2", "5"], ["b", "2", "2", "5"]]
@@ -276,7 +279,8 @@ def test_scatter_colours_a_continuous_value_on_a_ramp(rpage, shots):
         const view = R.scatter.drawScatter(document.getElementById("scatter"), d, {legendTitle: "price"});
         const el = R.scatter.describeScatter(d, {legendTitle: "price"});
         twin("scatter-twin", el);
-        return {low: pixelAt("scatter", view.x(d.x[0]), view.y(d.y[0])), high: pixelAt("scatter", view.x(d.x[49]), view.y(d.y[49])),
+        return {low: pixelAt("scatter", view.x(d.x[0]), view.y(d.y[0])),
+                high: pixelAt("scatter", view.x(d.x[49]), view.y(d.y[49])),
                 ramp: [R.palette.sequentialColour(0), R.palette.sequentialColour(1)], text: el.textContent,
                 rows: [...el.querySelectorAll("tbody tr")].map((tr) => [...tr.children].map((c) => c.textContent))};
     }""")
@@ -306,7 +310,8 @@ def test_dendrogram_cut_for_k_and_cut_line(rpage, shots):
             text: el.textContent,
             badK: (() => { try { R.dendrogram.cutForK(m, 7); } catch (e) { return e.message; } })(),
             badMerge: (() => { try { R.dendrogram.drawDendrogram(document.getElementById("dendrogram"),
-                [{a: 0, b: 1, distance: 1, size: 2}, {a: 1, b: 2, distance: 2, size: 3}]); } catch (e) { return e.message; } })(),
+                [{a: 0, b: 1, distance: 1, size: 2}, {a: 1, b: 2, distance: 2, size: 3}]); }
+                        catch (e) { return e.message; } })(),
         };
     }""")
     assert info["cuts"] == pytest.approx([6.3, 5.0, 3.0, 1.75, 1.25, 0.5])
@@ -484,7 +489,9 @@ def test_regression_views_and_error_summary(rpage, shots):
         d.line = {x: grid, predicted: grid.map((v) => 3 + 2 * v + Math.sin(v))};  // a curve, not the rows
         const fit = R.regression.drawFittedLine(document.getElementById("fitted"), d);
         let bad = null;
-        try { R.regression.drawFittedLine(document.getElementById("residuals"), {...d, line: {x: grid, predicted: [1]}}); }
+        try {
+            R.regression.drawFittedLine(document.getElementById("residuals"), {...d, line: {x: grid, predicted: [1]}});
+        }
         catch (e) { bad = e.message; }
         return {onCurve: pixelAt("fitted", fit.x(7.5), fit.y(3 + 15 + Math.sin(7.5))), bad};
     }""")

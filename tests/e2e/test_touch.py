@@ -59,7 +59,8 @@ def test_drag_pans_and_pinch_zooms_the_tree(phone, site_url):
     page.locator("#zoom-reset").tap()  # 100%: wider than a phone, so there is room to pan
     page.locator("#tree-scroll").scroll_into_view_if_needed()
     box = page.locator("#tree-scroll").bounding_box()
-    assert page.evaluate("document.querySelector('#tree-scroll').scrollWidth") > box["width"], "the tree fits: nothing to pan"
+    width = page.evaluate("document.querySelector('#tree-scroll').scrollWidth")
+    assert width > box["width"], "the tree fits: nothing to pan"
     cx, cy = box["x"] + box["width"] / 2, box["y"] + min(box["height"], 300) / 2
     zoom, pan = transform(page)
     assert zoom == pytest.approx(1)
@@ -181,6 +182,7 @@ def test_pinch_zooms_the_clusters_in_and_back_out(phone, site_url):
     expect(page.locator("#clusters-text")).to_contain_text("in view:")
     # Pinched together (240 to 60 px, a quarter): out again, no further than all of it.
     cx, cy, width, height = plot_centre(page, canvas)
-    pinched = after(page, canvas, lambda: gesture(cdp, [(cx - 120, cy), (cx + 120, cy)], [(cx - 30, cy), (cx + 30, cy)]))
+    pinched = after(page, canvas,
+                    lambda: gesture(cdp, [(cx - 120, cy), (cx + 120, cy)], [(cx - 30, cy), (cx + 30, cy)]))
     assert pinched == pytest.approx(whole)
     assert page.get_attribute(canvas, "data-zoom") == "1.000"

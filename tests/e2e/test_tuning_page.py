@@ -113,8 +113,10 @@ def test_the_heatmap_checks_its_size_and_colours_cells_by_value(page, site_url):
           rowName: "depth", columnName: "criterion" };
         const { cell } = m.drawHeatmap(canvas, data, { width: 420 });
         const ratio = canvas.width / 420;
-        const pixel = (x, y) => Array.from(canvas.getContext("2d").getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data);
-        const corner = (i, j) => { const b = cell(i, j); return pixel(b.x + 8, b.y + b.h - 8); };  // clear of text and outline
+        const pixel = (x, y) => Array.from(canvas.getContext("2d")
+          .getImageData(Math.round(x * ratio), Math.round(y * ratio), 1, 1).data);
+        // clear of text and outline
+        const corner = (i, j) => { const b = cell(i, j); return pixel(b.x + 8, b.y + b.h - 8); };
         const edge = (i, j) => { const b = cell(i, j); return pixel(b.x + 3, b.y + b.h / 2); };
         canvas.remove();
         return { refused, lowest: corner(0, 0), highest: corner(0, 1), bestEdge: edge(0, 1), otherEdge: edge(1, 1) };

@@ -7,7 +7,7 @@
 // rounded shortest), and differ only in layout, which numberText rearranges from the browser's text:
 // Python writes 1e-4 <= |x| < 1e16 positionally (a whole number without ".0"; format_number's rule) and
 // everything else as d.ddde-XX with at least two exponent digits, where JavaScript switches at 1e-6 and 1e21.
-// tests/test_number_text.py holds the two to the same text, character for character.
+// tests/pyodide/test_number_text.py holds the two to the same text, character for character.
 
 // The text of x as format_number writes it; `missing` for NaN.
 export function numberText(x, missing = "") {

@@ -4,7 +4,7 @@ per value, where `cells.format_numbers` has that many to write.
 In Pyodide a float's repr costs about 0.8 microseconds; an exported CSV of 50,000 rows with 45 principal
 components writes 2.25 million of them (nearly 2 s). The page's worker registers a function that reads the
 float64 values straight from Python's memory and writes each as `cells.format_number` would, as UTF-8 into a
-buffer of Python's, in about a third of the time; tests/test_number_text.py checks the two texts are the
+buffer of Python's, in about a third of the time; tests/pyodide/test_number_text.py checks the two texts are the
 same, character for character.
 Natively, or before the page has registered it, `writer` answers None and Python writes them.
 """

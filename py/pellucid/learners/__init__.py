@@ -6,7 +6,7 @@ The rule for speed-ups (learners/tree is the model):
 - `<idea>_fast.py` beside it is its speed-up, with the same inputs and outputs;
 - the estimator chooses between them at one point, in `fit` (tree/_base.py: `growth.grow if self.trace
   else growth_fast.grow`), and nowhere else;
-- tests/test_fast_paths.py holds the tests that the two give the same results.
+- tests/unit/test_fast_paths.py holds the tests that the two give the same results.
 A module without a `_fast` twin serves both paths, or only the fast one, and its docstring says which.
 
 Packages: `tree`, `logistic`, `neighbors` (k-NN), `kmeans`, `kernels` (kernel regression and the kernel

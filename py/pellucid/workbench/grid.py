@@ -7,7 +7,7 @@ again. Trees and logistic regression then predict from the varied columns alone:
 values once (learners/tree/held.py), logistic regression adds their part of theta^T x once
 (logistic_fast.held_scores); categorical naive Bayes looks each column's terms up once per distinct value,
 kernel regression sums its kernel per axis value (learners/kernels/kernel_lattice.py); all give what predict gives
-on the whole grid (tests/test_fast_paths.py, tests/test_grid_held_columns.py).
+on the whole grid (tests/unit/test_fast_paths.py, tests/unit/test_grid_held_columns.py).
 """
 
 import numpy as np

@@ -3,7 +3,7 @@ copies these functions' source into it), so the script trains and scores on exac
 
 Each function draws from `np.random.default_rng(seed)` in the same order as `evaluation.model_selection`
 (train_test_split, train_val_test_split, KFold and StratifiedKFold, all shuffled), which
-tests/test_sklearn_script.py checks row for row. scikit-learn's own splitters draw from another
+tests/oracle/test_sklearn_script.py checks row for row. scikit-learn's own splitters draw from another
 generator, so they would pick other rows. Keep these free of pellucid: the script has no pellucid.
 """
 

@@ -6,7 +6,7 @@ optimised BLAS, that product is most of a complete- or average-link fit (3,000 r
 ms). Blocks of rows get their distances to themselves and every later row (one product each) and the
 blocks below the diagonal are copies of the ones above. The upper triangle is the same numbers as
 squared_distances gives; the lower one is its mirror (squared_distances rounds the two orders of a
-pair separately, so it can differ there in the last bit). tests/test_fast_paths.py checks both.
+pair separately, so it can differ there in the last bit). tests/unit/test_fast_paths.py checks both.
 """
 
 import numpy as np

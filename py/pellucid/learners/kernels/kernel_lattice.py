@@ -13,7 +13,7 @@ With the held coordinates h and the varied ones a (and b), a stored row x_j spli
           m_k(a) = sum_j coef_j t_j(a)^(d-k) x_jb^k: d + 1 products of an (A, n) table with a vector;
   linear  the poly kernel of degree 1 with c = 0.
 
-The same sums as the plain way up to float rounding (tests/test_grid_held_columns.py): rbf's factors are
+The same sums as the plain way up to float rounding (tests/unit/test_grid_held_columns.py): rbf's factors are
 its definition's exp(-gamma |x - g|^2) split into a product; the binomial sum adds terms that may cancel
 where the kernel's argument is near 0, to within rounding of the terms' size.
 """

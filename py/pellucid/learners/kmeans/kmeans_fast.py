@@ -3,7 +3,7 @@ are updated only for the rows that changed cluster.
 
 kmeans.py writes the assign / update steps as the notes do; k-means fits without a trace run this
 version (`lloyd_run`, chosen in KMeans.fit), traced fits (the steps view) the readable one, and
-tests/test_fast_paths.py checks that both give the same clusters from the same centres.
+tests/unit/test_fast_paths.py checks that both give the same clusters from the same centres.
 """
 
 import numpy as np

@@ -16,7 +16,7 @@ scatter-add per dense column for all of them, instead of one multiply-add per (i
 column) and per pair of indicator columns. In Pyodide under Node (no BLAS), 35,000 rows of 20
 standardised numbers and 5 one-hot columns of 5 categories, 3 weight vectors: 64 ms by the products
 table of all 46 columns, 18 ms this way (10 of them the products table of the 21 dense columns).
-tests/test_logistic_indicator_blocks.py checks that both give the same matrices.
+tests/unit/test_logistic_indicator_blocks.py checks that both give the same matrices.
 """
 
 import numpy as np

@@ -7,7 +7,7 @@ logistic.py writes the losses, their gradients and Hessians as the formulas; fit
 Pyodide under Node a softmax fit on 100,000 x 10 with 3 classes went from 187 to 88 ms this way, a
 binary one from 90 to 56 ms. One-hot columns' Hessian blocks are sums per category
 (indicator_gram.py). A decision boundary scores its grid with `held_scores`, the held columns'
-part of theta^T x worked out once. tests/test_fast_paths.py and tests/test_logistic_newton_fast.py check
+part of theta^T x worked out once. tests/unit/test_fast_paths.py and tests/unit/test_logistic_newton_fast.py check
 that they give what the formulas give.
 """
 
@@ -231,7 +231,7 @@ def held_scores(coef, intercept, held_row, varying, X_varying):
     """decision_function's theta^T x for rows equal to `held_row` (D,) except in the columns `varying`,
     which take the columns of X_varying (m, v): what a boundary grid asks. The held columns add one number
     per class, worked out once, so each row costs v products per class instead of D. (m,) for two classes,
-    (m, K) for more; equal to the plain product up to float rounding (tests/test_fast_paths.py)."""
+    (m, K) for more; equal to the plain product up to float rounding (tests/unit/test_fast_paths.py)."""
     held = np.ones(len(held_row), dtype=bool)  # (D,)
     held[varying] = False
     constant = coef[:, held] @ held_row[held] + intercept  # (1 or K,)

@@ -3,7 +3,7 @@ a KD-tree (kd_tree.py), measuring only the rows that can be among the k nearest.
 
 neighbors.py writes the definition (measure every training row, keep the k closest, equal distances by
 training row); every prediction goes through this search, explain() through the definition, and
-tests/test_fast_paths.py checks that both find the same neighbours at the same distances.
+tests/unit/test_fast_paths.py checks that both find the same neighbours at the same distances.
 """
 
 import numpy as np

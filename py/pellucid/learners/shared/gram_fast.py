@@ -7,7 +7,7 @@ product walks M across its rows, and measured in Pyodide under Node it took 1.2 
 product is taken as the dot products of M's columns, copied once into contiguous rows: each entry of the
 upper triangle is one dot product of two contiguous (n,) vectors, the fastest loop numpy has without BLAS
 (0.64, 33 and 46 ms for those three). Only half of the symmetric matrix is computed; the other half is
-copied. tests/test_fast_paths.py checks that both ways give the same matrix.
+copied. tests/unit/test_fast_paths.py checks that both ways give the same matrix.
 """
 
 import numpy as np

@@ -63,7 +63,7 @@ class _TreeModel:
 
     def _grow(self, X_encoded, target):
         """DECISION-TREE-LEARNING: the readable grower when the steps are traced, else the fast one
-        (the same tree; tests/test_fast_paths.py)."""
+        (the same tree; tests/unit/test_fast_paths.py)."""
         n_values = [len(c) if c is not None else 0 for c in self.categories_]
         self.categorical_splits_ = self._split_kinds()
         binary = [kind == "binary" for kind in self.categorical_splits_]

@@ -24,7 +24,7 @@ notes' PLURALITY-VALUE(parent_examples) leaf). Ties go to the first: gains withi
 tie, and the earlier column, the lower threshold or the earlier subset wins.
 
 This grower is the one a traced fit (trace=True, the steps view) runs. growth_fast.py grows the same
-tree, every node of a depth at once, for everything else; tests/test_fast_paths.py checks they agree.
+tree, every node of a depth at once, for everything else; tests/unit/test_fast_paths.py checks they agree.
 Leaves keep their statistics; PLURALITY-VALUE is read from them (classifier.plurality_value).
 """
 

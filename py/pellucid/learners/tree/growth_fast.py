@@ -3,7 +3,7 @@
 The recursion of the notes (growth.py) builds the same tree whatever order the nodes are expanded in,
 so here every node of a depth is expanded together and the arithmetic runs over all of them at once in
 numpy. growth.py grows the tree one node at a time for traced fits (the steps view); this grower serves
-every other fit, and tests/test_fast_paths.py checks that both give the same tree.
+every other fit, and tests/unit/test_fast_paths.py checks that both give the same tree.
 
 Numeric attributes get binary tests x <= t, with t halfway between consecutive distinct values, and
 can be tested again further down. The rows are kept in an (F, m) matrix of orders: row f lists the

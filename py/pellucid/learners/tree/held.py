@@ -6,7 +6,7 @@ training). `FixedTree` routes the held values once, through `Tree.route_step` as
 keeps the part of the tree those rows can reach, with the held tests spliced out: a numeric tree over the
 varying columns alone, routed by the compiled `Router` (on a grid its table of boxes often holds the
 whole tree). Each of its nodes is a node of the full tree (`origin`), and every row ends in the node of
-the full tree that `Tree.apply` gives it (tests/test_fast_paths.py).
+the full tree that `Tree.apply` gives it (tests/unit/test_fast_paths.py).
 """
 
 import numpy as np

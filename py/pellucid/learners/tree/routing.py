@@ -1,8 +1,8 @@
 """Routing many rows through a numeric tree fast: a table of boxes for the top levels, then one pass per
 level for the rows the table leaves at an inner node. The arrays are structure.Tree's (a leaf's feature
-is -1); every row ends in the node that following the tests one at a time gives it (tests/test_tree.py).
+is -1); every row ends in the node that following the tests one at a time gives it (tests/unit/test_tree.py).
 Rows that form a lattice (a boundary's grid) find their boxes per line and column of the lattice, not per
-row (tests/test_tree_lattice_predict.py).
+row (tests/unit/test_tree_lattice_predict.py).
 """
 
 import numpy as np
