@@ -26,7 +26,8 @@ SHARED = settings.shared_settings()
 
 
 def test_the_shared_settings_have_the_agreed_keys_and_are_plain_json():
-    assert set(SHARED) == {"split", "cv_folds", "missing_markers", "column_kinds", "limits", "tasks"}
+    assert set(SHARED) == {"split", "split_limits", "cv_folds", "seed", "impute", "inline_max", "metrics",
+                           "error_fields", "missing_markers", "column_kinds", "limits", "tasks"}
     assert json.loads(json.dumps(SHARED, allow_nan=False)) == SHARED
     assert sum(SHARED["split"].values()) == 100
     folds = SHARED["cv_folds"]

@@ -15,7 +15,7 @@ import traceback
 
 from .core.errors import DataError, NotLoadedError
 from .core.jsonable import plain
-from .core.settings import MAX_BYTES, MAX_ROWS
+from .core.settings import MAX_BYTES, MAX_ROWS, preprocessing_defaults
 from .learners import registry
 from .workbench import tables, wire
 
@@ -47,7 +47,9 @@ NOT_IN_THE_FORM = ("trace", "standardize")
 
 def models():
     """The model menu, from the learners' descriptors: each model's task, capabilities, the input it needs,
-    whether it is sensitive to feature scale, and its hyperparameters for the page to build controls."""
+    whether it is sensitive to feature scale, its preprocessing defaults ({standardize, impute}: what
+    `train` does when the page leaves them to the model) and its hyperparameters for the page to build
+    controls."""
     menu = []
     for learner in registry.learners():
         cls = learner.estimator
@@ -56,7 +58,8 @@ def models():
                   for name, rule in cls._param_rules.items() if name not in NOT_IN_THE_FORM]
         menu.append({"name": learner.name, "label": learner.label, "group": learner.group, "task": learner.task,
                      "capabilities": sorted(learner.capabilities), "needs": learner.needs,
-                     "scale_sensitive": learner.scale_sensitive, "max_rows": learner.max_rows, "params": params})
+                     "scale_sensitive": learner.scale_sensitive, "preprocessing": preprocessing_defaults(learner),
+                     "max_rows": learner.max_rows, "params": params})
     return menu
 
 
@@ -270,9 +273,11 @@ class Session:
         file system (`path`: the page sends the file's bytes); nothing changes when it is malformed.
         shown=False: the page applies it to new data without showing it (keep_run)."""
         run = workbench.exports.import_model(json, path)
-        return {"model_id": self.keep_run(run, shown), "label": run.label, "task": run.task,
-                "capabilities": sorted(run.learner.capabilities), "model": workbench.exports.compact_of(run),
-                "features": run.features, "target": run.target}
+        reply = {"label": run.label, "task": run.task, "capabilities": sorted(run.learner.capabilities),
+                 "model": workbench.exports.compact_of(run), "features": run.features, "target": run.target,
+                 "preprocessing_choices": run.setup.get("preprocessing") or _choices_of(run.preprocessor)}
+        reply.update(workbench.showing.decisions(run, reply))
+        return {"model_id": self.keep_run(run, shown), **reply}
 
     def export_python(self, setup=None, model_id=None):
         """A script reproducing a run: from the page's `setup`, or from a kept model (`model_id`), whose
@@ -359,16 +364,25 @@ class Session:
 STATELESS = {"datasets": datasets, "models": models}
 
 
+def _choices_of(preprocessor):
+    """An imported model's preprocessing choices, read off its fitted steps (impute null: none fitted)."""
+    if preprocessor is None:
+        return {"standardize": False, "impute": None}
+    return {"standardize": bool(preprocessor.standardize), "impute": preprocessor.impute}
+
+
 # --- replies ----------------------------------------------------------------------------------------------
 
 def error_of(exc):
     """The error part of a reply. `code` is what the page switches on: "data_error" (bad input; the
     message is for the user), "not_loaded" (an on-demand package such as scikit-learn must be loaded
     first) or "internal" (a bug: reported whole, with its traceback, so it can be fixed). `type` is
-    "DataError" for every kind of bad input, else the exception's class name."""
+    "DataError" for every kind of bad input, else the exception's class name. A DataError's `field` is
+    the setting it is about (core.settings.ERROR_FIELDS; null when none is), which the page maps to a
+    control."""
     if isinstance(exc, DataError):
         code = "not_loaded" if isinstance(exc, NotLoadedError) else "data_error"
-        return {"code": code, "type": "DataError", "message": str(exc)}
+        return {"code": code, "type": "DataError", "message": str(exc), "field": exc.field}
     return {"code": "internal", "type": type(exc).__name__, "message": str(exc),
             "traceback": traceback.format_exc()}
 
