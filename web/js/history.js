@@ -84,10 +84,12 @@ function describeRun(args, model) {
   const changed = (model?.params || []).filter((p) => p.name in args.params && args.params[p.name] !== p.default)
     .map((p) => `${p.name.replaceAll("_", " ")} ${args.params[p.name] === null ? "none" : args.params[p.name]}`);
   const { standardize, impute } = args.preprocessing || {};
-  const standardized = standardize ?? Boolean(model?.scale_sensitive);  // null: the learner's default
+  const defaults = model?.preprocessing || {};  // the learner's own (the models menu), for a choice left to it
+  const standardized = standardize ?? Boolean(defaults.standardize);
+  const imputed = impute ?? defaults.impute;
   return { model: model?.label || args.model, params: changed.length ? changed.join(", ") : "default settings",
     evaluation: evaluationText(args.evaluation),
-    preprocessing: `${standardized ? "standardized" : "not standardized"}, ${IMPUTED[impute ?? "mean"] || impute}` };
+    preprocessing: `${standardized ? "standardized" : "not standardized"}, ${IMPUTED[imputed] || imputed}` };
 }
 
 // The headline score as the page showed it ("Test accuracy 95.6%"); "in-sample" for a score on the rows the
@@ -143,9 +145,9 @@ function setChoices(args) {
   restoreModel(args.model, args.params);
   const { method, ...evaluation } = args.evaluation;
   store.set({ method, ...evaluation });
-  const scaleSensitive = Boolean(models.find((m) => m.name === args.model)?.scale_sensitive);
-  const { standardize = null, impute = "mean" } = args.preprocessing || {};
-  store.set({ standardize: standardize === scaleSensitive ? null : standardize, impute });  // null: the model's default
+  const defaults = models.find((m) => m.name === args.model)?.preprocessing || {};  // the learner's own
+  const { standardize = null, impute = defaults.impute } = args.preprocessing || {};
+  store.set({ standardize: standardize === defaults.standardize ? null : standardize, impute });  // null: the model's default
   const features = new Set(args.features || []);
   showTable(table, Object.fromEntries(table.columns.map((c) => [c, c === args.target ? "target" : features.has(c) ? "feature" : "ignore"])));
 }

@@ -15,14 +15,16 @@ const els = { box: byId("leaderboard-box"), learners: byId("leaderboard-learners
   metric: byId("leaderboard-metric"), compare: byId("leaderboard-run"), export: byId("leaderboard-export"),
   result: byId("leaderboard-result"), note: byId("leaderboard-note") };
 
-// The metrics offered before the first comparison (workbench/leaderboard.py METRICS); a reply names those
-// Python ranks by. Tuning scores by the same ones.
-export const METRICS = {
-  classification: [["accuracy", "Accuracy"], ["balanced_accuracy", "Balanced accuracy"], ["f1_macro", "F1 (macro)"],
-    ["precision_macro", "Precision (macro)"], ["recall_macro", "Recall (macro)"]],
-  regression: [["r2", "R²"], ["mean_squared_error", "MSE"], ["mean_absolute_error", "MAE"]],
-};
-export const PERCENT = new Set(["accuracy", "balanced_accuracy"]);
+// The metrics offered before the first comparison, [{name, label, percent}] per task, from settings.json
+// (core.settings RANK_METRICS); a reply names those Python ranks by. Tuning scores by the same ones.
+export function rankMetrics(task) {
+  return store.get().shared?.metrics?.rank?.[task] || [];
+}
+
+// Whether a ranking metric reads as a percentage (accuracy), else as a number (F1, R², the errors).
+export function isPercent(name) {
+  return Object.values(store.get().shared?.metrics?.rank || {}).some((list) => list.some((m) => m.name === name && m.percent));
+}
 const SCORED_ON = { test: "test rows", validation: "validation rows", training: "training rows (in-sample: no rows were held out)" };
 
 const BASELINE_NOTE = "The baseline learns nothing: it always predicts the training rows' most frequent class "
@@ -32,7 +34,7 @@ let shown = null;  // {reply, args}: the last comparison and the settings it was
 
 function taskOf(s) {
   const task = chosenModel(s)?.task;
-  return METRICS[task] ? task : null;
+  return rankMetrics(task).length ? task : null;
 }
 
 // One checkbox per learner of the chosen model's task. The chosen model is ticked for the user, and
@@ -49,7 +51,7 @@ function drawLearners(s) {
   els.note.textContent = task ? `Learners that do ${task}, like the model chosen above.`
     : "Comparing ranks learners by how well they predict a target: choose a classifier or a regressor as the model above.";
   const current = els.metric.value;
-  els.metric.replaceChildren(...(METRICS[task] || []).map(([name, label]) => option(name, label, name === current)));
+  els.metric.replaceChildren(...rankMetrics(task).map(({ name, label }) => option(name, label, name === current)));
 }
 
 function tick(name, on) {
@@ -100,7 +102,7 @@ function leaderTable(reply, metric) {
   const [fitNote, predictNote] = folds ? [" (per fold)", " (per fold)"] : [rows(sample.fit_rows), rows(sample.predict_rows)];
   const head = el("tr", {}, ...["Rank", "Learner", label, ...(folds ? ["± std"] : []), `Fit time${fitNote}`,
     `Predict time${predictNote}`].map((h) => el("th", { scope: "col", text: h })));
-  const format = PERCENT.has(name) ? "percent" : "number";
+  const format = isPercent(name) ? "percent" : "number";
   const body = el("tbody");
   let place = 0;
   ranked(reply, metric).forEach((row) => {
@@ -144,7 +146,7 @@ async function compare() {
   const setup = { ...common, preprocessing: { ...common.preprocessing, standardize: s.standardize ?? null } };
   const request = { ...setup, learners, params: { [model]: params }, metric: els.metric.value || null };
   const reply = await run(`Comparing ${learners.length} learners…`, () => python.call("compare_learners", request),
-    { cancellable: true });
+    { cancellable: true, where: { panel: "rank" } });
   if (!reply) return;
   els.metric.replaceChildren(...reply.metrics.map((m) => option(m.name, m.label, m.name === reply.metric)));
   shown = { reply, setup };

@@ -74,7 +74,7 @@ async function mountLearn() {
 // the upload limits are stated.
 function mount(shared) {
   const initial = defaults(makeProps(shared, { datasets: [], models: [] }));
-  mountEvaluation(shared.cv_folds);
+  mountEvaluation(shared);
   store.set({ shared, ...Object.fromEntries(EVALUATION_KEYS.map((key) => [key, initial[key]])) });
   const { max_bytes: bytes, max_rows: rows } = shared.limits;
   byId("upload-limits").textContent = ` Up to ${Math.round(bytes / 2 ** 20)} MB and ${rows.toLocaleString("en-US")} rows ` +

@@ -6,7 +6,7 @@ import { store } from "./store.js";
 import { python } from "./python.js";
 import { run, showMessage } from "./work.js";
 import { headline, renderMetrics, summaryTable, confusionSplit, rowsPhrase } from "./readout.js";
-import { applicableViews, preferredView, showTabs, onTabChoice } from "./views.js";
+import { openingView, showTabs, onTabChoice } from "./views.js";
 import { createTreeView } from "./tree-view.js";
 import { zoomablePlots } from "./plot-zoom.js";
 import { drawConfusion, drawBoundaryView, drawScatterView, drawDendrogramView, drawPcaView, drawRegressionView } from "./view-draw.js";
@@ -34,29 +34,29 @@ export function wantView(wanted) {
   store.set({ wanted });
 }
 
-function numericFeatures(result, table) {
-  const kinds = table?.kinds || {};
-  return (result.features || []).filter((f) => kinds[f] === "numeric");
-}
+// What a plane may show, as the reply says (workbench/showing.py): the features its axes may be (a
+// date's parts among them), whether PCA's plane is offered, and the axes it starts on.
+const planeFeatures = (result, plane) => result?.plot_features?.[plane] || [];
+const offersPca = (result, plane) => (result?.projections?.[plane] || []).includes("pca");
 
-// The axes a plane view starts on: the asked ones where they are features, else the first two.
-function startAxes(prefix, features, wanted) {
-  const pca = features.length >= 2;
-  let x = features.includes(wanted.x) || (wanted.x === PCA && pca) ? wanted.x : features[0] ?? "";
-  if (prefix === "clusters" && !features.includes(wanted.x) && pca && features.length > 2) x = PCA;
-  const y = features.includes(wanted.y) && wanted.y !== x ? wanted.y : features.find((f) => f !== x) || "";
+// The axes a plane view starts on: the asked ones (a link's) where the reply offers them, else its own.
+function startAxes(result, plane, wanted) {
+  const features = planeFeatures(result, plane);
+  const start = result.default_axes?.[plane] || {};
+  const asked = features.includes(wanted.x) || (wanted.x === PCA && offersPca(result, plane));
+  const x = asked ? wanted.x : start.projection === "pca" ? PCA : start.x ?? "";
+  const y = features.includes(wanted.y) && wanted.y !== x ? wanted.y
+    : start.y && start.y !== x ? start.y : features.find((f) => f !== x) ?? "";
   return { x, y };
 }
 
 // Opens `result` (a TrainResult, or an imported model's reply) in every view.
 export function showResult(result) {
   boundaries.clear();
-  const { table, wanted } = store.get();
-  const numeric = numericFeatures(result, table);
-  const enabledViews = applicableViews(result, numeric);
+  const { wanted } = store.get();
   store.set({
-    result, enabledViews, wanted: {}, view: preferredView(enabledViews, wanted.view),
-    axes: { boundary: startAxes("boundary", numeric, wanted), clusters: startAxes("clusters", numeric, wanted) },
+    result, enabledViews: result.views || [], wanted: {}, view: openingView(result, wanted.view),
+    axes: { boundary: startAxes(result, "boundary", wanted), clusters: startAxes(result, "clusters", wanted) },
     cut: result.model?.params?.k ?? result.clusters?.centres?.length ?? 2,
   });
 }
@@ -78,15 +78,15 @@ function drawHeadline({ result }) {
   e("summary-box").hidden = !(result.summary || []).length;
 }
 
-// The axis menus list the result's numeric features (and PCA's plane when there are two or more).
-function drawAxes({ result, table, axes }, changed) {
+// The axis menus list the features the reply offers for each plane (and PCA's plane when it offers it).
+function drawAxes({ result, axes }, changed) {
   if (!result) return;
-  const features = numericFeatures(result, table);
   for (const prefix of ["boundary", "clusters"]) {
+    const features = planeFeatures(result, prefix);
     const [xs, ys] = [e(`${prefix}-x`), e(`${prefix}-y`)];
     if (changed.includes("result")) {
       // The boundary has its own Plane switch; the clusters' menu offers PCA's plane beside the features.
-      const pca = features.length >= 2 && prefix === "clusters" ? [option(PCA, "PC1 and PC2 (PCA)")] : [];
+      const pca = offersPca(result, prefix) && prefix === "clusters" ? [option(PCA, "PC1 and PC2 (PCA)")] : [];
       xs.replaceChildren(...features.map((f) => option(f, f)), ...pca);
       const alone = features.length < 2 ? [option("", "Row number")] : [];
       ys.replaceChildren(...features.map((f) => option(f, f)), ...alone);
@@ -95,6 +95,7 @@ function drawAxes({ result, table, axes }, changed) {
     ys.value = axes[prefix].y;
     ys.disabled = axes[prefix].x === PCA || features.length < 2;
   }
+  e("boundary-plane").querySelector('option[value="pca"]').disabled = !offersPca(result, "boundary");
   const pcaPlane = axes.boundary.x === PCA;
   e("boundary-plane").value = pcaPlane ? "pca" : "features";
   e("boundary-axes").hidden = pcaPlane;
@@ -300,9 +301,9 @@ export function mountResults() {
     }
   }
   e("boundary-plane").addEventListener("change", (event) => {
-    const { axes, result, table } = store.get();
-    const features = numericFeatures(result, table);
-    const x = event.target.value === "pca" ? PCA : features[0];
+    const { axes, result } = store.get();
+    const features = planeFeatures(result, "boundary");
+    const x = event.target.value === "pca" ? PCA : result.default_axes?.boundary?.x ?? features[0];
     const y = features.includes(axes.boundary.y) && axes.boundary.y !== x ? axes.boundary.y : features.find((f) => f !== x);
     store.set({ view: "boundary", axes: { ...axes, boundary: { x, y } } });
   });

@@ -9,9 +9,9 @@ import { run, showMessage } from "./work.js";
 import { chosenModel, needsTarget } from "./model-controls.js";
 import { showParams } from "./model-panel.js";
 import { paramProblem } from "./params-form.js";
-import { controlNamedIn, train, trainingArgs } from "./training.js";
+import { train, trainingArgs } from "./training.js";
 import { renderer, sizeFor } from "./view-draw.js";
-import { METRICS, PERCENT } from "./leaderboard.js";
+import { rankMetrics, isPercent } from "./leaderboard.js";
 
 const e = byId;
 const MAX_RANGE = 100;  // a range a..b lists at most this many values (the grid's own limit)
@@ -80,8 +80,8 @@ function fillMenus(s) {
   suggest(2);
   const metric = e("tune-metric");
   const current = metric.value;
-  const metrics = METRICS[chosenModel(s)?.task] || [];
-  metric.replaceChildren(...metrics.map(([name, text]) => option(name, text, name === current)));
+  const metrics = rankMetrics(chosenModel(s)?.task);
+  metric.replaceChildren(...metrics.map(({ name, label: text }) => option(name, text, name === current)));
 }
 
 function paramNamed(name) {
@@ -123,21 +123,11 @@ async function tune() {
   const s = store.get();
   const args = tuneArgs(s);
   if (args.problem) return showMessage(args.problem, "", args.control);
-  const reply = await run("Tuning…", () => python.call("tune", args), { cancellable: true });
-  if (!reply) return pointAtControl(args, s);
+  // A refused setting points at Tune's own box where it has one (a tuned value, the folds, the metric).
+  const reply = await run("Tuning…", () => python.call("tune", args), { cancellable: true, where: { panel: "tune", grid: args.grid } });
+  if (!reply) return;
   shown = { reply, model: args.model };
   await draw(reply);
-}
-
-// Python's refusal names what it refused: a tuned parameter points at its values box, the folds at the
-// folds box, anything else at the control training would point at (the target, a feature's role).
-function pointAtControl(args, s) {
-  const { message } = store.get();
-  if (!message || message.detail) return;
-  const tuned = args.grid.findIndex((g) => message.text.includes(`'${g.name}'`) || message.text.includes(`${g.name} =`));
-  const folds = /\bfolds?\b/i.test(message.text) ? "#tune-k" : null;
-  const control = tuned >= 0 ? `#tune-values-${tuned + 1}` : folds || controlNamedIn(message.text, args, s);
-  if (control) showMessage(message.text, "", control);
 }
 
 function caption(r) {
@@ -153,7 +143,7 @@ function caption(r) {
 // Accuracy reads as a percentage, as in the Metrics tab and the ranking; F1, R² and the errors as numbers.
 const fmtScore = (v, r) => {
   if (!Number.isFinite(v)) return "—";
-  return PERCENT.has(r.scoring) ? `${(100 * v).toFixed(1)}%` : String(Number(v.toPrecision(3)));
+  return isPercent(r.scoring) ? `${(100 * v).toFixed(1)}%` : String(Number(v.toPrecision(3)));
 };
 
 async function draw(r) {
@@ -165,7 +155,7 @@ async function draw(r) {
   if (!columns) {
     const mod = await renderer("validation-curve");
     const data = { labels: rows.values.map(label), xName: rows.name.replaceAll("_", " "), valueName: r.score_name, best: r.best.index,
-      percent: PERCENT.has(r.scoring),
+      percent: isPercent(r.scoring),
       validation: { mean: r.cells.map((c) => c.validation_mean), std: r.cells.map((c) => c.validation_std) },
       train: { mean: r.cells.map((c) => c.train_mean), std: r.cells.map((c) => c.train_std) } };
     canvas.setAttribute("aria-label", `Validation curve: ${r.score_name} against ${data.xName}`);

@@ -62,7 +62,7 @@ RANK_METRICS = {
 # The fields a DataError can be about (its `field`, sent in a reply's error): each names one control of
 # the page, which maps it to that control. "feature:<column>" and "params.<name>" carry a name after the
 # prefix. docs/bridge.md lists what each means.
-ERROR_FIELDS = ("table", "target", "features", "feature:", "model", "params", "params.", "evaluation.method",
+ERROR_FIELDS = ("target", "features", "feature:", "model", "params", "params.", "evaluation.method",
                 "evaluation.split", "evaluation.k", "evaluation.seed", "preprocessing.standardize",
                 "preprocessing.impute", "sample", "grid", "grid.", "learners", "metric")
 
