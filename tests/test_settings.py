@@ -74,8 +74,8 @@ def test_the_column_kinds_are_the_tables():
 
 
 @pytest.mark.parametrize("script, pattern", [
-    ("state.js", r"default:\s*(70|30)\b"),  # the split's defaults
-    ("state.js", r"integer\(\s*2\s*,\s*20\s*\)"),  # k's range
+    ("link-settings.js", r"default:\s*(70|30)\b"),  # the split's defaults
+    ("link-settings.js", r"integer\(\s*2\s*,\s*20\s*\)"),  # k's range
     ("eval-panel.js", r"\bk\s*[<>]=?\s*(2|20)\b"),
 ])
 def test_the_page_reads_the_shared_numbers_instead_of_repeating_them(script, pattern):
@@ -146,12 +146,12 @@ def test_the_error_fields_are_the_vocabulary():
 
 
 @pytest.mark.parametrize("script, pattern", [
-    ("state.js", r"2\s*\*\*\s*3[12]"),  # the seed's range
-    ("state.js", r"integer\(\s*[01]\s*,\s*(98|99|100)\s*\)"),  # the split's limits
-    ("state.js", r"\"most_frequent\""),  # the impute choices
+    ("link-settings.js", r"2\s*\*\*\s*3[12]"),  # the seed's range
+    ("link-settings.js", r"integer\(\s*[01]\s*,\s*(98|99|100)\s*\)"),  # the split's limits
+    ("link-settings.js", r"\"most_frequent\""),  # the impute choices
     ("readout.js", r"\"balanced_accuracy\""),  # the result metrics
     ("leaderboard.js", r"\"f1_macro\""),  # the ranking metrics
-    ("learn/views.js", r"INLINE_MAX\s*=\s*\d"),
+    ("learn/views.js", r"INLINE_MAX|weight_names\.length\s*>"),
     ("preprocess-panel.js", r"scale_sensitive"),
     ("history.js", r"scale_sensitive"),
     ("views.js", r"can\.has\("),  # which views a result has is the reply's

@@ -1,7 +1,6 @@
 // One view per learner family: view(box, timeline) returns show(i), which draws frame i. The views reuse
 // the page's renderers (tree, scatter, dendrogram) and draw from the frames' plain numbers only.
 import { el, simpleTable, formatValue } from "../dom.js";
-import { store } from "../store.js";
 import { drawTree, treeAsList } from "../render/tree-draw.js";
 import { drawScatter } from "../render/scatter.js";
 import { drawDendrogram } from "../render/dendrogram.js";
@@ -11,8 +10,6 @@ import { summaryTable, zText, anyStandardized, round } from "./summary.js";
 
 const num = (v) => formatValue(v);
 const vec = (w) => `[${w.map((v) => formatValue(v)).join(", ")}]`;
-// Longer vectors are listed per feature, not written inline: Python's frames do the same (settings.json).
-const inlineMax = () => store.get().shared.inline_max;
 // Per-feature rows get the run's standardisation once, as a z column, when there was one.
 const withZ = (tl, headers, rows, names) => (anyStandardized(tl)
   ? [[headers[0], "as the model reads it", ...headers.slice(1)], rows.map((r, j) => [r[0], zText(names[j], tl.standardized), ...r.slice(1)])]
@@ -71,7 +68,7 @@ function perceptron(box, tl) {
   const canvas = tl.points ? el("canvas", { class: "learn-canvas", "aria-label": "Points and the decision boundary" }) : null;
   const tableBox = el("div", { class: "learn-table learn-scroll" });
   const terms = el("div", { class: "learn-table" });
-  const wide = tl.weight_names.length > inlineMax();  // the weights go per feature, not inline per visit
+  const wide = !tl.inline;  // Python says (its frames), as it writes its math: the weights go per feature, not inline per visit
   const open = { all: false };
   box.append(el("div", { class: "learn-split" }, tableBox, canvas), terms);
   const update = (r) => {
