@@ -4,12 +4,13 @@
 import { byId } from "./dom.js";
 import { store } from "./store.js";
 import { python, onPython } from "./python.js";
-import { setStatus, showMessage, showProgress } from "./work.js";
+import { run, setStatus, showMessage, showProgress } from "./work.js";
 import { mountDataControls } from "./data-controls.js";
 import { mountModelControls } from "./model-controls.js";
 import { mountEvaluation, EVALUATION_KEYS } from "./eval-panel.js";
-import { makeProps, defaults } from "./state.js";
+import { makeProps, defaults } from "./link-settings.js";
 import { mountResults } from "./results.js";
+import { mountResultActions } from "./result-actions.js";
 import { mountApplyPanel } from "./apply-panel.js";
 import { mountCurvesView } from "./curves-view.js";
 import { mountImportanceView } from "./importance-view.js";
@@ -62,7 +63,7 @@ async function mountLearn() {
   const root = byId("learn-root");
   root.hidden = true;
   const { mountLearnPanel } = await import("./learn/panel.js");
-  mountLearnPanel(root, { python, getContext: learnContext });
+  mountLearnPanel(root, { python, getContext: learnContext, run });
   const sheet = document.querySelector('link[rel="stylesheet"][href$="learn.css"]');
   if (sheet && !sheet.sheet) {
     await new Promise((done) => ["load", "error"].forEach((type) => sheet.addEventListener(type, done, { once: true })));
@@ -84,6 +85,7 @@ function mount(shared) {
 mountDataControls();
 mountModelControls();
 mountResults();
+mountResultActions();
 mountApplyPanel();
 mountCurvesView();
 mountImportanceView();

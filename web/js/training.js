@@ -5,8 +5,7 @@ import { showMessage } from "./work.js";
 import { chosenModel, needsTarget, checkChosenParams, rowLimit } from "./model-controls.js";
 import { evaluationArgs } from "./eval-panel.js";
 import { preprocessArgs } from "./preprocess-panel.js";
-import { trainModel } from "./results.js";
-import { rememberSession } from "./data-controls.js";
+import { trainAndRecord } from "./result-actions.js";
 import { roleControl } from "./error-fields.js";
 
 const els = { train: byId("train"), cancel: byId("cancel"), file: byId("csv-file"), dataset: byId("dataset"),
@@ -45,12 +44,7 @@ export async function train() {
   const s = store.get();
   const args = trainingArgs(s);
   if (args.problem) return showMessage(args.problem, "", args.control);
-  // The session is saved before the new model is shown, so a reload right after it sees the model.
-  const trained = await trainModel(args, () => {
-    store.set({ trained: true, lastTrain: args });
-    return rememberSession();
-  });
-  if (trained) store.set({ trainedRun: { args, result: store.get().result } });  // the history records it
+  await trainAndRecord(args);
 }
 
 // Train needs Python idle, data, and a target when the model predicts one; Cancel shows while a

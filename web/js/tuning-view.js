@@ -15,7 +15,6 @@ import { rankMetrics, isPercent } from "./leaderboard.js";
 
 const e = byId;
 const MAX_RANGE = 100;  // a range a..b lists at most this many values (the grid's own limit)
-let shown = null;  // {reply, model}: the tuning on screen, for "Use the best"
 
 const tunable = (model) => (model?.params || []).filter((p) => p.kind !== "vector");
 const label = (value) => (value === null ? "none" : String(value));
@@ -126,7 +125,7 @@ async function tune() {
   // A refused setting points at Tune's own box where it has one (a tuned value, the folds, the metric).
   const reply = await run("Tuning…", () => python.call("tune", args), { cancellable: true, where: { panel: "tune", grid: args.grid } });
   if (!reply) return;
-  shown = { reply, model: args.model };
+  store.set({ tuning: { reply, model: args.model } });
   await draw(reply);
 }
 
@@ -174,6 +173,7 @@ async function draw(r) {
 
 // "Use the best": the best cell's values go into the model's settings (and its controls), then it trains.
 async function useBest() {
+  const shown = store.get().tuning;
   if (!shown || shown.model !== store.get().model) return;
   store.set({ params: { ...store.get().params, ...shown.reply.best.params } });
   showParams(e("params"), chosenModel(), store.get().params);
@@ -182,7 +182,7 @@ async function useBest() {
 
 // A tuning belongs to the model and data it was made for: choosing others takes it off the screen.
 function forget() {
-  shown = null;
+  store.set({ tuning: null });
   e("tune-result").hidden = true;
 }
 
@@ -191,6 +191,7 @@ function enable(s) {
   const target = s.table?.columns.some((c) => s.roles[c] === "target");
   const supervised = needsTarget(s);
   setDisabled(e("tune"), !(idle && s.table && supervised && target));
+  const shown = s.tuning;
   setDisabled(e("tune-use-best"), !(idle && shown && shown.model === s.model));
   e("tune-use-best").hidden = !shown;
   e("tune-needs").hidden = !s.models.length || supervised;
@@ -199,10 +200,10 @@ function enable(s) {
 export function mountTuning() {
   store.subscribe(["model", "models"], (s) => {
     fillMenus(s);
-    if (shown && shown.model !== s.model) forget();
+    if (s.tuning && s.tuning.model !== s.model) forget();
   });
   store.subscribe(["source"], forget);  // other data; a worker restored after a cancel keeps its source
-  store.subscribe(["ready", "busy", "table", "roles", "model", "models"], enable);
+  store.subscribe(["ready", "busy", "table", "roles", "model", "models", "tuning"], enable);
   for (const which of [1, 2]) e(`tune-param-${which}`).addEventListener("change", () => suggest(which));
   // The folds box is the evaluation's k, shown here too: under a held-out split its own box is hidden.
   const writeK = () => store.set({ k: Number(e("tune-k").value) });

@@ -80,7 +80,7 @@ store.subscribe(["note"], ({ note }) => {
 
 // The traceback of an internal error is kept out of the way, one click from the message; the control a
 // message is about is marked invalid and described by it, with a button that takes the focus there.
-let marked = null;
+let marked = null;  // the control marked invalid and its attributes before: the DOM's to restore, not state
 store.subscribe(["message"], ({ message }) => {
   unmark();
   els.message.hidden = !message;
