@@ -51,9 +51,11 @@ def test_a_date_part_is_a_boundary_axis(browser, site_url):
         assert "when month" in offered, offered
         assert "colour" not in offered and "when" not in offered, offered  # a category and the raw date are not axes
 
+        page.locator("#boundary-y").select_option("size")
+        expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
         axis.select_option("when month")
         expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
-        expect(page.locator("#boundary-slice")).to_contain_text("A slice through when month", timeout=30_000)
+        expect(page.locator("#boundary-slice")).to_contain_text("A slice through when month and size", timeout=30_000)
         expect(page.locator("#boundary-text")).to_contain_text("when month")
         expect(page.locator("#view-message")).to_be_hidden()
         assert painted_pixels(page, "#boundary-canvas") > 20_000

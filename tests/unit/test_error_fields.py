@@ -122,3 +122,26 @@ def test_every_field_sent_is_of_the_vocabulary():
     assert all(isinstance(f, str) for f in ERROR_FIELDS)
     assert DataError("x").field is None and DataError("x", field="target").field == "target"
     assert DataError("x").about("model").field == "model" and DataError("x", "target").about("model").field == "target"
+
+
+def test_too_many_folds_for_the_rows_or_a_class_is_about_k(tmp_path):
+    path = tmp_path / "few.csv"
+    path.write_text("x,label\n" + "".join(f"{i},{'a' if i < 5 else 'b'}\n" for i in range(7)))
+    s = bridge.Session()
+    s.table_id = s.handle("load_csv", {"path": str(path)})["result"]["table_id"]
+    stratified = {"method": "kfold", "k": 6}
+    assert field_of(s, "train", target="label", features=["x"], model="GaussianNB", evaluation=stratified) == "evaluation.k"
+    plain = {"method": "kfold", "k": 20, "stratify": False}
+    assert field_of(s, "train", target="label", features=["x"], model="GaussianNB", evaluation=plain) == "evaluation.k"
+    tuned = {"method": "kfold", "k": 6}
+    assert field_of(s, "tune", target="label", features=["x"], model="DecisionTreeClassifier", evaluation=tuned,
+                    grid=[{"name": "max_depth", "values": [1, 2]}]) == "evaluation.k"
+
+
+def test_a_split_the_rows_cannot_make_is_about_the_split(tmp_path):
+    path = tmp_path / "three.csv"
+    path.write_text("x,label\n1,a\n2,b\n3,a\n")
+    s = bridge.Session()
+    s.table_id = s.handle("load_csv", {"path": str(path)})["result"]["table_id"]
+    split = {"method": "split", "train": 34, "validation": 33, "test": 33}
+    assert field_of(s, "train", target="label", features=["x"], model="GaussianNB", evaluation=split) == "evaluation.split"

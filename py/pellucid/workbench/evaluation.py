@@ -133,8 +133,11 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
         warnings.append(f"Trained on a random sample of {limit_phrase(sampled)}: {learner.label.lower()} works "
                         f"on up to {sampled['rows']:,} rows. The splits, scores and views are of the sample.")
     if evaluation["method"] == "split":
-        splits = split_rows(n, evaluation["validation"], evaluation["test"],
-                            _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
+        try:
+            splits = split_rows(n, evaluation["validation"], evaluation["test"],
+                                _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
+        except DataError as exc:  # too few rows for the parts, or a class for a stratified split
+            raise exc.about("evaluation.split")
     else:
         splits = {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
     run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
