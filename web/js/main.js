@@ -71,12 +71,12 @@ async function mountLearn() {
   root.hidden = false;
 }
 
-// The shared settings are in: the evaluation starts on its defaults (until a link says otherwise) and
-// the upload limits are stated.
+// The shared settings are in: the evaluation and the missing cells' handling start on their defaults
+// (until a link says otherwise) and the upload limits are stated.
 function mount(shared) {
   const initial = defaults(makeProps(shared, { datasets: [], models: [] }));
   mountEvaluation(shared);
-  store.set({ shared, ...Object.fromEntries(EVALUATION_KEYS.map((key) => [key, initial[key]])) });
+  store.set({ shared, ...Object.fromEntries([...EVALUATION_KEYS, "impute"].map((key) => [key, initial[key]])) });
   const { max_bytes: bytes, max_rows: rows } = shared.limits;
   byId("upload-limits").textContent = ` Up to ${Math.round(bytes / 2 ** 20)} MB and ${rows.toLocaleString("en-US")} rows ` +
     "(use a sample of a larger file).";

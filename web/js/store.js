@@ -39,7 +39,7 @@ const INITIAL = {
   axes: { boundary: { x: "", y: "" }, clusters: { x: "", y: "" } },
   cut: 2,              // the dendrogram's number of clusters
   standardize: null,   // standardize numeric columns: true, false, or null for the model's default
-  impute: "mean",      // missing cells: "mean", "median", "most_frequent" or "drop" (rows)
+  impute: null,        // missing cells: one of settings.json's impute choices (its default once it is read)
   sample: false,       // train a learner with a row limit on a seeded sample of that many rows
   trainedRun: null,    // the last training that succeeded, {args, result}: set once per training, the run history records it
   historyEntries: [],  // the run history, newest first: plain data, as saved in this browser (history.js)
