@@ -157,9 +157,11 @@ class Session(Keeping):
         file system (`path`: the page sends the file's bytes); nothing changes when it is malformed.
         shown=False: the page applies it to new data without showing it (keep_run)."""
         run = workbench.exports.import_model(json, path)
-        return {"model_id": self.keep_run(run, shown), "label": run.label, "task": run.task,
-                "capabilities": sorted(run.learner.capabilities), "model": workbench.exports.compact_of(run),
-                "features": run.features, "target": run.target}
+        reply = {"label": run.label, "task": run.task, "capabilities": sorted(run.learner.capabilities),
+                 "model": workbench.exports.compact_of(run), "features": run.features, "target": run.target,
+                 "preprocessing_choices": run.setup.get("preprocessing") or _choices_of(run.preprocessor)}
+        reply.update(workbench.showing.decisions(run, reply))
+        return {"model_id": self.keep_run(run, shown), **reply}
 
     def export_python(self, setup=None, model_id=None):
         """A script reproducing a run: from the page's `setup`, or from a kept model (`model_id`), whose
@@ -245,16 +247,25 @@ def import_sklearn():
     return True
 
 
+def _choices_of(preprocessor):
+    """An imported model's preprocessing choices, read off its fitted steps (impute null: none fitted)."""
+    if preprocessor is None:
+        return {"standardize": False, "impute": None}
+    return {"standardize": bool(preprocessor.standardize), "impute": preprocessor.impute}
+
+
 # --- replies ----------------------------------------------------------------------------------------------
 
 def error_of(exc):
     """The error part of a reply. `code` is what the page switches on: "data_error" (bad input; the
     message is for the user), "not_loaded" (an on-demand package such as scikit-learn must be loaded
     first) or "internal" (a bug: reported whole, with its traceback, so it can be fixed). `type` is
-    "DataError" for every kind of bad input, else the exception's class name."""
+    "DataError" for every kind of bad input, else the exception's class name. A DataError's `field` is
+    the setting it is about (core.settings.ERROR_FIELDS; null when none is), which the page maps to a
+    control."""
     if isinstance(exc, DataError):
         code = "not_loaded" if isinstance(exc, NotLoadedError) else "data_error"
-        return {"code": code, "type": "DataError", "message": str(exc)}
+        return {"code": code, "type": "DataError", "message": str(exc), "field": exc.field}
     return {"code": "internal", "type": type(exc).__name__, "message": str(exc),
             "traceback": traceback.format_exc()}
 

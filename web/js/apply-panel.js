@@ -17,23 +17,20 @@ const els = {
   download: byId("apply-download"),
 };
 
-// Models imported in this panel: {model_id, label, file}. They live in the worker's session, which lets
-// them go with the table they were imported beside (a new table or a restarted worker starts afresh).
-let imported = [];
-let tableId = null;
-let applied = null;  // the last reply: {filename, csv, ...}, kept for the download
+// Models imported in this panel live in the worker's session (store: applyModels), which lets them go
+// with the table they were imported beside: a new table or a restarted worker starts afresh.
+function forgetImported({ table, applyModels }) {
+  const tableId = table?.table_id ?? null;
+  if (applyModels.table_id !== tableId) store.set({ applyModels: { table_id: tableId, models: [] } });
+}
 
 // The choices: the model shown in the results, then the ones imported here (newest first).
-function choices({ result }) {
+function choices({ result, applyModels }) {
   const shown = result?.model_id ? [{ model_id: result.model_id, text: `The model shown: ${result.label}` }] : [];
-  return [...shown, ...imported.map((m) => ({ model_id: m.model_id, text: `${m.label} (imported from ${m.file})` }))];
+  return [...shown, ...applyModels.models.map((m) => ({ model_id: m.model_id, text: `${m.label} (imported from ${m.file})` }))];
 }
 
 function drawChoices(state) {
-  if (state.table?.table_id !== tableId) {  // the worker let go of the models kept beside the old table
-    tableId = state.table?.table_id ?? null;
-    imported = [];
-  }
   const list = choices(state);
   const before = els.model.value;
   els.model.replaceChildren(...list.map((c) => option(c.model_id, c.text, c.model_id === before)));
@@ -41,7 +38,7 @@ function drawChoices(state) {
   enable(state);
 }
 
-function enable({ ready, busy }) {
+function enable({ ready, busy, applied }) {
   const idle = ready && !busy;
   setDisabled(els.importButton, !idle);
   setDisabled(els.choose, !idle || !els.model.value);
@@ -58,8 +55,8 @@ async function importHere() {
     return python.call("import_model", { path: bytes, shown: false }, [bytes]);  // written to a file for Python
   });
   if (!reply) return;
-  imported = [{ model_id: reply.model_id, label: reply.label, file: file.name }, ...imported];
-  drawChoices(store.get());
+  const { applyModels } = store.get();
+  store.set({ applyModels: { ...applyModels, models: [{ model_id: reply.model_id, label: reply.label, file: file.name }, ...applyModels.models] } });
   els.model.value = reply.model_id;
   enable(store.get());
 }
@@ -80,9 +77,8 @@ async function applyTo() {
     return python.call("apply_model", args, [bytes]);  // the bytes move to the worker, which writes them to a file
   }, { cancellable: true });
   if (!reply) return;
-  applied = reply;
+  store.set({ applied: reply });
   showApplied(reply, file.name, label);
-  enable(store.get());
 }
 
 function showApplied(reply, fileName, label) {
@@ -101,15 +97,18 @@ function showApplied(reply, fileName, label) {
 }
 
 export function mountApplyPanel() {
-  store.subscribe(["result", "table"], drawChoices);
-  store.subscribe(["ready", "busy"], enable);
+  store.subscribe(["table"], forgetImported);
+  store.subscribe(["result", "table", "applyModels"], drawChoices);
+  store.subscribe(["ready", "busy", "applied"], enable);
   els.model.addEventListener("change", () => enable(store.get()));
   els.importButton.addEventListener("click", () => els.modelFile.click());
   els.modelFile.addEventListener("change", importHere);
   els.choose.addEventListener("click", () => els.file.click());
   els.file.addEventListener("change", applyTo);
   els.download.addEventListener("click", () => {
+    const { applied } = store.get();
     if (applied) downloadText(applied.filename, applied.csv, "text/csv");
   });
+  forgetImported(store.get());
   drawChoices(store.get());
 }

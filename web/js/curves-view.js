@@ -10,7 +10,7 @@ import { renderer, sizeFor } from "./view-draw.js";
 
 const e = byId;
 const reports = new Map();  // curves by model id: a cache, not state
-let shown = null;  // {report, mod}: what the slider redraws from
+let shown = null;  // {report, mod}: what the slider redraws from (a drawing's data and its renderer module, not state)
 
 // Where the rows come from, in words.
 export function rowsPhrase(report) {

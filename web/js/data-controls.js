@@ -52,7 +52,7 @@ export function rememberSession() {
 }
 
 // A file chosen while the opening dataset is still loading wins: only the latest load is shown.
-let latestLoad = 0;
+let latestLoad = 0;  // a counter that drops stale loads, not state
 
 export async function loadData(source, wanted = {}) {
   const load = ++latestLoad;
@@ -135,7 +135,7 @@ function drawPreview({ table, roles }) {
 }
 
 // The profile opens by itself on a new table when it left a column out or read dates, so the choice is seen.
-let profiledTable = null;
+let profiledTable = null;  // the table the profile was last drawn for (a drawing's memory, not state)
 function drawProfile({ table, roles }) {
   const profile = table.profile || [];
   els.profileBox.hidden = profile.length === 0;
@@ -163,7 +163,7 @@ function drawTable(s) {
 }
 
 // The generator's inputs are made again when the dataset changes, and otherwise only take new values.
-let generatorFor = null;
+let generatorFor = null;  // the dataset whose inputs are drawn (a drawing's memory, not state)
 function drawGenerator(s) {
   const dataset = chosenDataset(s);
   if (dataset !== generatorFor) {

@@ -28,10 +28,13 @@ function render(s) {
   byId("shared-eval-fields").hidden = s.method === "none";
 }
 
-// Wires the controls; `folds` is the shared range of k ({min, max}).
-export function mountEvaluation(folds) {
-  byId(NUMBERS.k).min = String(folds.min);
-  byId(NUMBERS.k).max = String(folds.max);
+// Wires the controls; `shared` (settings.json) gives the ranges of k, of the split's parts and of a seed.
+export function mountEvaluation(shared) {
+  const ranges = { ...shared.split_limits, k: shared.cv_folds, seed: shared.seed };
+  for (const [key, id] of Object.entries(NUMBERS)) {
+    byId(id).min = String(ranges[key].min);
+    byId(id).max = String(ranges[key].max);
+  }
   for (const r of methodInputs()) r.addEventListener("change", () => store.set({ method: r.value }));
   for (const [key, id] of Object.entries(NUMBERS)) {
     const write = () => {
@@ -49,7 +52,10 @@ export function mountEvaluation(folds) {
 export function evaluationArgs(s, folds) {
   if (s.method === "none") return { method: "none" };
   const whole = (v) => Number.isInteger(v);
-  if (!whole(s.seed) || s.seed < 0) return { problem: "The split seed must be a whole number, 0 or more." };
+  const seed = s.shared.seed;
+  if (!whole(s.seed) || s.seed < seed.min || s.seed > seed.max) {
+    return { problem: `The split seed must be a whole number from ${seed.min} to ${seed.max.toLocaleString("en-US")}.` };
+  }
   if (s.method === "kfold") {
     if (!whole(s.k) || s.k < folds.min || s.k > folds.max) {
       return { problem: `k-fold cross-validation needs k between ${folds.min} and ${folds.max}.` };

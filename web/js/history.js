@@ -9,7 +9,8 @@ import { store } from "./store.js";
 import { python } from "./python.js";
 import { run } from "./work.js";
 import { headline } from "./readout.js";
-import { showResult, trainModel } from "./results.js";
+import { showResult } from "./results.js";
+import { trainAndRecord } from "./result-actions.js";
 import { restoreModel } from "./model-controls.js";
 import { showTable, rememberSession } from "./data-controls.js";
 import { saveHistory, loadHistory } from "./session-store.js";
@@ -19,9 +20,11 @@ export const MAX_RUNS = 30;  // the newest runs kept; older ones drop off the en
 const els = { list: byId("history-list"), empty: byId("history-empty"), summary: byId("history-summary"),
   clear: byId("clear-history") };
 
-let entries = [];  // newest first; plain data, as saved
-// Entry id -> {model_id, table}: the model the worker keeps for it, valid only while that table (the same
-// TableInfo object) is loaded: a restarted worker or other data starts its ids again.
+// The entries are the store's `historyEntries` (newest first; plain data, as saved). What stays here is
+// not the page's state but what the worker and the browser hold for it: entry id -> {model_id, table},
+// the model the worker keeps for it, valid only while that table (the same TableInfo object) is loaded
+// (a restarted worker or other data starts its ids again); the loaded table's data identity, worked
+// out once per table (an upload's digest takes a moment); and the saved history's loading.
 const kept = new Map();
 let current = null;  // {table, data}: the loaded table and what identifies its data
 let loaded = Promise.resolve();
@@ -84,10 +87,12 @@ function describeRun(args, model) {
   const changed = (model?.params || []).filter((p) => p.name in args.params && args.params[p.name] !== p.default)
     .map((p) => `${p.name.replaceAll("_", " ")} ${args.params[p.name] === null ? "none" : args.params[p.name]}`);
   const { standardize, impute } = args.preprocessing || {};
-  const standardized = standardize ?? Boolean(model?.scale_sensitive);  // null: the learner's default
+  const defaults = model?.preprocessing || {};  // the learner's own (the models menu), for a choice left to it
+  const standardized = standardize ?? Boolean(defaults.standardize);
+  const imputed = impute ?? defaults.impute;
   return { model: model?.label || args.model, params: changed.length ? changed.join(", ") : "default settings",
     evaluation: evaluationText(args.evaluation),
-    preprocessing: `${standardized ? "standardized" : "not standardized"}, ${IMPUTED[impute ?? "mean"] || impute}` };
+    preprocessing: `${standardized ? "standardized" : "not standardized"}, ${IMPUTED[imputed] || imputed}` };
 }
 
 // The headline score as the page showed it ("Test accuracy 95.6%"); "in-sample" for a score on the rows the
@@ -118,13 +123,16 @@ async function record({ args, result }) {
   await loaded;
   const data = await dataOf(source, table, datasets);
   const { table_id: _, ...choices } = args;
+  const entries = store.get().historyEntries;
   let entry = entries.find((e) => e.data.key === data.key && sameChoices(e.args, choices));
   if (!entry) {
     const model = models.find((m) => m.name === args.model);
     entry = { id: `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, time: Date.now(), data, args: choices,
       ...describeRun(choices, model), score: scoreOf(result) };
-    entries = [entry, ...entries].slice(0, MAX_RUNS);
-    saveHistory(entries);
+    kept.set(entry.id, { model_id: result.model_id, table });
+    store.set({ historyEntries: [entry, ...entries].slice(0, MAX_RUNS) });
+    saveHistory(store.get().historyEntries);
+    return;
   }
   kept.set(entry.id, { model_id: result.model_id, table });
   render();
@@ -143,9 +151,9 @@ function setChoices(args) {
   restoreModel(args.model, args.params);
   const { method, ...evaluation } = args.evaluation;
   store.set({ method, ...evaluation });
-  const scaleSensitive = Boolean(models.find((m) => m.name === args.model)?.scale_sensitive);
-  const { standardize = null, impute = "mean" } = args.preprocessing || {};
-  store.set({ standardize: standardize === scaleSensitive ? null : standardize, impute });  // null: the model's default
+  const defaults = models.find((m) => m.name === args.model)?.preprocessing || {};  // the learner's own
+  const { standardize = null, impute = defaults.impute } = args.preprocessing || {};
+  store.set({ standardize: standardize === defaults.standardize ? null : standardize, impute });  // null: the model's default
   const features = new Set(args.features || []);
   showTable(table, Object.fromEntries(table.columns.map((c) => [c, c === args.target ? "target" : features.has(c) ? "feature" : "ignore"])));
 }
@@ -166,18 +174,13 @@ async function restore(entry) {
   if (notRestorable(entry)) return;
   setChoices(entry.args);
   const args = { ...entry.args, table_id: store.get().table.table_id };
-  const remember = () => {
-    store.set({ trained: true, lastTrain: args });
-    return rememberSession();
-  };
   const model_id = keptModel(entry);
   const reply = model_id ? await showKept(model_id) : false;
   if (reply === null) return;
-  if (reply) {
-    await remember();
-    return showResult(reply);
-  }
-  if (await trainModel(args, remember)) store.set({ trainedRun: { args, result: store.get().result } });
+  if (!reply) return trainAndRecord(args);  // let go of by the worker: the same arguments make it again
+  store.set({ trained: true, lastTrain: args });
+  await rememberSession();
+  showResult(reply);
 }
 
 // --- the list ---------------------------------------------------------------------------------------------
@@ -210,6 +213,7 @@ function runItem(entry, { result, ready, busy }) {
 }
 
 function render(s = store.get()) {
+  const entries = s.historyEntries;
   els.list.replaceChildren(...entries.map((entry) => runItem(entry, s)));
   els.empty.hidden = entries.length > 0;
   els.summary.textContent = entries.length ? `${entries.length} run${entries.length === 1 ? "" : "s"}` : "";
@@ -232,12 +236,11 @@ function followTable({ source, table, datasets }) {
 // The list says it is busy until the browser has stored the empty history, so a reload that follows
 // at once does not bring the cleared runs back.
 async function clearHistory() {
-  entries = [];
   kept.clear();
-  render();
+  store.set({ historyEntries: [] });
   els.list.setAttribute("aria-busy", "true");
   try {
-    await saveHistory(entries);
+    await saveHistory([]);
   } finally {
     els.list.removeAttribute("aria-busy");
   }
@@ -245,12 +248,11 @@ async function clearHistory() {
 
 export function mountHistory() {
   loaded = loadHistory().then((saved) => {
-    entries = (saved || []).slice(0, MAX_RUNS);
-    render();
+    store.set({ historyEntries: (saved || []).slice(0, MAX_RUNS) });
   });
   store.subscribe(["trainedRun"], (s) => record(s.trainedRun));
   store.subscribe(["table", "datasets"], followTable);
-  store.subscribe(["result", "ready", "busy"], render);
+  store.subscribe(["historyEntries", "result", "ready", "busy"], render);
   els.clear.addEventListener("click", clearHistory);
   render();
 }

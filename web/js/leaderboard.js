@@ -7,56 +7,56 @@ import { python } from "./python.js";
 import { run, showMessage } from "./work.js";
 import { chooseModel, chosenModel } from "./model-controls.js";
 import { trainingArgs } from "./training.js";
-import { trainModel } from "./results.js";
+import { trainAndRecord } from "./result-actions.js";
 import { downloadText } from "./export-panel.js";
-import { rememberSession } from "./data-controls.js";
 
 const els = { box: byId("leaderboard-box"), learners: byId("leaderboard-learners"), all: byId("leaderboard-all"),
   metric: byId("leaderboard-metric"), compare: byId("leaderboard-run"), export: byId("leaderboard-export"),
   result: byId("leaderboard-result"), note: byId("leaderboard-note") };
 
-// The metrics offered before the first comparison (workbench/leaderboard.py METRICS); a reply names those
-// Python ranks by. Tuning scores by the same ones.
-export const METRICS = {
-  classification: [["accuracy", "Accuracy"], ["balanced_accuracy", "Balanced accuracy"], ["f1_macro", "F1 (macro)"],
-    ["precision_macro", "Precision (macro)"], ["recall_macro", "Recall (macro)"]],
-  regression: [["r2", "R²"], ["mean_squared_error", "MSE"], ["mean_absolute_error", "MAE"]],
-};
-export const PERCENT = new Set(["accuracy", "balanced_accuracy"]);
+// The metrics offered before the first comparison, [{name, label, percent}] per task, from settings.json
+// (core.settings RANK_METRICS); a reply names those Python ranks by. Tuning scores by the same ones.
+export function rankMetrics(task) {
+  return store.get().shared?.metrics?.rank?.[task] || [];
+}
+
+// Whether a ranking metric reads as a percentage (accuracy), else as a number (F1, R², the errors).
+export function isPercent(name) {
+  return Object.values(store.get().shared?.metrics?.rank || {}).some((list) => list.some((m) => m.name === name && m.percent));
+}
 const SCORED_ON = { test: "test rows", validation: "validation rows", training: "training rows (in-sample: no rows were held out)" };
 
 const BASELINE_NOTE = "The baseline learns nothing: it always predicts the training rows' most frequent class "
   + "(or mean target), scored on the same rows; a learner below it does no better than that.";
 
-let shown = null;  // {reply, args}: the last comparison and the settings it was trained with
-
 function taskOf(s) {
   const task = chosenModel(s)?.task;
-  return METRICS[task] ? task : null;
+  return rankMetrics(task).length ? task : null;
 }
 
 // One checkbox per learner of the chosen model's task. The chosen model is ticked for the user, and
-// unticked again when another model is chosen, unless the user ticked it themselves.
-let ticked = new Set();  // the learners ticked, by the user (mine) or for the chosen model
-let mine = new Set();
+// unticked again when another model is chosen, unless the user ticked it themselves (store: rankTicked,
+// rankTickedByUser).
 function drawLearners(s) {
   const task = taskOf(s);
-  ticked = new Set([...ticked].filter((name) => mine.has(name)));
+  const ticked = new Set(s.rankTicked.filter((name) => s.rankTickedByUser.includes(name)));
   if (s.model) ticked.add(s.model);
+  if (ticked.size !== s.rankTicked.length || [...ticked].some((name) => !s.rankTicked.includes(name))) {
+    store.set({ rankTicked: [...ticked] });
+  }
   const models = task ? s.models.filter((m) => m.task === task) : [];
   els.learners.replaceChildren(...models.map((m) => el("label", { class: "check-row" },
     el("input", { type: "checkbox", value: m.name, checked: ticked.has(m.name) }), ` ${m.label}`)));
   els.note.textContent = task ? `Learners that do ${task}, like the model chosen above.`
     : "Comparing ranks learners by how well they predict a target: choose a classifier or a regressor as the model above.";
   const current = els.metric.value;
-  els.metric.replaceChildren(...(METRICS[task] || []).map(([name, label]) => option(name, label, name === current)));
+  els.metric.replaceChildren(...rankMetrics(task).map(({ name, label }) => option(name, label, name === current)));
 }
 
 function tick(name, on) {
-  for (const set of [ticked, mine]) {
-    if (on) set.add(name);
-    else set.delete(name);
-  }
+  const { rankTicked, rankTickedByUser } = store.get();
+  const toggled = (list) => (on ? [...new Set([...list, name])] : list.filter((n) => n !== name));
+  store.set({ rankTicked: toggled(rankTicked), rankTickedByUser: toggled(rankTickedByUser) });
 }
 
 function checkedLearners() {
@@ -100,7 +100,7 @@ function leaderTable(reply, metric) {
   const [fitNote, predictNote] = folds ? [" (per fold)", " (per fold)"] : [rows(sample.fit_rows), rows(sample.predict_rows)];
   const head = el("tr", {}, ...["Rank", "Learner", label, ...(folds ? ["± std"] : []), `Fit time${fitNote}`,
     `Predict time${predictNote}`].map((h) => el("th", { scope: "col", text: h })));
-  const format = PERCENT.has(name) ? "percent" : "number";
+  const format = isPercent(name) ? "percent" : "number";
   const body = el("tbody");
   let place = 0;
   ranked(reply, metric).forEach((row) => {
@@ -120,6 +120,7 @@ function leaderTable(reply, metric) {
 }
 
 function render() {
+  const shown = store.get().ranking;
   els.export.hidden = !shown;
   els.result.hidden = !shown;
   if (!shown) return els.result.replaceChildren();
@@ -143,27 +144,23 @@ async function compare() {
   // Standardizing follows each learner's own default unless the user set it for all.
   const setup = { ...common, preprocessing: { ...common.preprocessing, standardize: s.standardize ?? null } };
   const request = { ...setup, learners, params: { [model]: params }, metric: els.metric.value || null };
-  const reply = await run(`Comparing ${learners.length} learners…`, () => python.call("compare_learners", request),
-    { cancellable: true });
+  const reply = await run(`Comparing ${learners.length} learners…`, () => python.call("rank_learners", request),
+    { cancellable: true, where: { panel: "rank" } });
   if (!reply) return;
   els.metric.replaceChildren(...reply.metrics.map((m) => option(m.name, m.label, m.name === reply.metric)));
-  shown = { reply, setup };
-  render();
+  store.set({ ranking: { reply, setup } });
 }
 
 // Opens a compared learner's model in every view: trained again with the comparison's settings, it is
 // the same model, and the model controls show it, so Train, the link and the exports agree with it.
 async function openRow(row) {
+  const shown = store.get().ranking;
   if (!shown || row.error) return;
   showMessage("");
   const args = { ...shown.setup, model: row.model, params: row.params };
   chooseModel(row.model, row.params);
-  const opened = await trainModel(args, () => {
-    store.set({ trained: true, lastTrain: args });
-    return rememberSession();
-  });
+  const opened = await trainAndRecord(args);  // the run history records it, as Train's
   if (opened) {
-    store.set({ trainedRun: { args, result: store.get().result } });  // the run history records it, as Train's
     for (const tr of els.result.querySelectorAll("tbody tr")) tr.classList.toggle("chosen", tr.dataset.model === row.model);
   }
 }
@@ -199,7 +196,8 @@ function enable(s) {
 export function mountLeaderboard() {
   store.subscribe(["models", "model"], drawLearners);
   // A new table (another file, or the same data restored into a new worker) makes the ranking stale.
-  store.subscribe(["table"], () => { shown = null; render(); });
+  store.subscribe(["table"], () => store.set({ ranking: null }));
+  store.subscribe(["ranking"], render);
   store.subscribe(["ready", "busy", "table", "model", "models"], enable);
   els.learners.addEventListener("change", (event) => tick(event.target.value, event.target.checked));
   els.all.addEventListener("click", () => {
@@ -210,7 +208,10 @@ export function mountLeaderboard() {
   });
   els.metric.addEventListener("change", render);
   els.compare.addEventListener("click", compare);
-  els.export.addEventListener("click", () => shown && downloadText("learners_compared.csv", comparisonCsv(shown.reply), "text/csv"));
+  els.export.addEventListener("click", () => {
+    const shown = store.get().ranking;
+    if (shown) downloadText("learners_compared.csv", comparisonCsv(shown.reply), "text/csv");
+  });
   drawLearners(store.get());
   enable(store.get());
 }

@@ -1,7 +1,7 @@
-// The page's link: the settings a URL carries (state.js PROPS) read when the page opens, and written
+// The page's link: the settings a URL carries (link-settings.js) read when the page opens, and written
 // back to location.hash whenever one of them changes, so a copied link reproduces the run.
 import { store } from "./store.js";
-import { makeProps, readHash, writeHash, defaults } from "./state.js";
+import { makeProps, readHash, writeHash, defaults } from "./link-settings.js";
 import { changedParams } from "./model-controls.js";
 import { EVALUATION_KEYS } from "./eval-panel.js";
 import { PREPROCESS_KEYS } from "./preprocess-panel.js";

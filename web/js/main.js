@@ -4,12 +4,13 @@
 import { byId } from "./dom.js";
 import { store } from "./store.js";
 import { python, onPython } from "./python.js";
-import { setStatus, showMessage, showProgress } from "./work.js";
+import { run, setStatus, showMessage, showProgress } from "./work.js";
 import { mountDataControls } from "./data-controls.js";
 import { mountModelControls } from "./model-controls.js";
 import { mountEvaluation, EVALUATION_KEYS } from "./eval-panel.js";
-import { makeProps, defaults } from "./state.js";
+import { makeProps, defaults } from "./link-settings.js";
 import { mountResults } from "./results.js";
+import { mountResultActions } from "./result-actions.js";
 import { mountApplyPanel } from "./apply-panel.js";
 import { mountCurvesView } from "./curves-view.js";
 import { mountImportanceView } from "./importance-view.js";
@@ -62,7 +63,7 @@ async function mountLearn() {
   const root = byId("learn-root");
   root.hidden = true;
   const { mountLearnPanel } = await import("./learn/panel.js");
-  mountLearnPanel(root, { python, getContext: learnContext });
+  mountLearnPanel(root, { python, getContext: learnContext, run });
   const sheet = document.querySelector('link[rel="stylesheet"][href$="learn.css"]');
   if (sheet && !sheet.sheet) {
     await new Promise((done) => ["load", "error"].forEach((type) => sheet.addEventListener(type, done, { once: true })));
@@ -70,12 +71,12 @@ async function mountLearn() {
   root.hidden = false;
 }
 
-// The shared settings are in: the evaluation starts on its defaults (until a link says otherwise) and
-// the upload limits are stated.
+// The shared settings are in: the evaluation and the missing cells' handling start on their defaults
+// (until a link says otherwise) and the upload limits are stated.
 function mount(shared) {
   const initial = defaults(makeProps(shared, { datasets: [], models: [] }));
-  mountEvaluation(shared.cv_folds);
-  store.set({ shared, ...Object.fromEntries(EVALUATION_KEYS.map((key) => [key, initial[key]])) });
+  mountEvaluation(shared);
+  store.set({ shared, ...Object.fromEntries([...EVALUATION_KEYS, "impute"].map((key) => [key, initial[key]])) });
   const { max_bytes: bytes, max_rows: rows } = shared.limits;
   byId("upload-limits").textContent = ` Up to ${Math.round(bytes / 2 ** 20)} MB and ${rows.toLocaleString("en-US")} rows ` +
     "(use a sample of a larger file).";
@@ -84,6 +85,7 @@ function mount(shared) {
 mountDataControls();
 mountModelControls();
 mountResults();
+mountResultActions();
 mountApplyPanel();
 mountCurvesView();
 mountImportanceView();

@@ -7,14 +7,14 @@ import { store } from "./store.js";
 import { chosenModel } from "./model-controls.js";
 
 export const PREPROCESS_KEYS = ["standardize", "impute"];
-export const IMPUTE_CHOICES = ["mean", "median", "most_frequent", "drop"];
 
 const els = { standardize: byId("pre-standardize"), why: byId("pre-standardize-help"), impute: byId("pre-impute"),
   steps: byId("pre-steps") };
 
-// Standardize is the model's default (on for scale-sensitive learners) until the user sets it.
+// Standardize is the model's default until the user sets it: Python's rule, sent with each learner in the
+// models menu (`preprocessing`: on for a learner sensitive to feature scale).
 function standardizing(s) {
-  return s.standardize ?? Boolean(chosenModel(s)?.scale_sensitive);
+  return s.standardize ?? Boolean(chosenModel(s)?.preprocessing?.standardize);
 }
 
 // The bridge's `preprocessing` argument of `train`.
@@ -81,7 +81,7 @@ function renderChoices(s) {
   const model = chosenModel(s);
   els.standardize.checked = standardizing(s);
   els.why.textContent = model
-    ? `${model.label} ${model.scale_sensitive ? "is" : "is not"} sensitive to feature scale` +
+    ? `${model.label} ${model.preprocessing?.standardize ? "is" : "is not"} sensitive to feature scale` +
       (s.standardize === null ? ", so this is its default." : ".")
     : "";
   els.impute.value = s.impute;

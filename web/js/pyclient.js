@@ -4,13 +4,15 @@
 // A failed call. `code` says what kind of failure it is, and is what the page switches on:
 // "data_error" (bad input; the message is for the user), "not_loaded" (an on-demand package is not
 // loaded yet), "cancelled" (the user stopped the job), "crashed" (the worker died) or "internal" (a bug;
-// `traceback` tells where). `name` is the error's type ("DataError", "WorkerCrashed", ...).
+// `traceback` tells where). `name` is the error's type ("DataError", "WorkerCrashed", ...). `field` is
+// the setting a data_error is about (docs/bridge.md, "Error fields"), or null.
 export class PythonError extends Error {
-  constructor({ code = "internal", type = "Error", message, traceback }) {
+  constructor({ code = "internal", type = "Error", message, traceback, field = null }) {
     super(message);
     this.code = code;
     this.name = type;
     this.traceback = traceback;
+    this.field = field;
   }
 }
 

@@ -1,20 +1,19 @@
 // The numbers: a headline score that says which rows it comes from, a table of every metric per
 // split, per-class precision/recall/F1, cross-validation folds and the fitted model's summary.
 import { el, simpleTable, formatValue } from "./dom.js";
+import { store } from "./store.js";
 
 // Under k-fold the metrics come from the out-of-fold predictions: every row, each predicted by the model
 // of the fold that held it out (never by the final model, which saw every row).
 const PARTS = ["train", "validation", "test"];  // the rows of a split, each row in one
 const SPLITS = [...PARTS, "out_of_fold"];
 const SPLIT_NAMES = { train: "Training", validation: "Validation", test: "Test", out_of_fold: "Out-of-fold" };
-const METRICS = {
-  classification: [["accuracy", "Accuracy", "percent"], ["balanced_accuracy", "Balanced accuracy", "percent"],
-    ["macro_precision", "Precision (macro)", "number"],
-    ["macro_recall", "Recall (macro)", "number"], ["macro_f1", "F1 (macro)", "number"]],
-  regression: [["r2", "R²", "number"], ["mse", "MSE", "number"], ["mae", "MAE", "number"]],
-  clustering: [["silhouette", "Silhouette", "number"], ["inertia", "Inertia", "number"], ["dunn", "Dunn index", "number"]],
-  projection: [["explained_variance", "Variance explained", "percent"]],
-};
+// The metrics a run shows per task, the first the headline: [key, label, format], from settings.json
+// (core.settings RESULT_METRICS), so the labels and which read as percentages are Python's.
+function metricsOf(task) {
+  const listed = store.get().shared?.metrics?.result?.[task] || [];
+  return listed.map((m) => [m.name, m.label, m.percent ? "percent" : "number"]);
+}
 
 // A metric by name, also found as macro.{name} or as the sum of a ratio list.
 export function metricValue(m, key) {
@@ -53,7 +52,7 @@ export function headlineSplit(result) {
 }
 
 export function headline(result) {
-  const [key, name, format] = (METRICS[result.task] || [])[0] || ["", "Score", "number"];
+  const [key, name, format] = metricsOf(result.task)[0] || ["", "Score", "number"];
   const split = headlineSplit(result);
   if (split === "cv") {
     const k = result.cv.scores?.length || 0;
@@ -70,7 +69,7 @@ export function headline(result) {
 function metricsTable(result) {
   const splits = SPLITS.filter((s) => result.metrics?.[s] && (splitSize(result, s) || s === "train"));
   if (result.metrics?.out_of_fold) splits.splice(0, splits.length, "out_of_fold");
-  const rows = (METRICS[result.task] || [])
+  const rows = metricsOf(result.task)
     .map(([key, name, format]) => [name, ...splits.map((s) => formatValue(metricValue(result.metrics[s], key), format))])
     .filter((row) => row.slice(1).some((v) => v !== "—"));
   if (!rows.length) return null;
@@ -105,7 +104,7 @@ function perClassTable(result, split) {
 
 function cvTable(result) {
   if (!result.cv?.scores) return null;
-  const [, name, format] = (METRICS[result.task] || [])[0] || [];
+  const [, name, format] = metricsOf(result.task)[0] || [];
   const rows = result.cv.scores.map((s, i) => [`Fold ${i + 1}`, formatValue(s, format)]);
   rows.push(["Mean ± std", `${formatValue(result.cv.mean, format)} ± ${formatValue(result.cv.std, format)}`]);
   return simpleTable(["Fold", name || "Score"], rows, { rowHeaders: true,

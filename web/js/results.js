@@ -1,27 +1,26 @@
-// The results side: training, the headline score, the view tabs and what each view draws, exports and
-// importing a model. The result, the view, the axes and the dendrogram's cut live in the store; the
-// views are drawn from it.
-import { byId, option, setDisabled, formatValue } from "./dom.js";
+// The results side as it shows a result: the headline score, the view tabs and what each view draws
+// (result-actions.js acts on it: training, exports, importing a model). The result, the view, the axes
+// and the dendrogram's cut live in the store; the views are drawn from it.
+import { byId, option, formatValue } from "./dom.js";
 import { store } from "./store.js";
 import { python } from "./python.js";
-import { run, showMessage } from "./work.js";
+import { run } from "./work.js";
 import { headline, renderMetrics, summaryTable, confusionSplit, rowsPhrase } from "./readout.js";
-import { applicableViews, preferredView, showTabs, onTabChoice } from "./views.js";
+import { openingView, showTabs, onTabChoice } from "./views.js";
 import { createTreeView } from "./tree-view.js";
 import { zoomablePlots } from "./plot-zoom.js";
 import { drawConfusion, drawBoundaryView, drawScatterView, drawDendrogramView, drawPcaView, drawRegressionView } from "./view-draw.js";
-import { exportPredictions, exportModel, exportPython, exportSklearn, downloadCanvas, readModelFile } from "./export-panel.js";
-import { mountCompare } from "./compare.js";
+import { mountTwinCheck } from "./twin-check.js";
 
 export const PCA = "__pca";
-const CANVAS = { tree: "tree-canvas", boundary: "boundary-canvas", clusters: "clusters-canvas",
+export const CANVAS = { tree: "tree-canvas", boundary: "boundary-canvas", clusters: "clusters-canvas",
   dendrogram: "dendrogram-canvas", pca: "pca-canvas", regression: "regression-canvas" };
 const e = (id) => byId(id);
 const boundaries = new Map();  // computed boundaries by model, x and y: a cache, not state
-let treeView = null;
+let treeView = null;  // the tree's drawn view (canvas, zoom), made once: a drawn object, not state
 
 // No model shown; `text` replaces the empty state's words when given (else the page's first words).
-let firstWords = null;
+let firstWords = null;  // the page's own empty-state words, read once: not state
 export function clearResults(text) {
   boundaries.clear();
   firstWords ??= e("empty-state").textContent;
@@ -34,29 +33,29 @@ export function wantView(wanted) {
   store.set({ wanted });
 }
 
-function numericFeatures(result, table) {
-  const kinds = table?.kinds || {};
-  return (result.features || []).filter((f) => kinds[f] === "numeric");
-}
+// What a plane may show, as the reply says (workbench/showing.py): the features its axes may be (a
+// date's parts among them), whether PCA's plane is offered, and the axes it starts on.
+const planeFeatures = (result, plane) => result?.plot_features?.[plane] || [];
+const offersPca = (result, plane) => (result?.projections?.[plane] || []).includes("pca");
 
-// The axes a plane view starts on: the asked ones where they are features, else the first two.
-function startAxes(prefix, features, wanted) {
-  const pca = features.length >= 2;
-  let x = features.includes(wanted.x) || (wanted.x === PCA && pca) ? wanted.x : features[0] ?? "";
-  if (prefix === "clusters" && !features.includes(wanted.x) && pca && features.length > 2) x = PCA;
-  const y = features.includes(wanted.y) && wanted.y !== x ? wanted.y : features.find((f) => f !== x) || "";
+// The axes a plane view starts on: the asked ones (a link's) where the reply offers them, else its own.
+function startAxes(result, plane, wanted) {
+  const features = planeFeatures(result, plane);
+  const start = result.default_axes?.[plane] || {};
+  const asked = features.includes(wanted.x) || (wanted.x === PCA && offersPca(result, plane));
+  const x = asked ? wanted.x : start.projection === "pca" ? PCA : start.x ?? "";
+  const y = features.includes(wanted.y) && wanted.y !== x ? wanted.y
+    : start.y && start.y !== x ? start.y : features.find((f) => f !== x) ?? "";
   return { x, y };
 }
 
 // Opens `result` (a TrainResult, or an imported model's reply) in every view.
 export function showResult(result) {
   boundaries.clear();
-  const { table, wanted } = store.get();
-  const numeric = numericFeatures(result, table);
-  const enabledViews = applicableViews(result, numeric);
+  const { wanted } = store.get();
   store.set({
-    result, enabledViews, wanted: {}, view: preferredView(enabledViews, wanted.view),
-    axes: { boundary: startAxes("boundary", numeric, wanted), clusters: startAxes("clusters", numeric, wanted) },
+    result, enabledViews: result.views || [], wanted: {}, view: openingView(result, wanted.view),
+    axes: { boundary: startAxes(result, "boundary", wanted), clusters: startAxes(result, "clusters", wanted) },
     cut: result.model?.params?.k ?? result.clusters?.centres?.length ?? 2,
   });
 }
@@ -78,15 +77,15 @@ function drawHeadline({ result }) {
   e("summary-box").hidden = !(result.summary || []).length;
 }
 
-// The axis menus list the result's numeric features (and PCA's plane when there are two or more).
-function drawAxes({ result, table, axes }, changed) {
+// The axis menus list the features the reply offers for each plane (and PCA's plane when it offers it).
+function drawAxes({ result, axes }, changed) {
   if (!result) return;
-  const features = numericFeatures(result, table);
   for (const prefix of ["boundary", "clusters"]) {
+    const features = planeFeatures(result, prefix);
     const [xs, ys] = [e(`${prefix}-x`), e(`${prefix}-y`)];
     if (changed.includes("result")) {
       // The boundary has its own Plane switch; the clusters' menu offers PCA's plane beside the features.
-      const pca = features.length >= 2 && prefix === "clusters" ? [option(PCA, "PC1 and PC2 (PCA)")] : [];
+      const pca = offersPca(result, prefix) && prefix === "clusters" ? [option(PCA, "PC1 and PC2 (PCA)")] : [];
       xs.replaceChildren(...features.map((f) => option(f, f)), ...pca);
       const alone = features.length < 2 ? [option("", "Row number")] : [];
       ys.replaceChildren(...features.map((f) => option(f, f)), ...alone);
@@ -95,13 +94,14 @@ function drawAxes({ result, table, axes }, changed) {
     ys.value = axes[prefix].y;
     ys.disabled = axes[prefix].x === PCA || features.length < 2;
   }
+  e("boundary-plane").querySelector('option[value="pca"]').disabled = !offersPca(result, "boundary");
   const pcaPlane = axes.boundary.x === PCA;
   e("boundary-plane").value = pcaPlane ? "pca" : "features";
   e("boundary-axes").hidden = pcaPlane;
 }
 
 // Pressing on the dendrogram, or dragging along it, moves the cut to that height: the slider follows.
-let dendrogramDrawn = null;  // the last drawing: its plot box and distance scale
+let dendrogramDrawn = null;  // the last drawing: its plot box and distance scale (geometry, not state)
 function dragTheCut(canvas) {
   let dragging = false;
   const moveCut = (event) => {
@@ -124,7 +124,7 @@ function dragTheCut(canvas) {
 
 const maxCut = (merges) => Math.min(20, merges.length + 1);
 
-function viewMessage(text) {
+export function viewMessage(text) {
   e("view-message").textContent = text || "";
   e("view-message").hidden = !text;
 }
@@ -213,71 +213,10 @@ function clusterCentres(r, x, y) {
   return c.map((row) => [row[i], row[j]]);
 }
 
-// Trains; when it succeeded, awaits `beforeShow` (the page saving its session), then shows the model.
-// The save is part of the work, so the model is on screen in the same moment the page says "Ready".
-// A failed training takes the previous result off the screen, so it is never read as the new one; a
-// cancel keeps it (the user chose to stop, and the recover flow restores what was shown).
-export async function trainModel(args, beforeShow = async () => {}) {
-  const result = await run("Training…", async () => {
-    const trained = await python.call("train", args);
-    await beforeShow();
-    return trained;
-  }, { cancellable: true, onError: (error) => {
-    if (error.code !== "cancelled" && error.code !== "crashed") clearResults(FAILED);
-  } });
-  if (!result) return false;
-  showResult(result);
-  bringIntoView(e("results-heading").closest("section"));
-  return true;
-}
-
-const FAILED = "The last training failed (the message beside the controls says why), so no model is shown. " +
-  "Fix what it names and press Train again.";
-
-// The new result is scrolled to when it starts below the fold (the controls come first on a phone).
-function bringIntoView(box) {
-  const top = box.getBoundingClientRect().top;
-  if (top >= 0 && top < window.innerHeight * 0.5) return;
-  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  box.scrollIntoView({ behavior: still ? "auto" : "smooth", block: "start" });
-}
-
-async function exporting(label, work) {
-  const { result } = store.get();
-  if (result) await run(label, () => work(result.model_id), { cancellable: true });
-}
-
-async function importModel() {
-  const file = e("import-model").files[0];
-  e("import-model").value = "";
-  if (!file) return;
-  showMessage("");
-  const imported = await run("Reading the model…", async () => {
-    const bytes = await readModelFile(file);
-    return python.call("import_model", { path: bytes }, [bytes]);  // the worker writes the bytes to a file
-  });
-  if (imported) showResult({ ...imported, imported: true, summary: [["Imported from", file.name], ["Model", imported.label]] });
-}
-
-async function copyLink() {
-  try {
-    await navigator.clipboard.writeText(location.href);
-    viewMessage("Link copied: it reproduces these settings on built-in data. Uploaded data is never in the link.");
-  } catch {
-    viewMessage(`Copy this link: ${location.href}`);
-  }
-}
-
-function enableButtons({ ready, busy, view }) {
-  const idle = ready && !busy;
-  for (const id of ["export-predictions", "export-model", "export-python", "export-sklearn", "copy-link", "import-button"]) setDisabled(e(id), !idle);
-  setDisabled(e("save-image"), !idle || !CANVAS[view]);
-}
-
 export function mountResults() {
   treeView = createTreeView({ scroll: e("tree-scroll"), canvas: e("tree-canvas"), text: e("tree-text"),
     buttons: { zoomIn: e("zoom-in"), zoomOut: e("zoom-out"), fit: e("zoom-fit"), reset: e("zoom-reset") } });
-  mountCompare();
+  mountTwinCheck();
   // Every plot pans and zooms; each view's "Reset view" shows all of its plots again.
   zoomablePlots([e("boundary-canvas")], e("boundary-reset-view"));
   zoomablePlots([e("clusters-canvas")], e("clusters-reset-view"));
@@ -289,7 +228,6 @@ export function mountResults() {
   store.subscribe(["result", "view", "axes", "cut"], (s) => {
     draw(s).catch((error) => viewMessage(`This view could not be drawn: ${error.message}`));
   });
-  store.subscribe(["ready", "busy", "view"], enableButtons);
   onTabChoice(e("view-tabs"), (view) => store.set({ view }));
   for (const prefix of ["boundary", "clusters"]) {
     for (const axis of ["x", "y"]) {
@@ -300,23 +238,12 @@ export function mountResults() {
     }
   }
   e("boundary-plane").addEventListener("change", (event) => {
-    const { axes, result, table } = store.get();
-    const features = numericFeatures(result, table);
-    const x = event.target.value === "pca" ? PCA : features[0];
+    const { axes, result } = store.get();
+    const features = planeFeatures(result, "boundary");
+    const x = event.target.value === "pca" ? PCA : result.default_axes?.boundary?.x ?? features[0];
     const y = features.includes(axes.boundary.y) && axes.boundary.y !== x ? axes.boundary.y : features.find((f) => f !== x);
     store.set({ view: "boundary", axes: { ...axes, boundary: { x, y } } });
   });
   e("cut-k").addEventListener("input", (event) => store.set({ view: "dendrogram", cut: Number(event.target.value) }));
   dragTheCut(e("dendrogram-canvas"));
-  e("export-predictions").addEventListener("click", () => exporting("Writing predictions…", (id) => exportPredictions(python, id)));
-  e("export-model").addEventListener("click", () => exporting("Writing the model…", (id) => exportModel(python, id)));
-  e("export-python").addEventListener("click", () => exporting("Writing the script…", (id) => exportPython(python, id)));
-  e("export-sklearn").addEventListener("click", () => exporting("Writing the scikit-learn script…", (id) => exportSklearn(python, id)));
-  e("save-image").addEventListener("click", () => {
-    const { view } = store.get();
-    exporting("Saving the picture…", () => downloadCanvas(e(CANVAS[view]), `pellucid-${view}.png`));
-  });
-  e("copy-link").addEventListener("click", copyLink);
-  e("import-button").addEventListener("click", () => e("import-model").click());
-  e("import-model").addEventListener("change", importModel);
 }

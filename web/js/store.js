@@ -1,7 +1,9 @@
 // The page's state in one place. Controls write to it; views subscribe to the keys they draw from and
-// render when those change. Nothing learns the state by reading it back from the page.
+// render when those change. Nothing learns the state by reading it back from the page. A module keeps a
+// variable of its own only for what is not the page's state: a drawn object or a drawing's geometry, a
+// cache of what Python computed, a counter that drops stale replies (each says so where it is).
 
-// What the page knows. The choices a link records (state.js PROPS) are kept as the controls hold them:
+// What the page knows. The choices a link records (link-settings.js) are kept as the controls hold them:
 // the dataset and generator values, the model and all its parameter values, and the evaluation keys
 // (method, train, validation, test, k, stratify, seed), which the page sets from the link at start.
 // The link's target, ignore and categorical come from `roles` and `source`; view, x and y from the
@@ -37,8 +39,16 @@ const INITIAL = {
   axes: { boundary: { x: "", y: "" }, clusters: { x: "", y: "" } },
   cut: 2,              // the dendrogram's number of clusters
   standardize: null,   // standardize numeric columns: true, false, or null for the model's default
-  impute: "mean",      // missing cells: "mean", "median", "most_frequent" or "drop" (rows)
+  impute: null,        // missing cells: one of settings.json's impute choices (its default once it is read)
   sample: false,       // train a learner with a row limit on a seeded sample of that many rows
+  trainedRun: null,    // the last training that succeeded, {args, result}: set once per training, the run history records it
+  historyEntries: [],  // the run history, newest first: plain data, as saved in this browser (history.js)
+  ranking: null,       // Compare learners' table on screen, {reply, setup}: the reply and the settings it was trained with
+  rankTicked: [],      // the learners ticked to compare: the user's, and the chosen model for them
+  rankTickedByUser: [],  // those of them the user ticked (kept when another model is chosen)
+  tuning: null,        // the tuning on screen, {reply, model}: for "Use the best" while that model is chosen
+  applyModels: { table_id: null, models: [] },  // models imported in Apply to new data, [{model_id, label, file}], beside that table
+  applied: null,       // Apply to new data's last reply ({filename, csv, ...}), kept for the download
 };
 
 function createStore(initial) {

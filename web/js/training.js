@@ -5,8 +5,8 @@ import { showMessage } from "./work.js";
 import { chosenModel, needsTarget, checkChosenParams, rowLimit } from "./model-controls.js";
 import { evaluationArgs } from "./eval-panel.js";
 import { preprocessArgs } from "./preprocess-panel.js";
-import { trainModel } from "./results.js";
-import { rememberSession } from "./data-controls.js";
+import { trainAndRecord } from "./result-actions.js";
+import { roleControl } from "./error-fields.js";
 
 const els = { train: byId("train"), cancel: byId("cancel"), file: byId("csv-file"), dataset: byId("dataset"),
   target: byId("target"), model: byId("model") };
@@ -16,7 +16,6 @@ function targetOf({ table, roles }) {
 }
 
 const evaluationControl = (s) => (s.method === "kfold" ? "cv-k" : s.method === "split" ? "split-train" : "eval-seed");
-const roleControl = (column) => `#profile tr[data-column="${CSS.escape(column)}"] select`;
 
 // The bridge's `train` arguments, or {problem, control} saying what to fix first and where.
 export function trainingArgs(s) {
@@ -40,35 +39,12 @@ export function trainingArgs(s) {
     preprocessing: preprocessArgs(s), ...(over ? { sample: true } : {}) };
 }
 
-// The control a failed training's message is about, as a selector: a parameter, the target, a feature
-// column's role or the evaluation the message names (Python's DataError names what it refused).
-export function controlNamedIn(message, args, s) {
-  const words = (name) => new RegExp(`(^|[^\\w])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\w])`, "i");
-  if (/\bfolds?\b/i.test(message)) return `#${evaluationControl(s)}`;  // before "k", which k-fold also names
-  const param = Object.keys(args.params || {}).concat(chosenModel(s)?.params?.map((p) => p.name) || [])
-    .find((name) => words(name).test(message));
-  if (param) return `#param-${param}`;
-  if (args.target && (words(args.target).test(message) || /\btarget\b/i.test(message))) return "#target";
-  const feature = (args.features || []).find((f) => words(f).test(message));
-  if (feature) return roleControl(feature);
-  if (/\b(split|test rows|validation|stratif)/i.test(message)) return `#${evaluationControl(s)}`;
-  if (/\b(missing|impute)/i.test(message)) return "#pre-impute";
-  return null;
-}
-
 export async function train() {
   showMessage("");
   const s = store.get();
   const args = trainingArgs(s);
   if (args.problem) return showMessage(args.problem, "", args.control);
-  // The session is saved before the new model is shown, so a reload right after it sees the model.
-  const trained = await trainModel(args, () => {
-    store.set({ trained: true, lastTrain: args });
-    return rememberSession();
-  });
-  if (trained) store.set({ trainedRun: { args, result: store.get().result } });  // the history records it
-  const { message } = store.get();
-  if (!trained && message && !message.detail) showMessage(message.text, "", controlNamedIn(message.text, args, s));
+  await trainAndRecord(args);
 }
 
 // Train needs Python idle, data, and a target when the model predicts one; Cancel shows while a

@@ -9,13 +9,12 @@ import { run, showMessage } from "./work.js";
 import { chosenModel, needsTarget } from "./model-controls.js";
 import { showParams } from "./model-panel.js";
 import { paramProblem } from "./params-form.js";
-import { controlNamedIn, train, trainingArgs } from "./training.js";
+import { train, trainingArgs } from "./training.js";
 import { renderer, sizeFor } from "./view-draw.js";
-import { METRICS, PERCENT } from "./leaderboard.js";
+import { rankMetrics, isPercent } from "./leaderboard.js";
 
 const e = byId;
 const MAX_RANGE = 100;  // a range a..b lists at most this many values (the grid's own limit)
-let shown = null;  // {reply, model}: the tuning on screen, for "Use the best"
 
 const tunable = (model) => (model?.params || []).filter((p) => p.kind !== "vector");
 const label = (value) => (value === null ? "none" : String(value));
@@ -80,8 +79,8 @@ function fillMenus(s) {
   suggest(2);
   const metric = e("tune-metric");
   const current = metric.value;
-  const metrics = METRICS[chosenModel(s)?.task] || [];
-  metric.replaceChildren(...metrics.map(([name, text]) => option(name, text, name === current)));
+  const metrics = rankMetrics(chosenModel(s)?.task);
+  metric.replaceChildren(...metrics.map(({ name, label: text }) => option(name, text, name === current)));
 }
 
 function paramNamed(name) {
@@ -123,21 +122,11 @@ async function tune() {
   const s = store.get();
   const args = tuneArgs(s);
   if (args.problem) return showMessage(args.problem, "", args.control);
-  const reply = await run("Tuning…", () => python.call("tune", args), { cancellable: true });
-  if (!reply) return pointAtControl(args, s);
-  shown = { reply, model: args.model };
+  // A refused setting points at Tune's own box where it has one (a tuned value, the folds, the metric).
+  const reply = await run("Tuning…", () => python.call("tune", args), { cancellable: true, where: { panel: "tune", grid: args.grid } });
+  if (!reply) return;
+  store.set({ tuning: { reply, model: args.model } });
   await draw(reply);
-}
-
-// Python's refusal names what it refused: a tuned parameter points at its values box, the folds at the
-// folds box, anything else at the control training would point at (the target, a feature's role).
-function pointAtControl(args, s) {
-  const { message } = store.get();
-  if (!message || message.detail) return;
-  const tuned = args.grid.findIndex((g) => message.text.includes(`'${g.name}'`) || message.text.includes(`${g.name} =`));
-  const folds = /\bfolds?\b/i.test(message.text) ? "#tune-k" : null;
-  const control = tuned >= 0 ? `#tune-values-${tuned + 1}` : folds || controlNamedIn(message.text, args, s);
-  if (control) showMessage(message.text, "", control);
 }
 
 function caption(r) {
@@ -153,7 +142,7 @@ function caption(r) {
 // Accuracy reads as a percentage, as in the Metrics tab and the ranking; F1, R² and the errors as numbers.
 const fmtScore = (v, r) => {
   if (!Number.isFinite(v)) return "—";
-  return PERCENT.has(r.scoring) ? `${(100 * v).toFixed(1)}%` : String(Number(v.toPrecision(3)));
+  return isPercent(r.scoring) ? `${(100 * v).toFixed(1)}%` : String(Number(v.toPrecision(3)));
 };
 
 async function draw(r) {
@@ -165,7 +154,7 @@ async function draw(r) {
   if (!columns) {
     const mod = await renderer("validation-curve");
     const data = { labels: rows.values.map(label), xName: rows.name.replaceAll("_", " "), valueName: r.score_name, best: r.best.index,
-      percent: PERCENT.has(r.scoring),
+      percent: isPercent(r.scoring),
       validation: { mean: r.cells.map((c) => c.validation_mean), std: r.cells.map((c) => c.validation_std) },
       train: { mean: r.cells.map((c) => c.train_mean), std: r.cells.map((c) => c.train_std) } };
     canvas.setAttribute("aria-label", `Validation curve: ${r.score_name} against ${data.xName}`);
@@ -184,6 +173,7 @@ async function draw(r) {
 
 // "Use the best": the best cell's values go into the model's settings (and its controls), then it trains.
 async function useBest() {
+  const shown = store.get().tuning;
   if (!shown || shown.model !== store.get().model) return;
   store.set({ params: { ...store.get().params, ...shown.reply.best.params } });
   showParams(e("params"), chosenModel(), store.get().params);
@@ -192,7 +182,7 @@ async function useBest() {
 
 // A tuning belongs to the model and data it was made for: choosing others takes it off the screen.
 function forget() {
-  shown = null;
+  store.set({ tuning: null });
   e("tune-result").hidden = true;
 }
 
@@ -201,6 +191,7 @@ function enable(s) {
   const target = s.table?.columns.some((c) => s.roles[c] === "target");
   const supervised = needsTarget(s);
   setDisabled(e("tune"), !(idle && s.table && supervised && target));
+  const shown = s.tuning;
   setDisabled(e("tune-use-best"), !(idle && shown && shown.model === s.model));
   e("tune-use-best").hidden = !shown;
   e("tune-needs").hidden = !s.models.length || supervised;
@@ -209,10 +200,10 @@ function enable(s) {
 export function mountTuning() {
   store.subscribe(["model", "models"], (s) => {
     fillMenus(s);
-    if (shown && shown.model !== s.model) forget();
+    if (s.tuning && s.tuning.model !== s.model) forget();
   });
   store.subscribe(["source"], forget);  // other data; a worker restored after a cancel keeps its source
-  store.subscribe(["ready", "busy", "table", "roles", "model", "models"], enable);
+  store.subscribe(["ready", "busy", "table", "roles", "model", "models", "tuning"], enable);
   for (const which of [1, 2]) e(`tune-param-${which}`).addEventListener("change", () => suggest(which));
   // The folds box is the evaluation's k, shown here too: under a held-out split its own box is hidden.
   const writeK = () => store.set({ k: Number(e("tune-k").value) });

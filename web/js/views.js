@@ -1,32 +1,11 @@
-// The view tabs: which views apply to a trained model, which one is shown, keyboard movement between
-// tabs (arrow keys, Home, End) as the WAI-ARIA tabs pattern describes.
+// The view tabs: which one is shown, keyboard movement between tabs (arrow keys, Home, End) as the
+// WAI-ARIA tabs pattern describes. Which views a result has is Python's to say (its reply's `views`,
+// workbench/showing.py); the page enables those tabs.
 
-export const VIEW_ORDER = ["metrics", "tree", "boundary", "clusters", "dendrogram", "pca", "regression", "curves", "importance"];
-
-// The views that mean something for this result, from the capabilities its learner's descriptor claims
-// (sent with every trained or imported model); `numericFeatures` are the features a plane can show.
-export function applicableViews(result, numericFeatures) {
-  const can = new Set(result.capabilities || []);
-  const views = new Set();
-  if (result.metrics || result.summary) views.add("metrics");
-  if (can.has("tree") && result.model?.tree) views.add("tree");
-  if (can.has("boundary") && numericFeatures.length >= 2 && !result.imported) views.add("boundary");
-  if (can.has("clusters")) views.add("clusters");
-  if (can.has("dendrogram") && result.dendrogram?.merges?.length) views.add("dendrogram");
-  if (can.has("projection") && result.pca) views.add("pca");
-  if (can.has("regression_fit") && result.predictions) views.add("regression");
-  // Judged on rows the model did not see, so only for a model trained here (an imported one has no rows).
-  const supervised = result.task === "classification" || result.task === "regression";
-  if (result.task === "classification" && can.has("probabilities") && !result.imported) views.add("curves");
-  if (supervised && !result.imported) views.add("importance");
-  return VIEW_ORDER.filter((v) => views.has(v));
-}
-
-// The view a fresh result opens on: the asked one if it applies, else the most telling one.
-export function preferredView(enabled, asked) {
-  if (asked && enabled.includes(asked)) return asked;
-  for (const v of ["tree", "boundary", "clusters", "pca", "regression", "metrics"]) if (enabled.includes(v)) return v;
-  return enabled[0] || "";
+// The view a fresh result opens on: the asked one if the result has it, else the one Python chose.
+export function openingView(result, asked) {
+  const views = result.views || [];
+  return asked && views.includes(asked) ? asked : result.default_view || views[0] || "";
 }
 
 function tabs(list) {

@@ -2,6 +2,7 @@
 // page busy around one piece of work and turns a failure into what the user should see, by its code.
 import { byId, el } from "./dom.js";
 import { store } from "./store.js";
+import { controlOf } from "./error-fields.js";
 
 const els = { status: byId("status"), progress: byId("progress"), note: byId("note"), message: byId("message") };
 
@@ -18,8 +19,9 @@ export function showNote(text) {
   store.set({ note: text || "" });
 }
 
-// An error reaching the page, shown according to its code (pyclient.js sets it from the worker's reply).
-export function showError(error) {
+// An error reaching the page, shown according to its code (pyclient.js sets it from the worker's reply);
+// a bad setting's message points at its control (`where`: the panel that asked, error-fields.js).
+export function showError(error, where = {}) {
   switch (error.code) {
     case "cancelled":
       return;  // the user stopped it; the cancel flow says so
@@ -29,19 +31,20 @@ export function showError(error) {
       return showMessage(`Something went wrong inside pellucid: ${error.message}`, error.traceback || "");
     default:
       // data_error (bad input), not_loaded, and the page's own checks: the message says what to do.
-      return showMessage(error.message);
+      return showMessage(error.message, "", controlOf(error.field, { table: store.get().table, ...where }));
   }
 }
 
 // Runs one piece of work with the page marked busy; resolves to its result, or null when it failed
-// (after `onError(error)`, where the caller has more to undo than the message shows).
-export async function run(label, work, { cancellable = false, onError = () => {} } = {}) {
+// (after `onError(error)`, where the caller has more to undo than the message shows). `where` says
+// which panel asked, so a refused setting points at that panel's control (error-fields.js).
+export async function run(label, work, { cancellable = false, onError = () => {}, where = {} } = {}) {
   store.set({ busy: label, cancellable });
   setStatus("busy", label);
   try {
     return await work();
   } catch (error) {
-    showError(error);
+    showError(error, where);
     onError(error);
     return null;
   } finally {
@@ -77,7 +80,7 @@ store.subscribe(["note"], ({ note }) => {
 
 // The traceback of an internal error is kept out of the way, one click from the message; the control a
 // message is about is marked invalid and described by it, with a button that takes the focus there.
-let marked = null;
+let marked = null;  // the control marked invalid and its attributes before: the DOM's to restore, not state
 store.subscribe(["message"], ({ message }) => {
   unmark();
   els.message.hidden = !message;

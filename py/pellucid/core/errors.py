@@ -4,7 +4,22 @@ import sys
 
 
 class DataError(ValueError):
-    """Bad input: the message names the column, row or parameter, what was expected and what was found."""
+    """Bad input: the message names the column, row or parameter, what was expected and what was found.
+
+    `field` says which setting it is about, from a small fixed vocabulary (core.settings.ERROR_FIELDS:
+    "target", "feature:<column>", "params.<name>", "evaluation.k", ...), so the page can point at the
+    control without reading the message; None when no one setting is to blame. `about(field)` sets it
+    where a caller knows better than the raise site (a fold's failure is still its parameter's)."""
+
+    def __init__(self, message="", field=None):
+        super().__init__(message)
+        self.field = field
+
+    def about(self, field):
+        """This error, about `field` unless it already names one."""
+        if self.field is None:
+            self.field = field
+        return self
 
 
 class NotLoadedError(DataError):

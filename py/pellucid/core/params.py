@@ -22,7 +22,8 @@ class Rule:
     def check(self, name, value):
         if value is None:
             if not self.none_ok:
-                raise DataError(f"Parameter {name!r} must be {self.expectation()}; got None.")
+                raise DataError(f"Parameter {name!r} must be {self.expectation()}; got None.",
+                                field=f"params.{name}")
             return
         self._check_value(name, value)
 
@@ -52,11 +53,11 @@ class Number(Rule):
     def _check_value(self, name, value):
         # NaN and infinities are never a setting: an open end means "any finite number".
         if not self._is_right_type(value) or value != value or value in (float("inf"), float("-inf")):
-            raise DataError(f"Parameter {name!r} must be {self.expectation()}; got {value!r}.")
+            raise DataError(f"Parameter {name!r} must be {self.expectation()}; got {value!r}.", field=f"params.{name}")
         too_low = self.low is not None and (value <= self.low if self.low_open else value < self.low)
         too_high = self.high is not None and (value >= self.high if self.high_open else value > self.high)
         if too_low or too_high:
-            raise DataError(f"Parameter {name!r} must be {self.expectation()}; got {value!r}.")
+            raise DataError(f"Parameter {name!r} must be {self.expectation()}; got {value!r}.", field=f"params.{name}")
 
     def expectation(self):
         noun = "an integer" if self.kind == "int" else "a number"
@@ -93,7 +94,7 @@ class Choice(Rule):
 
     def _check_value(self, name, value):
         if value not in self.options:
-            raise DataError(f"Parameter {name!r} must be {self.expectation()}; got {value!r}.")
+            raise DataError(f"Parameter {name!r} must be {self.expectation()}; got {value!r}.", field=f"params.{name}")
 
     def expectation(self):
         listed = ", ".join(repr(o) for o in self.options)
@@ -110,7 +111,7 @@ class Flag(Rule):
 
     def _check_value(self, name, value):
         if not isinstance(value, bool):
-            raise DataError(f"Parameter {name!r} must be True or False; got {value!r}.")
+            raise DataError(f"Parameter {name!r} must be True or False; got {value!r}.", field=f"params.{name}")
 
     def expectation(self):
         return "True or False"
@@ -125,7 +126,7 @@ class Vector(Rule):
         ok = isinstance(value, (list, tuple)) or (hasattr(value, "ndim") and getattr(value, "ndim") == 1)
         ok = ok and all(isinstance(v, numbers.Real) and not isinstance(v, bool) and v == v for v in value)
         if not ok:
-            raise DataError(f"Parameter {name!r} must be a list of numbers; got {value!r}.")
+            raise DataError(f"Parameter {name!r} must be a list of numbers; got {value!r}.", field=f"params.{name}")
 
     def expectation(self):
         return "a list of numbers" + (" or None" if self.none_ok else "")

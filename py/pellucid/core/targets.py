@@ -77,4 +77,4 @@ def check_k_within_rows(k, n_rows):
     """A clustering cannot make more clusters than it has rows."""
     if k > n_rows:
         raise DataError(f"Parameter 'k' must be at most the number of rows (n_samples={n_rows}); got {k}: "
-                        "choose a smaller k or use more rows.")
+                        "choose a smaller k or use more rows.", field="params.k")

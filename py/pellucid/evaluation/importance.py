@@ -16,6 +16,7 @@ is shown next to it.
 import numpy as np
 
 from ..core.errors import DataError
+from ..core.settings import SEED_MAX
 from ..tabular.table import Table
 from .model_selection import n_rows
 from .scoring import get_scorer
@@ -61,8 +62,8 @@ def _feature_names(model, columns):
 def _check_repeats(n_repeats, seed):
     if isinstance(n_repeats, bool) or not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
         raise DataError(f"n_repeats must be a whole number >= 1; got {n_repeats!r}.")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2 ** 32:
-        raise DataError(f"seed must be a whole number in [0, 2^32); got {seed!r}.")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= SEED_MAX:
+        raise DataError(f"seed must be a whole number from 0 to {SEED_MAX}; got {seed!r}.")
 
 
 def _permuted_scores(model, columns, j, y, scorer, column_seed, n_repeats):

@@ -172,10 +172,11 @@ class KFold:
 
     def _check(self, n):
         if not _is_int(self.n_splits) or self.n_splits < 2:
-            raise DataError(f"The number of folds k must be an integer >= 2; got {self.n_splits!r}.")
+            raise DataError(f"The number of folds k must be an integer >= 2; got {self.n_splits!r}.",
+                            field="evaluation.k")
         if self.n_splits > n:
             raise DataError(f"Cannot make k={self.n_splits} folds from {n} rows: each fold needs a row; "
-                            f"use k <= {n}.")
+                            f"use k <= {n}.", field="evaluation.k")
 
     def _test_folds(self, n, y):
         order = np.random.default_rng(self.seed).permutation(n) if self.shuffle else np.arange(n)
@@ -215,7 +216,7 @@ class StratifiedKFold(KFold):
             c = int(np.flatnonzero(small)[0])
             label = y[np.flatnonzero(y_enc == c)[0]]
             raise DataError(f"Class {label.item()!r} has only {counts[c]} row(s), fewer than k={self.n_splits} "
-                            "folds, so some test folds would have none of it; use fewer folds.")
+                            "folds, so some test folds would have none of it; use fewer folds.", field="evaluation.k")
         k, n_classes = self.n_splits, len(counts)
         dealt = np.bincount((np.arange(n) % k) * n_classes + np.sort(y_enc), minlength=k * n_classes)
         allocation = dealt.reshape(k, n_classes)  # rows of each class in each fold, (k, n_classes)

@@ -30,7 +30,7 @@ def get(name):
     try:
         return _LEARNERS[name]
     except (KeyError, TypeError):
-        raise DataError(f"Unknown model {name!r}; choose one of: {', '.join(_LEARNERS)}.") from None
+        raise DataError(f"Unknown model {name!r}; choose one of: {', '.join(_LEARNERS)}.", field="model") from None
 
 
 def of(estimator):

@@ -14,6 +14,7 @@ pattern's own size (1 = as large as the pattern: the classes overlap heavily); s
 import numpy as np
 
 from ..core.errors import DataError
+from ..core.settings import SEED_MAX
 from .table import Table
 
 MAX_ROWS = 5000
@@ -25,8 +26,9 @@ def _check(n, noise, seed):
         raise DataError(f"n must be a whole number of rows from 1 to {MAX_ROWS}; got {n!r}.")
     if isinstance(noise, bool) or not isinstance(noise, (int, float, np.number)) or not 0 <= noise <= 1:
         raise DataError(f"noise must be a number from 0 to 1; got {noise!r}.")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise DataError(f"seed must be a whole number >= 0; got {seed!r}.")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or not 0 <= seed <= SEED_MAX):
+        raise DataError(f"seed must be a whole number from 0 to {SEED_MAX}; got {seed!r}.")
     return int(n), float(noise), np.random.default_rng(seed)
 
 
@@ -112,7 +114,7 @@ def line(n=100, noise=0.2, seed=0, slope=1.5, intercept=0.5):
 def _params(noise, extra=()):
     return [{"name": "n", "label": "Rows", "default": 300, "low": 1, "high": MAX_ROWS, "step": 1},
             {"name": "noise", "label": "Noise", "default": noise, "low": 0.0, "high": 1.0, "step": 0.01},
-            {"name": "seed", "label": "Seed", "default": 0, "low": 0, "high": 2 ** 31 - 1, "step": 1},
+            {"name": "seed", "label": "Seed", "default": 0, "low": 0, "high": SEED_MAX, "step": 1},
             *extra]
 
 

@@ -21,6 +21,15 @@ def _axis(values, resolution):
     return np.linspace(low - pad, high + pad, resolution)  # (resolution,)
 
 
+def plane_features(run):
+    """The features an axis of the plane may be, in the model's order: its numeric features as the model
+    read them (a date's parts, such as "when month", among them); none for a model without its data.
+    Checked here and sent with the run's reply (workbench.showing), so the page offers exactly these."""
+    if run.table is None:
+        return []
+    return [f for f in run.features if run.table.kinds.get(f) == "numeric"]
+
+
 def _check(run, x, y, resolution, projection):
     if run.table is None:
         raise DataError("This model was imported without its data; train it on a loaded table to draw "
@@ -40,7 +49,7 @@ def _check(run, x, y, resolution, projection):
         if name not in run.features:
             raise DataError(f"The {axis} feature {name!r} is not one of the model's features "
                             f"({', '.join(run.features)}).")
-        if run.table.kinds[name] != "numeric":
+        if name not in plane_features(run):
             raise DataError(f"The {axis} feature {name!r} is categorical; a boundary is drawn over two "
                             "numeric features (or use the PCA projection).")
     if x == y:
@@ -89,7 +98,7 @@ def _pca_grid(run, resolution):
     column's training mean, so a column in thousands does not make the plane by itself and a gap in the
     data does not stop it."""
     table = run.table
-    numeric = [f for f in run.features if table.kinds[f] == "numeric"]
+    numeric = plane_features(run)
     if len(numeric) < 2:
         raise DataError("The PCA projection needs at least two numeric features; "
                         f"the model has {len(numeric)}.")

@@ -13,6 +13,7 @@ features as given, rounded to GIVEN_DECIMALS, so the rounding in the question co
 import numpy as np
 
 from ..core.errors import DataError
+from ..core.settings import SEED_MAX
 from ..learners import registry
 from . import steps
 from .explain import explain_row
@@ -23,8 +24,8 @@ GIVEN_DECIMALS = 4
 
 
 def _seed(seed):
-    if isinstance(seed, bool) or not isinstance(seed, (int, float)) or seed != int(seed) or not 0 <= seed < 2 ** 32:
-        raise DataError(f"The exercise seed must be a whole number from 0 to 2^32 - 1; got {seed!r}.")
+    if isinstance(seed, bool) or not isinstance(seed, (int, float)) or seed != int(seed) or not 0 <= seed <= SEED_MAX:
+        raise DataError(f"The exercise seed must be a whole number from 0 to {SEED_MAX}; got {seed!r}.")
     return int(seed)
 
 

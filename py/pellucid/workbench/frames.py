@@ -3,12 +3,11 @@ timeline (sampled beyond MAX_POINTS), and the feature names as the model read th
 
 import numpy as np
 
+from ..core.settings import INLINE_MAX  # shared with the page (settings.json): longer vectors go per feature
 from .readouts import encoded as _encoded_rows
 
 MAX_POINTS = 2000  # rows drawn under a perceptron or k-means timeline (sampled with a fixed seed beyond)
 MAX_FRAMES = 2000  # perceptron visits / merges sent
-INLINE_MAX = 6  # vectors up to this long are written inside a formula (the notes' examples); longer ones
-#                 go to the page's per-feature table, so a 20-column table does not fill screens with math
 
 
 def vec(values, d=3):

@@ -12,19 +12,16 @@ import numpy as np
 
 from ..core.descriptor import Task
 from ..core.errors import DataError
+from ..core.settings import RANK_METRICS
 from ..evaluation.model_selection import SCORERS
 from ..learners import registry
 from . import training
 from ..host.progress import part, report
 from .judging import held_out
 
-# The metrics a ranking can use, per task, with their names on the page (those the scorers know).
-METRICS = {
-    "classification": (("accuracy", "Accuracy"), ("balanced_accuracy", "Balanced accuracy"),
-                       ("f1_macro", "F1 (macro)"), ("precision_macro", "Precision (macro)"),
-                       ("recall_macro", "Recall (macro)")),
-    "regression": (("r2", "R²"), ("mean_squared_error", "MSE"), ("mean_absolute_error", "MAE")),
-}
+# The metrics a ranking can use, per task, with their names on the page (those the scorers know): one
+# table with the page's, which reads it from settings.json.
+METRICS = {task: tuple((name, label) for name, label, _ in rows) for task, rows in RANK_METRICS.items()}
 
 
 def metrics_for(task):
@@ -37,19 +34,20 @@ def check_learners(learners):
     """(descriptors, task): the named learners, all known, none twice, all of one supervised task; a
     DataError naming the one that is not."""
     if not isinstance(learners, (list, tuple)) or not learners:
-        raise DataError("Choose at least one learner to compare (for example every learner of this task).")
+        raise DataError("Choose at least one learner to compare (for example every learner of this task).",
+                        field="learners")
     chosen = [registry.get(name) for name in learners]  # an unknown name: a DataError listing the known ones
     twice = sorted({d.name for d in chosen if sum(e.name == d.name for e in chosen) > 1})
     if twice:
-        raise DataError(f"{', '.join(twice)} is chosen more than once; compare each learner once.")
+        raise DataError(f"{', '.join(twice)} is chosen more than once; compare each learner once.", field="learners")
     task = Task(chosen[0].task)
     if not task.supervised:
         raise DataError(f"{chosen[0].label} is a {task.value} learner: comparing ranks learners by how well "
-                        "they predict a target, so choose classifiers or regressors.")
+                        "they predict a target, so choose classifiers or regressors.", field="learners")
     other = next((d for d in chosen if d.task != task), None)
     if other is not None:
         raise DataError(f"{other.label} ({other.name}) is a {Task(other.task).value} learner, but the others "
-                        f"are {task.value} learners: compare learners of one task.")
+                        f"are {task.value} learners: compare learners of one task.", field="learners")
     return chosen, task.value
 
 
@@ -58,7 +56,8 @@ def check_metric(metric, task):
     if metric is None:
         return names[0]
     if metric not in names:
-        raise DataError(f"metric {metric!r} does not rank {task} learners; choose one of: {', '.join(names)}.")
+        raise DataError(f"metric {metric!r} does not rank {task} learners; choose one of: {', '.join(names)}.",
+                        field="metric")
     return metric
 
 
@@ -109,7 +108,8 @@ def _check_params(params, chosen):
     if params is None:
         return {}
     if not isinstance(params, dict) or not all(isinstance(v, dict) for v in params.values()):
-        raise DataError("params must map a learner's name to its settings, like {\"GaussianNB\": {}}.")
+        raise DataError("params must map a learner's name to its settings, like {\"GaussianNB\": {}}.",
+                        field="params")
     names = {d.name for d in chosen}
     return {name: values for name, values in params.items() if name in names}
 

@@ -26,6 +26,7 @@ def perceptron(est, X, y, rows, run, row):
                   "label": [int(labels[idx[i]]) for i in keep]}
     return {"family": "perceptron", "frames": frames, "classes": [python_scalar(c) for c in est.classes_],
             "binary": len(est.classes_) == 2, "points": points, "weight_names": ["bias"] + encoded_names(est),
+            "inline": short(["bias"] + encoded_names(est)),  # the weights written inside each visit's formula
             "omitted": omitted + max(0, len(trace) - MAX_FRAMES)}
 
 

@@ -1,6 +1,7 @@
 """The page's two menus: the data sets (built-in examples and generators) and the models, with what the page
 needs to build each model's controls. The bridge answers its "datasets" and "models" commands from here."""
 
+from ..core.settings import preprocessing_defaults
 from ..learners import registry
 from . import tables
 
@@ -17,7 +18,9 @@ NOT_IN_THE_FORM = ("trace", "standardize")
 
 def models():
     """The model menu, from the learners' descriptors: each model's task, capabilities, the input it needs,
-    whether it is sensitive to feature scale, and its hyperparameters for the page to build controls."""
+    whether it is sensitive to feature scale, its preprocessing defaults ({standardize, impute}: what
+    `train` does when the page leaves them to the model) and its hyperparameters for the page to build
+    controls."""
     menu = []
     for learner in registry.learners():
         cls = learner.estimator
@@ -26,5 +29,6 @@ def models():
                   for name, rule in cls._param_rules.items() if name not in NOT_IN_THE_FORM]
         menu.append({"name": learner.name, "label": learner.label, "group": learner.group, "task": learner.task,
                      "capabilities": sorted(learner.capabilities), "needs": learner.needs,
-                     "scale_sensitive": learner.scale_sensitive, "max_rows": learner.max_rows, "params": params})
+                     "scale_sensitive": learner.scale_sensitive, "preprocessing": preprocessing_defaults(learner),
+                     "max_rows": learner.max_rows, "params": params})
     return menu

@@ -14,30 +14,34 @@ import numpy as np
 from ..core.errors import DataError
 from ..preprocessing import Preprocessor
 from ..preprocessing.columns import missing
-from ..preprocessing.imputer import STRATEGIES
-
-IMPUTE_CHOICES = STRATEGIES + ("drop",)
+from ..core.settings import IMPUTE_CHOICES, preprocessing_defaults
 
 
 def check_choices(choices, learner):
     """{standardize, impute}: the page's choices with the descriptor's defaults filled in."""
     if choices is not None and not isinstance(choices, dict):
         raise DataError(f"preprocessing must be settings like {{\"standardize\": true, \"impute\": \"mean\"}}; "
-                        f"got {choices!r}.")
+                        f"got {choices!r}.", field="preprocessing.standardize")
     choices = dict(choices or {})
     unknown = sorted(set(choices) - {"standardize", "impute"})
     if unknown:
         raise DataError(f"preprocessing has no setting {', '.join(map(repr, unknown))}; "
-                        "the settings are standardize and impute.")
+                        "the settings are standardize and impute.", field="preprocessing.standardize")
+    defaults = preprocessing_defaults(learner)
     standardize = choices.get("standardize")
     if standardize is None:
-        standardize = learner.scale_sensitive
+        standardize = defaults["standardize"]
     if not isinstance(standardize, bool):
-        raise DataError(f"preprocessing standardize must be true or false; got {standardize!r}.")
-    impute = choices.get("impute") or "mean"
+        raise DataError(f"preprocessing standardize must be true or false; got {standardize!r}.",
+                        field="preprocessing.standardize")
+    impute = choices.get("impute") or defaults["impute"]
     if impute not in IMPUTE_CHOICES:
-        raise DataError(f"preprocessing impute must be one of {', '.join(IMPUTE_CHOICES)}; got {impute!r}.")
+        raise DataError(f"preprocessing impute must be one of {', '.join(IMPUTE_CHOICES)}; got {impute!r}.",
+                        field="preprocessing.impute")
     return {"standardize": standardize, "impute": impute}
+
+
+
 
 
 def missing_counts(table, columns):
@@ -58,7 +62,8 @@ def rows_to_keep(table, features, target, choices):
     dropped = int(table.n_rows - keep.sum())
     if not keep.any():
         raise DataError("Every row misses a value in the target or a chosen feature, so no row is left to "
-                        "learn from: choose an imputation instead of dropping rows, or other columns.")
+                        "learn from: choose an imputation instead of dropping rows, or other columns.",
+                        field="preprocessing.impute")
     return (table.take(keep) if dropped else table), {"rows": dropped, "missing": gaps}
 
 

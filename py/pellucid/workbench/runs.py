@@ -149,7 +149,8 @@ def make_estimator(model, params, trace=False):
     params = dict(params or {})
     unknown = sorted(set(params) - set(cls._param_rules))
     if unknown:
-        raise DataError(f"{learner.label} has no parameter {', '.join(map(repr, unknown))}.")
+        raise DataError(f"{learner.label} has no parameter {', '.join(map(repr, unknown))}.",
+                        field=f"params.{unknown[0]}")
     params["trace"] = bool(trace)
     return cls(**params)
 
@@ -159,25 +160,28 @@ def choose_columns(table, estimator, model, target, features):
     classifiers and regressors), features default to every other column."""
     supervised = Task(estimator.task).supervised
     if target is not None and target not in table.columns:
-        raise DataError(f"The target column {target!r} is not in the data.")
+        raise DataError(f"The target column {target!r} is not in the data.", field="target")
     if supervised and target is None:
-        raise DataError(f"{registry.get(model).label} learns to predict a target: choose the Target column.")
+        raise DataError(f"{registry.get(model).label} learns to predict a target: choose the Target column.",
+                        field="target")
     unknown = [f for f in (features or []) if f not in table.columns]
     if unknown:
-        raise DataError(f"Feature column {', '.join(map(repr, unknown))} is not in the data.")
+        raise DataError(f"Feature column {', '.join(map(repr, unknown))} is not in the data.",
+                        field=f"feature:{unknown[0]}")
     features = [f for f in (features or table.columns) if f != target]
     if not features:
-        raise DataError("Choose at least one feature column besides the target.")
+        raise DataError("Choose at least one feature column besides the target.", field="features")
     return features, target
 
 
-def check_not_empty(table, columns):
+def check_not_empty(table, columns, target=None):
     """A DataError naming every chosen column without a single value (nothing to impute it with, and
     dropping its rows would leave none). Other missing cells are the preprocessing's to handle."""
     empty = [name for name, n in table.missing.items() if name in columns and n and n == table.n_rows]
     if empty:
         raise DataError(f"Column {', '.join(map(repr, empty))} has no values at all (every cell is missing), "
-                        "so no model can use it: set its role to ignore.")
+                        "so no model can use it: set its role to ignore.",
+                        field="target" if empty[0] == target else f"feature:{empty[0]}")
 
 
 def check_two_classes(table, target):
@@ -187,4 +191,5 @@ def check_two_classes(table, target):
     if len(classes) < 2:
         found = f"only the class {classes[0]!r}" if classes else "no values"
         raise DataError(f"The target {target!r} has {found}: a classifier needs at least two classes to "
-                        "tell apart. Choose another Target column, or use data with rows of two or more classes.")
+                        "tell apart. Choose another Target column, or use data with rows of two or more classes.",
+                        field="target")

@@ -21,12 +21,12 @@ from ..evaluation.model_selection import SCORERS, _labels, clone
 from ..core.errors import DataError
 from ..tabular.dates import expand_dates
 from ..learners import registry
-from ..core.settings import CV_FOLDS, DEFAULT_SPLIT
+from ..core.settings import CV_FOLDS, DEFAULT_SPLIT, SEED_MAX
 from .summaries import summary
 from ..core.validation import check_target
 from . import readouts
 from ..host.progress import report
-from . import prepare
+from . import prepare, showing
 from .judging import fold_pairs
 from ..preprocessing import Pipeline
 from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
@@ -34,30 +34,39 @@ from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_co
 METHODS = ("split", "kfold", "none")
 
 
+# The evaluation setting each value is, as a DataError's field: the split's parts share one.
+_FIELDS = {"seed": "evaluation.seed", "k": "evaluation.k", "train": "evaluation.split",
+           "validation": "evaluation.split", "test": "evaluation.split"}
+
+
 def _whole(value, name, low, high):
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
             or value != int(value) or not low <= value <= high:
-        raise DataError(f"evaluation {name} must be a whole number from {low} to {high}; got {value!r}.")
+        raise DataError(f"evaluation {name} must be a whole number from {low} to {high}; got {value!r}.",
+                        field=_FIELDS[name])
     return int(value)
 
 
 def check_evaluation(evaluation):
     """The evaluation settings with defaults filled in, or a DataError naming the bad one."""
     if evaluation is not None and not isinstance(evaluation, dict):
-        raise DataError(f"evaluation must be settings like {{\"method\": \"split\", ...}}; got {evaluation!r}.")
+        raise DataError(f"evaluation must be settings like {{\"method\": \"split\", ...}}; got {evaluation!r}.",
+                        field="evaluation.method")
     evaluation = dict(evaluation or {"method": "none"})
     method = evaluation.get("method", "none")
     if method not in METHODS:
-        raise DataError(f"evaluation method must be one of {', '.join(METHODS)}; got {method!r}.")
+        raise DataError(f"evaluation method must be one of {', '.join(METHODS)}; got {method!r}.",
+                        field="evaluation.method")
     out = {"method": method, "stratify": bool(evaluation.get("stratify", True)),
-           "seed": _whole(evaluation.get("seed", 0), "seed", 0, 2 ** 32 - 1)}
+           "seed": _whole(evaluation.get("seed", 0), "seed", 0, SEED_MAX)}
     if method == "split":
         parts = {p: _whole(evaluation.get(p, d), p, 0, 100) for p, d in DEFAULT_SPLIT.items()}
         if sum(parts.values()) != 100:
             raise DataError(f"The train, validation and test percentages must add up to 100; they add up "
-                            f"to {sum(parts.values())}.")
+                            f"to {sum(parts.values())}.", field="evaluation.split")
         if parts["train"] == 0:
-            raise DataError("The training part must have some rows: make train larger than 0%.")
+            raise DataError("The training part must have some rows: make train larger than 0%.",
+                            field="evaluation.split")
         out.update(parts)
     elif method == "kfold":
         out["k"] = _whole(evaluation.get("k", CV_FOLDS["default"]), "k", CV_FOLDS["min"], CV_FOLDS["max"])
@@ -109,7 +118,7 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     features, target = choose_columns(table, estimator, model, target, features)
     table, features = expand_dates(table, features)  # a date is learned from as its parts, never as categories
     supervised = estimator.task in SUPERVISED
-    check_not_empty(table, features + ([target] if supervised else []))
+    check_not_empty(table, features + ([target] if supervised else []), target)
     learner = registry.get(model)
     choices = prepare.check_choices(preprocessing, learner)
     table, dropped = prepare.rows_to_keep(table, features, target if supervised else None, choices)
@@ -124,8 +133,11 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
         warnings.append(f"Trained on a random sample of {limit_phrase(sampled)}: {learner.label.lower()} works "
                         f"on up to {sampled['rows']:,} rows. The splits, scores and views are of the sample.")
     if evaluation["method"] == "split":
-        splits = split_rows(n, evaluation["validation"], evaluation["test"],
-                            _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
+        try:
+            splits = split_rows(n, evaluation["validation"], evaluation["test"],
+                                _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
+        except DataError as exc:  # too few rows for the parts, or a class for a stratified split
+            raise exc.about("evaluation.split")
     else:
         splits = {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
     run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
@@ -160,6 +172,7 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     result["timing"] = _timing(cv, fit_seconds, result.pop("predict_seconds", None), len(train_rows), n)
     if include_trace:
         result["trace"] = getattr(estimator, "trace_", None)
+    result.update(showing.decisions(run, result))  # the views, the planes' axes: the page shows these
     report(1.0, "Training")
     return run, result
 
@@ -173,7 +186,7 @@ def within_row_limit(table, learner, sample, seed):
         return table, None
     if not sample:
         raise DataError(f"{learner.label} works on up to {limit:,} rows; this table has {n:,}. Train it on a "
-                        f"random sample of {limit:,} rows (sample), or use a smaller table.")
+                        f"random sample of {limit:,} rows (sample), or use a smaller table.", field="sample")
     rows = np.sort(np.random.default_rng(seed).choice(n, size=limit, replace=False))  # (limit,) in table order
     return table.take(rows), {"rows": limit, "of": n, "seed": seed}
 
@@ -216,7 +229,8 @@ def _cross_validate(run, pipeline):
         try:
             fold_model.fit(raw.take(train), y[train])
         except DataError as exc:
-            raise DataError(f"Fitting the model for fold {i + 1} of {len(pairs)} failed: {exc}") from exc
+            raise DataError(f"Fitting the model for fold {i + 1} of {len(pairs)} failed: {exc}",
+                            field=exc.field) from exc
         fit_times.append(time.perf_counter() - started)
         started = time.perf_counter()
         parts.append(fold_model.predict(raw.take(test)))

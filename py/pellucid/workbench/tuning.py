@@ -40,40 +40,53 @@ def check_grid(learner, grid):
     the parameter's rule; a DataError naming the first problem."""
     if not isinstance(grid, list) or not grid:
         raise DataError("Choose one or two hyperparameters to tune, each with the values to try "
-                        "(a list like [{\"name\": \"max_depth\", \"values\": [1, 2, 3]}]).")
+                        "(a list like [{\"name\": \"max_depth\", \"values\": [1, 2, 3]}]).", field="grid")
     if len(grid) > MAX_PARAMS:
-        raise DataError(f"Tune one or two hyperparameters at a time; {len(grid)} were given.")
+        raise DataError(f"Tune one or two hyperparameters at a time; {len(grid)} were given.", field="grid")
     rules = {name: rule for name, rule in learner.estimator._param_rules.items()
              if name != "trace" and rule.kind != "vector"}
     axes = []
     for entry in grid:
         if not isinstance(entry, dict) or set(entry) != {"name", "values"}:
-            raise DataError(f"Each tuned hyperparameter is {{\"name\": ..., \"values\": [...]}}; got {entry!r}.")
+            raise DataError(f"Each tuned hyperparameter is {{\"name\": ..., \"values\": [...]}}; got {entry!r}.",
+                            field="grid")
         name, values = entry["name"], entry["values"]
         if name not in rules:
             raise DataError(f"{learner.label} has no hyperparameter {name!r} to tune; the ones it has are: "
-                            f"{', '.join(rules)}.")
+                            f"{', '.join(rules)}.", field="grid")
         if name in (axis for axis, _ in axes):
-            raise DataError(f"The hyperparameter {name!r} is chosen twice; choose two different ones.")
+            raise DataError(f"The hyperparameter {name!r} is chosen twice; choose two different ones.", field="grid")
         axes.append((name, _check_values(name, rules[name], values)))
     cells = math.prod(len(values) for _, values in axes)
     if cells > MAX_CELLS:
         raise DataError(f"The grid has {cells} cells ({' × '.join(str(len(v)) for _, v in axes)} values); "
-                        f"at most {MAX_CELLS} are tried at once: list fewer values.")
+                        f"at most {MAX_CELLS} are tried at once: list fewer values.", field="grid")
     return axes
 
 
 def _check_values(name, rule, values):
     if not isinstance(values, list) or not values:
-        raise DataError(f"Give at least one value of {name!r} to try, as a list; got {values!r}.")
+        raise DataError(f"Give at least one value of {name!r} to try, as a list; got {values!r}.",
+                        field=f"grid.{name}")
     for value in values:
-        rule.check(name, value)  # the message names the parameter, its range and the value
+        try:
+            rule.check(name, value)  # the message names the parameter, its range and the value
+        except DataError as exc:
+            exc.field = f"grid.{name}"  # a value tried, not the model's setting
+            raise
     seen = []
     for value in values:
         if any(type(value) is type(other) and value == other for other in seen):
-            raise DataError(f"The values of {name!r} list {value!r} twice; list each value once.")
+            raise DataError(f"The values of {name!r} list {value!r} twice; list each value once.",
+                            field=f"grid.{name}")
         seen.append(value)
     return list(values)
+
+
+def _tuned_field(field, cell):
+    """A fold's failure about a tuned parameter is about the values tried (grid.<name>), else as it was."""
+    name = field[len("params."):] if field and field.startswith("params.") else None
+    return f"grid.{name}" if name in cell else field
 
 
 def cells_of(axes):
@@ -118,7 +131,7 @@ def tune(table, target, features, model, params=None, evaluation=None, preproces
     estimator = make_estimator(model, params)
     if estimator.task not in SUPERVISED:
         raise DataError(f"{learner.label} has no target to score, so there is nothing to tune it by: tuning "
-                        "needs a classifier or a regressor.")
+                        "needs a classifier or a regressor.", field="model")
     estimator._check_params()
     metric = check_metric(metric, estimator.task)
     axes = check_grid(learner, grid)
@@ -127,7 +140,7 @@ def tune(table, target, features, model, params=None, evaluation=None, preproces
     table, _ = within_row_limit(table, learner, sample, evaluation["seed"])
     features, target = choose_columns(table, estimator, model, target, features)
     table, features = expand_dates(table, features)
-    check_not_empty(table, features + [target])
+    check_not_empty(table, features + [target], target)
     choices = prepare.check_choices(preprocessing, learner)
     table, _ = prepare.rows_to_keep(table, features, target, choices)
     classification = estimator.task == "classification"
@@ -169,7 +182,8 @@ def _score_cells(raw, y, folds, cells, pipeline_for, score):
             try:
                 model.fit(raw.take(train), y[train])
             except DataError as exc:
-                raise DataError(f"Fitting with {_words(cell)} on fold {f + 1} failed: {exc}") from exc
+                raise DataError(f"Fitting with {_words(cell)} on fold {f + 1} failed: {exc}",
+                                field=_tuned_field(exc.field, cell)) from exc
             train_scores.append(float(score(y[train], model.predict(raw.take(train)))))
             validation_scores.append(float(score(y[test], model.predict(raw.take(test)))))
             report((c * len(folds) + f + 1) / fits, f"Tuning: {_words(cell)}, fold {f + 1} of {len(folds)}")

@@ -45,3 +45,8 @@ export function zText(name, standardized) {
 
 // True when some feature was standardised: only then does a table get the z column.
 export const anyStandardized = (tl) => Object.keys(tl.standardized || {}).length > 0;
+
+// Per-feature rows get the run's standardisation once, as a z column, when there was one.
+export const withZ = (tl, headers, rows, names) => (anyStandardized(tl)
+  ? [[headers[0], "as the model reads it", ...headers.slice(1)], rows.map((r, j) => [r[0], zText(names[j], tl.standardized), ...r.slice(1)])]
+  : [headers, rows]);

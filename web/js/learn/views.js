@@ -6,16 +6,11 @@ import { drawScatter } from "../render/scatter.js";
 import { drawDendrogram } from "../render/dendrogram.js";
 import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad } from "../render/scales.js";
 import { classColour, INK } from "../render/palette.js";
-import { summaryTable, zText, anyStandardized, round } from "./summary.js";
+import { summaryTable, round, withZ } from "./summary.js";
+import { pca } from "./pca-view.js";
 
 const num = (v) => formatValue(v);
 const vec = (w) => `[${w.map((v) => formatValue(v)).join(", ")}]`;
-const INLINE_MAX = 6;  // as workbench/frames.py: longer vectors are listed per feature, not written inline
-// Per-feature rows get the run's standardisation once, as a z column, when there was one.
-const withZ = (tl, headers, rows, names) => (anyStandardized(tl)
-  ? [[headers[0], "as the model reads it", ...headers.slice(1)], rows.map((r, j) => [r[0], zText(names[j], tl.standardized), ...r.slice(1)])]
-  : [headers, rows]);
-
 // The tree as it stood at frame i: nodes grown so far; a node waiting to be grown shows "?"; a node
 // pruned by frame i is a leaf.
 export function treeAt(node, i) {
@@ -69,7 +64,7 @@ function perceptron(box, tl) {
   const canvas = tl.points ? el("canvas", { class: "learn-canvas", "aria-label": "Points and the decision boundary" }) : null;
   const tableBox = el("div", { class: "learn-table learn-scroll" });
   const terms = el("div", { class: "learn-table" });
-  const wide = tl.weight_names.length > INLINE_MAX;  // the weights go per feature, not inline per visit
+  const wide = !tl.inline;  // Python says (its frames), as it writes its math: the weights go per feature, not inline per visit
   const open = { all: false };
   box.append(el("div", { class: "learn-split" }, tableBox, canvas), terms);
   const update = (r) => {
@@ -266,43 +261,6 @@ function knn(box, tl) {
     info.replaceChildren(el("p", { class: "learn-node", text: `Neighbours of row ${tl.explain.row} (votes so far: ${Object.entries(f.votes).map(([k, v]) => `${k} ${num(v)}`).join(", ")})` }),
       simpleTable(["rank", "row", "distance", "label / target"], shown.map((nb) => [nb.rank, nb.row, Number(nb.distance.toFixed(4)), String(nb.label ?? nb.target)])));
   };
-}
-
-function pca(box, tl) {
-  const info = el("div", { class: "learn-table" });
-  box.append(info);
-  const names = tl.feature_names;
-  const open = { all: false };
-  const r4 = (v) => Number(v.toFixed(4));
-  return (i) => {
-    const f = tl.frames[i];
-    if (f.kind === "mean") {
-      const [headers, rows] = withZ(tl, ["feature", "mean"], names.map((n, j) => [n, r4(f.mean[j])]), names);
-      info.replaceChildren(summaryTable(headers, rows, { caption: "Step 1: the mean", magnitude: (r) => r[r.length - 1], open }));
-    } else if (f.kind === "covariance") info.replaceChildren(f.matrix ? covariance(f.matrix, names, open) : el("p", { text: "Too many features to show the covariance." }));
-    else if (f.kind === "eigen") info.replaceChildren(summaryTable(["component", "eigenvalue", "ratio", "cumulative"], f.eigenvalues.map((v, j) => [`PC${j + 1}`, r4(v), r4(f.ratios[j]), r4(f.cumulative[j])]), { caption: "Step 3: eigenvalues, largest first", open, sort: false }));
-    else info.replaceChildren(el("p", { class: "learn-node", text: `Step 4: keep ${f.n_components} component${f.n_components === 1 ? "" : "s"} (${f.rule}).` }));
-  };
-}
-
-// The covariance matrix; with many features, the block of the SUMMARY_ROWS largest variances first.
-function covariance(matrix, names, open) {
-  const order = names.map((_, j) => j).sort((a, b) => matrix[b][b] - matrix[a][a] || a - b);
-  const keep = open.all ? order : order.slice(0, 8);
-  const rows = keep.map((j) => [names[j], ...keep.map((k) => Number(matrix[j][k].toFixed(4)))]);
-  const caption = keep.length < names.length ? `Step 2: the covariance matrix (the ${keep.length} largest variances of ${names.length})` : "Step 2: the covariance matrix";
-  const box = el("div", { class: "learn-summary learn-scroll-x" }, simpleTable(["", ...keep.map((j) => names[j])], rows, { caption, rowHeaders: true }));
-  if (names.length > 8) {
-    box.append(el("button", { type: "button", class: "learn-show-all", "aria-expanded": String(Boolean(open.all)),
-      text: open.all ? "Show the 8 largest" : `Show all ${names.length}`,
-      onclick: () => {
-        open.all = !open.all;
-        const again = covariance(matrix, names, open);
-        box.replaceWith(again);
-        again.querySelector(".learn-show-all").focus();
-      } }));
-  }
-  return box;
 }
 
 export const VIEWS = { tree, perceptron, descent, kmeans, agglomerative, naive_bayes: naiveBayes, knn, pca };

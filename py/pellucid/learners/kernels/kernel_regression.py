@@ -199,7 +199,7 @@ class KernelRegression(RegressorMixin, _KernelModel):
                         f"{losses[0]:.4g} to {losses[-1]:.4g}. The learning rate {self.learning_rate_:g} is "
                         f"too large for this kernel matrix (largest eigenvalue {self.lambda_max_:.4g}; steps "
                         f"converge only below 2 / lambda_max = {limit:.4g}); use a smaller learning_rate, or "
-                        "None to take 1 / lambda_max.")
+                        "None to take 1 / lambda_max.", field="params.learning_rate")
 
     def predict(self, X):
         """(m,) h(x) = sum_j beta_j K(x_j, x)."""

@@ -76,7 +76,7 @@ class _NeighborsBase(Estimator):
     def _store(self, M):
         if self.k > len(M):
             raise DataError(f"k = {self.k} is larger than the training set, which has {len(M)} "
-                            f"rows (n_samples={len(M)}); choose k <= {len(M)}.")
+                            f"rows (n_samples={len(M)}); choose k <= {len(M)}.", field="params.k")
         self.X_fit_ = np.array(M, dtype=float)  # (n, p) a copy: M may be the caller's array
         self._cache = None
         self._prepared()  # built here, so that predicting leaves the fitted model as it is

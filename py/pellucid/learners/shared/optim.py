@@ -59,7 +59,8 @@ def _raise_if_diverging(loss, start_loss, learning_rate, it):
         raise DataError(
             f"Gradient descent diverged at iteration {it}: the loss grew from {start_loss:.4g} to "
             f"{loss:.4g}, so the learning rate {learning_rate!r} is too large. Try a smaller learning_rate "
-            "(say a tenth of it) or standardize=True, which puts every feature on the same scale.")
+            "(say a tenth of it) or standardize=True, which puts every feature on the same scale.",
+            field="params.learning_rate")
 
 
 def gradient_descent(value_grad, w0, *, learning_rate, tol, max_iter, stop_on="loss_change", record=False):

@@ -52,7 +52,7 @@ function paragraph(text, className = "help") {
 }
 
 // Wires the button; a new result (or none) takes the last comparison away.
-export function mountCompare() {
+export function mountTwinCheck() {
   const button = byId("compare-sklearn");
   const box = byId("compare-result");
 
@@ -84,7 +84,7 @@ export function mountCompare() {
     const modelId = store.get().result?.model_id;
     if (!modelId) return;
     showMessage("");
-    const r = await run("Comparing with scikit-learn…", () => python.call("compare_sklearn", { model_id: modelId }));
+    const r = await run("Comparing with scikit-learn…", () => python.call("check_twin", { model_id: modelId }));
     if (r && store.get().result?.model_id === modelId) render(r);
   }
 

@@ -43,31 +43,32 @@ const json = (max = 4000) => ({
   format: (v) => JSON.stringify(v),
 });
 
-// name -> {type, default}. The order is the order in the URL. The split, the folds' range and the default
-// model and dataset are not written here: they come from what Python shares (settings.json) and from
+// name -> {type, default}. The order is the order in the URL. The split and its limits, the folds' range,
+// the seeds' range, the ways to handle missing cells and the default model and dataset are not written
+// here: they come from what Python shares (settings.json) and from
 // its menus (the first dataset and the model marked default, else the first), so there is one source.
 export function makeProps(shared, { datasets, models }) {
-  const { split, cv_folds: folds } = shared;
+  const { split, split_limits: parts, cv_folds: folds, seed, impute } = shared;
   const model = models.find((m) => m.default) || models[0];
   return {
     dataset: { type: text(60), default: datasets[0]?.name ?? "" },
     n: { type: integer(10, 5000), default: 300 },
     noise: { type: number(0, 1), default: 0.2 },
-    dataSeed: { type: integer(0, 2 ** 31 - 1), default: 0 },
+    dataSeed: { type: integer(seed.min, seed.max), default: 0 },
     target: { type: text(), default: "" },
     ignore: { type: list(), default: [] },
     categorical: { type: list(), default: [] },
     model: { type: text(60), default: model?.name ?? "" },
     params: { type: json(), default: {} },
     method: { type: { parse: (v) => (["split", "kfold", "none"].includes(v) ? v : undefined), format: (v) => v }, default: "split" },
-    train: { type: integer(1, 100), default: split.train },
-    validation: { type: integer(0, 98), default: split.validation },
-    test: { type: integer(0, 99), default: split.test },
+    train: { type: integer(parts.train.min, parts.train.max), default: split.train },
+    validation: { type: integer(parts.validation.min, parts.validation.max), default: split.validation },
+    test: { type: integer(parts.test.min, parts.test.max), default: split.test },
     k: { type: integer(folds.min, folds.max), default: folds.default },
     stratify: { type: flag, default: true },
-    seed: { type: integer(0, 2 ** 31 - 1), default: 0 },
+    seed: { type: integer(seed.min, seed.max), default: 0 },
     standardize: { type: flag, default: null },  // null: the model's default
-    impute: { type: { parse: (v) => (["mean", "median", "most_frequent", "drop"].includes(v) ? v : undefined), format: (v) => v }, default: "mean" },
+    impute: { type: { parse: (v) => (impute.choices.includes(v) ? v : undefined), format: (v) => v }, default: impute.default },
     view: { type: text(30), default: "" },
     x: { type: text(), default: "" },
     y: { type: text(), default: "" },
