@@ -11,9 +11,6 @@ workbench (what the page's commands do), bridge (the one module the page calls).
 gathers the public names.
 """
 
-LAYERS = ("core", "host", "tabular", "probability", "preprocessing", "learners", "evaluation", "workbench",
-          "bridge")
-
 from .evaluation import cluster_metrics, curves, metrics, model_selection
 from .tabular import datasets
 from .probability import estimation
@@ -40,6 +37,9 @@ from .tabular.table import Table
 from .learners.tree import DecisionTreeClassifier, DecisionTreeRegressor, export_text
 
 __version__ = "0.1.0"
+
+LAYERS = ("core", "host", "tabular", "probability", "preprocessing", "learners", "evaluation", "workbench",
+          "bridge")
 
 __all__ = [
     "DataError", "NotFittedError", "ConvergenceWarning", "all_estimators", "from_dict", "read_csv", "Table",

@@ -11,7 +11,8 @@ from sklearn.metrics import pairwise
 
 from pellucid import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.learners.kernels.kernel_functions import (is_psd, linear_kernel, polynomial_feature_map, polynomial_kernel,
+from pellucid.learners.kernels.kernel_functions import (is_psd, linear_kernel, polynomial_feature_map,
+                                                        polynomial_kernel,
                                                rbf_kernel)
 from pellucid.learners.kernels.kernel_perceptron import KernelPerceptron
 from pellucid.learners.kernels.kernel_regression import KernelRegression

@@ -176,7 +176,8 @@ def test_tree_prunes_in_ten_dimensions_and_matches_sklearn(metric):
 
 
 def test_tree_search_in_small_batches_of_queries(monkeypatch):
-    monkeypatch.setattr("pellucid.learners.neighbors.kd_tree._BATCH_QUERIES", (7, 7))  # 50 queries: 8 batches, the last of 1
+    monkeypatch.setattr("pellucid.learners.neighbors.kd_tree._BATCH_QUERIES", (7, 7))  # 50 queries: 8 batches,
+    # the last of 1
     rng = np.random.default_rng(5)
     X, Q = rng.normal(size=(3000, 3)), rng.normal(size=(50, 3))
     (d_brute, i_brute), (d_tree, i_tree) = _both_searches(X, Q, "euclidean", 4)

@@ -130,7 +130,8 @@ def test_too_many_folds_for_the_rows_or_a_class_is_about_k(tmp_path):
     s = bridge.Session()
     s.table_id = s.handle("load_csv", {"path": str(path)})["result"]["table_id"]
     stratified = {"method": "kfold", "k": 6}
-    assert field_of(s, "train", target="label", features=["x"], model="GaussianNB", evaluation=stratified) == "evaluation.k"
+    assert field_of(s, "train", target="label", features=["x"], model="GaussianNB",
+                    evaluation=stratified) == "evaluation.k"
     plain = {"method": "kfold", "k": 20, "stratify": False}
     assert field_of(s, "train", target="label", features=["x"], model="GaussianNB", evaluation=plain) == "evaluation.k"
     tuned = {"method": "kfold", "k": 6}
@@ -144,4 +145,5 @@ def test_a_split_the_rows_cannot_make_is_about_the_split(tmp_path):
     s = bridge.Session()
     s.table_id = s.handle("load_csv", {"path": str(path)})["result"]["table_id"]
     split = {"method": "split", "train": 34, "validation": 33, "test": 33}
-    assert field_of(s, "train", target="label", features=["x"], model="GaussianNB", evaluation=split) == "evaluation.split"
+    assert field_of(s, "train", target="label", features=["x"], model="GaussianNB",
+                    evaluation=split) == "evaluation.split"

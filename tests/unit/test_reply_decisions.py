@@ -7,6 +7,7 @@ import json
 import pytest
 
 from pellucid import bridge
+from pellucid.workbench import menus
 
 DECIDED = ("views", "default_view", "plot_features", "projections", "default_axes", "preprocessing_choices")
 
@@ -95,10 +96,11 @@ def test_one_feature_has_no_pca_plane_and_no_boundary(session):
 
 @pytest.mark.parametrize("model, standardize", [("KNeighborsClassifier", True), ("DecisionTreeClassifier", False)])
 def test_the_resolved_preprocessing_is_the_menus_default(session, model, standardize):
-    menu = {m["name"]: m for m in bridge.models()}
+    menu = {m["name"]: m for m in menus.models()}
     assert menu[model]["preprocessing"] == {"standardize": standardize, "impute": "mean"}
     assert train(session, model, features=("x", "z"))["preprocessing_choices"] == menu[model]["preprocessing"]
-    chosen = train(session, model, features=("x", "z"), preprocessing={"standardize": not standardize, "impute": "median"})
+    chosen = train(session, model, features=("x", "z"),
+                   preprocessing={"standardize": not standardize, "impute": "median"})
     assert chosen["preprocessing_choices"] == {"standardize": not standardize, "impute": "median"}
 
 

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from pellucid import bridge
+from pellucid.workbench import menus
 from pellucid.core import settings
 from pellucid.core.descriptor import Task
 from pellucid.core.errors import DataError
@@ -137,7 +138,7 @@ def test_inline_max_and_the_impute_choices_are_pythons():
 def test_the_models_menu_gives_each_learners_preprocessing_defaults():
     from pellucid.workbench.prepare import check_choices
     from pellucid.learners import registry
-    for entry in bridge.models():
+    for entry in menus.models():
         assert entry["preprocessing"] == check_choices(None, registry.get(entry["name"]))
 
 
@@ -159,7 +160,8 @@ def test_the_error_fields_are_the_vocabulary():
 ])
 def test_the_page_reads_pythons_decisions_instead_of_making_them(script, pattern):
     text = (ROOT / "web" / "js" / script).read_text()
-    assert not re.search(pattern, text), f"{script} repeats what Python decides; read it from settings.json or the reply"
+    assert not re.search(pattern, text), (f"{script} repeats what Python decides; read it from settings.json "
+                                          "or the reply")
 
 
 def test_the_page_never_reads_an_error_message_to_find_its_control():

@@ -122,7 +122,8 @@ async function record({ args, result }) {
   if (!source || !table || !result?.model_id) return;
   await loaded;
   const data = await dataOf(source, table, datasets);
-  const { table_id: _, ...choices } = args;
+  const choices = { ...args };
+  delete choices.table_id;  // the same choices on another load of the same data
   const entries = store.get().historyEntries;
   let entry = entries.find((e) => e.data.key === data.key && sameChoices(e.args, choices));
   if (!entry) {

@@ -2,7 +2,7 @@
 // Python scores every cell of that grid by k-fold cross-validation (the evaluation's k and seed) and the
 // panel draws a validation curve (one parameter) or a heatmap (two), with a table twin and the best cell
 // marked. "Use the best" writes the best values into the model's settings and trains with them.
-import { byId, el, option, setDisabled } from "./dom.js";
+import { byId, option, setDisabled } from "./dom.js";
 import { store } from "./store.js";
 import { python } from "./python.js";
 import { run, showMessage } from "./work.js";

@@ -123,7 +123,7 @@ class Vector(Rule):
     kind = "vector"
 
     def _check_value(self, name, value):
-        ok = isinstance(value, (list, tuple)) or (hasattr(value, "ndim") and getattr(value, "ndim") == 1)
+        ok = isinstance(value, (list, tuple)) or (hasattr(value, "ndim") and value.ndim == 1)
         ok = ok and all(isinstance(v, numbers.Real) and not isinstance(v, bool) and v == v for v in value)
         if not ok:
             raise DataError(f"Parameter {name!r} must be a list of numbers; got {value!r}.", field=f"params.{name}")

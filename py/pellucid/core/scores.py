@@ -6,7 +6,7 @@ nothing from evaluation; `pellucid.evaluation.metrics` offers them with the othe
 import numpy as np
 
 from .errors import DataError
-from .validation import is_missing
+from .values import is_missing
 
 
 def labels_1d(y, name):

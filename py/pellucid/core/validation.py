@@ -13,8 +13,7 @@ from .errors import DataError
 from .settings import CATEGORICAL, NUMERIC
 from .targets import check_classes, check_k_within_rows, check_target  # noqa: F401 (public here too)
 from .values import (_as_categorical, _as_numeric, _first_bad_rows, _refuse_unreadable, _require_finite,
-                     _require_workable_scale, _text_cells, is_missing, is_table, one_column,
-                     workable_scale)  # noqa: F401
+                     _require_workable_scale, _text_cells, is_table, workable_scale)  # noqa: F401
 
 
 class Columns:

@@ -112,7 +112,7 @@ def check_ragged(text, delimiter, rows, header):
 def _raise_unclosed_quote(text, delimiter):
     """The last record ran to the end of the input inside quotes: say on which line that quote opened."""
     start, row = 1, None
-    for start, row in _kept_records(text, delimiter):
+    for start, row in _kept_records(text, delimiter):  # noqa: B007 (the last record is the one wanted)
         pass
     # Fields before the unclosed one may hold line breaks of their own (inside proper quotes).
     earlier = "".join(row[:-1]) if row else ""

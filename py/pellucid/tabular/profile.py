@@ -127,7 +127,8 @@ def _text(name, values, present):
     # Mostly distinct values have no bars worth drawing (nearly every count is 1), and counting them all
     # is the slow part of a large profile.
     mostly_distinct = unique > MOSTLY_DISTINCT * present
-    return {"kind": kind, "unique": unique, **_bars(Counter() if mostly_distinct else Counter(values.tolist()), present)}
+    return {"kind": kind, "unique": unique,
+            **_bars(Counter() if mostly_distinct else Counter(values.tolist()), present)}
 
 
 def _is_free_text(distinct_values, distinct_share):

@@ -213,8 +213,8 @@ class Table:
             values, kind = changed.get(name, (self._data[name], self._kinds[name]))
             if len(values) != self._n_rows:
                 raise DataError(f"Column {name!r} has {len(values)} values; the table has {self._n_rows} rows.")
-            canonical = (kind == NUMERIC and getattr(values, "dtype", None) == float) or \
-                (kind == CATEGORICAL and getattr(values, "dtype", None) == object and values.ndim == 1)
+            canonical = (kind == NUMERIC and getattr(values, "dtype", None) is np.dtype(float)) or \
+                (kind == CATEGORICAL and getattr(values, "dtype", None) is np.dtype(object) and values.ndim == 1)
             if not canonical:
                 values, kind = Table._convert(name, values, kind)
             data.append(values)

@@ -52,7 +52,8 @@ def predictions_csv(run, table_name):
     split = free_name("split", taken)
     columns[split], kinds[split] = run.split_of_rows(), "categorical"
     if run.task in ("classification", "regression") and run.setup.get("evaluation", {}).get("method") == "kfold":
-        for base_name, values, kind in judging.out_of_fold_columns(run):  # each row from the fold model that did not see it
+        for base_name, values, kind in judging.out_of_fold_columns(run):  # each row from the fold model
+            # that did not see it
             name = free_name(base_name, taken)
             columns[name], kinds[name] = values, kind
     elif run.task in ("classification", "regression"):

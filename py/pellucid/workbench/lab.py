@@ -92,7 +92,8 @@ def _math(out, a, b, k):
         return [{"tex": rf"\lambda_{{MLE}} = \frac{{1}}{{n}}\sum_i z_i = \frac{{{m['sum']:g}}}{{{m['n']}}} = {lam:.4f}",
                  "text": f"λ_MLE = {m['sum']:g}/{m['n']} = {lam:.4f}"}]
     p = m["params"]
-    return [{"tex": rf"\mu_{{MLE}} = \bar x = {p['mu']:.4f},\quad \sigma^2_{{MLE}} = \tfrac{{1}}{{n}}\sum_i (x_i - \bar x)^2"
+    return [{"tex": rf"\mu_{{MLE}} = \bar x = {p['mu']:.4f},"
+                    rf"\quad \sigma^2_{{MLE}} = \tfrac{{1}}{{n}}\sum_i (x_i - \bar x)^2"
                     rf" = {p['sigma2']:.4f}", "text": f"μ_MLE = {p['mu']:.4f}, σ²_MLE = {p['sigma2']:.4f}"}]
 
 

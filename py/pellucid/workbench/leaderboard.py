@@ -2,7 +2,8 @@
 or folds (one seed), ranked by a metric, as Weka's Experimenter and Orange's Test & Score do.
 
 Each learner is trained exactly as the `train` command trains it (workbench.training), with the same
-seed, so `train` with a row's model and params makes that very model again for the page to open. Under k-fold a learner's score is the mean
+seed, so `train` with a row's model and params makes that very model again for the page to open.
+Under k-fold a learner's score is the mean
 and population spread of the metric over the folds, each fold scored on its own held-out rows by the
 model that did not see them (as scikit-learn's cross_val_score); under a split it is the held-out score
 (test rows, else validation rows; with none, the training rows, said to be in-sample).
@@ -134,7 +135,8 @@ def _row(run, result, task):
     timing = result["timing"]
     return {"model": run.model, "label": run.label, "params": _params_of(run),
             "scores": scores, "fit_seconds": timing["fit_seconds"], "predict_seconds": timing["predict_seconds"],
-            "per_fold": timing["per_fold"], "fit_rows": timing.get("fit_rows"), "predict_rows": timing.get("predict_rows"),
+            "per_fold": timing["per_fold"], "fit_rows": timing.get("fit_rows"),
+            "predict_rows": timing.get("predict_rows"),
             "warnings": result["warnings"], "evaluation": result["evaluation"],
             "scored_on": scored_on, "n_rows": int(n_rows)}
 

@@ -82,14 +82,16 @@ def _binary_visit_math(r, f, sign):
 def _binary_visit_summary(r, sign):
     """The same step with many features: each formula once, with its sum; the page lists the per-feature
     terms w_j·f_j(x) (and the weights after the update) in a table beside it."""
-    math = [{"tex": rf"\mathbf{{w}} \cdot \mathbf{{f}}(\mathbf{{x}}) = \sum_j w_j\, f_j(\mathbf{{x}}) = {num(r['score'])}",
+    math = [{"tex": rf"\mathbf{{w}} \cdot \mathbf{{f}}(\mathbf{{x}}) = \sum_j w_j\, f_j(\mathbf{{x}})"
+                    rf" = {num(r['score'])}",
              "text": f"w · f(x) = Σ_j w_j f_j(x) = {num(r['score'])}"}]
     if r["correct"]:
         math.append(_no_update(sign))
     else:
         minus = sign.replace("-", "−")
         c_tex, c_text = _class_weight_factor(r)
-        math.append({"tex": rf"y^* = {sign}1:\quad w_j \leftarrow w_j {sign} {c_tex}f_j(\mathbf{{x}})\ \text{{for every }} j",
+        math.append({"tex": rf"y^* = {sign}1:\quad w_j \leftarrow w_j {sign} {c_tex}f_j(\mathbf{{x}})"
+                            rf"\ \text{{for every }} j",
                      "text": f"y* = {sign}1: w_j ← w_j {minus} {c_text}f_j(x) for every j"})
     return math
 
@@ -106,7 +108,8 @@ def descent(est, X, y, rows, run, row):
         w = r["weights"]
         flat = w if not w or not isinstance(w[0], list) else None
         if least_squares:
-            tex = rf"J(\mathbf{{w}}_{{{r['iter']}}}) = \tfrac{{1}}{{2n}}\sum_i (y_i - \mathbf{{w}}^\top \mathbf{{x}}_i)^2 = {r['loss']:.5g}"
+            tex = (rf"J(\mathbf{{w}}_{{{r['iter']}}}) = \tfrac{{1}}{{2n}}"
+                   rf"\sum_i (y_i - \mathbf{{w}}^\top \mathbf{{x}}_i)^2 = {r['loss']:.5g}")
             text = f"J(w_{r['iter']}) = 1/(2n) Σ (y_i − wᵀx_i)² = {r['loss']:.5g}"
         else:
             tex = rf"-\tfrac{{1}}{{n}}\ell\ell(\mathbf{{w}}_{{{r['iter']}}}) = {r['loss']:.5g}"
@@ -119,7 +122,8 @@ def descent(est, X, y, rows, run, row):
         frames.append({"kind": "normal", "iter": 0, "loss": None, "weights": normal,
                        "math": [_normal_math(normal)]})
     return {"family": "descent", "frames": frames, "normal_equation": normal,
-            "weight_names": ["bias"] + encoded_names(est), "solver": getattr(est, "solver_", est.get_params().get("solver")),
+            "weight_names": ["bias"] + encoded_names(est),
+            "solver": getattr(est, "solver_", est.get_params().get("solver")),
             "classes": [python_scalar(c) for c in getattr(est, "classes_", [])]}
 
 
@@ -137,7 +141,8 @@ def kernel_descent(est, X, y, rows, run, row):
             continue
         beta = r["beta"]
         frames.append({"kind": "iteration", "iter": r["iteration"], "loss": r["loss"], "weights": beta[:12],
-                       "math": [{"tex": rf"\boldsymbol\beta \leftarrow \boldsymbol\beta + \alpha(\mathbf{{y}} - K\boldsymbol\beta),"
+                       "math": [{"tex": rf"\boldsymbol\beta \leftarrow \boldsymbol\beta"
+                                        rf" + \alpha(\mathbf{{y}} - K\boldsymbol\beta),"
                                         rf"\quad J = {r['loss']:.5g}",
                                  "text": f"β ← β + α(y − Kβ), J = {r['loss']:.5g}"}]})
     return {"family": "descent", "frames": frames, "normal_equation": None,

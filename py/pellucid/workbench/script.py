@@ -92,7 +92,8 @@ def _date_lines(features):
     if not any(name.endswith(tuple(" " + part for part in PARTS)) for name in features or []):
         return []
     return ["from pellucid.tabular.dates import expand_dates",
-            "table, _ = expand_dates(table, table.columns)  # each date column gains its year, month, day of week, day of year"]
+            "table, _ = expand_dates(table, table.columns)  # each date column gains its year, month, "
+            "day of week, day of year"]
 
 
 def _import_lines(learner):
@@ -127,7 +128,8 @@ def python_script(setup):
     drops, preprocessor = _preprocessing_lines(check_choices(setup.get("preprocessing"), learner), target,
                                                supervised)
     lines = [f'"""{learner.label} on {file}, as trained in the pellucid workbench."""', "",
-             "import numpy as np", "", *_import_lines(learner), "", _read_line(file, setup.get("header")), *_kind_lines(setup.get("kinds")),
+             "import numpy as np", "", *_import_lines(learner), "", _read_line(file, setup.get("header")),
+             *_kind_lines(setup.get("kinds")),
              *_missing_lines(setup.get("missing")),
              f"target = {target if supervised else None!r}",
              f"features = {features!r}" if features else "features = [c for c in table.columns if c != target]",

@@ -137,7 +137,8 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
             splits = split_rows(n, evaluation["validation"], evaluation["test"],
                                 _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
         except DataError as exc:  # too few rows for the parts, or a class for a stratified split
-            raise exc.about("evaluation.split")
+            exc.about("evaluation.split")
+            raise
     else:
         splits = {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
     run = Run(estimator=estimator, model=model, features=features, target=target, table=table,

@@ -11,6 +11,7 @@ scikit-learn is imported here only, inside `check_twin`: pellucid never needs it
 browser it is a package loaded on demand.
 """
 
+import importlib
 import time
 import warnings
 
@@ -26,6 +27,9 @@ from . import readouts
 from .runs import SUPERVISED, make_estimator
 
 NOT_LOADED = "scikit-learn is not loaded"
+# The parts of scikit-learn the twins are built from (the learners' descriptors) and the comparison uses.
+SKLEARN_PARTS = ("cluster", "compose", "decomposition", "kernel_ridge", "linear_model", "naive_bayes", "neighbors",
+                 "pipeline", "preprocessing", "tree")
 MAX_SILHOUETTE_ROWS = readouts.MAX_PAIRWISE
 
 
@@ -35,8 +39,8 @@ def import_sklearn():
     """The scikit-learn modules this comparison uses, or a DataError when it is not installed/loaded."""
     try:
         import sklearn
-        from sklearn import (cluster, compose, decomposition, kernel_ridge, linear_model, naive_bayes,
-                             neighbors, pipeline, preprocessing, tree)  # noqa: F401
+        for part in SKLEARN_PARTS:  # imported now, so a missing one fails here and not inside a comparison
+            importlib.import_module(f"sklearn.{part}")
     except ImportError:
         raise NotLoadedError(f"{NOT_LOADED}: load it first (in the page, press \"Compare with scikit-learn\"; "
                               "natively, pip install scikit-learn).") from None
@@ -230,7 +234,8 @@ def _cluster_labels(model, P, train_rows):
 
 
 def _variance_kept(pca, P):
-    """1 - reconstruction error / total variance around the training mean, as pellucid's principal components score it."""
+    """1 - reconstruction error / total variance around the training mean, as pellucid's principal components
+    score it."""
     centred = P - pca.mean_  # (n, d)
     residual = P - pca.inverse_transform(pca.transform(P))  # (n, d)
     total = float(np.sum(centred ** 2))

@@ -6,7 +6,7 @@ import numpy as np
 from .frames import MAX_FRAMES, encoded, encoded_names, num, sample, short, vec
 
 
-# --- clustering and projection ------------------------------------------------------------------------------------------
+# --- clustering and projection --------------------------------------------------------------------------
 
 def kmeans(est, X, y, rows, run, row):
     M = encoded(est, X)  # (n, d) the rows as k-means measured them
@@ -48,7 +48,8 @@ def kmeans(est, X, y, rows, run, row):
 def agglomerative(est, X, y, rows, run, row):
     frames = [{"kind": "merge", "step": r["step"], "a": r["a"], "b": r["b"], "distance": r["distance"],
                "size": r["size"],
-               "math": [{"tex": rf"\text{{merge }} {r['step'] + 1}: d = {r['distance']:.4f},\ \text{{size}} = {r['size']}",
+               "math": [{"tex": rf"\text{{merge }} {r['step'] + 1}: d = {r['distance']:.4f},"
+                                rf"\ \text{{size}} = {r['size']}",
                          "text": f"merge {r['step'] + 1}: clusters {r['a']} and {r['b']} at distance "
                                  f"{r['distance']:.4f}, size {r['size']}"}]}
               for r in est.trace_[:MAX_FRAMES]]
@@ -78,10 +79,12 @@ def pca(est, X, y, rows, run, row):
         frame = {"kind": r["step"], **r}
         if r["step"] == "mean":
             values = r["mean"] if short(r["mean"]) else None  # many features: the page's table lists them
-            frame["math"] = [{"tex": r"\boldsymbol\mu = \tfrac{1}{n}\sum_i \mathbf{x}_i" + (f" = {vec(values)}" if values else ""),
+            frame["math"] = [{"tex": r"\boldsymbol\mu = \tfrac{1}{n}\sum_i \mathbf{x}_i"
+                                     + (f" = {vec(values)}" if values else ""),
                               "text": "mean μ = " + (vec(values) if values else "(1/n) Σ x_i")}]
         elif r["step"] == "covariance":
-            frame["math"] = [{"tex": r"\Sigma = \tfrac{1}{n-1}\sum_i (\mathbf{x}_i - \boldsymbol\mu)(\mathbf{x}_i - \boldsymbol\mu)^\top",
+            frame["math"] = [{"tex": r"\Sigma = \tfrac{1}{n-1}\sum_i (\mathbf{x}_i - \boldsymbol\mu)"
+                                     r"(\mathbf{x}_i - \boldsymbol\mu)^\top",
                               "text": "Σ = 1/(n−1) Σ (x_i − μ)(x_i − μ)ᵀ"}]
         elif r["step"] == "eigen":
             frame["math"] = _eigen_math(r["eigenvalues"], r["cumulative"])

@@ -32,5 +32,6 @@ LEARNERS = (
                     "margin instead of correcting mistakes), so there is nothing to compare it with."),
     Learner(KernelRegression, "Kernel regression", "Kernels", Task.REGRESSION,
             {"boundary", "regression_fit", "steps"}, steps="kernel_descent", summary="stored_rows",
-            scale_sensitive=True, max_rows=KERNEL_MAX_ROWS, sklearn=SklearnTwin(_kernel_regression, _kernel_regression_notes)),
+            scale_sensitive=True, max_rows=KERNEL_MAX_ROWS,
+            sklearn=SklearnTwin(_kernel_regression, _kernel_regression_notes)),
 )

@@ -110,7 +110,8 @@ class KernelRegression(RegressorMixin, _KernelModel):
     (ConvergenceWarning) and is said in `warnings_`.
 
     Fitted: `beta_` (n,), `X_fit_` (n, p), `loss_curve_` (J at beta^0 = 0, then after each step, plus
-    l2/2 beta^T K beta when l2 > 0), `n_iter_`, `converged_`, `warnings_`, `learning_rate_`, `lambda_max_` (largest eigenvalue of
+    l2/2 beta^T K beta when l2 > 0), `n_iter_`, `converged_`, `warnings_`, `learning_rate_`,
+    `lambda_max_` (largest eigenvalue of
     K + l2 I, which sets the learning rates that converge), `gamma_`, `encoder_`.
 
     trace_: [{"step": "kernel", "kernel", "degree", "c", "gamma", "n_train", "learning_rate", "lambda_max"},

@@ -60,7 +60,7 @@ def lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty):
     ended stable (it is the last one made), else None."""
     k = len(centres)
     labels_old, stable = None, False
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 (the count of iterations made is returned)
         labels, best = assign(MT, centres)
         if labels_old is None:
             sums, counts = cluster_sums(MT, labels, k)

@@ -68,7 +68,8 @@ class Perceptron(ClassifierMixin, Estimator):
     `class_weight="balanced"` scales the update after a mistake on an example of class c by
     s_c = n / (K n_c), as scikit-learn's Perceptron does, so mistakes on a rare class move the weights more.
 
-    Fitted attributes: `classes_`, `class_weights_` (s_c per class, or None), `weights_` (binary (d+1,), multiclass (K, d+1), bias first; the
+    Fitted attributes: `classes_`, `class_weights_` (s_c per class, or None), `weights_` (binary (d+1,),
+    multiclass (K, d+1), bias first; the
     averaged weights when `averaged=True`), `coef_`/`intercept_` (scikit-learn layout: (1, d)/(1,) or
     (K, d)/(K,)), `n_iter_` (epochs run), `mistakes_` (updates made in each epoch), `converged_`,
     `warnings_`.

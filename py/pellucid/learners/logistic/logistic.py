@@ -57,7 +57,8 @@ class LogisticRegression(ClassifierMixin, Estimator):
     separable and the likelihood has no maximum: the weights grow without bound. The fit then stops at
     `tol`/`max_iter`, warns with `ConvergenceWarning`, sets `converged_ = False` and explains in `warnings_`.
 
-    Fitted attributes: `classes_`, `class_weights_` (s_c per class, or None), `coef_` ((1, d) binary, (K, d) multiclass, over the encoded columns
+    Fitted attributes: `classes_`, `class_weights_` (s_c per class, or None), `coef_` ((1, d) binary, (K, d)
+    multiclass, over the encoded columns
     named by `feature_names_out_`), `intercept_` ((1,) or (K,)), `n_iter_`, `loss_curve_` (loss after each
     iteration), `converged_`, `warnings_`, `solver_`.
 
@@ -267,7 +268,7 @@ def softmax_log_loss(Xb, y_index, n_classes, l2, row_weights=None):
     Yt = np.zeros((K, n))
     Yt[y_index, np.arange(n)] = 1.0  # (K, n) one-hot targets
     mask = _penalty_mask(K, D)
-    pairs = [(k, l) for k in range(K) for l in range(k, K)]
+    pairs = [(k, c) for k in range(K) for c in range(k, K)]
     cache = {}
 
     def value_grad(w):
@@ -286,14 +287,14 @@ def softmax_log_loss(Xb, y_index, n_classes, l2, row_weights=None):
         if cache.get("w") is not w:
             value_grad(w)
         P = cache["P"]  # (K, n) from the last evaluation at w
-        # H[(k,a),(l,b)] = (1/n) sum_i s_i P_ik (delta_kl - P_il) x_ia x_ib: one weighted Gram matrix per
-        # pair k <= l, the rest by symmetry.
-        weights = np.stack([s * P[k] * ((k == l) - P[l]) for k, l in pairs])  # (n_pairs, n)
+        # H[(k,a),(c,b)] = (1/n) sum_i s_i P_ik (delta_kc - P_ic) x_ia x_ib: one weighted Gram matrix per
+        # pair k <= c, the rest by symmetry.
+        weights = np.stack([s * P[k] * ((k == c) - P[c]) for k, c in pairs])  # (n_pairs, n)
         grams = weighted_gram(XbT, weights)  # (n_pairs, D, D)
         H = np.empty((K * D, K * D))
-        for j, (k, l) in enumerate(pairs):
-            H[k * D:(k + 1) * D, l * D:(l + 1) * D] = grams[j]
-            H[l * D:(l + 1) * D, k * D:(k + 1) * D] = grams[j].T
+        for j, (k, c) in enumerate(pairs):
+            H[k * D:(k + 1) * D, c * D:(c + 1) * D] = grams[j]
+            H[c * D:(c + 1) * D, k * D:(k + 1) * D] = grams[j].T
         return H + l2 * np.diag(mask)  # (K * D, K * D)
 
     return value_grad, hessian

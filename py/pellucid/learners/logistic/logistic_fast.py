@@ -78,7 +78,7 @@ def softmax_log_loss(XbT, y_index, n_classes, l2, row_weights=None):
     mask = np.ones((K, D))
     mask[:, 0] = 0.0  # biases are not penalised
     mask = mask.ravel()  # (K * D,)
-    pairs = [(k, l) for k in range(K) for l in range(k + 1, K)]
+    pairs = [(k, c) for k in range(K) for c in range(k + 1, K)]
     gram = gram_maker(XbT)
     cache = {}
 
@@ -112,8 +112,8 @@ def softmax_log_loss(XbT, y_index, n_classes, l2, row_weights=None):
             H = np.kron(np.diag(p) - np.outer(p, p), gram(s[None])[0])
         else:
             C = np.empty((len(pairs), n))
-            for j, (k, l) in enumerate(pairs):
-                np.multiply(P[k], P[l], out=C[j])
+            for j, (k, c) in enumerate(pairs):
+                np.multiply(P[k], P[c], out=C[j])
                 if row_weights is not None:
                     C[j] *= s
             H = _blocks_from_pairs(gram(C), pairs, K, D)
@@ -133,10 +133,10 @@ def _blocks_from_pairs(grams, pairs, K, D):
     minus each, on it the sum of its row's others."""
     H = np.zeros((K * D, K * D))
     block = lambda k: slice(k * D, (k + 1) * D)  # noqa: E731
-    for G, (k, l) in zip(grams, pairs):
-        H[block(k), block(l)] = H[block(l), block(k)] = -G
+    for G, (k, c) in zip(grams, pairs):
+        H[block(k), block(c)] = H[block(c), block(k)] = -G
         H[block(k), block(k)] += G
-        H[block(l), block(l)] += G
+        H[block(c), block(c)] += G
     return H
 
 

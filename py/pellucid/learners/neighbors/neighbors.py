@@ -11,7 +11,8 @@ definition (explain() uses it); predictions search with neighbors_fast.py, which
 from 1,024 training rows on (and k at most 1/16 of them) a KD-tree compares each query only with the
 rows near it (kd_tree.py); otherwise, or when the tree's boxes cannot prune (many features), queries
 go in blocks against every training row (about 2 MB of scores each, never above 16 MB, so memory
-stays bounded and each block stays in cache). Both measure with distance_scores.exact and give the same answer to the last bit.
+stays bounded and each block stays in cache). Both measure with distance_scores.exact and give the same
+answer to the last bit.
 
 Votes. The classifier predicts the class with the largest (weighted) vote; a tied vote goes to the
 smallest label (the first in `classes_`), as scikit-learn does. With weights="distance" each

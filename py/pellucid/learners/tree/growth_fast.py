@@ -26,15 +26,15 @@ def _starts(sizes):
     return np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.intp)  # (A,)
 
 
-def _best_thresholds(criterion, XT, O, sizes, totals, min_leaf=1):
+def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1):
     """Best threshold of every numeric column at every open node.
 
-    XT: (F, n) numeric columns; O: (F, m) orders; sizes: (A,) rows per node; totals: (s, A) node
+    XT: (F, n) numeric columns; orders: (F, m) orders; sizes: (A,) rows per node; totals: (s, A) node
     statistics. Returns (cost after the best split, inf if none; threshold), each (F, A)."""
-    F, m = O.shape
+    F, m = orders.shape
     A = len(sizes)
     starts = _starts(sizes)
-    xs = _take_rows(XT, O)  # (F, m)
+    xs = _take_rows(XT, orders)  # (F, m)
     # Position i cuts between sorted entries i and i + 1 of the same node with different values.
     valid = np.zeros((F, m), dtype=bool)
     valid[:, :-1] = xs[:, :-1] < xs[:, 1:]
@@ -45,7 +45,7 @@ def _best_thresholds(criterion, XT, O, sizes, totals, min_leaf=1):
     # Candidate cuts in ascending flat order (so grouped by column, then node) with their cost, or
     # (when every valid cut is a candidate) the (F, m) costs with inf at the invalid ones. Costs within
     # tol * samples of the best tie (gains within tol): the first is chosen, as growth.py chooses.
-    flat, node, cost = criterion.split_costs(O, xs, valid, sizes, totals)
+    flat, node, cost = criterion.split_costs(orders, xs, valid, sizes, totals)
     masses = criterion.mass(totals)  # (A,) gains are cost decreases per unit of mass: ties scale with it
     best = np.full(F * A, np.inf)  # (F * A,)
     threshold = np.full(F * A, np.nan)
@@ -75,10 +75,10 @@ def _best_thresholds(criterion, XT, O, sizes, totals, min_leaf=1):
     return best.reshape(F, A), threshold.reshape(F, A)
 
 
-def _take_rows(A, O):
-    """A[f, O[f, i]] for every f, i: (F, m) from (F, n) by a 1-D take (faster than take_along_axis)."""
-    offsets = np.arange(O.shape[0])[:, None] * A.shape[1]  # (F, 1)
-    return np.take(A.ravel(), O + offsets)
+def _take_rows(A, orders):
+    """A[f, orders[f, i]] for every f, i: (F, m) from (F, n) by a 1-D take (faster than take_along_axis)."""
+    offsets = np.arange(orders.shape[0])[:, None] * A.shape[1]  # (F, 1)
+    return np.take(A.ravel(), orders + offsets)
 
 
 def _value_table(criterion, codes, n_values, rows, node, n_nodes):
@@ -122,18 +122,18 @@ def _binary_cost(criterion, table, totals, min_leaf):
     return best, order, first + 1
 
 
-def _partition(O, child_of_row, open_):
-    """The orders of the children that expand further: each row of O, grouped by node, regrouped by
+def _partition(orders, child_of_row, open_):
+    """The orders of the children that expand further: each row of orders, grouped by node, regrouped by
     child (children of a node are consecutive) keeping the order within a child. child_of_row: (n,)
     child of each row within the level; open_: (C,) children still to expand. A stable radix sort on
     the small child index does it in linear time; rows of finished children sort last and are cut."""
     n_open = int(open_.sum())
     key_type = np.uint16 if n_open < 2 ** 16 else np.int64
     rank = np.where(open_, np.cumsum(open_) - 1, n_open).astype(key_type)  # (C,)
-    key = rank[child_of_row[O]]  # (F, m)
+    key = rank[child_of_row[orders]]  # (F, m)
     order = np.argsort(key, axis=1, kind="stable")
     m_open = int((key[0] < n_open).sum())
-    return _take_rows(O, order[:, :m_open])
+    return _take_rows(orders, order[:, :m_open])
 
 
 class _Grower:
@@ -186,15 +186,15 @@ class _Grower:
         used = np.zeros((1, self.X.shape[1]), dtype=bool)
         ids, open_ = self.new_nodes(np.array([-1]), np.array([0]), np.array([0]), stats, used)
         # Orders: one per numeric column, or just the rows when there is none.
-        O = np.argsort(self.XT, axis=1, kind="stable") if len(self.numeric) else rows[None, :]  # (F, n)
-        level = (ids, stats, used, O) if open_[0] else None
+        orders = np.argsort(self.XT, axis=1, kind="stable") if len(self.numeric) else rows[None, :]  # (F, n)
+        level = (ids, stats, used, orders) if open_[0] else None
         depth = 0
         while level is not None:
             level = self.expand_level(*level, depth)
             depth += 1
         return self.finish()
 
-    def score(self, stats, used, O, sizes):
+    def score(self, stats, used, orders, sizes):
         """Candidate gains (A, d) and thresholds (A, d) of every attribute at every open node."""
         A, d = stats.shape[1], self.X.shape[1]
         parent_cost = self.criterion.cost(stats)  # (A,)
@@ -202,12 +202,12 @@ class _Grower:
         gains = np.full((A, d), np.nan)
         thresholds = np.full((A, d), np.nan)
         if len(self.numeric):
-            cost, thresholds[:, self.numeric] = (a.T for a in _best_thresholds(self.criterion, self.XT, O,
+            cost, thresholds[:, self.numeric] = (a.T for a in _best_thresholds(self.criterion, self.XT, orders,
                                                                                 sizes, stats, self.min_leaf))
             gains[:, self.numeric] = np.where(np.isfinite(cost), parent_cost[:, None] - cost, 0.0) / masses[:, None]
         node = np.repeat(np.arange(A), sizes)  # (m,)
         for j in np.flatnonzero(self.is_cat):
-            table = _value_table(self.criterion, self.codes[j], self.n_values[j], O[0], node, A)
+            table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
             if self.binary[j]:
                 cost, *self.subsets[j] = _binary_cost(self.criterion, table, stats, self.min_leaf)
             else:
@@ -216,11 +216,11 @@ class _Grower:
             gains[:, j] = np.where(used[:, j], np.nan, gain)
         return gains, thresholds
 
-    def expand_level(self, ids, stats, used, O, depth):
+    def expand_level(self, ids, stats, used, orders, depth):
         """Score every open node of this depth, split those with gain > min_gain, create their children.
         Returns the children still to expand, with their orders."""
         sizes = self.criterion.samples(stats).astype(np.intp)  # (A,)
-        gains, thresholds = self.score(stats, used, O, sizes)
+        gains, thresholds = self.score(stats, used, orders, sizes)
         self.evaluated.append((ids, gains))
         best = np.nanmax(gains, axis=1)  # (A,)
         # Gains within tol (1e-12 bits; 1e-12 of Var(y) for regression) tie: the earliest column wins.
@@ -230,7 +230,7 @@ class _Grower:
         self.no_gain.append(ids[~splits])
         if not splits.any():
             return None
-        rows = O[0] if splits.all() else O[0][np.repeat(splits, sizes)]  # rows of the split nodes
+        rows = orders[0] if splits.all() else orders[0][np.repeat(splits, sizes)]  # rows of the split nodes
         threshold = thresholds[splits, feature[splits]]
         left_sets = self.chosen_subsets(np.flatnonzero(splits), feature[splits])  # split index -> codes
         ids, feature, used, sizes = ids[splits], feature[splits], used[splits], sizes[splits]
@@ -261,8 +261,8 @@ class _Grower:
             return None
         child_of_row = np.full(len(self.X), total)  # (n,) rows of nodes that stay leaves: "child" total
         child_of_row[rows] = first_child[node] + step
-        O = _partition(O, child_of_row, np.append(open_, False))
-        return child_ids[open_], child_stats[:, open_], child_used[open_], O
+        orders = _partition(orders, child_of_row, np.append(open_, False))
+        return child_ids[open_], child_stats[:, open_], child_used[open_], orders
 
     def chosen_subsets(self, nodes, features):
         """{k: sorted left set} for the split nodes (level indices `nodes`) whose test is binary categorical."""

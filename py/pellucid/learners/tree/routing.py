@@ -213,7 +213,7 @@ def _fill_boxes(tree, cuts, table):
         at = min(max(split[node], lo), hi)  # cells [lo, at) go left
         after = at + 1 if through[node] and lo <= split[node] < hi else at  # cells [after, hi) go right
         if after > at:  # the cell the threshold cuts through: its rows go on from this node
-            table[tuple(slice(at, after) if g == f else slice(l, h) for g, (l, h) in enumerate(box))] = node
+            table[tuple(slice(at, after) if g == f else slice(low, high) for g, (low, high) in enumerate(box))] = node
         if at > lo:
             stack.append((child[node], box[:f] + [(lo, at)] + box[f + 1:]))
         if hi > after:
