@@ -1,5 +1,5 @@
 """The linters `build.py test` runs before the tests and `build.py lint` runs alone: ruff on the Python
-(its rules in pyproject.toml, [tool.ruff]) and eslint on the page's JavaScript (eslint.config.js). Each
+(its rules in pyproject.toml, [tool.ruff]) and eslint on the page's JavaScript (eslint.config.mjs). Each
 prints its findings; any finding fails the command."""
 
 import subprocess
