@@ -30,7 +30,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402
-from benchmarks.workflows import READY_CLOCK, SETTLE_MS, serve_site  # noqa: E402
+from benchmarks.workflows import serve_site  # noqa: E402
+from benchmarks.workflows_page import READY_CLOCK, SETTLE_MS  # noqa: E402
 from tests.e2e.conftest import CHROMIUM_FLAGS  # noqa: E402
 
 VIEWPORT = {"width": 1440, "height": 900}

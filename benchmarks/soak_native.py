@@ -121,7 +121,7 @@ def main(argv=None):
     parser.add_argument("--pyodide", action="store_true", help="in Pyodide under Node: the wasm heap")
     parser.add_argument("--site", type=pathlib.Path, default=ROOT / "dist", help="a built site (for --pyodide)")
     args = parser.parse_args(argv)
-    from benchmarks.workflows import make_csv
+    from benchmarks.workflows_csv import make_csv
 
     with tempfile.TemporaryDirectory() as tmp:
         csv_path = make_csv(pathlib.Path(tmp) / "table.csv", args.rows)

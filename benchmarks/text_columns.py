@@ -20,7 +20,7 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 # Self-contained (numpy and pellucid only), so the same text runs natively and in Pyodide; the table is
-# made by workflows.py's own make_csv, whose text is put in (workflows.py itself needs a browser).
+# made by workflows_csv.py's own make_csv, whose text is put in (workflows.py itself needs a browser).
 WORKLOADS = '''
 import io, pathlib, tempfile, time
 import numpy as np
@@ -62,8 +62,8 @@ def run(rows_list, repeats, only):
 
 
 def make_csv_source():
-    """The source of benchmarks/workflows.py's make_csv, read without importing that module."""
-    source = (ROOT / "benchmarks" / "workflows.py").read_text()
+    """The source of benchmarks/workflows_csv.py's make_csv, read without importing that module."""
+    source = (ROOT / "benchmarks" / "workflows_csv.py").read_text()
     node = next(n for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and n.name == "make_csv")
     return ast.get_source_segment(source, node) + "\n"
 
