@@ -28,3 +28,15 @@ def error(cmd, **args):
     assert reply["ok"] is False and reply["error"]["code"] == "data_error", reply
     assert reply["error"]["type"] == "DataError", reply
     return reply["error"]["message"]
+
+
+def session_with_csv(folder, text, name="data.csv"):
+    """A new Session with `text` loaded as the CSV `name` (written into `folder`), its table's id kept
+    as `session.table_id`."""
+    path = folder / name
+    path.write_text(text)
+    fresh = bridge.Session()
+    info = fresh.handle("load_csv", {"path": str(path), "name": name})
+    assert info["ok"], info
+    fresh.table_id = info["result"]["table_id"]
+    return fresh

@@ -4,6 +4,7 @@ message; an error about no one setting has none."""
 
 import pytest
 
+from bridgekit import session_with_csv
 from pellucid import bridge
 from pellucid.core.errors import DataError
 from pellucid.core.settings import ERROR_FIELDS, SEED_MAX, is_error_field
@@ -19,11 +20,7 @@ def csv():
 
 @pytest.fixture()
 def session(tmp_path):
-    path = tmp_path / "t.csv"
-    path.write_text(csv())
-    s = bridge.Session()
-    s.table_id = s.handle("load_csv", {"path": str(path)})["result"]["table_id"]
-    return s
+    return session_with_csv(tmp_path, csv(), "t.csv")
 
 
 def field_of(session, cmd, **args):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pellucid import bridge
+from bridgekit import session_with_csv
 from pellucid.workbench import menus
 
 DECIDED = ("views", "default_view", "plot_features", "projections", "default_axes", "preprocessing_choices")
@@ -23,13 +23,7 @@ def rows(n=60):
 
 @pytest.fixture()
 def session(tmp_path):
-    path = tmp_path / "dated.csv"
-    path.write_text(rows())
-    s = bridge.Session()
-    info = s.handle("load_csv", {"path": str(path), "name": "dated.csv"})
-    assert info["ok"], info
-    s.table_id = info["result"]["table_id"]
-    return s
+    return session_with_csv(tmp_path, rows(), "dated.csv")
 
 
 def train(session, model, target="label", features=("when", "x", "colour"), **more):
