@@ -18,9 +18,7 @@ than 100 distinct values (tickets, cabins, zip codes: a tree would split them in
 thousands of leaves that no one can read) are "ignore", each with a reason the page shows next to a "use
 anyway" button; every other column is a "feature".
 
-The default target (`suggested_target`) is a column named (in any case) target, label, class, outcome,
-survived, species or y, the first of these names present winning (y comes last: beside an x it is often a
-coordinate), else the last column.
+The default target, or none with the likely candidates, is chosen from the profile (target_choice.py).
 
 Fast enough for large uploads: counts are numpy or one Counter per text column, text length and spaces
 are judged on a sample, and dates are parsed vectorised.
@@ -33,8 +31,6 @@ import numpy as np
 
 from .cells import NUMERIC
 from . import dates
-
-TARGET_NAMES = ("target", "label", "class", "outcome", "survived", "species", "y")  # by priority
 
 BINS = 12           # histogram bars for numbers and dates
 TOP = 8             # bars for the most frequent categories; the rest are counted as "other"
@@ -54,16 +50,6 @@ def named_like_id(name):
     """True for names such as id, PassengerId, customer_id, CustomerID, order key, uuid."""
     name = name.strip()
     return bool(_ID_NAME.search(name) or _ID_CAMEL.search(name))
-
-
-def suggested_target(columns):
-    """The column to predict by default: the one named like a target (any case; TARGET_NAMES in order of
-    priority), else the last."""
-    named = {column.strip().lower(): column for column in reversed(columns)}  # the first of a repeated name
-    for name in TARGET_NAMES:
-        if name in named:
-            return named[name]
-    return columns[-1] if columns else None
 
 
 def profile(table, target=None):

@@ -1,0 +1,61 @@
+"""The first view of a table: the default target is never a timestamp, an ID, free text, a constant column
+or a coordinate, and when no column clearly is one the reply says so with the likely candidates; constant
+columns are left out of the features with the reason; the planes' default axes skip a constant feature and
+follow the model's importance, else the features' spread."""
+
+import pytest
+
+from bridgekit import ok
+from first_view_table import first_view_csv
+from pellucid import Table, bridge
+from pellucid.tabular.profile import profile
+from pellucid.tabular.target_choice import choose_target
+
+
+def load(tmp_path, text, name="data.csv"):
+    path = tmp_path / name
+    path.write_text(text)
+    reply = bridge.Session().handle("load_csv", {"path": str(path), "name": name})
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def test_no_clear_target_gives_none_and_the_likely_candidates_first(tmp_path):
+    info = load(tmp_path, first_view_csv())
+    assert info["suggested_target"] is None
+    names = [c["name"] for c in info["target_candidates"]]
+    assert names[0] == "fault" and "rarest (yes)" in info["target_candidates"][0]["reason"]
+    assert names[:2] == ["fault", "site"]
+    for never in ("reading_id", "timestamp", "note", "checked"):
+        assert never not in names
+    assert set(names[-3:]) == {"x", "y", "z"}  # coordinates: last, and said to be so
+    assert all("coordinates" in c["reason"] for c in info["target_candidates"][-3:])
+    assert all(e["role"] != "target" for e in info["profile"])
+
+
+def test_a_named_target_wins_but_a_y_among_coordinates_does_not(tmp_path):
+    named = load(tmp_path, first_view_csv().replace(",fault,", ",label,", 1))
+    assert named["suggested_target"] == "label"
+    assert named["target_candidates"][0]["name"] == "label"
+    assert next(e for e in named["profile"] if e["name"] == "label")["role"] == "target"
+    plain = Table({"x": [1.0, 2.0, 3.0] * 10, "y": [0.5, 1.0, 2.0] * 10})
+    assert choose_target(profile(plain), plain.n_rows)[0] == "y"  # x and y alone: y is the value to predict
+
+
+@pytest.mark.parametrize("last, why", [
+    ("stamp,2024-01-{day:02d}", "a date"), ("recorded_time,{epoch}", "named like a time"),
+    ("ref,K{i}", "an ID"), ("done,yes", "one value"), ("comment,it was fine on day {i} they said", "free text"),
+])
+def test_the_last_column_is_not_the_target_when_it_cannot_be_one(tmp_path, last, why):
+    name, cell = last.split(",")
+    cells = [cell.format(day=i % 28 + 1, epoch=1_700_000_000 + 60 * (i % 50), i=i) for i in range(60)]
+    lines = [f"a,b,{name}"] + [f"{i % 7},{'p' if i % 2 else 'q'},{cells[i]}" for i in range(60)]
+    info = load(tmp_path, "\n".join(lines) + "\n")
+    assert info["suggested_target"] is None, why
+    assert name not in [c["name"] for c in info["target_candidates"]]
+    assert [c["name"] for c in info["target_candidates"]] == ["b", "a"]  # classes first, then numbers
+
+
+def test_an_examples_own_target_stays_the_suggestion():
+    info = ok("load_example", name="iris")
+    assert info["suggested_target"] == info["target_candidates"][0]["name"]
