@@ -59,3 +59,11 @@ def test_the_last_column_is_not_the_target_when_it_cannot_be_one(tmp_path, last,
 def test_an_examples_own_target_stays_the_suggestion():
     info = ok("load_example", name="iris")
     assert info["suggested_target"] == info["target_candidates"][0]["name"]
+
+
+def test_a_constant_column_is_left_out_with_the_reason(tmp_path):
+    info = load(tmp_path, first_view_csv())
+    checked = next(e for e in info["profile"] if e["name"] == "checked")
+    assert checked["role"] == "ignore" and checked["reason"] == "one value in every row: yes"
+    year = profile(Table({"year": [2024.0] * 30 + [float("nan")] * 3, "v": list(range(33))}))[0]
+    assert year["role"] == "ignore" and year["reason"] == "one value in every row with a value: 2024"

@@ -13,10 +13,11 @@ Kinds, decided in this order:
             never an ID, however distinct its values, and neither is one named like a year (one row a year);
   category  the rest of the text.
 
-Roles: the target column is "target"; an ID, free text, a column with no values and a category with more
-than 100 distinct values (tickets, cabins, zip codes: a tree would split them into that many branches, the
-thousands of leaves that no one can read) are "ignore", each with a reason the page shows next to a "use
-anyway" button; every other column is a "feature".
+Roles: the target column is "target"; an ID, free text, a column with no values, a constant column (one
+distinct value, missing cells aside: nothing to learn from) and a category with more than 100 distinct
+values (tickets, cabins, zip codes: a tree would split them into that many branches, the thousands of
+leaves that no one can read) are "ignore", each with a reason the page shows next to a "use anyway"
+button; every other column is a "feature".
 
 The default target, or none with the likely candidates, is chosen from the profile (target_choice.py).
 
@@ -132,6 +133,8 @@ def _role(entry, is_target, n_rows):
     present, unique = n_rows - entry["missing"], entry["unique"]
     if present == 0:
         return "ignore", "every cell is missing"
+    if unique == 1:
+        return "ignore", f"one value in every row{' with a value' if entry['missing'] else ''}: {_one_value(entry)}"
     if entry["kind"] == "id":
         return "ignore", f"looks like an ID, {unique} distinct values in {present} rows"
     if entry["kind"] == "text":
@@ -139,6 +142,15 @@ def _role(entry, is_target, n_rows):
     if entry["kind"] == "category" and unique > MANY_LEVELS:
         return "ignore", f"too many categories ({unique}) to split on"
     return "feature", None
+
+
+def _one_value(entry):
+    if entry.get("bars"):
+        return str(entry["bars"][0][0])
+    edges = (entry.get("histogram") or {}).get("edges")
+    if not edges:
+        return "?"
+    return f"{edges[0]:g}" if isinstance(edges[0], float) else str(edges[0])
 
 
 def _histogram(values, as_dates=False):
