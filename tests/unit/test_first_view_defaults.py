@@ -3,9 +3,10 @@ or a coordinate, and when no column clearly is one the reply says so with the li
 columns are left out of the features with the reason; the planes' default axes skip a constant feature and
 follow the model's importance, else the features' spread."""
 
+import numpy as np
 import pytest
 
-from bridgekit import ok
+from bridgekit import ok, session_with_csv
 from first_view_table import first_view_csv
 from pellucid import Table, bridge
 from pellucid.tabular.profile import profile
@@ -67,3 +68,38 @@ def test_a_constant_column_is_left_out_with_the_reason(tmp_path):
     assert checked["role"] == "ignore" and checked["reason"] == "one value in every row: yes"
     year = profile(Table({"year": [2024.0] * 30 + [float("nan")] * 3, "v": list(range(33))}))[0]
     assert year["role"] == "ignore" and year["reason"] == "one value in every row with a value: 2024"
+
+
+def axes_table(n=120, seed=1):
+    """noise: wide and useless; signal: narrow and deciding the label; year: one value; tiny: narrow noise."""
+    rng = np.random.default_rng(seed)
+    lines = ["year,noise,signal,tiny,label,amount"]
+    for _ in range(n):
+        noise, signal, tiny = rng.normal(0, 100), rng.normal(0, 0.01), rng.normal(0, 0.001)
+        lines.append(f"2024,{noise:.4f},{signal:.6f},{tiny:.6f},{'on' if signal > 0 else 'off'},{3 * signal:.6f}")
+    return "\n".join(lines) + "\n"
+
+
+def axes_of(tmp_path, model, target="label", features=("year", "noise", "signal", "tiny")):
+    session = session_with_csv(tmp_path, axes_table(), "axes.csv")
+    reply = session.handle("train", {"table_id": session.table_id, "target": target, "features": list(features),
+                                     "model": model})
+    assert reply["ok"], reply
+    return reply["result"]["default_axes"]
+
+
+@pytest.mark.parametrize("model, target", [("DecisionTreeClassifier", "label"), ("LogisticRegression", "label"),
+                                           ("LinearRegression", "amount")])
+def test_the_axes_follow_the_models_importance_and_skip_a_constant_column(tmp_path, model, target):
+    axes = axes_of(tmp_path, model, target)
+    assert axes["boundary"]["x"] == "signal"  # the deciding feature, however narrow its values
+    assert "year" not in (axes["boundary"]["x"], axes["boundary"]["y"])
+
+
+def test_without_importance_the_axes_follow_the_spread_and_skip_a_constant_column(tmp_path):
+    axes = axes_of(tmp_path, "KNeighborsClassifier")
+    assert axes["boundary"] == {"x": "noise", "y": "signal", "projection": None}
+    clusters = axes_of(tmp_path, "KMeans", None, ("year", "noise", "tiny"))["clusters"]
+    assert clusters == {"x": "noise", "y": "tiny", "projection": None}  # two vary: their plane, not PCA's
+    alone = axes_of(tmp_path, "KNeighborsClassifier", "label", ("year", "noise"))["boundary"]
+    assert alone == {"x": "noise", "y": None, "projection": None}  # along the row number, not the year
