@@ -31,6 +31,7 @@ def test_no_clear_target_gives_none_and_the_likely_candidates_first(tmp_path):
         assert never not in names
     assert set(names[-3:]) == {"x", "y", "z"}  # coordinates: last, and said to be so
     assert all("coordinates" in c["reason"] for c in info["target_candidates"][-3:])
+    assert [c["likely"] for c in info["target_candidates"]] == [True, True, False, False, False]
     assert all(e["role"] != "target" for e in info["profile"])
 
 

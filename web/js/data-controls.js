@@ -151,26 +151,24 @@ function drawProfile({ table, roles }) {
 }
 
 // The target menu. When Python found no clear target it asks: "Choose the target…" until one is chosen,
-// the likely candidates first with their reasons beside, then the other columns.
+// the likely candidates first (Python's `likely`) with their reasons beside, then the other columns.
 function drawTarget({ table, roles, noTarget }) {
   const target = table.columns.find((c) => roles[c] === "target") || "";
-  const none = new Option("none (clustering, PCA)", "");
   const candidates = table.suggested_target ? [] : (table.target_candidates || []);
   const asking = candidates.length > 0 && !target && !noTarget;
-  if (!candidates.length) {
-    els.target.replaceChildren(...table.columns.map((c) => new Option(c, c)), none);
-  } else {
-    const likely = candidates.map((c) => c.name);
-    const ask = el("option", { value: "?", text: "Choose the target…", disabled: true });
-    els.target.replaceChildren(...(asking ? [ask] : []),
-      el("optgroup", { label: "Likely targets" }, ...likely.map((c) => new Option(c, c))),
-      el("optgroup", { label: "Other columns" }, ...table.columns.filter((c) => !likely.includes(c)).map((c) => new Option(c, c))),
-      none);
-  }
+  const likely = candidates.filter((c) => c.likely);
+  const names = likely.map((c) => c.name);
+  const options = (columns) => columns.map((c) => new Option(c, c));
+  els.target.replaceChildren(
+    ...(asking ? [el("option", { value: "?", text: "Choose the target…", disabled: true })] : []),
+    ...(names.length ? [el("optgroup", { label: "Likely targets" }, ...options(names)),
+      el("optgroup", { label: "Other columns" }, ...options(table.columns.filter((c) => !names.includes(c))))]
+      : options(table.columns)),
+    new Option("none (clustering, PCA)", ""));
   els.target.value = asking ? "?" : target;
   els.targetAsk.hidden = !asking;
-  els.targetAsk.textContent = asking ? `No column is clearly the target: choose one. Likely: ${
-    candidates.slice(0, 3).map((c) => `${c.name} (${c.reason})`).join("; ")}.` : "";
+  const reasons = likely.slice(0, 3).map((c) => `${c.name} (${c.reason})`).join("; ");
+  els.targetAsk.textContent = !asking ? "" : `No column is clearly the target: choose one.${reasons ? ` Likely: ${reasons}.` : ""}`;
 }
 
 function drawTable(s) {

@@ -9,7 +9,7 @@ text, a column of one value (or none), or a category of more than MANY_LEVELS va
 When neither is, there is no suggestion (the page asks the user to choose) and the candidates say which
 columns are likely, first: a category of a few values (classes), then numbers (a value to predict), then
 a category of many values, then the coordinates; later columns first within each (targets tend to come
-last). Each candidate has its reason in words.
+last). Each candidate has its reason in words, and says whether it is likely (the first three groups).
 """
 
 import re
@@ -21,6 +21,7 @@ COORDINATES = ("x", "y", "z")
 FEW_CLASSES = 20        # a category of at most this many values is a likely class
 RARE_SHARE = 0.1        # a class in fewer rows than this share is named as rare in the reason
 MAX_CANDIDATES = 8
+LIKELY = 3              # the ranks up to numbers are likely targets; many categories and coordinates less so
 
 _TIME_NAME = re.compile(r"time|date|epoch|(?:^|[\s_.\-])(?:created|updated|modified)(?:$|[\s_.\-])|_at$",
                         re.IGNORECASE)
@@ -49,14 +50,15 @@ def _coordinates(names):
 
 
 def choose_target(entries, n_rows):
-    """(suggested target or None, candidates [{name, reason}], likeliest first) for profiled columns."""
+    """(suggested target or None, candidates [{name, reason, likely}], likeliest first) for profiled
+    columns; `likely` is false for a category of many values and for a coordinate."""
     names = [e["name"] for e in entries]
     able = [e for e in entries if why_not_target(e, n_rows) is None]
     coordinates = _coordinates(names)
     suggested = _clear_target(able, coordinates, names)
     ranked = sorted(reversed(able), key=lambda e: _rank(e, coordinates, suggested))  # stable: later first
-    candidates = [{"name": e["name"], "reason": _reason(e, coordinates, suggested, n_rows)}
-                  for e in ranked[:MAX_CANDIDATES]]
+    candidates = [{"name": e["name"], "reason": _reason(e, coordinates, suggested, n_rows),
+                   "likely": _rank(e, coordinates, suggested) <= LIKELY} for e in ranked[:MAX_CANDIDATES]]
     return suggested, candidates
 
 

@@ -55,14 +55,14 @@ def example(name, params):
 
 
 def target_choice(table, given=None):
-    """(suggested target or None, candidates [{name, reason}], the profile with that target's role):
+    """(suggested target or None, candidates [{name, reason, likely}], the profile with that target's role):
     `given` (an example's or generator's target) when it is a column, else the clear target of
     tabular/target_choice.py, or none when no column clearly is one."""
     entries = profile.profile(table, None)
     suggested, candidates = choose_target(entries, table.n_rows)
     if given in table.columns:
         suggested = given
-        candidates = [{"name": given, "reason": "the data set's target"}] + [
+        candidates = [{"name": given, "reason": "the data set's target", "likely": True}] + [
             c for c in candidates if c["name"] != given]
     for entry in entries:
         if entry["name"] == suggested:
