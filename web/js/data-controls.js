@@ -29,11 +29,14 @@ export function chooseDataset(name, generator = {}) {
   store.set({ dataset: name, generator: generatorValues(dataset, generator) });
 }
 
+const sameColumns = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
+
 // The roles a new table starts with: the link's, else the profile's (IDs, free text, constant columns and
 // columns of very many categories left out), with Python's suggested target, or none when no column is
 // clearly one (the target menu then asks); a link that names its target names every column it leaves out
-// too.
+// too. `wanted.columns`: the wanted target holds only for a table of exactly those columns.
 function defaultRoles(info, wanted = {}) {
+  if (wanted.columns && !sameColumns(wanted.columns, info.columns)) wanted = {};
   const target = info.columns.includes(wanted.target) ? wanted.target
     : wanted.target === "" && wanted.explicit ? "" : info.suggested_target || "";
   const profiled = wanted.explicit ? [] : (info.profile || []).filter((c) => c.role === "ignore").map((c) => c.name);
@@ -68,12 +71,19 @@ export async function loadData(source, wanted = {}) {
   return true;
 }
 
+// A new file with the same columns keeps the target the user has (the rest of its roles come from its profile).
+function chosenTarget() {
+  const { table, roles } = store.get();
+  const target = table?.columns.find((c) => roles[c] === "target");
+  return target ? { target, columns: table.columns } : {};
+}
+
 async function loadFile(file) {
   const problem = fileProblem(file, store.get().shared.limits);
   if (problem) return showMessage(problem);
   const bytes = await file.arrayBuffer();
   store.set({ dataset: "" });
-  const loaded = await loadData(fileSource(file.name, bytes), store.get().pending || {});
+  const loaded = await loadData(fileSource(file.name, bytes), store.get().pending || chosenTarget());
   const { source } = store.get();
   if (!loaded && source?.type === "example") chooseDataset(source.name, source.generator);
   store.set({ pending: null });
