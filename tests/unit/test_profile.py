@@ -12,7 +12,8 @@ import pytest
 from bridgekit import ok, session
 from passengers_csv import passengers_csv
 from pellucid import Table, read_csv
-from pellucid.tabular.profile import named_like_id, profile, suggested_target
+from pellucid.tabular.profile import named_like_id, profile
+from pellucid.tabular.target_choice import choose_target
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +143,8 @@ def test_date_column_tells_its_format_parts_and_spread():
     (["Outcome", "label"], "label"), (["x", "y", "site", "label"], "label"), (["x", "z"], "z"),
 ])
 def test_the_default_target_is_named_like_one_else_the_last(columns, target):
-    assert suggested_target(columns) == target
+    table = Table({name: ["a", "b", "c"] * 10 for name in columns})
+    assert choose_target(profile(table), table.n_rows)[0] == target
 
 
 def test_the_table_reply_carries_the_profile_and_a_named_target(tmp_path):

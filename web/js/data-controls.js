@@ -1,7 +1,7 @@
 // The data side wired to the store: the dataset menu, the generator settings, an uploaded file, the
 // target, the header switch of an uploaded file, and the preview's roles and kinds. Loading sets the table and its roles;
 // the summary, the target menu and the preview are drawn from them.
-import { byId } from "./dom.js";
+import { byId, el } from "./dom.js";
 import { store } from "./store.js";
 import { python } from "./python.js";
 import { run, setStatus, showMessage } from "./work.js";
@@ -15,7 +15,7 @@ import { saveSession } from "./session-store.js";
 
 const els = {
   dataset: byId("dataset"), generator: byId("generator"), file: byId("csv-file"), summary: byId("data-summary"),
-  reading: byId("read-box"), missing: byId("missing-note"), impute: byId("pre-impute"), target: byId("target"), preview: byId("preview"), previewBox: byId("preview-box"),
+  targetAsk: byId("target-ask"), reading: byId("read-box"), missing: byId("missing-note"), impute: byId("pre-impute"), target: byId("target"), preview: byId("preview"), previewBox: byId("preview-box"),
   dropZone: byId("drop-zone"), profile: byId("profile"), profileBox: byId("profile-box"),
   profileDetails: byId("profile-details"), profileSummary: byId("profile-summary"),
 };
@@ -29,11 +29,16 @@ export function chooseDataset(name, generator = {}) {
   store.set({ dataset: name, generator: generatorValues(dataset, generator) });
 }
 
-// The roles a new table starts with: the link's, else the profile's (IDs, free text and columns of very
-// many categories left out); a link that names its target names every column it leaves out too.
+const sameColumns = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
+
+// The roles a new table starts with: the link's, else the profile's (IDs, free text, constant columns and
+// columns of very many categories left out), with Python's suggested target, or none when no column is
+// clearly one (the target menu then asks); a link that names its target names every column it leaves out
+// too. `wanted.columns`: the wanted target holds only for a table of exactly those columns.
 function defaultRoles(info, wanted = {}) {
+  if (wanted.columns && !sameColumns(wanted.columns, info.columns)) wanted = {};
   const target = info.columns.includes(wanted.target) ? wanted.target
-    : wanted.target === "" && wanted.explicit ? "" : info.suggested_target || info.columns[info.columns.length - 1];
+    : wanted.target === "" && wanted.explicit ? "" : info.suggested_target || "";
   const profiled = wanted.explicit ? [] : (info.profile || []).filter((c) => c.role === "ignore").map((c) => c.name);
   const ignore = new Set([...(wanted.ignore || []), ...profiled]);
   return Object.fromEntries(info.columns.map((c) => [c, c === target ? "target" : ignore.has(c) ? "ignore" : "feature"]));
@@ -59,11 +64,18 @@ export async function loadData(source, wanted = {}) {
   const info = await run(source.type === "file" ? `Reading ${source.name}…` : "Loading the data…",
     () => loadSource(python, source, store.get().shared.limits, (step) => setStatus("busy", step)), { cancellable: true });
   if (!info || load !== latestLoad) return false;
-  store.set({ source, trained: false });
+  store.set({ source, trained: false, noTarget: false });
   clearResults();
   showTable(info, defaultRoles(info, wanted));
   rememberSession();
   return true;
+}
+
+// A new file with the same columns keeps the target the user has (the rest of its roles come from its profile).
+function chosenTarget() {
+  const { table, roles } = store.get();
+  const target = table?.columns.find((c) => roles[c] === "target");
+  return target ? { target, columns: table.columns } : {};
 }
 
 async function loadFile(file) {
@@ -71,7 +83,7 @@ async function loadFile(file) {
   if (problem) return showMessage(problem);
   const bytes = await file.arrayBuffer();
   store.set({ dataset: "" });
-  const loaded = await loadData(fileSource(file.name, bytes), store.get().pending || {});
+  const loaded = await loadData(fileSource(file.name, bytes), store.get().pending || chosenTarget());
   const { source } = store.get();
   if (!loaded && source?.type === "example") chooseDataset(source.name, source.generator);
   store.set({ pending: null });
@@ -97,6 +109,7 @@ function setRole(column, role) {
 function clearTarget() {
   const roles = { ...store.get().roles };
   for (const c of Object.keys(roles)) if (roles[c] === "target") roles[c] = "ignore";
+  store.set({ noTarget: true });
   showTable(store.get().table, roles);
 }
 
@@ -147,16 +160,35 @@ function drawProfile({ table, roles }) {
   renderProfile(els.profile, profile, roles, { onRole: setRole });
 }
 
+// The target menu. When Python found no clear target it asks: "Choose the target…" until one is chosen,
+// the likely candidates first (Python's `likely`) with their reasons beside, then the other columns.
+function drawTarget({ table, roles, noTarget }) {
+  const target = table.columns.find((c) => roles[c] === "target") || "";
+  const candidates = table.suggested_target ? [] : (table.target_candidates || []);
+  const asking = candidates.length > 0 && !target && !noTarget;
+  const likely = candidates.filter((c) => c.likely);
+  const names = likely.map((c) => c.name);
+  const options = (columns) => columns.map((c) => new Option(c, c));
+  els.target.replaceChildren(
+    ...(asking ? [el("option", { value: "?", text: "Choose the target…", disabled: true })] : []),
+    ...(names.length ? [el("optgroup", { label: "Likely targets" }, ...options(names)),
+      el("optgroup", { label: "Other columns" }, ...options(table.columns.filter((c) => !names.includes(c))))]
+      : options(table.columns)),
+    new Option("none (clustering, PCA)", ""));
+  els.target.value = asking ? "?" : target;
+  els.targetAsk.hidden = !asking;
+  const reasons = likely.slice(0, 3).map((c) => `${c.name} (${c.reason})`).join("; ");
+  els.targetAsk.textContent = !asking ? "" : `No column is clearly the target: choose one.${reasons ? ` Likely: ${reasons}.` : ""}`;
+}
+
 function drawTable(s) {
-  const { table, roles } = s;
+  const { table } = s;
   if (!table) return;
   els.summary.hidden = false;
   els.summary.textContent = describeTable(table);
   renderReading(els.reading, table, setHeader);
   renderMissingNote(els.missing, table, showImputeChoice);
-  const target = table.columns.find((c) => roles[c] === "target") || "";
-  els.target.replaceChildren(...table.columns.map((c) => new Option(c, c)), new Option("none (clustering, PCA)", ""));
-  els.target.value = target;
+  drawTarget(s);
   drawPreview(s);
   drawProfile(s);
   els.previewBox.hidden = false;
@@ -177,7 +209,7 @@ function drawGenerator(s) {
 }
 
 export function mountDataControls() {
-  store.subscribe(["table", "roles"], drawTable);
+  store.subscribe(["table", "roles", "noTarget"], drawTable);
   store.subscribe(["datasets"], (s) => fillDatasets(els.dataset, s.datasets, s.dataset));
   store.subscribe(["dataset"], (s) => { els.dataset.value = chosenDataset(s) ? s.dataset : ""; });
   store.subscribe(["datasets", "dataset", "generator"], drawGenerator);

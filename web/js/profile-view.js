@@ -1,7 +1,8 @@
 // The column profile: one row per column with its kind, missing and distinct counts, a tiny chart of its
-// values, and its role. A column the profile left out says why and offers "Use anyway"; a date column
-// says how it was read and that the model learns from its parts. The table is its own text twin: the
-// numbers are in it, and each chart has a label saying what it draws.
+// values, and its role. A column the profile left out (an ID, free text, one value in every row...) says
+// why and offers "Use anyway"; a date column says how it was read and that the model learns from its
+// parts. The table is its own text twin: the numbers are in it, and each chart has a label saying what
+// it draws.
 import { el, formatValue, option } from "./dom.js";
 
 const ROLES = ["feature", "target", "ignore"];
@@ -94,6 +95,6 @@ export function renderProfile(container, profile, roles, { onRole }) {
     chartCell(column),
     roleCell(column, roles[column.name], onRole)));
   container.replaceChildren(el("table", { class: "profile-table" },
-    el("caption", { text: "Each column's kind, values and role. IDs name rows rather than describe them, free text is nearly one value per row, and a column of hundreds of categories splits a tree into as many branches: they are left out unless you use them anyway." }),
+    el("caption", { text: "Each column's kind, values and role. IDs name rows rather than describe them, free text is nearly one value per row, a column of one value has nothing to tell, and a column of hundreds of categories splits a tree into as many branches: they are left out unless you use them anyway." }),
     el("thead", {}, head), el("tbody", {}, ...rows)));
 }

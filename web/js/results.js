@@ -38,6 +38,14 @@ export function wantView(wanted) {
 const planeFeatures = (result, plane) => result?.plot_features?.[plane] || [];
 const offersPca = (result, plane) => (result?.projections?.[plane] || []).includes("pca");
 
+// The y beside x when the reply's start gives none: none (the rows along their row number) when the
+// reply says y is null (only one feature varies), else the next feature (x was a link's).
+function otherAxis(result, plane, features, x) {
+  const start = result.default_axes?.[plane] || {};
+  if (start.x && start.y === null) return "";
+  return features.find((f) => f !== x) ?? "";
+}
+
 // The axes a plane view starts on: the asked ones (a link's) where the reply offers them, else its own.
 function startAxes(result, plane, wanted) {
   const features = planeFeatures(result, plane);
@@ -45,7 +53,7 @@ function startAxes(result, plane, wanted) {
   const asked = features.includes(wanted.x) || (wanted.x === PCA && offersPca(result, plane));
   const x = asked ? wanted.x : start.projection === "pca" ? PCA : start.x ?? "";
   const y = features.includes(wanted.y) && wanted.y !== x ? wanted.y
-    : start.y && start.y !== x ? start.y : features.find((f) => f !== x) ?? "";
+    : start.y && start.y !== x ? start.y : otherAxis(result, plane, features, x);
   return { x, y };
 }
 
@@ -241,7 +249,7 @@ export function mountResults() {
     const { axes, result } = store.get();
     const features = planeFeatures(result, "boundary");
     const x = event.target.value === "pca" ? PCA : result.default_axes?.boundary?.x ?? features[0];
-    const y = features.includes(axes.boundary.y) && axes.boundary.y !== x ? axes.boundary.y : features.find((f) => f !== x);
+    const y = features.includes(axes.boundary.y) && axes.boundary.y !== x ? axes.boundary.y : otherAxis(result, "boundary", features, x);
     store.set({ view: "boundary", axes: { ...axes, boundary: { x, y } } });
   });
   e("cut-k").addEventListener("input", (event) => store.set({ view: "dendrogram", cut: Number(event.target.value) }));

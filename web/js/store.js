@@ -30,6 +30,7 @@ const INITIAL = {
   source: null,        // where the loaded data came from (data-source.js), replayed after a restart
   table: null,         // the loaded table's TableInfo
   roles: {},           // column -> "target" | "feature" | "ignore"
+  noTarget: false,     // the user chose "none" as the target (else, with no target, the menu asks for one)
   pending: null,       // roles a link asked for, waiting for the user's upload
   trained: false,      // a model was trained on this data (the session retrains it on reload)
   result: null,        // the shown model's result

@@ -13,14 +13,13 @@ Kinds, decided in this order:
             never an ID, however distinct its values, and neither is one named like a year (one row a year);
   category  the rest of the text.
 
-Roles: the target column is "target"; an ID, free text, a column with no values and a category with more
-than 100 distinct values (tickets, cabins, zip codes: a tree would split them into that many branches, the
-thousands of leaves that no one can read) are "ignore", each with a reason the page shows next to a "use
-anyway" button; every other column is a "feature".
+Roles: the target column is "target"; an ID, free text, a column with no values, a constant column (one
+distinct value, missing cells aside: nothing to learn from) and a category with more than 100 distinct
+values (tickets, cabins, zip codes: a tree would split them into that many branches, the thousands of
+leaves that no one can read) are "ignore", each with a reason the page shows next to a "use anyway"
+button; every other column is a "feature".
 
-The default target (`suggested_target`) is a column named (in any case) target, label, class, outcome,
-survived, species or y, the first of these names present winning (y comes last: beside an x it is often a
-coordinate), else the last column.
+The default target, or none with the likely candidates, is chosen from the profile (target_choice.py).
 
 Fast enough for large uploads: counts are numpy or one Counter per text column, text length and spaces
 are judged on a sample, and dates are parsed vectorised.
@@ -33,8 +32,6 @@ import numpy as np
 
 from .cells import NUMERIC
 from . import dates
-
-TARGET_NAMES = ("target", "label", "class", "outcome", "survived", "species", "y")  # by priority
 
 BINS = 12           # histogram bars for numbers and dates
 TOP = 8             # bars for the most frequent categories; the rest are counted as "other"
@@ -54,16 +51,6 @@ def named_like_id(name):
     """True for names such as id, PassengerId, customer_id, CustomerID, order key, uuid."""
     name = name.strip()
     return bool(_ID_NAME.search(name) or _ID_CAMEL.search(name))
-
-
-def suggested_target(columns):
-    """The column to predict by default: the one named like a target (any case; TARGET_NAMES in order of
-    priority), else the last."""
-    named = {column.strip().lower(): column for column in reversed(columns)}  # the first of a repeated name
-    for name in TARGET_NAMES:
-        if name in named:
-            return named[name]
-    return columns[-1] if columns else None
 
 
 def profile(table, target=None):
@@ -146,6 +133,8 @@ def _role(entry, is_target, n_rows):
     present, unique = n_rows - entry["missing"], entry["unique"]
     if present == 0:
         return "ignore", "every cell is missing"
+    if unique == 1:
+        return "ignore", f"one value in every row{' with a value' if entry['missing'] else ''}: {_one_value(entry)}"
     if entry["kind"] == "id":
         return "ignore", f"looks like an ID, {unique} distinct values in {present} rows"
     if entry["kind"] == "text":
@@ -153,6 +142,15 @@ def _role(entry, is_target, n_rows):
     if entry["kind"] == "category" and unique > MANY_LEVELS:
         return "ignore", f"too many categories ({unique}) to split on"
     return "feature", None
+
+
+def _one_value(entry):
+    if entry.get("bars"):
+        return str(entry["bars"][0][0])
+    edges = (entry.get("histogram") or {}).get("edges")
+    if not edges:
+        return "?"
+    return f"{edges[0]:g}" if isinstance(edges[0], float) else str(edges[0])
 
 
 def _histogram(values, as_dates=False):

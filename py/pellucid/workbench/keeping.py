@@ -22,7 +22,7 @@ class Keeping:
 
     def __init__(self):
         self.tables = {}
-        self.table_meta = {}  # table id -> {"name", "suggested_target", "steps": kind and missing changes}
+        self.table_meta = {}  # table id -> {"name", "suggested_target", "target_candidates", "steps": ...}
         self.runs = {}  # model id -> workbench.runs.Run, oldest first
         self.evicted = set()  # ids of runs let go to bound the memory, so an old id gets a clear answer
         self.shown = None  # the id of the run the page shows (trained, shown again or imported to be shown)
@@ -50,13 +50,14 @@ class Keeping:
         self.forget()
         table_id = self._new_id("t")
         self.tables[table_id] = table
-        if suggested_target not in table.columns:  # a CSV: a column named like a target, else the last
-            suggested_target = tables.suggested_target(table)
+        # A CSV: the clear target (named like one, else the last column) or none, with the candidates.
+        suggested_target, candidates, entries = tables.target_choice(table, suggested_target)
         self.table_meta[table_id] = {"name": name, "suggested_target": suggested_target,
+                                     "target_candidates": candidates,
                                      "steps": {"kinds": {}, "missing": []},
                                      "read_info": getattr(table, "read_info", None),  # how the file was read
                                      "uploaded": uploaded, "header": header}
-        return self._table_info(table_id)
+        return self._table_info(table_id, entries)
 
     def forget(self):
         """Let go of every table and run (the ids keep counting, so an old id never means a new thing)."""
@@ -90,12 +91,13 @@ class Keeping:
     def _new_id(self, prefix):
         return f"{prefix}{next(self._ids)}"
 
-    def _table_info(self, table_id):
+    def _table_info(self, table_id, entries=None):
+        """The TableInfo; `entries`: the table's profile when it was just made for its target."""
         table, meta = self.tables[table_id], self.table_meta[table_id]
         read_info = meta.get("read_info") if meta.get("uploaded") else None  # an example's reading is no news
         return {"table_id": table_id, "name": meta["name"], **table.summary(), "preview": table.head(10),
-                "suggested_target": meta["suggested_target"],
-                "profile": tables.column_profile(table, meta["suggested_target"]),
+                "suggested_target": meta["suggested_target"], "target_candidates": meta["target_candidates"],
+                "profile": entries if entries is not None else tables.column_profile(table, meta["suggested_target"]),
                 "read_info": read_info.to_dict() if read_info is not None else None}
 
     def _setup_of(self, run, overrides):

@@ -1,7 +1,8 @@
 """What the page's data commands do to a table: read an upload within the page's limits, load a
 built-in example or draw a generated set, re-read a column as another kind, drop or fill missing values,
 and take one column's values as a sample. Each returns a new table; the session keeps it under its id.
-A table is described with a profile of its columns (tabular/profile.py) and a suggested target.
+A table is described with a profile of its columns (tabular/profile.py) and a suggested target, or none
+with the likely candidates (tabular/target_choice.py).
 """
 
 import math
@@ -12,6 +13,7 @@ from ..core.errors import DataError
 from ..core.settings import MAX_BYTES, MAX_ROWS
 from ..tabular import datasets as _datasets, generators, profile
 from ..tabular.csvio import read_csv
+from ..tabular.target_choice import choose_target
 from ..host.progress import reporter
 
 
@@ -52,10 +54,20 @@ def example(name, params):
     raise DataError(f"Unknown example {name!r}; choose one of: {', '.join(known)}.")
 
 
-def suggested_target(table):
-    """The column to predict by default: one named like target, class, label, y, species, outcome or
-    survived, else the last."""
-    return profile.suggested_target(table.columns)
+def target_choice(table, given=None):
+    """(suggested target or None, candidates [{name, reason, likely}], the profile with that target's role):
+    `given` (an example's or generator's target) when it is a column, else the clear target of
+    tabular/target_choice.py, or none when no column clearly is one."""
+    entries = profile.profile(table, None)
+    suggested, candidates = choose_target(entries, table.n_rows)
+    if given in table.columns:
+        suggested = given
+        candidates = [{"name": given, "reason": "the data set's target", "likely": True}] + [
+            c for c in candidates if c["name"] != given]
+    for entry in entries:
+        if entry["name"] == suggested:
+            entry["role"], entry["reason"] = "target", None
+    return suggested, candidates, entries
 
 
 def column_profile(table, target):
