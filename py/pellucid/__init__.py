@@ -17,6 +17,7 @@ from .probability import estimation
 from .learners.agglomerative.agglomerative import AgglomerativeClustering
 from .core.base import all_estimators, from_dict
 from .tabular.csvio import read_csv
+from .tabular.arff import read_arff
 from .core.errors import ConvergenceWarning, DataError, NotFittedError
 from .probability.estimation import laplace, map_estimate, mle
 from .probability.likelihood_curves import log_likelihood_curve
@@ -42,7 +43,8 @@ LAYERS = ("core", "host", "tabular", "probability", "preprocessing", "learners",
           "bridge")
 
 __all__ = [
-    "DataError", "NotFittedError", "ConvergenceWarning", "all_estimators", "from_dict", "read_csv", "Table",
+    "DataError", "NotFittedError", "ConvergenceWarning", "all_estimators", "from_dict", "read_csv", "read_arff",
+    "Table",
     "DecisionTreeClassifier", "DecisionTreeRegressor", "export_text",
     "LinearRegression", "LogisticRegression", "Perceptron",
     "BernoulliNB", "MultinomialNB", "CategoricalNB", "GaussianNB",

@@ -107,7 +107,7 @@ def test_the_standardised_transform_is_written_once_per_feature(wide):
     table = page.locator("[data-pane=steps] .learn-summary table")
     expect(table.locator("thead th").nth(1)).to_have_text("as the model reads it")
     row = table.locator("tbody tr", has=page.locator("th", has_text="m16_x10000"))
-    mean, scale = tl["standardized"]["m16_x10000"]
+    mean, scale, _ = tl["standardized"]["m16_x10000"]
     assert 120_000 < mean < 140_000  # the column's own scale (about 13 × 10,000), read from the run
     expect(row.locator("td").first).to_have_text(f"z = (x − {mean:.1f}) / {scale:.1f}")
     z_cells = table.locator("tbody td:first-of-type").all_inner_texts()

@@ -246,14 +246,31 @@ def test_a_semicolon_file_with_decimal_commas_and_20000_rows(tmp_path):
     assert ok("export_sklearn", model_id=result["model_id"])["script"].count("decimal comma") == 1
 
 
-def test_date_parts_the_page_made_are_refused_by_name(data_file):
-    """The page learns from a date as its parts; the script reads only the file's own columns."""
-    table = load(data_file)
-    result = ok("train", table_id=table["table_id"], target="spend", features=["income", "signup"],
-                model="LinearRegression", evaluation=SPLIT)
-    assert any(name.startswith("signup") and name != "signup" for name in result["features"])
-    message = error("export_sklearn", model_id=result["model_id"])
-    assert "signup" in message and "date" in message
+@pytest.mark.parametrize("model, evaluation", [("LinearRegression", SPLIT), ("KNeighborsRegressor", KFOLD)])
+def test_date_parts_the_page_made_are_made_by_the_script_too(data_file, model, evaluation):
+    """The page learns from a date as its parts (year, month, day of week, day of year); the script takes
+    the date column apart the same way and prints the page's scores."""
+    result, printed = train_and_export(data_file, model, {}, ["income", "signup"], evaluation)
+    assert [name for name in result["features"] if name.startswith("signup")] == \
+        ["signup year", "signup month", "signup day of week", "signup day of year"]
+    assert_same_scores(result, printed)
+
+
+def test_day_first_dates_with_gaps_and_none_in_numbers(tmp_path):
+    """Dates written day first (some missing, one no real date), and a number column with "None" in
+    some cells: the script reads both as the page did."""
+    rng = np.random.default_rng(4)
+    lines = ["when,amount,spend"]
+    for i in range(120):
+        when = f"{1 + i % 28}/{1 + i % 12}/{2020 + i % 3}" if i % 17 else ("" if i % 2 else "31/02/2021")
+        amount = "None" if i % 13 == 0 else f"{rng.normal(10, 3):.2f}"
+        lines.append(f"{when},{amount},{rng.normal(i % 12, 1):.3f}")
+    path = tmp_path / "days.csv"
+    path.write_text("\n".join(lines) + "\n")
+    result, printed = train_and_export(path, "KNeighborsRegressor", {"k": 3}, ["when", "amount"], SPLIT,
+                                       fill=False, preprocessing={"impute": "mean", "standardize": True})
+    assert "when day of year" in result["features"]
+    assert_same_scores(result, printed)
 
 
 def test_a_model_imported_without_its_data_has_no_run_to_write(data_file):

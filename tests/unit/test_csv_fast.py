@@ -19,7 +19,7 @@ CELLS = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False, width=32).map(repr),
     st.floats(-1e3, 1e3).map(lambda v: f"{v:.3g}"),
     st.sampled_from(["007", "-012", "00.5", "0", "-0", "0.25", "12345678901234567890", "9007199254740993",
-                     "1_000", "inf", "-inf", "nan", "NaN", "NA", "", "?", "null", "#N/A", " 3", "4 ",
+                     "1_000", "inf", "-inf", "nan", "NaN", "NA", "", "?", "null", "#N/A", "None", " 3", "4 ",
                      "\u00a05", "\u0661", "1,5", "2,25", "1.5", "abc", "Oslo", "a b c", "2020-01-05",
                      "01/02/2020", "x|05", "é"]),
     st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, blacklist_characters='",;\t\r\n'),

@@ -157,8 +157,9 @@ def test_a_wide_table_writes_each_formula_once_and_leaves_the_numbers_to_the_per
                                     "model": "Perceptron", "params": {"max_epochs": 1}})
     run = session.runs[reply["result"]["model_id"]]
     tl = steps.timeline(run)
-    mean, scale = tl["standardized"]["x11"]
+    mean, scale, constant = tl["standardized"]["x11"]
     assert mean == pytest.approx(X[:, 11].mean(), rel=1e-3) and scale > 1000  # the column's own scale
+    assert constant is False
     for frame in tl["frames"]:
         texts = [m["text"] for m in frame["math"]]
         assert len(set(texts)) == len(texts) and all(len(t) < 80 for t in texts)  # no vector written out

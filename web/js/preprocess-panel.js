@@ -25,7 +25,7 @@ export function preprocessArgs(s = store.get()) {
 // A number as the page shows a fitted value: three significant digits, no exponent for everyday sizes.
 function short(value) {
   if (typeof value !== "number") return String(value);
-  return String(Number(value.toPrecision(3)));
+  return String(Number(value.toPrecision(3)) + 0);  // + 0: never "-0"
 }
 
 function plural(n, word) {
@@ -47,9 +47,18 @@ function imputeItem(step) {
   return [head + "." + dropped, filled.length ? filled : null];
 }
 
+// A column name before a formula: quoted when it could be read as one of the formula's symbols (x, z).
+export function columnLabel(name) {
+  return /^\p{L}([_\d]\d*)?$/u.test(String(name)) ? `“${name}”` : String(name);
+}
+
 function standardizeItem(step) {
   const shift = (mean) => (mean < 0 ? `x + ${short(-mean)}` : `x − ${short(mean)}`);
-  const lines = step.columns.map((c, i) => `${c}: z = (${shift(step.mean[i])}) / ${short(step.scale[i])}`);
+  // A column with one value on the training rows has no spread to divide by: it becomes 0.
+  const line = (c, i) => (step.constant?.[i]
+    ? `${columnLabel(c)}: constant (${short(step.mean[i])} on every training row), so z = 0`
+    : `${columnLabel(c)}: z = (${shift(step.mean[i])}) / ${short(step.scale[i])}`);
+  const lines = step.columns.map(line);
   return ["Standardized on the training rows (mean 0, standard deviation 1)", lines];
 }
 

@@ -14,7 +14,8 @@ NUMERIC, CATEGORICAL = "numeric", "categorical"
 COLUMN_KINDS = (NUMERIC, CATEGORICAL)
 
 # The usual ways a spreadsheet or a database export writes "no value" (compared stripped, lower-cased);
-# "#n/a" is Excel's. "None" is not one of them: it is a real value (the restaurant data's Patrons).
+# "#n/a" is Excel's. "None" is not one of them: it is a real value in a text column (the restaurant
+# data's Patrons); in a column whose other cells are numbers it is missing (tabular.cells).
 MISSING_MARKERS = frozenset({"", "na", "n/a", "#n/a", "?", "null", "nan"})
 
 # The split the page starts with, in percent of the rows: fit on 70%, judge once on the other 30%.

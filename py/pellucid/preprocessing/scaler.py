@@ -14,7 +14,7 @@ class StandardScaler(Estimator):
     def fit(self, X, y=None):
         table, _ = as_table(X)
         self.feature_names_in_ = list(table.columns)
-        self.mean_, self.scale_ = {}, {}
+        self.mean_, self.scale_, self.constant_ = {}, {}, []
         for name in table.columns:
             if table.kinds[name] != NUMERIC:
                 continue
@@ -22,6 +22,8 @@ class StandardScaler(Estimator):
             std = float(np.nanstd(values))
             self.mean_[name] = float(np.nanmean(values))
             self.scale_[name] = std if std > 0 else 1.0
+            if not std > 0:
+                self.constant_.append(name)  # one value on the training rows: it standardises to 0
         return self
 
     def transform(self, X):

@@ -23,6 +23,17 @@ def is_missing_text(text):
     return text.strip().lower() in MISSING_MARKERS
 
 
+# "None" (Python's and pandas' word for no value) is missing in a column whose other cells are numbers,
+# as pandas reads it; in a text column it stays a value (the restaurant data's Patrons).
+NUMBER_ONLY_MARKERS = frozenset({"none"})
+
+
+def is_missing_number_text(text):
+    """True when `text` is missing in a column of numbers: a missing marker or "None"."""
+    text = text.strip().lower()
+    return text in MISSING_MARKERS or text in NUMBER_ONLY_MARKERS
+
+
 def format_number(value):
     """The shortest text that reads back as exactly `value` ("3" for 3.0); None for NaN."""
     if value != value:
@@ -55,17 +66,19 @@ def format_numbers(values, missing=""):
 _USUAL_SPELLINGS = frozenset([spelling for marker in MISSING_MARKERS
                               for spelling in (marker, marker.upper(), marker.capitalize(), marker.title())]
                              + ["NaN"])
+_USUAL_NUMBER_GAPS = _USUAL_SPELLINGS | frozenset([spelling for marker in NUMBER_ONLY_MARKERS
+                                                   for spelling in (marker, marker.upper(), marker.capitalize())])
 
 
 def text_to_numeric(cells):
-    """A float64 array from a sequence of str (missing markers become NaN), or None if some cell is
-    not a number."""
+    """A float64 array from a sequence of str (missing markers, and "None", become NaN), or None if some
+    cell is not a number, or if "None" is written where no cell is a number (a text column)."""
     n = len(cells)
     try:
         return np.fromiter(map(float, cells), dtype=float, count=n)  # (n,) the common no-gaps case
     except ValueError:
         pass
-    gaps = list(map(_USUAL_SPELLINGS.__contains__, cells))
+    gaps = list(map(_USUAL_NUMBER_GAPS.__contains__, cells))
     present = itertools.compress(cells, map(operator.not_, gaps))
     out = np.full(n, np.nan)  # (n,)
     try:
@@ -74,17 +87,27 @@ def text_to_numeric(cells):
         pass
     else:
         out[~np.array(gaps, dtype=bool)] = present_values
-        return out
+        return _unless_only_none(cells, out)
     lookup = {}  # markers in other spellings (" NA "), or text: each distinct cell is judged once
     for cell in set(cells):
-        if is_missing_text(cell):
+        if is_missing_number_text(cell):
             lookup[cell] = np.nan
             continue
         try:
             lookup[cell] = float(cell)
         except ValueError:
             return None
-    return np.fromiter(map(lookup.__getitem__, cells), dtype=float, count=n)  # (n,)
+    return _unless_only_none(cells, np.fromiter(map(lookup.__getitem__, cells), dtype=float, count=n))
+
+
+def _unless_only_none(cells, values):
+    """`values`, or None (text) when no cell is a number and some cell is "None": a column of "None"
+    and gaps is a column of the word, not of numbers."""
+    if not np.isnan(values).all():
+        return values
+    if any(cell.strip().lower() in NUMBER_ONLY_MARKERS for cell in set(cells)):
+        return None
+    return values
 
 
 def text_to_categorical(cells):

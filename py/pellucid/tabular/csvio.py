@@ -47,7 +47,8 @@ def read_csv(source, *, header=None, progress=None, max_bytes=None, max_rows=Non
     "column_<position>", repeated names get " (2)", " (3)"... (both noted); a trailing delimiter on every
     line (header included) adds no column.
 
-    Missing: "", NA, N/A, #N/A (Excel's), ?, null and NaN, in any case ("None" is a value). A column
+    Missing: "", NA, N/A, #N/A (Excel's), ?, null and NaN, in any case; "None" too in a column whose other
+    cells are numbers (in a text column it is a value). A column
     whose every non-missing cell is written as a number is numeric, else categorical (text). Written as
     a number means what float() reads, in ASCII, with no "_" separators, and, so that codes and IDs keep
     their digits, no leading zero before another digit ("00501", "007" are codes: "0" and "0.5" are

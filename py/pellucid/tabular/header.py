@@ -11,7 +11,7 @@ The rule (`detect_header`), judged on the first row and up to 100 rows below it:
 The page shows what was decided and offers the switch; `read_csv(header=True/False)` overrides it.
 """
 
-from .cells import is_missing_text
+from .cells import is_missing_number_text, is_missing_text
 
 _SAMPLE_ROWS = 100
 
@@ -39,8 +39,8 @@ def detect_header(rows, is_number):
 
 
 def _numbers_below(sample, j, is_number):
-    """Whether column j of the sample holds numbers (at least one) and missing markers only."""
-    cells = [row[j] for row in sample if not is_missing_text(row[j])]
+    """Whether column j of the sample holds numbers (at least one) and missing markers (or "None") only."""
+    cells = [row[j] for row in sample if not is_missing_number_text(row[j])]
     return bool(cells) and all(map(is_number, cells))
 
 

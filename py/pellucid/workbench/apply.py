@@ -14,15 +14,17 @@ from ..tabular.dates import PARTS, expand_dates
 from ..tabular.table import Table
 from .exports import feature_kinds, free_name
 from .tables import read_upload
+from .unseen import count_unseen, seen_categories, unseen_notes
 
 PREVIEW_ROWS = 20  # rows of the result shown in the page (the CSV has them all)
 
 
 def apply_model(run, path, name, max_bytes, max_rows, header=None):
-    """{filename, csv, columns, preview, n_rows, n_predicted, outputs, ignored, notes}: the new file's
+    """{filename, csv, columns, preview, n_rows, n_predicted, outputs, ignored, unseen, notes}: the new file's
     columns followed by the model's output for each row ("prediction" and "P(<class>)", "cluster", or
     "PC1", "PC2"...), as CSV text and as its first PREVIEW_ROWS rows. A DataError naming every column
-    the model needs that the file lacks, or a column that cannot be read as the model reads it."""
+    the model needs that the file lacks, or a column that cannot be read as the model reads it. `unseen`:
+    {column: rows holding a category the model never saw in training}, each with a note."""
     new = read_upload(path, name, max_bytes, max_rows, header)
     X, ignored = model_columns(run, new)
     usable = rows_it_can_read(run, X)  # (n,) bool
@@ -39,10 +41,12 @@ def apply_model(run, path, name, max_bytes, max_rows, header=None):
     if skipped:
         notes.append(f"{skipped} of {new.n_rows} rows miss a value in a column the model reads, and the model's "
                      "preprocessing fills no gaps (it was trained without them), so they have no prediction.")
+    unseen, examples = count_unseen(seen_categories(run, feature_kinds(run)), X)
+    notes += unseen_notes(unseen, examples)
     return {"filename": f"{pathlib.PurePath(name or 'data').stem or 'data'}_{run.model}_applied.csv",
             "csv": result.to_csv(), "columns": result.columns, "preview": result.head(PREVIEW_ROWS),
             "n_rows": new.n_rows, "n_predicted": int(usable.sum()), "outputs": result.columns[len(new.columns):],
-            "ignored": ignored, "notes": notes}
+            "ignored": ignored, "unseen": unseen, "notes": notes}
 
 
 def model_columns(run, new):

@@ -17,6 +17,7 @@ from . import readouts
 from .readouts import cluster_labels
 from ..learners import registry
 from .runs import Run
+from .unseen import count_unseen, seen_categories
 from . import judging
 
 PRETTY_UP_TO = 1_000_000  # characters of compact JSON up to which a model file is pretty-printed
@@ -40,8 +41,9 @@ def free_name(name, taken):
 
 
 def predictions_csv(run, table_name):
-    """{filename, csv}: every row of the loaded table, its split, and the model's output for it:
-    "prediction" (and "P(<class>)" where the model gives probabilities), "cluster", or "PC1", "PC2"..."""
+    """{filename, csv, unseen}: every row of the loaded table, its split, and the model's output for it:
+    "prediction" (and "P(<class>)" where the model gives probabilities), "cluster", or "PC1", "PC2"...;
+    `unseen`: {column: held-out rows holding a category the training rows did not have}."""
     if run.table is None:
         raise DataError("This model was imported without its data; train it on a loaded table to export "
                         "its predictions.")
@@ -80,7 +82,10 @@ def predictions_csv(run, table_name):
     names = table.columns + added.columns
     whole = Table._trusted(names, [*map(table.column, table.columns), *map(added.column, added.columns)],
                            [*map(table.kinds.get, table.columns), *map(added.kinds.get, added.columns)])
-    return {"filename": f"{_stem(table_name)}_{run.model}_predictions.csv", "csv": whole.to_csv()}
+    held_out = np.setdiff1d(np.arange(table.n_rows), run.train_rows())
+    unseen, _ = count_unseen(seen_categories(run, feature_kinds(run)), table, held_out)
+    return {"filename": f"{_stem(table_name)}_{run.model}_predictions.csv", "csv": whole.to_csv(),
+            "unseen": unseen}
 
 
 

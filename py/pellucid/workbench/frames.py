@@ -4,6 +4,7 @@ timeline (sampled beyond MAX_POINTS), and the feature names as the model read th
 import numpy as np
 
 from ..core.settings import INLINE_MAX  # shared with the page (settings.json): longer vectors go per feature
+from .formula_text import fixed
 from .readouts import encoded as _encoded_rows
 
 MAX_POINTS = 2000  # rows drawn under a perceptron or k-means timeline (sampled with a fixed seed beyond)
@@ -21,7 +22,7 @@ def short(values):
 
 def num(v, d=3):
     v = float(v)
-    return str(int(v)) if v == int(v) and abs(v) < 1e12 else f"{v:.{d}f}"
+    return str(int(v)) if v == int(v) and abs(v) < 1e12 else fixed(v, f".{d}f")
 
 
 def sample(n, limit=MAX_POINTS):
@@ -42,10 +43,13 @@ def encoded(est, X):
 
 
 def standardized(run):
-    """{feature: [mean, scale]} of the features the run standardised before the model read them (the
-    page writes z = (x − mean) / scale once per feature, beside its numbers)."""
+    """{feature: [mean, scale, constant]} of the features the run standardised before the model read them
+    (the page writes z = (x − mean) / scale once per feature, beside its numbers, or that a constant
+    column reads as 0)."""
     out = {}
     for step in getattr(run, "preprocessing", None) or []:
         if step.get("step") == "standardize":
-            out.update({name: [float(m), float(s)] for name, m, s in zip(step["columns"], step["mean"], step["scale"])})
+            constant = step.get("constant") or [False] * len(step["columns"])
+            out.update({name: [float(m), float(s), bool(c)]
+                        for name, m, s, c in zip(step["columns"], step["mean"], step["scale"], constant)})
     return out

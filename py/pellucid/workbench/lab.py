@@ -9,6 +9,7 @@ import numpy as np
 
 from ..probability import estimation, likelihood_curves
 from ..core.errors import DataError
+from .formula_text import fixed
 
 DEFAULTS = {"bernoulli": {"theta": 0.3}, "poisson": {"lambda": 3.0}, "gaussian": {"mu": 0.0, "sigma": 1.0},
             "categorical": {"probabilities": [0.5, 0.3, 0.2]}}
@@ -92,9 +93,9 @@ def _math(out, a, b, k):
         return [{"tex": rf"\lambda_{{MLE}} = \frac{{1}}{{n}}\sum_i z_i = \frac{{{m['sum']:g}}}{{{m['n']}}} = {lam:.4f}",
                  "text": f"λ_MLE = {m['sum']:g}/{m['n']} = {lam:.4f}"}]
     p = m["params"]
-    return [{"tex": rf"\mu_{{MLE}} = \bar x = {p['mu']:.4f},"
+    return [{"tex": rf"\mu_{{MLE}} = \bar x = {fixed(p['mu'], '.4f')},"
                     rf"\quad \sigma^2_{{MLE}} = \tfrac{{1}}{{n}}\sum_i (x_i - \bar x)^2"
-                    rf" = {p['sigma2']:.4f}", "text": f"μ_MLE = {p['mu']:.4f}, σ²_MLE = {p['sigma2']:.4f}"}]
+                    rf" = {p['sigma2']:.4f}", "text": f"μ_MLE = {fixed(p['mu'], '.4f')}, σ²_MLE = {p['sigma2']:.4f}"}]
 
 
 def _laplace_row(out, k):

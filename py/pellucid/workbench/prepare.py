@@ -89,7 +89,8 @@ def steps(preprocessor, X_all, choices, dropped):
     if preprocessor.scaler_ is not None and preprocessor.scaler_.mean_:
         scaler = preprocessor.scaler_
         out.append({"step": "standardize", "columns": list(scaler.mean_),
-                    "mean": list(scaler.mean_.values()), "scale": list(scaler.scale_.values())})
+                    "mean": list(scaler.mean_.values()), "scale": list(scaler.scale_.values()),
+                    "constant": [name in getattr(scaler, "constant_", ()) for name in scaler.mean_]})
     if preprocessor.encoder_ is not None:
         categories = preprocessor.encoder_.categories_
         out.append({"step": "one_hot", "columns": list(categories), "categories": list(categories.values())})

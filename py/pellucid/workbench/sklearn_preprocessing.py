@@ -7,7 +7,12 @@ missing cells imputed, numeric columns standardised, fitted on the training rows
 the columns (one-hot, or category codes). A new kind of preprocessing step is written here.
 """
 
+import re
+
+from ..core.errors import DataError
 from ..core.settings import MISSING_MARKERS
+from ..tabular.cells import NUMBER_ONLY_MARKERS
+from ..tabular.dates import PARTS, date_format, part_name
 from .runs import SUPERVISED
 from .script import sample_lines
 
@@ -32,19 +37,74 @@ def data_lines(table, file_name, info=None):
         lines += [f"for column in {decimal_comma!r}:  # written with a decimal comma",
                   "    table[column] = table[column].str.replace(',', '.')"]
     if numeric:
-        lines += ["table[NUMERIC] = table[NUMERIC].apply(lambda column: pd.to_numeric(column.str.strip()))"]
+        lines += [f"# In a column of numbers, {sorted(NUMBER_ONLY_MARKERS)!r} is missing too (as pandas reads it).",
+                  "table[NUMERIC] = table[NUMERIC].apply(lambda column: pd.to_numeric(column.str.strip().mask(",
+                  f"    column.str.strip().str.lower().isin({sorted(NUMBER_ONLY_MARKERS)!r}))))"]
     return lines
 
 
-def preprocessing_lines(run, steps, prepare, params):
+def date_columns(features, table):
+    """{column: DateFormat} of the date columns of `table` whose parts ("<column> year", ...) are among
+    `features`; a DataError for a feature that is neither a column of the table nor such a part."""
+    dates, unknown = {}, []
+    for feature in features:
+        if feature in table.columns:
+            continue
+        source = next((feature[:-len(part) - 1] for part in PARTS if feature.endswith(" " + part)
+                       and feature[:-len(part) - 1] in table.columns), None)
+        fmt = date_format(table.column(source)) if source is not None else None
+        if fmt is None:
+            unknown.append(feature)
+        else:
+            dates[source] = fmt
+    if unknown:
+        raise DataError(f"The scikit-learn script reads the file's own columns, and {', '.join(map(repr, unknown))} "
+                        "is not one of them nor a part of one of its dates.")
+    return dates
+
+
+def date_lines(dates):
+    """Each date column taken apart as the page took it (tabular.dates): year, month, day of week (Monday
+    0) and day of year, missing where a cell is missing or no real date."""
+    if not dates:
+        return []
+    formats = {column: _date_pattern(fmt) for column, fmt in dates.items()}
+    names = {column: [part_name(column, part) for part in PARTS] for column in dates}
+    return ["# Date columns taken apart as the page took them: year, month, day of week (Monday 0), day of year.",
+            f"DATES = {formats!r}",
+            f"DATE_PARTS = {names!r}",
+            "for column, (pattern, order) in DATES.items():",
+            "    numbers = table[column].str.strip().str.extract(pattern).astype(float)",
+            "    numbers.columns = list(order)",
+            "    when = pd.to_datetime(pd.DataFrame({'year': numbers['y'], 'month': numbers['m'], "
+            "'day': numbers['d']}), errors='coerce')",
+            "    parts = [when.dt.year, when.dt.month, when.dt.dayofweek, when.dt.dayofyear]",
+            "    for name, values in zip(DATE_PARTS[column], parts):",
+            "        table[name] = values.astype(float)",
+            "NUMERIC += [name for names in DATE_PARTS.values() for name in names]", ""]
+
+
+def _date_pattern(fmt):
+    """(regular expression of the date at the start of a cell, the order of its numbers)."""
+    sep = re.escape(fmt.separator)
+    if fmt.order == "ymd":
+        return rf"^(\d{{4}}){sep}(\d{{1,3}}){sep}(\d{{1,3}})(?:[ T].*)?$", "ymd"
+    return rf"^(\d{{1,3}}){sep}(\d{{1,3}}){sep}(\d{{4}})(?:[ T].*)?$", fmt.order
+
+
+def preprocessing_lines(run, steps, prepare, params, dates=None):
     """The preprocessing, in the order the page applied it: the table's missing-value steps (before the
     split), the rows the run left out, then `preprocess`, the pipeline's first steps, fitted on the
     training rows: the run's preparation (missing cells imputed, numeric columns standardised) and the
     twin's reading of the columns (categorical ones one-hot, or every column numbered for a twin that
-    reads codes; numeric ones standardised too when the model's own `standardize` is on)."""
+    reads codes; numeric ones standardised too when the model's own `standardize` is on). `dates`
+    ({column: DateFormat}) are taken apart after the missing-value steps, as the page did at training; the
+    run's table then has their parts as columns."""
+    dated = {part_name(column, part) for column in dates or {} for part in PARTS}
     features, target = run.features, run.target if run.task in SUPERVISED else None
     choices = run.setup.get("preprocessing") or {}
-    lines = [*_missing_lines(steps.get("missing") or [], run.table.columns)]
+    lines = [*_missing_lines(steps.get("missing") or [], [c for c in run.table.columns if c not in dated])]
+    lines += date_lines(dates or {})
     left_out = ([target] if target else []) + (features if choices.get("impute") == "drop" else [])
     if left_out:
         lines.append(f"table = table.dropna(subset={left_out!r}).reset_index(drop=True)  # rows the run left out")

@@ -11,6 +11,7 @@ part (`sklearn_preprocessing`: reading the CSV, the missing-value steps and the 
 the columns), `_model_lines` (the twin), then `_split_lines` or `_kfold_lines` (the evaluation).
 """
 
+import dataclasses
 import inspect
 import pathlib
 import textwrap
@@ -19,7 +20,8 @@ from ..core.errors import DataError
 from . import script_splits
 from .readouts import MAX_PAIRWISE
 from .runs import SUPERVISED, make_estimator
-from .sklearn_preprocessing import data_lines, preprocessing_lines, prepares
+from ..tabular.dates import expand_dates
+from .sklearn_preprocessing import data_lines, date_columns, preprocessing_lines, prepares
 from .twin_source import Name, twin_source
 
 METRIC = {"classification": ("accuracy", "accuracy_score"), "regression": ("R^2", "r2_score"),
@@ -39,11 +41,9 @@ def sklearn_script(run, file_name="data.csv", steps=None, source=None, read_info
     if twin is None:
         raise DataError(f"{run.label} has no equivalent in scikit-learn, so there is no scikit-learn script "
                         f"for it: {run.learner.no_twin}")
-    derived = [c for c in run.features if c not in source.columns]
-    if derived:
-        raise DataError("The scikit-learn script reads the file's own columns, and "
-                        f"{', '.join(map(repr, derived))} "
-                        "are parts of a date the page took apart; leave the date column out to export the run.")
+    dates = date_columns(run.features, source)
+    if dates:  # the page learned from their parts: the run's table gets them, as the script makes them
+        run = dataclasses.replace(run, table=expand_dates(run.table, list(dates))[0])
     evaluation = run.setup.get("evaluation") or {"method": "none"}
     kfold = evaluation["method"] == "kfold" and run.task in SUPERVISED
     split = evaluation["method"] == "split"
@@ -53,7 +53,7 @@ def sklearn_script(run, file_name="data.csv", steps=None, source=None, read_info
     build = _make_model(run, estimator, twin.prepare)
     lines = [*_header_lines(run, file_name, notes), *_import_lines(run, imports, twin.prepare, split), "",
              *data_lines(source, file_name, read_info),
-             *preprocessing_lines(run, steps or {}, twin.prepare, params), "", "",
+             *preprocessing_lines(run, steps or {}, twin.prepare, params, dates), "", "",
              *_model_lines(run, estimator, twin.prepare), "", "",
              *(_kfold_lines(run, evaluation, build) if kfold else _split_lines(run, evaluation, build))]
     stem = pathlib.PurePath(file_name).stem or "data"

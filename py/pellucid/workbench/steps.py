@@ -4,8 +4,8 @@ each trace record turned into the numbers (and formulas) the notes show beside t
 `timeline(run, row)` returns {family, model, label, frames: [...], ...}; every frame has "math": a list of
 {tex, text}, the notes' formula with this step's numbers in LaTeX and in plain text. A vector longer than
 frames.INLINE_MAX is not written inside a formula: the formula appears once and the page lists the
-numbers per feature; `standardized` ({feature: [mean, scale]}) lets it write z = (x − mean) / scale there. A learner's
-descriptor names its family (`steps`): "tree" (workbench.tree_steps); "perceptron", "descent", and
+numbers per feature; `standardized` ({feature: [mean, scale, constant]}) lets it write z = (x − mean) / scale
+there. A learner's descriptor names its family (`steps`): "tree" (workbench.tree_steps); "perceptron", "descent", and
 "kernel_descent" and "epochs" for the kernel methods (workbench.linear_steps); "kmeans", "agglomerative",
 "pca" (workbench.unsupervised_steps); "naive_bayes" and "knn" (here). The page draws "descent" and
 "kernel_descent" alike: their replies say family "descent".

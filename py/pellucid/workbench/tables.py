@@ -12,6 +12,7 @@ import numpy as np
 from ..core.errors import DataError
 from ..core.settings import MAX_BYTES, MAX_ROWS
 from ..tabular import datasets as _datasets, generators, profile
+from ..tabular.arff import read_arff
 from ..tabular.csvio import read_csv
 from ..tabular.target_choice import choose_target
 from ..host.progress import reporter
@@ -28,9 +29,10 @@ def menu():
 
 
 def read_upload(path, name, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None):
-    """The CSV the page wrote into the worker's file system, read with progress reports; at most
-    `max_bytes` and `max_rows` (the browser tab runs out of memory beyond the defaults). `header`: None
-    (let the reader decide), True or False (the first row names the columns, or is data)."""
+    """The CSV (or, by its extension, ARFF file) the page wrote into the worker's file system, read with
+    progress reports; at most `max_bytes` and `max_rows` (the browser tab runs out of memory beyond the
+    defaults). `header` (a CSV's): None (let the reader decide), True or False (the first row names the
+    columns, or is data)."""
     if not isinstance(path, str):
         raise DataError("load_csv needs the path of the uploaded file.")
     for limit, value in (("max_bytes", max_bytes), ("max_rows", max_rows)):
@@ -38,8 +40,15 @@ def read_upload(path, name, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None)
             raise DataError(f"load_csv's {limit} must be a whole number of at least 1; got {value!r}.")
     if header is not None and not isinstance(header, bool):
         raise DataError(f"load_csv's header must be true, false or null (let the reader decide); got {header!r}.")
+    if is_arff(name):  # Weka's format declares its columns: there is no header to decide
+        return read_arff(path, progress=reporter("Reading " + str(name)), max_bytes=max_bytes, max_rows=max_rows)
     return read_csv(path, header=header, progress=reporter("Reading " + str(name)), max_bytes=max_bytes,
                     max_rows=max_rows)
+
+
+def is_arff(name):
+    """Whether a file is read as Weka's ARFF (by its name's extension) rather than as a CSV."""
+    return isinstance(name, str) and name.lower().rstrip().endswith(".arff")
 
 
 def example(name, params):

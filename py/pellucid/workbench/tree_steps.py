@@ -13,13 +13,14 @@ the frame is about.
 import numpy as np
 
 from ..learners.tree.criteria import entropy, gini
+from .formula_text import fixed, name_tex, name_text
 
 MAX_TREE_FRAMES = 600  # growth steps sent for one tree (a deeper tree is cut with a note)
 
 
 def _number(value):
     """A count as a formula writes it: whole, or (class counts weighted by class_weight) to 4 digits."""
-    return str(int(round(value))) if float(value).is_integer() else f"{value:.4g}"
+    return str(int(round(value))) if float(value).is_integer() else fixed(value, ".4g")
 
 
 def _weighted(counts, weights):
@@ -40,11 +41,6 @@ def _impurity_terms(counts, criterion, binary):
     return rf"H({inner})", f"H({inner})"
 
 
-def _tex_name(name):
-    return r"\text{" + str(name).replace("\\", "").replace("{", "").replace("}", "").replace("$", r"\$") \
-        .replace("&", r"\&").replace("%", r"\%").replace("_", r"\_").replace("#", r"\#") + "}"
-
-
 def gain_formula(attribute, node_counts, branches, criterion, gain):
     """The notes' Gain(A) = B(p/(p+n)) - sum_k (p_k+n_k)/(p+n) B(p_k/(p_k+n_k)) with the numbers filled in.
     `branches` is [(label, counts)]. Returns {tex, text}."""
@@ -60,11 +56,11 @@ def gain_formula(attribute, node_counts, branches, criterion, gain):
         parts_tex.append(rf"\tfrac{{{size}}}{{{total}}}\,{t_tex}")
         parts_text.append(f"{size}/{total} {t_text}")
     name = "Gain" if criterion != "gini" else r"\Delta\mathrm{Gini}"
-    tex = (rf"\mathrm{{{name}}}({_tex_name(attribute)}) = {head_tex} - \left[{' + '.join(parts_tex)}\right]"
-           rf" = {gain:.3f}") if criterion != "gini" else \
-        (rf"{name}({_tex_name(attribute)}) = {head_tex} - \left[{' + '.join(parts_tex)}\right] = {gain:.3f}")
+    tex = (rf"\mathrm{{{name}}}({name_tex(attribute)}) = {head_tex} - \left[{' + '.join(parts_tex)}\right]"
+           rf" = {fixed(gain, '.3f')}") if criterion != "gini" else \
+        (rf"{name}({name_tex(attribute)}) = {head_tex} - \left[{' + '.join(parts_tex)}\right] = {fixed(gain, '.3f')}")
     text_name = "Gain" if criterion != "gini" else "ΔGini"
-    text = f"{text_name}({attribute}) = {head_text} − [{' + '.join(parts_text)}] = {gain:.3f}"
+    text = f"{text_name}({name_text(attribute)}) = {head_text} − [{' + '.join(parts_text)}] = {fixed(gain, '.3f')}"
     return {"tex": tex, "text": text}
 
 
@@ -151,9 +147,9 @@ def _growth_frame(step, rows, data, classes, criterion):
     frame["rows"] = (np.sort(rows)[:200] + 1).tolist()  # 1-based positions among the training rows
     frame["math"] = []
     if not classes:
-        frame["math"].append({"tex": rf"\text{{node mean}} = {step['value']:.4g},\; \text{{variance}} = "
-                                     rf"{step['impurity']:.4g}",
-                              "text": f"node mean = {step['value']:.4g}, variance = {step['impurity']:.4g}"})
+        mean, variance = fixed(step["value"], ".4g"), fixed(step["impurity"], ".4g")
+        frame["math"].append({"tex": rf"\text{{node mean}} = {mean},\; \text{{variance}} = {variance}",
+                              "text": f"node mean = {mean}, variance = {variance}"})
         return frame
     counts = [int(step["counts"].get(c, 0)) for c in classes]
     breakdown = {}
@@ -175,13 +171,14 @@ def _growth_frame(step, rows, data, classes, criterion):
     node_counts = _weighted(counts, data.weights)
     head_tex, head_text = _impurity_terms(node_counts, criterion, len(classes) == 2)
     value = gini(node_counts) if criterion == "gini" else entropy(node_counts)
-    frame["math"].append({"tex": rf"{head_tex} = {value:.3f}", "text": f"{head_text} = {value:.3f}"})
+    value = fixed(value, ".3f")
+    frame["math"].append({"tex": rf"{head_tex} = {value}", "text": f"{head_text} = {value}"})
     if step["chosen"] is not None and step["chosen"] in breakdown:
         frame["math"].append(breakdown[step["chosen"]])
     elif step["chosen"] is not None:
-        frame["math"].append({"tex": rf"\mathrm{{Gain}}({_tex_name(step['chosen'])}) = "
-                                     rf"{step['candidates'][step['chosen']]:.3f}",
-                              "text": f"Gain({step['chosen']}) = {step['candidates'][step['chosen']]:.3f}"})
+        gain = fixed(step["candidates"][step["chosen"]], ".3f")
+        frame["math"].append({"tex": rf"\mathrm{{Gain}}({name_tex(step['chosen'])}) = {gain}",
+                              "text": f"Gain({name_text(step['chosen'])}) = {gain}"})
     return frame
 
 
@@ -191,11 +188,11 @@ def _prune_frame(step, estimator):
     if "statistic" in step:
         verdict = "prune" if step["pruned"] else "keep"
         frame["math"] = [{"tex": rf"\Delta = \sum_k \frac{{(p_k - \hat p_k)^2}}{{\hat p_k}} + "
-                                 rf"\frac{{(n_k - \hat n_k)^2}}{{\hat n_k}} = {step['statistic']:.3f},\quad "
+                                 rf"\frac{{(n_k - \hat n_k)^2}}{{\hat n_k}} = {fixed(step['statistic'], '.3f')},\quad "
                                  rf"\mathrm{{dof}} = {step['dof']},\quad P(\chi^2_{{{step['dof']}}} \ge \Delta) = "
-                                 rf"{step['p_value']:.4f}",
-                          "text": f"Δ = {step['statistic']:.3f}, dof = {step['dof']}, p-value = "
-                                  f"{step['p_value']:.4f} → {verdict} (α = {estimator.alpha})"}]
+                                 rf"{fixed(step['p_value'], '.4f')}",
+                          "text": f"Δ = {fixed(step['statistic'], '.3f')}, dof = {step['dof']}, p-value = "
+                                  f"{fixed(step['p_value'], '.4f')} → {verdict} (α = {estimator.alpha})"}]
     else:
         verdict = "prune" if step["pruned"] else "keep"
         frame["math"] = [{"tex": rf"\text{{validation errors: subtree}} = {step['error_before']},\; "

@@ -34,11 +34,13 @@ export function summaryTable(headers, rows, { caption, magnitude, open, rowHeade
   return box;
 }
 
-// "z = (x − 13.0) / 0.81" for a feature the run standardised before the model read it, else "—".
+// "z = (x − 13.0) / 0.81" for a feature the run standardised before the model read it, else "—"; a column
+// constant on the training rows has no spread to divide by: it reads as 0.
 export function zText(name, standardized) {
   const ms = standardized && standardized[name];
   if (!ms) return "—";
-  const [mean, scale] = ms;
+  const [mean, scale, constant] = ms;
+  if (constant) return `z = 0 (constant ${formatValue(mean)} on the training rows)`;
   const shift = mean < 0 ? `x + ${formatValue(-mean)}` : `x − ${formatValue(mean)}`;
   return `z = (${shift}) / ${formatValue(scale)}`;
 }
