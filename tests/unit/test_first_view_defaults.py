@@ -44,8 +44,15 @@ def test_a_named_target_wins_but_a_y_among_coordinates_does_not(tmp_path):
     assert choose_target(profile(plain), plain.n_rows)[0] == "y"  # x and y alone: y is the value to predict
 
 
+def test_a_duration_named_like_a_time_is_still_a_target(tmp_path):
+    # Minutes to deliver: named like a time, but not a timestamp (not counted from 1970), so a value to predict.
+    lines = ["distance,zone,delivery_time"] + [f"{i % 9 + 1},{'n' if i % 2 else 's'},{12 + 3 * (i % 9) + i % 4}"
+                                               for i in range(60)]
+    assert load(tmp_path, "\n".join(lines) + "\n")["suggested_target"] == "delivery_time"
+
+
 @pytest.mark.parametrize("last, why", [
-    ("stamp,2024-01-{day:02d}", "a date"), ("recorded_time,{epoch}", "named like a time"),
+    ("stamp,2024-01-{day:02d}", "a date"), ("recorded_time,{epoch}", "a timestamp"),
     ("ref,K{i}", "an ID"), ("done,yes", "one value"), ("comment,it was fine on day {i} they said", "free text"),
 ])
 def test_the_last_column_is_not_the_target_when_it_cannot_be_one(tmp_path, last, why):

@@ -1,8 +1,8 @@
 """The target a new table starts with, or none when no column is clearly one, with the likely candidates.
 
-A column can be a target unless it is a date or a number named like a time (a timestamp), an ID, free
-text, a column of one value (or none), or a category of more than MANY_LEVELS values: the profile
-(profile.py) tells which. Of the others, the clear target is
+A column can be a target unless it is a date or a timestamp (a number named like a time, counted in seconds
+since 1970 or finer), an ID, free text, a column of one value (or none), or a category of more than
+MANY_LEVELS values: the profile (profile.py) tells which. Of the others, the clear target is
   1. the first present of TARGET_NAMES (any case): target, label, class, outcome, survived, species, y;
      except y when the table also has an x and a z (then x, y and z are coordinates);
   2. else the last column, unless it is one of such coordinates.
@@ -21,6 +21,7 @@ COORDINATES = ("x", "y", "z")
 FEW_CLASSES = 20        # a category of at most this many values is a likely class
 RARE_SHARE = 0.1        # a class in fewer rows than this share is named as rare in the reason
 MAX_CANDIDATES = 8
+EPOCH_FROM = 1e8        # seconds since 1970 past March 1973: a number named like a time and this large is one
 LIKELY = 3              # the ranks up to numbers are likely targets; many categories and coordinates less so
 
 _TIME_NAME = re.compile(r"time|date|epoch|(?:^|[\s_.\-])(?:created|updated|modified)(?:$|[\s_.\-])|_at$",
@@ -36,11 +37,18 @@ def why_not_target(entry, n_rows):
         return "one value in every row"
     if entry["kind"] in ("date", "id", "text"):
         return {"date": "a date", "id": "an ID", "text": "free text"}[entry["kind"]]
-    if entry["kind"] == "number" and _TIME_NAME.search(entry["name"]):
-        return "named like a time"
+    if entry["kind"] == "number" and _TIME_NAME.search(entry["name"]) and _epoch_like(entry):
+        return "a timestamp"
     if entry["kind"] == "category" and entry["unique"] > MANY_LEVELS:
         return "too many categories"
     return None
+
+
+def _epoch_like(entry):
+    """A number column whose values all lie past EPOCH_FROM: seconds (or milliseconds) since 1970, as a
+    timestamp is written; a duration named like a time ("delivery_time", in minutes) stays a target."""
+    edges = (entry.get("histogram") or {}).get("edges") or []
+    return bool(edges) and edges[0] >= EPOCH_FROM
 
 
 def _coordinates(names):
