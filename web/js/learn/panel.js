@@ -1,8 +1,10 @@
 // "See it learn": a step-through timeline of the latest trained model with the notes' formulas beside
 // every step, a row's decision path, the estimation lab and seeded exercises. Self-contained: the page
 // mounts it with mountLearnPanel(container, {python, getContext, run}); Python computes every number.
-// Every request goes through `run`, the page's job runner (work.js: the page shows it busy, and Cancel
-// stops a long one); mounted alone (a test page) it runs them as they come.
+// Every job goes through `run`, the page's job runner (work.js: the page shows it busy, and Cancel stops a
+// long one); mounted alone (a test page) it runs them as they come. The estimation lab is not a job: it
+// redraws as its sliders move, as a plot does, and drew once at mount, so it calls Python directly and
+// never marks the page busy (which would disable the data and model controls under the user's focus).
 import { el, simpleTable } from "../dom.js";
 import { VIEWS } from "./views.js";
 import { renderMath, loadTemml } from "./math.js";
@@ -19,7 +21,7 @@ const fmt = (v) => (typeof v === "number" ? String(Number(v.toFixed(4))) : Strin
 
 // What the page's status line says while each request runs; the ones that can take long can be cancelled.
 const JOBS = { timeline: ["Replaying the learner's steps…", true], explain_row: ["Explaining the row…", true],
-  estimation_lab: ["Estimating…", false], exercise: ["Making an exercise…", false], check_exercise: ["Checking the answer…", false] };
+  exercise: ["Making an exercise…", false], check_exercise: ["Checking the answer…", false] };
 const runAlone = (label, work, { onError }) => work().catch((error) => { onError(error); return null; });
 
 export function mountLearnPanel(container, { python, getContext, run = runAlone }) {
@@ -51,7 +53,11 @@ export function mountLearnPanel(container, { python, getContext, run = runAlone 
   };
   const steps = stepsPane(panes.steps, { call, getContext, say });
   const row = rowPane(panes.row, { call, getContext, say });
-  labPane(panes.lab, { call, getContext, say });
+  const draw = (cmd, args) => python.call(cmd, args).catch((error) => {
+    say(error.message, true);
+    throw error;
+  });
+  labPane(panes.lab, { call: draw, getContext, say });
   const exercise = exercisePane(panes.exercise, { call, getContext, say });
   function select(key) {
     for (const k of Object.keys(tabs)) {
