@@ -51,6 +51,18 @@ def test_a_duration_named_like_a_time_is_still_a_target(tmp_path):
     assert load(tmp_path, "\n".join(lines) + "\n")["suggested_target"] == "delivery_time"
 
 
+def test_a_table_ending_in_its_coordinates_offers_the_column_before_them_first():
+    # Gems as they are often tabled: carat, cut, price, then the size in x, y and z.
+    rng = np.random.default_rng(0)
+    gems = Table({"carat": rng.uniform(0.2, 2, 40), "cut": ["Fair", "Good", "Ideal", "Premium"] * 10,
+                  "price": rng.uniform(300, 9000, 40), "x": rng.uniform(3, 8, 40), "y": rng.uniform(3, 8, 40),
+                  "z": rng.uniform(2, 5, 40)})
+    suggested, candidates = choose_target(profile(gems), gems.n_rows)
+    assert suggested is None
+    assert [c["name"] for c in candidates[:2]] == ["price", "cut"]
+    assert candidates[0]["reason"].startswith("the last column before the coordinates")
+
+
 @pytest.mark.parametrize("last, why", [
     ("stamp,2024-01-{day:02d}", "a date"), ("recorded_time,{epoch}", "a timestamp"),
     ("ref,K{i}", "an ID"), ("done,yes", "one value"), ("comment,it was fine on day {i} they said", "free text"),

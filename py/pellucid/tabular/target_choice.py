@@ -9,7 +9,8 @@ MANY_LEVELS values: the profile (profile.py) tells which. Of the others, the cle
 When neither is, there is no suggestion (the page asks the user to choose) and the candidates say which
 columns are likely, first: a category of a few values (classes), then numbers (a value to predict), then
 a category of many values, then the coordinates; later columns first within each (targets tend to come
-last). Each candidate has its reason in words, and says whether it is likely (the first three groups).
+last). A table that ends in its coordinates (gems: ..., price, x, y, z) puts the last column before them
+first, beside any column named like a target. Each candidate has its reason in words, and says whether it is likely (the first three groups).
 """
 
 import re
@@ -64,10 +65,20 @@ def choose_target(entries, n_rows):
     able = [e for e in entries if why_not_target(e, n_rows) is None]
     coordinates = _coordinates(names)
     suggested = _clear_target(able, coordinates, names)
-    ranked = sorted(reversed(able), key=lambda e: _rank(e, coordinates, suggested))  # stable: later first
-    candidates = [{"name": e["name"], "reason": _reason(e, coordinates, suggested, n_rows),
-                   "likely": _rank(e, coordinates, suggested) <= LIKELY} for e in ranked[:MAX_CANDIDATES]]
+    before = _last_before_coordinates(able, coordinates, names)
+    rank = {e["name"]: _rank(e, coordinates, suggested, before) for e in able}
+    ranked = sorted(reversed(able), key=lambda e: rank[e["name"]])  # stable: later first
+    candidates = [{"name": e["name"], "reason": _reason(e, coordinates, suggested, n_rows, before),
+                   "likely": rank[e["name"]] <= LIKELY} for e in ranked[:MAX_CANDIDATES]]
     return suggested, candidates
+
+
+def _last_before_coordinates(able, coordinates, names):
+    """When the table's last column is a coordinate, the last column that can be a target before it."""
+    if not names or names[-1] not in coordinates:
+        return None
+    usable = [e["name"] for e in able if e["name"] not in coordinates]
+    return usable[-1] if usable else None
 
 
 def _clear_target(able, coordinates, names):
@@ -81,19 +92,19 @@ def _clear_target(able, coordinates, names):
     return None
 
 
-def _rank(entry, coordinates, suggested):
+def _rank(entry, coordinates, suggested, before):
     if entry["name"] == suggested:
         return 0
     if entry["name"] in coordinates:
         return 5
-    if entry["name"].strip().lower() in TARGET_NAMES:
+    if entry["name"].strip().lower() in TARGET_NAMES or entry["name"] == before:
         return 1
     if entry["kind"] == "category":
         return 2 if entry["unique"] <= FEW_CLASSES else 4
     return 3
 
 
-def _reason(entry, coordinates, suggested, n_rows):
+def _reason(entry, coordinates, suggested, n_rows, before=None):
     if entry["name"] in coordinates:
         return "one of the coordinates x, y, z: more likely a feature"
     named = entry["name"].strip().lower() in TARGET_NAMES
@@ -110,4 +121,6 @@ def _reason(entry, coordinates, suggested, n_rows):
         return f"named like a target; {what}"
     if entry["name"] == suggested:
         return f"the last column; {what}"
+    if entry["name"] == before:
+        return f"the last column before the coordinates; {what}"
     return what
