@@ -316,13 +316,13 @@ def test_dendrogram_cut_for_k_and_cut_line(rpage, shots):
     }""")
     assert info["cuts"] == pytest.approx([6.3, 5.0, 3.0, 1.75, 1.25, 0.5])
     assert info["order"] == [4, 5, 0, 1, 2, 3]
-    assert info["k"] == 3 and info["labels"] == [1, 1, 2, 2, 0, 0]
+    assert info["k"] == 3 and info["labels"] == [0, 0, 1, 1, 2, 2]  # numbered by first row, as labels_
     assert info["inverted"] == pytest.approx(3.0)
     red = hex_rgb("#b3261e")
     on_line = sum(close_to(p, red, 40) for p in info["cutPixels"])
     assert on_line >= len(info["cutPixels"]) // 3, "the dashed cut line runs across the plot"
     colours = class_colours(rpage)
-    assert close_to(info["leafBranch"], hex_rgb(colours[0]), 40), "branches under the cut take their cluster's colour"
+    assert close_to(info["leafBranch"], hex_rgb(colours[2]), 40), "branches under the cut take their cluster's colour"
     assert close_to(info["rootBranch"], hex_rgb(rpage.evaluate("R.palette.INK.neutral")), 40), "above the cut: grey"
     assert "Cut at distance 3: 3 clusters of sizes 2, 2, 2." in info["text"]
     assert "row 5 + row 6" in info["text"] and "merge 1 + merge 2" in info["text"]
