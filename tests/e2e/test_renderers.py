@@ -228,6 +228,29 @@ def test_regressor_surface_uses_a_ramp_and_a_colour_bar(rpage, shots):
     rpage.locator("#fig-boundary-reg").screenshot(path=str(shots / "renderer-boundary-regression.png"))
 
 
+def test_regressor_surface_is_coloured_over_the_value_range_it_is_given(rpage):
+    """With value_range (a regressor's target range, from Python) the ramp spans it: values beyond take
+    the end colours, and the text twin carries the reply's note."""
+    info = rpage.evaluate("""() => {
+        const b = F.regressionBoundary();  // predicted x + 2y: 0 to 20
+        b.points = {x: [], y: [], label: [], split: []};
+        b.value_range = {low: 0, high: 10, min: 0, max: 20, below: 0, above: 1100,
+                         note: "The colours follow the target's range, 0 to 10."};
+        const view = R.boundary.drawBoundary(document.getElementById("boundary-reg"), b, {valueLabel: "price"});
+        const at = (x, y) => pixelAt("boundary-reg", view.x(x), view.y(y));
+        const bad = {...b, value_range: {low: 3, high: NaN}};
+        return {middle: at(5, 0.1), beyond: at(8, 2), far: at(9.8, 4.9),
+                ramp: [0.52, 1].map((t) => R.palette.sequentialColour(t)),
+                text: R.boundary.describeBoundary(b).textContent,
+                bad: (() => { try { R.boundary.checkBoundary(bad); } catch (e) { return e.message; } })()};
+    }""")
+    assert close_to(info["middle"], np.array(info["ramp"][0]), 12), "5.2 sits at 52% of the 0-10 range"
+    assert close_to(info["beyond"], np.array(info["ramp"][1]), 12), "12 is beyond the range: the end colour"
+    assert close_to(info["far"], np.array(info["ramp"][1]), 12)
+    assert "The colours follow the target's range, 0 to 10." in info["text"]
+    assert "value_range must have finite low <= high" in info["bad"]
+
+
 # --- Scatter ---------------------------------------------------------------------------------------------
 
 def test_scatter_colours_clusters_and_marks_centres(rpage, shots):

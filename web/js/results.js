@@ -208,6 +208,9 @@ function describeSlice(r, b) {
     : `A slice through ${b.x_name} and ${b.y_name}.`;
   const others = held.length ? ` Other features held at their training mean, or most common value: ${listed}${more}.` : "";
   e("boundary-slice").textContent = plane + others;
+  const range = b.value_range?.note;  // a regressor's predictions beyond the target's range, in Python's words
+  e("boundary-range").hidden = !range;
+  e("boundary-range").textContent = range || "";
   const head = headline(r);
   e("boundary-score").textContent = `On all ${r.features.length} features: ${head.label} ${head.value} (${head.note.split(" · ")[0]}); the plot is one slice of the model.`;
 }
