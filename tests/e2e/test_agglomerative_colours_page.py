@@ -1,7 +1,8 @@
 """Agglomerative clustering under a held-out split: the Metrics tab scores the test rows too (each given
-the cluster of its nearest training row, as predict does), and the dendrogram's cut numbers its clusters
+the cluster of its nearest training row, as predict does), the dendrogram's cut numbers its clusters
 as the model numbers them (by their first training row), so a cluster has one colour in the dendrogram
-and in the clusters plot. The two views are kept as docs/screenshots/agglomerative-colours.png."""
+and in the clusters plot, and the plot's centres sit at the clusters' means in the features' units. The
+two views are kept as docs/screenshots/agglomerative-dendrogram-colours.png and -clusters-colours.png."""
 
 import pathlib
 
@@ -55,4 +56,9 @@ def test_test_rows_are_scored_and_clusters_keep_their_colour(page, site_url):
     assert [int(s) for s in shown.split(", ")] == sizes  # cluster i here is the model's cluster i
     page.locator("#view-dendrogram").screenshot(path=str(SHOTS / "agglomerative-dendrogram-colours.png"))
     show(page, "Clusters")
+    # Each centre is drawn at its cluster's mean in the features' own units (not in z-scores).
+    for row in page.locator("#clusters-text tbody tr").all():
+        cells = row.locator("td").all_text_contents()  # points, mean a, mean b, centre
+        centre = [float(v) for v in cells[3].strip("()").split(", ")]
+        assert centre == pytest.approx([float(cells[1]), float(cells[2])], abs=0.3)
     page.locator("#view-clusters").screenshot(path=str(SHOTS / "agglomerative-clusters-colours.png"))

@@ -78,3 +78,21 @@ def test_test_rows_are_scored_by_the_cluster_predict_gives_them_or_told_why_not(
                                    "evaluation": split})["result"]
     assert one["metrics"]["test"]["silhouette"] is None
     assert any("of the test rows need at least two clusters" in w for w in one["warnings"])
+
+
+def test_centres_are_drawn_at_each_clusters_mean_in_the_features_own_units(tmp_path):
+    rng = np.random.default_rng(6)
+    X = np.vstack([rng.normal(c, 0.4, (30, 2)) for c in ((0, 100), (6, 300))])
+    session = session_with_csv(tmp_path, "a,b\n" + "\n".join(f"{p:.3f},{q:.3f}" for p, q in X) + "\n")
+    split = {"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 0}
+    for model in ("AgglomerativeClustering", "KMeans"):
+        reply = session.handle("train", {"table_id": session.table_id, "target": None, "features": ["a", "b"],
+                                         "model": model, "params": {"k": 2}, "evaluation": split})["result"]
+        run = session.run(reply["model_id"])
+        train, labels = run.train_rows(), np.asarray(reply["clusters"]["labels"])
+        means = reply["clusters"]["feature_means"]
+        for f in ("a", "b"):
+            values = run.table.column(f)[train]
+            expected = [values[labels[train] == c].mean() for c in range(2)]
+            assert means[f] == pytest.approx(expected)
+        assert sorted(round(m) for m in means["b"]) == [100, 300]  # raw units, not z-scores

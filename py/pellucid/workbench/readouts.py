@@ -232,6 +232,25 @@ def clusters(estimator, M, labels):
             "sizes": np.bincount(labels, minlength=k).tolist()}
 
 
+def feature_means(run, labels):
+    """{feature: [mean per cluster]} of each numeric feature in its own units, over the training rows: where
+    the page draws a cluster's centre on a plane of two features. The model's own centres are in the space
+    it reads (standardised, one-hot), which a plane of raw values cannot show; a k-means centre is the
+    mean of its training rows there, so this is the same point in the features' units."""
+    train = run.train_rows()
+    k = int(labels.max()) + 1 if len(labels) else 0
+    out = {}
+    for f in run.features:
+        if run.table.kinds.get(f) != "numeric":
+            continue
+        values, cluster = run.table.column(f)[train].astype(float), labels[train]
+        known = ~np.isnan(values)  # a missing value moves no centre
+        sums = np.bincount(cluster[known], weights=values[known], minlength=k)  # (k,)
+        counts = np.bincount(cluster[known], minlength=k)
+        out[f] = [float(s / c) if c else None for s, c in zip(sums, counts)]
+    return out
+
+
 def dendrogram(estimator):
     """The merge list {a, b, distance, size}; for more than DENDROGRAM_FULL rows only the last
     DENDROGRAM_TAIL merges (ids below n are rows, n + j the cluster of merge j, as in `children_`), with

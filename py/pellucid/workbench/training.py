@@ -298,7 +298,8 @@ def _readouts(run, X, y_raw, warnings, out_of_fold=None):
     M = readouts.encoded(estimator, X)
     out = {"metrics": {name: readouts.cluster_readout(estimator, M[rows], labels[rows], warnings, name)
                        for name, rows in splits.items() if len(rows)},
-           "clusters": readouts.clusters(estimator, M, labels)}
+           "clusters": {**readouts.clusters(estimator, M, labels),
+                        "feature_means": readouts.feature_means(run, labels)}}
     if run.learner.can("dendrogram"):
         out["dendrogram"] = readouts.dendrogram(estimator)
     return out
