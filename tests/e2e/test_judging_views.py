@@ -35,7 +35,7 @@ def test_curves_view_with_a_threshold_slider(page, site_url):
     assert 0.9 < auc <= 1.0  # logistic regression separates these tumours well
     expect(twin).to_contain_text("Calibration of")
 
-    slider = page.get_by_label("Predict malignant when its probability is at least")
+    slider = page.get_by_label("Predict malignant when its probability is")
     expect(slider).to_be_visible()
     metrics = page.locator("#threshold-metrics")
     confusion = page.locator("#threshold-confusion table")

@@ -228,6 +228,29 @@ def test_regressor_surface_uses_a_ramp_and_a_colour_bar(rpage, shots):
     rpage.locator("#fig-boundary-reg").screenshot(path=str(shots / "renderer-boundary-regression.png"))
 
 
+def test_regressor_surface_is_coloured_over_the_value_range_it_is_given(rpage):
+    """With value_range (a regressor's target range, from Python) the ramp spans it: values beyond take
+    the end colours, and the text twin carries the reply's note."""
+    info = rpage.evaluate("""() => {
+        const b = F.regressionBoundary();  // predicted x + 2y: 0 to 20
+        b.points = {x: [], y: [], label: [], split: []};
+        b.value_range = {low: 0, high: 10, min: 0, max: 20, below: 0, above: 1100,
+                         note: "The colours follow the target's range, 0 to 10."};
+        const view = R.boundary.drawBoundary(document.getElementById("boundary-reg"), b, {valueLabel: "price"});
+        const at = (x, y) => pixelAt("boundary-reg", view.x(x), view.y(y));
+        const bad = {...b, value_range: {low: 3, high: NaN}};
+        return {middle: at(5, 0.1), beyond: at(8, 2), far: at(9.8, 4.9),
+                ramp: [0.52, 1].map((t) => R.palette.sequentialColour(t)),
+                text: R.boundary.describeBoundary(b).textContent,
+                bad: (() => { try { R.boundary.checkBoundary(bad); } catch (e) { return e.message; } })()};
+    }""")
+    assert close_to(info["middle"], np.array(info["ramp"][0]), 12), "5.2 sits at 52% of the 0-10 range"
+    assert close_to(info["beyond"], np.array(info["ramp"][1]), 12), "12 is beyond the range: the end colour"
+    assert close_to(info["far"], np.array(info["ramp"][1]), 12)
+    assert "The colours follow the target's range, 0 to 10." in info["text"]
+    assert "value_range must have finite low <= high" in info["bad"]
+
+
 # --- Scatter ---------------------------------------------------------------------------------------------
 
 def test_scatter_colours_clusters_and_marks_centres(rpage, shots):
@@ -316,13 +339,13 @@ def test_dendrogram_cut_for_k_and_cut_line(rpage, shots):
     }""")
     assert info["cuts"] == pytest.approx([6.3, 5.0, 3.0, 1.75, 1.25, 0.5])
     assert info["order"] == [4, 5, 0, 1, 2, 3]
-    assert info["k"] == 3 and info["labels"] == [1, 1, 2, 2, 0, 0]
+    assert info["k"] == 3 and info["labels"] == [0, 0, 1, 1, 2, 2]  # numbered by first row, as labels_
     assert info["inverted"] == pytest.approx(3.0)
     red = hex_rgb("#b3261e")
     on_line = sum(close_to(p, red, 40) for p in info["cutPixels"])
     assert on_line >= len(info["cutPixels"]) // 3, "the dashed cut line runs across the plot"
     colours = class_colours(rpage)
-    assert close_to(info["leafBranch"], hex_rgb(colours[0]), 40), "branches under the cut take their cluster's colour"
+    assert close_to(info["leafBranch"], hex_rgb(colours[2]), 40), "branches under the cut take their cluster's colour"
     assert close_to(info["rootBranch"], hex_rgb(rpage.evaluate("R.palette.INK.neutral")), 40), "above the cut: grey"
     assert "Cut at distance 3: 3 clusters of sizes 2, 2, 2." in info["text"]
     assert "row 5 + row 6" in info["text"] and "merge 1 + merge 2" in info["text"]

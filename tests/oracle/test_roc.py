@@ -187,9 +187,15 @@ def test_probability_report_for_two_text_classes_is_json_and_matches_sklearn():
         sk.average_precision_score(truth == "malignant", proba[:, 1]), rel=1e-12)
     assert len(report["thresholds"]["tp"]) <= 50 and len(curves["roc"]["fpr"]) <= 50
     full = probability_report(truth, proba, model.classes_, max_points=None)["thresholds"]
-    theirs = _sklearn_confusion_at_thresholds(truth, proba[:, 1], pos_label="malignant")
-    for name, expected in zip(("tn", "fp", "fn", "tp", "thresholds"), theirs):
-        np.testing.assert_allclose(full[name], expected)
+    assert full["comparison"] == "above"  # the second class wins only above 0.5, as predict's argmax
+    for i in range(0, len(full["thresholds"]), 7):
+        called = np.where(proba[:, 1] > full["thresholds"][i], "malignant", "benign")
+        matrix = sk.confusion_matrix(truth, called, labels=["benign", "malignant"])
+        assert matrix.ravel().tolist() == [full[name][i] for name in ("tn", "fp", "fn", "tp")]
+    at_half = full["default_index"]
+    assert full["thresholds"][at_half] == 0.5
+    assert sk.confusion_matrix(truth, model.predict(X[1::2]), labels=["benign", "malignant"]).ravel().tolist() == [
+        full[name][at_half] for name in ("tn", "fp", "fn", "tp")]
     other = probability_report(truth, proba, model.classes_, pos_label="benign")
     assert other["curves"]["roc"]["auc"] == pytest.approx(curves["roc"]["auc"])  # same ranking, reversed
 

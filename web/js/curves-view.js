@@ -20,7 +20,7 @@ export function rowsPhrase(report) {
   return `On the ${n} ${report.rows} rows, which the model did not see in training.`;
 }
 
-// The counts and metrics when predicting the positive class at probability >= thresholds[i].
+// The counts and metrics when predicting the positive class at thresholds[i], by the table's comparison.
 export function atThreshold(table, i) {
   const [tn, fp, fn, tp] = ["tn", "fp", "fn", "tp"].map((k) => table[k][i]);
   const ratio = (a, b) => (b ? a / b : null);
@@ -28,13 +28,6 @@ export function atThreshold(table, i) {
   const recall = ratio(tp, tp + fn);
   const f1 = precision === null || recall === null || precision + recall === 0 ? null : (2 * precision * recall) / (precision + recall);
   return { tn, fp, fn, tp, precision, recall, f1, accuracy: ratio(tp + tn, tp + tn + fp + fn), fpr: ratio(fp, fp + tn) };
-}
-
-// The slider position nearest the usual 0.5 (thresholds decrease, so the last one at or above it).
-export function defaultIndex(thresholds) {
-  let at = 0;
-  thresholds.forEach((t, i) => { if (t >= 0.5) at = i; });
-  return at;
 }
 
 async function curvesFor(modelId) {
@@ -53,17 +46,18 @@ function drawThreshold() {
   const table = report.thresholds;
   const m = atThreshold(table, i);
   const t = formatValue(table.thresholds[i]);
-  e("threshold-value").textContent = t;
-  slider.setAttribute("aria-valuetext", `probability at least ${t}`);
+  const rule = `${table.comparison} ${t}`;  // "above 0.5": predict's rule at a tie, decided in Python
+  e("threshold-value").textContent = rule;
+  slider.setAttribute("aria-valuetext", `probability ${rule}`);
   const negative = String(report.classes.find((c) => String(c) !== String(report.pos_label)));
   const positive = String(report.pos_label);
   const metrics = [["Precision", m.precision], ["Recall", m.recall], ["F1", m.f1], ["Accuracy", m.accuracy]];
   e("threshold-metrics").replaceChildren(simpleTable(["Metric", "Value"], metrics.map(([k, v]) => [k, formatValue(v)]),
-    { rowHeaders: true, caption: `Predicting ${positive} when its probability is at least ${t}` }));
+    { rowHeaders: true, caption: `Predicting ${positive} when its probability is ${rule}` }));
   renderer("confusion").then((confusion) => {
     e("threshold-confusion").replaceChildren();
     confusion.renderConfusion(e("threshold-confusion"), { labels: [negative, positive], matrix: [[m.tn, m.fp], [m.fn, m.tp]] },
-      { caption: `Confusion matrix at threshold ${t}: rows are actual classes, columns predicted` });
+      { caption: `Confusion matrix predicting ${positive} at a probability ${rule}: rows are actual classes, columns predicted` });
   });
   const size = sizeFor(e("roc-canvas"), 0.8, 420);
   mod.drawRoc(e("roc-canvas"), report, { ...size, point: { fpr: m.fpr ?? 0, tpr: m.recall ?? 0 } });
@@ -87,7 +81,7 @@ async function draw({ result, view }) {
   e("threshold-positive").textContent = String(report.pos_label);
   const slider = e("threshold");
   slider.max = String(report.thresholds.thresholds.length - 1);
-  slider.value = String(defaultIndex(report.thresholds.thresholds));
+  slider.value = String(report.thresholds.default_index);  // 0.5, where predict decides
   drawThreshold();
 }
 

@@ -71,19 +71,9 @@ function notRestorable(entry) {
 const IMPUTED = { mean: "missing cells get the mean", median: "missing cells get the median",
   most_frequent: "missing cells get the most frequent value", drop: "rows missing a value dropped" };
 
-function evaluationText(e) {
-  const how = e.stratify ? ", stratified" : "";
-  if (e.method === "kfold") return `${e.k}-fold cross-validation${how}, seed ${e.seed}`;
-  if (e.method === "split") {
-    const parts = [e.validation && `${e.validation}% validation`, e.test && `${e.test}% test`].filter(Boolean);
-    return `${parts.length ? `held out ${parts.join(" and ")}` : "nothing held out"}${how}, seed ${e.seed}`;
-  }
-  return "no held-out rows";
-}
-
-// The words an entry shows: the learner, its parameters that differ from the defaults, the evaluation and
-// the preprocessing.
-function describeRun(args, model) {
+// The words an entry shows: the learner, its parameters that differ from the defaults, the evaluation as
+// Python describes the split it made (a regression's is never "stratified") and the preprocessing.
+function describeRun(args, model, result) {
   const changed = (model?.params || []).filter((p) => p.name in args.params && args.params[p.name] !== p.default)
     .map((p) => `${p.name.replaceAll("_", " ")} ${args.params[p.name] === null ? "none" : args.params[p.name]}`);
   const { standardize, impute } = args.preprocessing || {};
@@ -91,7 +81,7 @@ function describeRun(args, model) {
   const standardized = standardize ?? Boolean(defaults.standardize);
   const imputed = impute ?? defaults.impute;
   return { model: model?.label || args.model, params: changed.length ? changed.join(", ") : "default settings",
-    evaluation: evaluationText(args.evaluation),
+    evaluation: result.evaluation_text,
     preprocessing: `${standardized ? "standardized" : "not standardized"}, ${IMPUTED[imputed] || imputed}` };
 }
 
@@ -129,7 +119,7 @@ async function record({ args, result }) {
   if (!entry) {
     const model = models.find((m) => m.name === args.model);
     entry = { id: `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`, time: Date.now(), data, args: choices,
-      ...describeRun(choices, model), score: scoreOf(result) };
+      ...describeRun(choices, model, result), score: scoreOf(result) };
     kept.set(entry.id, { model_id: result.model_id, table });
     store.set({ historyEntries: [entry, ...entries].slice(0, MAX_RUNS) });
     saveHistory(store.get().historyEntries);
@@ -151,7 +141,7 @@ function setChoices(args) {
   const { table, models } = store.get();
   restoreModel(args.model, args.params);
   const { method, ...evaluation } = args.evaluation;
-  store.set({ method, ...evaluation });
+  store.set({ method, ...evaluation, sample: Boolean(args.sample) });  // a run of a sample is restored as one
   const defaults = models.find((m) => m.name === args.model)?.preprocessing || {};  // the learner's own
   const { standardize = null, impute = defaults.impute } = args.preprocessing || {};
   store.set({ standardize: standardize === defaults.standardize ? null : standardize, impute });  // null: the model's default

@@ -208,17 +208,20 @@ function describeSlice(r, b) {
     : `A slice through ${b.x_name} and ${b.y_name}.`;
   const others = held.length ? ` Other features held at their training mean, or most common value: ${listed}${more}.` : "";
   e("boundary-slice").textContent = plane + others;
+  const range = b.value_range?.note;  // a regressor's predictions beyond the target's range, in Python's words
+  e("boundary-range").hidden = !range;
+  e("boundary-range").textContent = range || "";
   const head = headline(r);
   e("boundary-score").textContent = `On all ${r.features.length} features: ${head.label} ${head.value} (${head.note.split(" · ")[0]}); the plot is one slice of the model.`;
 }
 
-// Centres drawn in the plane of two raw features, when the model's centres are in those features' units.
+// Centres drawn in the plane of two features: each cluster's mean of those features in their own units,
+// from Python (clusters.feature_means); the model's centres are in the space it reads (standardised).
 function clusterCentres(r, x, y) {
-  const c = r.clusters?.centres;
-  const i = r.features.indexOf(x);
-  const j = r.features.indexOf(y);
-  if (!c || x === PCA || i < 0 || j < 0 || c[0]?.length !== r.features.length) return null;
-  return c.map((row) => [row[i], row[j]]);
+  const means = r.clusters?.feature_means;
+  if (!means || x === PCA || !means[x] || !means[y]) return null;
+  const pairs = means[x].map((cx, c) => [cx, means[y][c]]);
+  return pairs.some((p) => p.includes(null)) ? null : pairs;  // a cluster with no known value: none drawn
 }
 
 export function mountResults() {

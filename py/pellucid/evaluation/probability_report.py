@@ -16,7 +16,7 @@ from ..core.errors import DataError
 from ..core.jsonable import plain
 from .calibration import calibration_bins
 from .precision_recall import average_precision_score, precision_recall_curve
-from .ranking import confusion_at_thresholds, read_scores, read_truth
+from .ranking import read_scores, read_truth
 from .roc import roc_auc_score, roc_curve
 
 
@@ -44,10 +44,40 @@ def _class_curves(is_positive, scores, n_bins, max_points):
             "calibration": {key: calibration[key] for key in ("edges", "count", "bin", "prob_true", "prob_pred")}}
 
 
-def _threshold_table(is_positive, scores, max_points):
-    counts = confusion_at_thresholds(is_positive, scores)
-    names = ("thresholds", "tn", "fp", "fn", "tp")
-    return dict(zip(names, _thin([counts[name] for name in names], max_points)))
+# predict takes the first class of the highest probability, so at a tie of two classes (probability exactly
+# 0.5) the positive class wins only when it is the first column. The slider's table keeps that one rule at
+# every threshold, and always holds 0.5 itself, so its counts there are the confusion matrix of predict.
+DEFAULT_THRESHOLD = 0.5
+
+
+def _threshold_table(is_positive, scores, column, max_points):
+    """{"thresholds" (decreasing), "tn", "fp", "fn", "tp", "comparison", "default_index"}: the counts when
+    predicting positive for a score above t ("above": the positive class is the second column) or at
+    least t ("at least": it is the first), t over the distinct scores, DEFAULT_THRESHOLD and the end
+    (0 or 1) where every row, or none, is called positive."""
+    above = column != 0
+    end = 0.0 if above else 1.0
+    thresholds = np.unique(np.r_[scores, DEFAULT_THRESHOLD, end])[::-1]  # (m,) decreasing
+    side = "right" if above else "left"  # searchsorted "right" counts scores <= t, "left" scores < t
+
+    def called(sorted_scores):  # how many of these scores are called positive at each threshold
+        return len(sorted_scores) - np.searchsorted(sorted_scores, thresholds, side=side)
+
+    tp = called(np.sort(scores[is_positive])).astype(float)
+    fp = called(np.sort(scores[~is_positive])).astype(float)
+    n_pos, n_neg = float(is_positive.sum()), float(len(is_positive) - is_positive.sum())
+    default = int(np.flatnonzero(thresholds == DEFAULT_THRESHOLD)[0])
+    keep = _thinned_indices(len(thresholds), max_points, default)
+    return {"thresholds": thresholds[keep], "tn": (n_neg - fp)[keep], "fp": fp[keep], "fn": (n_pos - tp)[keep],
+            "tp": tp[keep], "comparison": "above" if above else "at least",
+            "default_index": int(np.searchsorted(keep, default))}
+
+
+def _thinned_indices(n, max_points, must_keep):
+    """Evenly spread indices of n entries (the ends kept), at most about max_points, with must_keep among them."""
+    if max_points is None or n <= max_points:
+        return np.arange(n)
+    return np.unique(np.r_[np.round(np.linspace(0, n - 1, max_points - 1)).astype(int), must_keep])
 
 
 def _column_of(classes, pos_label):
@@ -71,11 +101,12 @@ def _averages(per_class, key, area):
 
 def probability_report(y_true, proba, classes, pos_label=None, n_bins=10, max_points=1000):
     """{"classes", "binary", and for two classes "pos_label", "curves" (the positive class's roc,
-    precision_recall and calibration) and "thresholds" (tn/fp/fn/tp when predicting pos_label for
-    score >= t, t over the distinct scores, decreasing); for more, "per_class" ([{"class", "support",
-    roc, precision_recall, calibration}], or {"class", "support": 0, "note"} for a class with no rows
-    here), "roc_auc" and "average_precision" ({"macro", "weighted"} over the classes with rows, equal
-    to roc_auc_score's and average_precision_score's one-vs-rest averages when every class has rows)}.
+    precision_recall and calibration) and "thresholds" (tn/fp/fn/tp when predicting pos_label at
+    threshold t by predict's rule, t over the distinct scores and 0.5, decreasing: _threshold_table);
+    for more, "per_class" ([{"class", "support", roc, precision_recall, calibration}], or {"class",
+    "support": 0, "note"} for a class with no rows here), "roc_auc" and "average_precision" ({"macro",
+    "weighted"} over the classes with rows, equal to roc_auc_score's and average_precision_score's
+    one-vs-rest averages when every class has rows)}.
 
     proba: (n, k) probabilities with columns in the order of `classes` (the model's classes_)."""
     y = read_truth(y_true)
@@ -89,7 +120,7 @@ def probability_report(y_true, proba, classes, pos_label=None, n_bins=10, max_po
         column = _column_of(classes, pos_label)
         is_positive, scores = y == classes[column], proba[:, column]
         report.update(pos_label=classes[column], curves=_class_curves(is_positive, scores, n_bins, max_points),
-                      thresholds=_threshold_table(is_positive, scores, max_points))
+                      thresholds=_threshold_table(is_positive, scores, column, max_points))
         return plain(report)
     per_class = []
     for j, c in enumerate(classes.tolist()):

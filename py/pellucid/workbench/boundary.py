@@ -88,8 +88,34 @@ def boundary(run, x=None, y=None, resolution=200, projection=None):
         out["predicted"] = np.asarray(predicted)
     else:
         out["predicted"] = np.asarray(predicted, dtype=float)
+        out["value_range"] = value_range(table.column(run.target), out["predicted"])
     out["points"] = _points(run, points_xy)
     return out
+
+
+def value_range(target, predicted):
+    """The colour scale of a regressor's grid: the target's range, {low, high}, not the predictions', which
+    far from the data (a linear model on many features) can run far beyond it and leave the data's part
+    of the plane one colour. Predictions outside are drawn at the end colours; "below" and "above" count
+    those cells, "min" and "max" say how far the predictions go, and "note" says so in words (null when
+    every prediction is within the target's range)."""
+    target = np.asarray(target, dtype=float)
+    low, high = float(np.nanmin(target)), float(np.nanmax(target))
+    lowest, highest = float(np.min(predicted)), float(np.max(predicted))
+    below, above = int(np.sum(predicted < low)), int(np.sum(predicted > high))
+    out = {"low": low, "high": high, "min": lowest, "max": highest, "below": below, "above": above, "note": None}
+    if below or above:
+        sides = [f"{below:,} below, down to {_number(lowest)}" if below else "",
+                 f"{above:,} above, up to {_number(highest)}" if above else ""]
+        out["note"] = (f"The colours follow the target's range, {_number(low)} to {_number(high)}. "
+                       f"{below + above:,} of the {len(predicted):,} grid cells predict outside it "
+                       f"({'; '.join(filter(None, sides))}) and are drawn at the end colours.")
+    return out
+
+
+def _number(value):
+    """A value for the note, to 4 significant digits with thousands separated."""
+    return f"{float(f'{value:.4g}'):,}".removesuffix(".0")
 
 
 def _pca_grid(run, resolution):

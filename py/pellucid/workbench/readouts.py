@@ -212,6 +212,9 @@ def cluster_readout(estimator, M, labels, warnings, split):
     elif 2 <= k <= len(labels) - 1:
         out["silhouette"] = cluster_metrics.silhouette_score(M, labels)
         out["dunn"] = cluster_metrics.dunn_index(M, labels)
+    else:  # said, so an empty cell is not read as a missing computation
+        warnings.append(f"The silhouette and the Dunn index of the {split} rows need at least two clusters "
+                        f"among them and fewer clusters than rows; their {len(labels)} rows fall in {k}.")
     return out
 
 
@@ -229,14 +232,42 @@ def clusters(estimator, M, labels):
             "sizes": np.bincount(labels, minlength=k).tolist()}
 
 
+def feature_means(run, labels):
+    """{feature: [mean per cluster]} of each numeric feature in its own units, over the training rows: where
+    the page draws a cluster's centre on a plane of two features. The model's own centres are in the space
+    it reads (standardised, one-hot), which a plane of raw values cannot show; a k-means centre is the
+    mean of its training rows there, so this is the same point in the features' units."""
+    train = run.train_rows()
+    k = int(labels.max()) + 1 if len(labels) else 0
+    out = {}
+    for f in run.features:
+        if run.table.kinds.get(f) != "numeric":
+            continue
+        values, cluster = run.table.column(f)[train].astype(float), labels[train]
+        known = ~np.isnan(values)  # a missing value moves no centre
+        sums = np.bincount(cluster[known], weights=values[known], minlength=k)  # (k,)
+        counts = np.bincount(cluster[known], minlength=k)
+        out[f] = [float(s / c) if c else None for s, c in zip(sums, counts)]
+    return out
+
+
 def dendrogram(estimator):
     """The merge list {a, b, distance, size}; for more than DENDROGRAM_FULL rows only the last
-    DENDROGRAM_TAIL merges (ids below n are rows, n + j the cluster of merge j, as in `children_`)."""
+    DENDROGRAM_TAIL merges (ids below n are rows, n + j the cluster of merge j, as in `children_`), with
+    "first_row": the first training row of each earlier cluster the tail joins ({id: row}), so the page
+    numbers a cut's clusters by their first row, as `labels_` numbers the model's (the same colours)."""
     merges = estimator.merges_
     n = int(estimator.n_leaves_)
     truncated = n > DENDROGRAM_FULL
     first = max(0, len(merges) - DENDROGRAM_TAIL) if truncated else 0
-    return {"merges": merges[first:], "n_leaves": n, "first_merge": first, "truncated": truncated}
+    out = {"merges": merges[first:], "n_leaves": n, "first_merge": first, "truncated": truncated}
+    if truncated:
+        first_row = np.arange(2 * n - 1)  # (2n-1,) a row is its own first row
+        for j, (a, b) in enumerate(estimator.children_[:first]):
+            first_row[n + j] = min(first_row[a], first_row[b])
+        collapsed = {c for m in merges[first:] for c in (m["a"], m["b"]) if n <= c < n + first}
+        out["first_row"] = {str(c): int(first_row[c]) for c in sorted(collapsed)}
+    return out
 
 
 # --- PCA ------------------------------------------------------------------------------------------

@@ -73,6 +73,22 @@ def check_evaluation(evaluation):
     return out
 
 
+def evaluation_text(evaluation, task):
+    """The evaluation in words as it was done, for the run history: "stratified" only where the split or
+    the folds kept the classes' shares, which needs classes (a regression's or a clustering's never did),
+    and no folds for a learner without a target (it is fitted on all rows)."""
+    stratified = ", stratified" if evaluation["stratify"] and task == "classification" else ""
+    seed = f", seed {evaluation['seed']}"
+    if evaluation["method"] == "kfold":
+        if task not in SUPERVISED:
+            return f"all rows (k-fold needs a target to score){seed}"
+        return f"{evaluation['k']}-fold cross-validation{stratified}{seed}"
+    if evaluation["method"] == "split":
+        parts = [f"{evaluation[p]}% {p}" for p in ("validation", "test") if evaluation[p]]
+        return f"held out {' and '.join(parts)}{stratified}{seed}" if parts else f"nothing held out{seed}"
+    return "no held-out rows"
+
+
 def split_rows(n, validation, test, stratify, seed):
     """{train, validation, test}: 0-based row indices drawn by train_val_test_split (or train_test_split
     when one held-out part is 0%); `stratify` is the labels to stratify by, or None."""
@@ -163,7 +179,8 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     result = {"label": run.label, "task": estimator.task, "capabilities": sorted(run.learner.capabilities),
               "model": readouts.compact_model(estimator),
               "summary": summary(estimator), "features": features, "target": target,
-              "evaluation": evaluation, "splits": {k: (v + 1).tolist() for k, v in splits.items()},
+              "evaluation": evaluation, "evaluation_text": evaluation_text(evaluation, estimator.task),
+              "splits": {k: (v + 1).tolist() for k, v in splits.items()},
               "warnings": warnings, "preprocessing": shown, "preprocessing_choices": choices,
               "rows_dropped": dropped["rows"], "sample": sampled}
     if cv is not None:
@@ -281,7 +298,8 @@ def _readouts(run, X, y_raw, warnings, out_of_fold=None):
     M = readouts.encoded(estimator, X)
     out = {"metrics": {name: readouts.cluster_readout(estimator, M[rows], labels[rows], warnings, name)
                        for name, rows in splits.items() if len(rows)},
-           "clusters": readouts.clusters(estimator, M, labels)}
+           "clusters": {**readouts.clusters(estimator, M, labels),
+                        "feature_means": readouts.feature_means(run, labels)}}
     if run.learner.can("dendrogram"):
         out["dendrogram"] = readouts.dendrogram(estimator)
     return out

@@ -32,12 +32,22 @@ export function checkBoundary(b) {
   if (!b.y_values || b.y_values.length !== height) {
     throw new Error(`Boundary: y_values has ${b.y_values ? b.y_values.length : 0} values but height = ${height}.`);
   }
+  const r = b.value_range;
+  if (r && !(Number.isFinite(r.low) && Number.isFinite(r.high) && r.low <= r.high)) {
+    throw new Error(`Boundary: value_range must have finite low <= high, got ${r.low} and ${r.high}.`);
+  }
   const p = b.points;
   if (p && p.x && (p.x.length !== p.y.length || (p.label && p.label.length !== p.x.length)
       || (p.split && p.split.length !== p.x.length))) {
     throw new Error(`Boundary: points have ${p.x.length} x, ${p.y.length} y, ${p.label ? p.label.length : 0} labels `
       + `and ${p.split ? p.split.length : 0} splits; they must all be the same length.`);
   }
+}
+
+// A regressor's colour scale: the target's range as Python sent it (value_range: predictions beyond it
+// take the end colours, and its note says so), else the values drawn.
+export function colourDomain(b, pts = b.points || { label: [] }) {
+  return b.value_range ? [b.value_range.low, b.value_range.high] : extent(b.predicted, pts.label);
 }
 
 export function isRegression(b, options = {}) {
@@ -138,7 +148,7 @@ export function drawBoundary(canvas, b, options = {}) {
   const xDomain = zoomDomain([hasPts ? Math.min(gx0, px0) : gx0, hasPts ? Math.max(gx1, px1) : gx1], options.view?.x);
   const x = linearScale(xDomain, [plot.left, plot.right]);
   const y = linearScale(yDomain, [plot.bottom, plot.top]);
-  const valueDomain = regression ? extent(b.predicted, pts.label) : null;
+  const valueDomain = regression ? colourDomain(b, pts) : null;
 
   // The grid is painted at its own resolution, then scaled up without smoothing: one drawImage call.
   const small = document.createElement("canvas");
@@ -270,6 +280,12 @@ export function describeBoundary(b, options = {}) {
       if (values.length) rows.push([`${split} points (actual)`, values.length, ...stats(values)]);
     }
     table = makeTable("Predicted values", ["", "count", "min", "mean", "max"], rows);
+    const r = b.value_range;
+    if (r) {
+      const range = makeParagraph(r.note || `The colours follow the target's range, ${fmt(r.low)} to ${fmt(r.high)}; `
+        + "every prediction on the grid lies within it.");
+      return makeTwin(intro, range, table, heldList);
+    }
   } else {
     const n = b.predicted.length;
     const rows = b.classes.map((name, c) => {

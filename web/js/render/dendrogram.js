@@ -34,7 +34,7 @@ export function checkMerges(merges, nRows = merges?.length + 1, first = 0) {
 // labels?} or the merges array; a truncated readout (only the last merges) draws each earlier cluster it
 // refers to as one leaf, labelled with its size in brackets when known, "…" otherwise.
 // Returns {merges, n, rows (rows of the data), truncated, leafIds (original id of each leaf), leafName(leaf),
-// leafSize(leaf) (rows under a leaf, null if unknown)}.
+// leafSize(leaf) (rows under a leaf, null if unknown), firstRow(leaf) (the first data row under it)}.
 export function treeOf(data, labels = null) {
   const given = mergesOf(data);
   const names = labels || (Array.isArray(data) ? null : data.labels) || null;
@@ -44,7 +44,7 @@ export function treeOf(data, labels = null) {
   const rowName = (id) => (names ? String(names[id]) : String(id + 1));
   if (first === 0) {
     return { merges: given, n: rows, rows, truncated: false, leafIds: Array.from({ length: rows }, (_, i) => i),
-      leafName: rowName, leafSize: () => 1 };
+      leafName: rowName, leafSize: () => 1, firstRow: (leaf) => leaf };
   }
   const shownBase = rows + first;
   const n = given.length + 1;
@@ -70,7 +70,14 @@ export function treeOf(data, labels = null) {
     if (id < rows) return rowName(id);
     return size.has(id) ? `(${size.get(id)})` : "…";
   };
-  return { merges, n, rows, truncated: true, leafIds, leafName, leafSize };
+  // The first row under a leaf: itself, or the reply's first_row of a collapsed cluster (its id past the
+  // rows when not given, so such clusters come after the rows, in the order the tail names them).
+  const firstRows = (!Array.isArray(data) && data.first_row) || {};
+  const firstRow = (leaf) => {
+    const id = leafIds[leaf];
+    return id < rows ? id : firstRows[id] ?? id;
+  };
+  return { merges, n, rows, truncated: true, leafIds, leafName, leafSize, firstRow };
 }
 
 // Leaves in drawing order (depth first from the root, a before b), so no branches cross.
@@ -99,28 +106,32 @@ export function cutForK(merges, k) {
 }
 
 // Cluster of every leaf when the tree is cut at `cut`: maximal subtrees whose merge distance is <= cut,
-// numbered left to right in leaf order. Returns {labels: [cluster per leaf id], k, roots: [node id]}.
-export function clustersAtCut(merges, cut) {
+// numbered by the first row under them (firstRow(leaf), default the leaf id), as the model numbers its
+// labels_, so a cluster's colour here is its colour in the clusters plot. Returns {labels: [cluster per
+// leaf id], k, roots: [node id, by cluster number]}.
+export function clustersAtCut(merges, cut, firstRow = (leaf) => leaf) {
   const n = merges.length + 1;
-  const labels = new Array(n).fill(-1);
-  const roots = [];
+  const found = [];  // {root, leaves, first}
   const stack = [n + merges.length - 1];
   while (stack.length) {
     const id = stack.pop();
     if (id < n || merges[id - n].distance <= cut) {
-      const c = roots.length;
-      roots.push(id);
+      const leaves = [];
       const inner = [id];
       while (inner.length) {
         const j = inner.pop();
-        if (j < n) labels[j] = c;
+        if (j < n) leaves.push(j);
         else inner.push(merges[j - n].b, merges[j - n].a);
       }
+      found.push({ root: id, leaves, first: Math.min(...leaves.map(firstRow)) });
     } else {
       stack.push(merges[id - n].b, merges[id - n].a);
     }
   }
-  return { labels, k: roots.length, roots };
+  found.sort((p, q) => p.first - q.first);
+  const labels = new Array(n).fill(-1);
+  found.forEach(({ leaves }, c) => { for (const leaf of leaves) labels[leaf] = c; });
+  return { labels, k: found.length, roots: found.map((f) => f.root) };
 }
 
 // Draws data {merges, labels?} (or the merges array) on `canvas`. Options: width, height, cut (a distance)
@@ -155,7 +166,7 @@ export function drawDendrogram(canvas, data, options = {}) {
   order.forEach((id, i) => { pos[id] = i; });
   merges.forEach((m, i) => { pos[n + i] = (pos[m.a] + pos[m.b]) / 2; });
   const height = (id) => (id < n ? 0 : merges[id - n].distance);
-  const clusters = cut === null ? null : clustersAtCut(merges, cut);
+  const clusters = cut === null ? null : clustersAtCut(merges, cut, tree.firstRow);
   const colourOfNode = new Array(n + merges.length).fill(INK.neutral);
   if (clusters) {
     clusters.roots.forEach((root, c) => {
@@ -267,7 +278,7 @@ export function describeDendrogram(data, options = {}) {
   const cut = options.k !== undefined && options.k !== null ? cutForK(merges, options.k)
     : Number.isFinite(options.cut) ? options.cut : null;
   if (cut !== null) {
-    const { labels, k } = clustersAtCut(merges, cut);
+    const { labels, k } = clustersAtCut(merges, cut, tree.firstRow);
     const sizes = new Array(k).fill(0);
     labels.forEach((c, leaf) => { sizes[c] += tree.leafSize(leaf) ?? NaN; });
     const known = sizes.every(Number.isFinite) ? ` of sizes ${sizes.join(", ")}` : "";
