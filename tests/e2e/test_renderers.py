@@ -6,7 +6,6 @@ a copy of web/ next to the fixtures so the page can import them as the site woul
 
 import pathlib
 import shutil
-import statistics
 import threading
 
 import numpy as np
@@ -156,24 +155,25 @@ def test_boundary_checks_sizes(rpage):
     assert messages[4] is None
 
 
-def test_boundary_200_by_200_draws_fast(rpage):
-    times = rpage.evaluate("""() => {
+def test_boundary_200_by_200_paints_the_plot_and_draws_again_the_same(rpage):
+    # How fast it draws is measured in benchmarks/, not here: this checks that a fine grid is drawn whole.
+    info = rpage.evaluate("""() => {
         const b = F.boundaryData(200, 200, {points: 300});
         const canvas = document.getElementById("boundary");
-        R.boundary.drawBoundary(canvas, b);  // warm up
-        const times = [];
-        for (let i = 0; i < 15; i++) {
-            const t0 = performance.now();
-            R.boundary.drawBoundary(canvas, b);
-            canvas.getContext("2d").getImageData(0, 0, 1, 1);  // wait for the drawing to be done
-            times.push(performance.now() - t0);
+        const ctx = canvas.getContext("2d");
+        R.boundary.drawBoundary(canvas, b);
+        const first = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+        R.boundary.drawBoundary(canvas, b);
+        const second = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+        let painted = 0, differing = 0;
+        for (let i = 0; i < first.length; i += 4) {
+            if (first[i + 3] > 0) painted++;
+            if (first[i] !== second[i] || first[i + 1] !== second[i + 1] || first[i + 2] !== second[i + 2]) differing++;
         }
-        return times;
+        return {painted: painted / (first.length / 4), differing};
     }""")
-    median = statistics.median(times)
-    print(f"\n200x200 boundary with 300 points: median {median:.1f} ms, max {max(times):.1f} ms "
-          f"over {len(times)} draws")
-    assert median < 50
+    assert info["painted"] > 0.5, info
+    assert info["differing"] == 0, info
 
 
 def test_boundary_text_twin(rpage, shots):
