@@ -30,6 +30,7 @@ from . import prepare, showing
 from .judging import fold_pairs
 from ..preprocessing import Pipeline
 from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
+from .target_fit import check_target_kind, stratify_problem
 
 METHODS = ("split", "kfold", "none")
 
@@ -124,6 +125,8 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     table, dropped = prepare.rows_to_keep(table, features, target if supervised else None, choices)
     evaluation = check_evaluation(evaluation)
     table, sampled = within_row_limit(table, learner, sample, evaluation["seed"])
+    if supervised:
+        check_target_kind(table, target, estimator.task, learner.label)
     if estimator.task == "classification":
         check_two_classes(table, target)
     raw, n = table.select(features), table.n_rows
@@ -137,8 +140,7 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
             splits = split_rows(n, evaluation["validation"], evaluation["test"],
                                 _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
         except DataError as exc:  # too few rows for the parts, or a class for a stratified split
-            exc.about("evaluation.split")
-            raise
+            raise stratify_problem(exc, table, target, learner.label).about("evaluation.split") from None
     else:
         splits = {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
     run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
@@ -146,7 +148,10 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
                                     "preprocessing": choices, "sample": sampled})
     if evaluation["method"] == "kfold":
         if supervised:
-            cv, out_of_fold = _cross_validate(run, Pipeline(prepare.unfitted(raw, choices, learner), estimator))
+            try:
+                cv, out_of_fold = _cross_validate(run, Pipeline(prepare.unfitted(raw, choices, learner), estimator))
+            except DataError as exc:  # a class too small for stratified folds
+                raise stratify_problem(exc, table, target, learner.label) from None
             run.out_of_fold = out_of_fold  # what judging.out_of_fold keeps: curves and export read these
         else:
             warnings.append("k-fold cross-validation scores predictions of a target; a clustering or "
