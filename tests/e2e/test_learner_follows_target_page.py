@@ -35,6 +35,11 @@ def open_houses(page, site_url):
     expect(page.locator("#data-summary")).to_contain_text("houses.csv")
 
 
+def controls(page):
+    """The Model menu, the Target menu and the note beside the model."""
+    return page.get_by_label("Model", exact=True), page.get_by_label("Target"), page.locator("#learner-note")
+
+
 def press_train(page):
     page.get_by_role("button", name="Train", exact=True).click()
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
@@ -42,7 +47,7 @@ def press_train(page):
 
 def test_a_continuous_target_switches_the_default_learner_to_regression_and_it_trains(page, site_url):
     open_houses(page, site_url)
-    model, target, note = page.get_by_label("Model", exact=True), page.get_by_label("Target"), page.locator("#learner-note")
+    model, target, note = controls(page)
     expect(target).to_have_value("price")  # the last column
     expect(model).to_have_value("DecisionTreeRegressor")  # not the page's opening classifier
     expect(note).to_contain_text("Switched from Decision tree to Regression tree: price holds numbers with "
@@ -60,7 +65,7 @@ def test_a_continuous_target_switches_the_default_learner_to_regression_and_it_t
 
 def test_a_text_target_with_a_chosen_regressor_offers_a_classifier(page, site_url):
     open_houses(page, site_url)
-    model, target, note = page.get_by_label("Model", exact=True), page.get_by_label("Target"), page.locator("#learner-note")
+    model, target, note = controls(page)
     model.select_option("LinearRegression")  # the user's choice: kept
     expect(note).to_be_hidden()
     target.select_option("kind")

@@ -19,18 +19,19 @@ def check_target_kind(table, target, task, label):
         raise DataError(problem, field="model")
 
 
-def stratify_problem(exc, table, target, label):
-    """`exc` as the user should meet it: a class too small to stratify by is about the Model when the
-    target is most likely a quantity (many whole numbers: a regressor fits it), else about the Stratify
-    switch it already names; any other error unchanged."""
+def explain_stratify(exc, table, target, label):
+    """Raises, from `exc`, the error a user should meet when `exc` refuses a class too small to stratify by
+    and the target is most likely a quantity (many whole numbers): it is about the Model, as a regressor fits
+    such a target. Any other error is left as it is (a small class of real classes stays about the
+    Stratify switch it names), for the caller to raise."""
     if exc.field != "evaluation.stratify" or target is None:
-        return exc
+        return
     entry = column_entry(table, target)
     if not likely_quantity(entry, table.n_rows):
-        return exc
+        return
     _, counts = np.unique(table.column(target), return_counts=True)
     single = int(np.sum(counts == 1))
-    return DataError(f"{label} is a classifier, but {target} holds {entry['unique']} different whole numbers, "
-                     f"most likely a quantity to predict (regression): as classes, {single} of them have a single "
-                     "row, too few to stratify by. Choose a regressor as the Model, or untick Stratify by class.",
-                     field="model")
+    raise DataError(f"{label} is a classifier, but {target} holds {entry['unique']} different whole numbers, "
+                    f"most likely a quantity to predict (regression): as classes, {single} of them have a single "
+                    "row, too few to stratify by. Choose a regressor as the Model, or untick Stratify by class.",
+                    field="model") from exc

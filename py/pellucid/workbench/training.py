@@ -30,7 +30,7 @@ from . import prepare, showing
 from .judging import fold_pairs
 from ..preprocessing import Pipeline
 from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
-from .target_fit import check_target_kind, stratify_problem
+from .target_fit import check_target_kind, explain_stratify
 
 METHODS = ("split", "kfold", "none")
 
@@ -140,7 +140,9 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
             splits = split_rows(n, evaluation["validation"], evaluation["test"],
                                 _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
         except DataError as exc:  # too few rows for the parts, or a class for a stratified split
-            raise stratify_problem(exc, table, target, learner.label).about("evaluation.split") from None
+            explain_stratify(exc, table, target, learner.label)
+            exc.about("evaluation.split")
+            raise
     else:
         splits = {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
     run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
@@ -150,8 +152,9 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
         if supervised:
             try:
                 cv, out_of_fold = _cross_validate(run, Pipeline(prepare.unfitted(raw, choices, learner), estimator))
-            except DataError as exc:  # a class too small for stratified folds
-                raise stratify_problem(exc, table, target, learner.label) from None
+            except DataError as exc:  # a class too small for stratified folds, or a fold that failed
+                explain_stratify(exc, table, target, learner.label)
+                raise
             run.out_of_fold = out_of_fold  # what judging.out_of_fold keeps: curves and export read these
         else:
             warnings.append("k-fold cross-validation scores predictions of a target; a clustering or "
