@@ -118,12 +118,13 @@ class Session(Keeping):
         return {"model_id": self.keep_run(run), **result}
 
     def rank_learners(self, table_id, target, features, learners, evaluation=None, preprocessing=None,
-                         params=None, metric=None):
+                         params=None, metric=None, sample=False):
         """Several learners trained as `train` trains them, on the same rows, preprocessing and split or
         folds, ranked by `metric` (docs/bridge.md). The runs are not kept (a comparison of many would push
-        the shown model out): `train` with a row's model and params makes that very model again."""
+        the shown model out): `train` with a row's model and params makes that very model again. `sample`:
+        a learner with a row limit ranks on a seeded sample of that many rows, else it is left out."""
         return workbench.leaderboard.rank_learners(self.table(table_id), target, features, learners, evaluation,
-                                                      preprocessing, params, metric)
+                                                      preprocessing, params, metric, sample)
 
     def show_run(self, model_id):
         """A kept run's TrainResult again, as `train` replied it: the page reopens an earlier run."""

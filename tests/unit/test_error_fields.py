@@ -142,5 +142,8 @@ def test_a_split_the_rows_cannot_make_is_about_the_split(tmp_path):
     s = bridge.Session()
     s.table_id = s.handle("load_csv", {"path": str(path)})["result"]["table_id"]
     split = {"method": "split", "train": 34, "validation": 33, "test": 33}
+    # Class b's one row cannot be in all three parts: unticking Stratify by class fixes it.
     assert field_of(s, "train", target="label", features=["x"], model="GaussianNB",
-                    evaluation=split) == "evaluation.split"
+                    evaluation=split) == "evaluation.stratify"
+    assert field_of(s, "train", target="label", features=["x"], model="GaussianNB",
+                    evaluation={**split, "train": 0, "validation": 50, "test": 50}) == "evaluation.split"

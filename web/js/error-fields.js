@@ -14,6 +14,7 @@ const TRAIN = {
   "evaluation.split": "#split-train",
   "evaluation.k": "#cv-k",
   "evaluation.seed": "#eval-seed",
+  "evaluation.stratify": "#eval-stratify",
   "preprocessing.impute": "#pre-impute",
   "preprocessing.standardize": "#pre-standardize",
 };
@@ -21,7 +22,7 @@ const TRAIN = {
 const PANELS = {
   train: {},
   tune: { "evaluation.k": "#tune-k", metric: "#tune-metric", grid: "#tune-param-1" },
-  rank: { learners: "#leaderboard-learners input", metric: "#leaderboard-metric" },
+  rank: { learners: "#leaderboard-learners input", metric: "#leaderboard-metric", sample: "#leaderboard-sample" },
 };
 
 // `where`: {panel: "train" | "tune" | "rank", table: the loaded TableInfo, grid: tune's [{name, values}]}.

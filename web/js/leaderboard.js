@@ -12,7 +12,9 @@ import { downloadText } from "./export-panel.js";
 
 const els = { box: byId("leaderboard-box"), learners: byId("leaderboard-learners"), all: byId("leaderboard-all"),
   metric: byId("leaderboard-metric"), compare: byId("leaderboard-run"), export: byId("leaderboard-export"),
-  result: byId("leaderboard-result"), note: byId("leaderboard-note") };
+  result: byId("leaderboard-result"), note: byId("leaderboard-note"), limit: byId("leaderboard-limit"),
+  sample: byId("leaderboard-sample"), sampleLabel: byId("leaderboard-sample-label") };
+const count = (n) => n.toLocaleString("en-US");
 
 // The metrics offered before the first comparison, [{name, label, percent}] per task, from settings.json
 // (core.settings RANK_METRICS); a reply names those Python ranks by. Tuning scores by the same ones.
@@ -45,12 +47,29 @@ function drawLearners(s) {
     store.set({ rankTicked: [...ticked] });
   }
   const models = task ? s.models.filter((m) => m.task === task) : [];
+  const rows = s.table?.n_rows;
   els.learners.replaceChildren(...models.map((m) => el("label", { class: "check-row" },
-    el("input", { type: "checkbox", value: m.name, checked: ticked.has(m.name) }), ` ${m.label}`)));
+    el("input", { type: "checkbox", value: m.name, checked: ticked.has(m.name) }),
+    ` ${m.label}${limited(m, rows) ? ` (up to ${count(m.max_rows)} rows)` : ""}`)));
   els.note.textContent = task ? `Learners that do ${task}, like the model chosen above.`
     : "Comparing ranks learners by how well they predict a target: choose a classifier or a regressor as the model above.";
   const current = els.metric.value;
   els.metric.replaceChildren(...rankMetrics(task).map(({ name, label }) => option(name, label, name === current)));
+}
+
+const limited = (model, rows) => Boolean(model.max_rows && rows > model.max_rows);
+
+// The sample switch shows when a learner of the task has a row limit below the table's rows: ticked, such a
+// learner ranks on a seeded sample of its limit (marked in its row); unticked, it is left out with the reason.
+function drawLimit(s) {
+  const task = taskOf(s);
+  const over = task ? s.models.filter((m) => m.task === task && limited(m, s.table?.n_rows)) : [];
+  els.limit.hidden = !over.length;
+  els.sample.checked = Boolean(s.rankSample);
+  if (!over.length) return;
+  const sizes = [...new Set(over.map((m) => count(m.max_rows)))].join(" or ");
+  els.sampleLabel.textContent = `Use a sample of ${sizes} rows for learners with a row limit `
+    + `(${over.map((m) => m.label).join(", ")}; this table has ${count(s.table.n_rows)} rows)`;
 }
 
 function tick(name, on) {
@@ -76,10 +95,10 @@ function metricOf(reply, name) {
 // baseline after the learners it ties with.
 function ranked(reply, metric) {
   const { greater_is_better: greater } = metricOf(reply, metric);
-  const ok = [...reply.rows.filter((r) => !r.error), ...(reply.baseline ? [reply.baseline] : [])];
+  const ok = [...reply.rows.filter((r) => r.scores), ...(reply.baseline ? [reply.baseline] : [])];
   const value = (r) => r.scores[metric].mean;
   ok.sort((a, b) => (greater ? value(b) - value(a) : value(a) - value(b)));
-  return [...ok, ...reply.rows.filter((r) => r.error)];
+  return [...ok, ...reply.rows.filter((r) => r.left_out), ...reply.rows.filter((r) => r.error)];
 }
 
 function caption(reply, metric) {
@@ -89,13 +108,15 @@ function caption(reply, metric) {
     ? `mean ± spread (std) over ${k} folds, each scored by the model that did not see its rows`
     : `on the ${reply.n_rows} ${SCORED_ON[reply.scored_on]}`;
   const baseline = reply.baseline ? ` ${BASELINE_NOTE}` : "";
-  return `Ranked by ${label.replace(/^[A-Z][a-z]/, (w) => w.toLowerCase())}, ${where}. Choose a learner to open its model.${baseline}`;
+  const sampled = reply.rows.some((r) => r.sample) ? " A learner marked “on a sample” was trained and scored on a "
+    + "seeded random sample of its row limit, split the same way: its score is of other rows than the rest." : "";
+  return `Ranked by ${label.replace(/^[A-Z][a-z]/, (w) => w.toLowerCase())}, ${where}. Choose a learner to open its model.${baseline}${sampled}`;
 }
 
 function leaderTable(reply, metric) {
   const { label, name } = metricOf(reply, metric);
   const folds = reply.scored_on === "folds";
-  const sample = reply.rows.find((r) => !r.error) || {};
+  const sample = reply.rows.find((r) => r.scores && !r.sample) || reply.rows.find((r) => r.scores) || {};
   const rows = (n) => ` (${n} ${n === 1 ? "row" : "rows"})`;
   const [fitNote, predictNote] = folds ? [" (per fold)", " (per fold)"] : [rows(sample.fit_rows), rows(sample.predict_rows)];
   const head = el("tr", {}, ...["Rank", "Learner", label, ...(folds ? ["± std"] : []), `Fit time${fitNote}`,
@@ -104,17 +125,19 @@ function leaderTable(reply, metric) {
   const body = el("tbody");
   let place = 0;
   ranked(reply, metric).forEach((row) => {
-    const rank = row.error || row.baseline ? "—" : ++place;
-    const open = row.baseline ? el("span", { text: row.label, title: BASELINE_NOTE })
+    const rank = !row.scores || row.baseline ? "—" : ++place;
+    const open = row.baseline || row.left_out ? el("span", { text: row.label, title: row.baseline ? BASELINE_NOTE : "" })
       : el("button", { type: "button", class: "link", text: row.label, onclick: () => openRow(row) });
-    const cells = row.error
-      ? [el("td", { colSpan: folds ? 4 : 3, class: "failed", text: `Failed: ${row.error}` })]
+    const mark = row.sample ? [el("span", { class: "sample-mark", text: ` (on a sample of ${count(row.sample.rows)} rows)` })] : [];
+    const cells = row.left_out
+      ? [el("td", { colSpan: folds ? 4 : 3, class: "left-out", text: `Left out: ${row.left_out}` })]
+      : row.error ? [el("td", { colSpan: folds ? 4 : 3, class: "failed", text: `Failed: ${row.error}` })]
       : [el("td", { class: "num", text: formatValue(row.scores[name].mean, format) }),
         ...(folds ? [el("td", { class: "num", text: formatValue(row.scores[name].std, format) })] : []),
         el("td", { class: "num", text: row.baseline ? "—" : formatSeconds(row.fit_seconds) }),
         el("td", { class: "num", text: row.baseline ? "—" : formatSeconds(row.predict_seconds) })];
     body.append(el("tr", { class: row.baseline ? "baseline" : "", dataset: { model: row.model || "" } },
-      el("td", { class: "num", text: rank }), el("th", { scope: "row" }, open), ...cells));
+      el("td", { class: "num", text: rank }), el("th", { scope: "row" }, open, ...mark), ...cells));
   });
   return el("table", { id: "leaderboard-table" }, el("caption", { text: caption(reply, metric) }), el("thead", {}, head), body);
 }
@@ -136,13 +159,15 @@ function render() {
 async function compare() {
   showMessage("");
   const s = store.get();
-  const args = trainingArgs(s);
+  // The chosen model's row limit is the comparison's sample switch's business, not Train's.
+  const args = trainingArgs({ ...s, sample: true });
   if (args.problem) return showMessage(args.problem, "", args.control);
   const learners = checkedLearners();
   if (!learners.length) return showMessage("Tick at least one learner to compare.", "", "#leaderboard-learners input");
   const { model, params, ...common } = args;
   // Standardizing follows each learner's own default unless the user set it for all.
-  const setup = { ...common, preprocessing: { ...common.preprocessing, standardize: s.standardize ?? null } };
+  const setup = { ...common, preprocessing: { ...common.preprocessing, standardize: s.standardize ?? null },
+    sample: Boolean(s.rankSample) };
   const request = { ...setup, learners, params: { [model]: params }, metric: els.metric.value || null };
   const reply = await run(`Comparing ${learners.length} learners…`, () => python.call("rank_learners", request),
     { cancellable: true, where: { panel: "rank" } });
@@ -159,6 +184,7 @@ async function openRow(row) {
   showMessage("");
   const args = { ...shown.setup, model: row.model, params: row.params };
   chooseModel(row.model, row.params);
+  if (row.sample) store.set({ sample: true });  // Train then makes the same model on the same sample
   const opened = await trainAndRecord(args);  // the run history records it, as Train's
   if (opened) {
     for (const tr of els.result.querySelectorAll("tbody tr")) tr.classList.toggle("chosen", tr.dataset.model === row.model);
@@ -170,12 +196,12 @@ function comparisonCsv(reply) {
   const metric = reply.metrics.some((m) => m.name === els.metric.value) ? els.metric.value : reply.metric;
   const names = reply.metrics.map((m) => m.name);
   const header = ["rank", "learner", "model", "params", "scored_on", ...names.flatMap((n) => [`${n}_mean`, `${n}_std`]),
-    "fit_seconds", "predict_seconds", "error"];
+    "fit_seconds", "predict_seconds", "sample_rows", "error"];
   let place = 0;
-  const lines = ranked(reply, metric).map((row) => [row.error || row.baseline ? "" : ++place, row.label,
+  const lines = ranked(reply, metric).map((row) => [!row.scores || row.baseline ? "" : ++place, row.label,
     row.baseline ? "baseline" : row.model, row.baseline ? "" : JSON.stringify(row.params),
     reply.scored_on, ...names.flatMap((n) => [row.scores?.[n]?.mean, row.scores?.[n]?.std]),
-    row.fit_seconds, row.predict_seconds, row.error]);
+    row.fit_seconds, row.predict_seconds, row.sample?.rows, row.error ?? (row.left_out && `left out: ${row.left_out}`)]);
   return [header, ...lines].map((line) => line.map(csvField).join(",")).join("\n") + "\n";
 }
 
@@ -194,7 +220,9 @@ function enable(s) {
 }
 
 export function mountLeaderboard() {
-  store.subscribe(["models", "model"], drawLearners);
+  store.subscribe(["models", "model", "table"], drawLearners);
+  store.subscribe(["models", "model", "table", "rankSample"], drawLimit);
+  els.sample.addEventListener("change", () => store.set({ rankSample: els.sample.checked }));
   // A new table (another file, or the same data restored into a new worker) makes the ranking stale.
   store.subscribe(["table"], () => store.set({ ranking: null }));
   store.subscribe(["ranking"], render);
@@ -213,5 +241,6 @@ export function mountLeaderboard() {
     if (shown) downloadText("learners_compared.csv", comparisonCsv(shown.reply), "text/csv");
   });
   drawLearners(store.get());
+  drawLimit(store.get());
   enable(store.get());
 }

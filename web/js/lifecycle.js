@@ -36,7 +36,7 @@ export async function start() {
   const modelKnown = models.some((m) => m.name === s.model);
   if (!modelKnown) rejected.push("model");
   if (rejected.length) showNote(`Some settings in the link were not understood and were left at their defaults: ${[...new Set(rejected)].join(", ")}.`);
-  chooseModel(modelKnown ? s.model : models[0].name, s.params);
+  chooseModel(modelKnown ? s.model : models[0].name, s.params, { byUser: modelKnown && hash.includes("model=") });
   store.set(Object.fromEntries([...EVALUATION_KEYS, ...PREPROCESS_KEYS].map((key) => [key, s[key]])));
   wantView({ view: s.view, x: s.x, y: s.y });
   const wanted = { target: s.target, ignore: s.ignore, explicit: hash.includes("target=") };

@@ -7,6 +7,7 @@ import { python, onPython } from "./python.js";
 import { run, setStatus, showMessage, showProgress } from "./work.js";
 import { mountDataControls } from "./data-controls.js";
 import { mountModelControls } from "./model-controls.js";
+import { mountLearnerFollow } from "./learner-follow.js";
 import { mountEvaluation, EVALUATION_KEYS } from "./eval-panel.js";
 import { makeProps, defaults } from "./link-settings.js";
 import { mountResults } from "./results.js";
@@ -84,6 +85,7 @@ function mount(shared) {
 
 mountDataControls();
 mountModelControls();
+mountLearnerFollow();
 mountResults();
 mountResultActions();
 mountApplyPanel();

@@ -18,10 +18,11 @@ export function needsTarget(s = store.get()) {
   return SUPERVISED.includes(chosenModel(s)?.task);
 }
 
-// Chooses a model, its parameters starting from `values` where they name them.
-export function chooseModel(name, values = {}) {
+// Chooses a model, its parameters starting from `values` where they name them. `byUser`: the user chose it
+// (the menu, a link, a run reopened); a model the page chose follows the target (learner-follow.js).
+export function chooseModel(name, values = {}, { byUser = true } = {}) {
   const model = findModel(store.get().models, name);
-  store.set({ model: name, params: paramValues(model?.params || [], values) });
+  store.set({ model: name, params: paramValues(model?.params || [], values), modelByUser: byUser });
 }
 
 // Sets a model and every parameter back (a run from the history): the controls are drawn again even when

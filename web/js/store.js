@@ -13,6 +13,8 @@ const INITIAL = {
   generator: {},       // the chosen generator's {n, noise, seed}
   model: "",           // the chosen model's class name
   params: {},          // its hyperparameters' values
+  modelByUser: false,  // the user chose the model (else the page did, and it follows the target's task)
+  learnerSwitched: null,  // {from, to, target}: the page switched the model to follow that target
   view: "",            // the view shown
   ready: false,        // Python has started (the menus may still be loading)
   python: null,        // how it started: {seconds, version (pellucid's), snapshot (from Pyodide's snapshot)}
@@ -42,6 +44,7 @@ const INITIAL = {
   standardize: null,   // standardize numeric columns: true, false, or null for the model's default
   impute: null,        // missing cells: one of settings.json's impute choices (its default once it is read)
   sample: false,       // train a learner with a row limit on a seeded sample of that many rows
+  rankSample: false,   // Compare learners: rank a learner with a row limit on a seeded sample of that many rows
   trainedRun: null,    // the last training that succeeded, {args, result}: set once per training, the run history records it
   historyEntries: [],  // the run history, newest first: plain data, as saved in this browser (history.js)
   ranking: null,       // Compare learners' table on screen, {reply, setup}: the reply and the settings it was trained with

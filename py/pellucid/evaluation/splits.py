@@ -103,7 +103,8 @@ def _split_indices(n, sizes, stratify, seed, shuffle):
     if small.any():
         c = int(np.flatnonzero(small)[0])
         raise DataError(f"Class {classes[c].item()!r} has only {class_counts[c]} row(s); a stratified split "
-                        f"into {len(sizes)} parts needs at least {len(sizes)} rows of every class.")
+                        f"into {len(sizes)} parts needs at least {len(sizes)} rows of every class: split "
+                        "without stratifying, or drop the rare class.", field="evaluation.stratify")
     per_class, left = [], class_counts.copy()
     for size in sizes[:0:-1]:  # the held-out parts, last first; the training part takes what is left
         draw = _approximate_mode(left, size, rng)
@@ -215,6 +216,10 @@ class StratifiedKFold(KFold):
         if small.any():
             c = int(np.flatnonzero(small)[0])
             label = y[np.flatnonzero(y_enc == c)[0]]
+            if counts[c] < 2:  # no number of folds (at least 2) can hold it in each: stratifying is the problem
+                raise DataError(f"Class {label.item()!r} has only 1 row, so no stratified folds can each hold "
+                                "some of it: cross-validate without stratifying, or drop the rare class.",
+                                field="evaluation.stratify")
             raise DataError(f"Class {label.item()!r} has only {counts[c]} row(s), fewer than k={self.n_splits} "
                             "folds, so some test folds would have none of it; use fewer folds.", field="evaluation.k")
         k, n_classes = self.n_splits, len(counts)

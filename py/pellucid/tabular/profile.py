@@ -55,11 +55,16 @@ def named_like_id(name):
 
 def profile(table, target=None):
     """One dict per column, in order: {name, kind, missing, unique, role, reason, and a histogram
-    {edges, counts} (numbers, dates) or bars [[value, count], ...] of the most frequent values and
-    "other", the rows holding the rest (categories, text, IDs; no bars when more than half the values
-    are distinct)}. A date column also has its "date_format", the "parts" it becomes and how many
-    values are "not_dates" (read as missing)."""
+    {edges, counts} (numbers, dates; a number also says whether its values are all "whole") or bars
+    [[value, count], ...] of the most frequent values and "other", the rows holding the rest (categories,
+    text, IDs; no bars when more than half the values are distinct)}. A date column also has its
+    "date_format", the "parts" it becomes and how many values are "not_dates" (read as missing)."""
     return [_profile_column(table, name, target) for name in table.columns]
+
+
+def column_entry(table, name):
+    """The profile of one column, as `profile` gives it (with no target chosen)."""
+    return _profile_column(table, name, None)
 
 
 def _profile_column(table, name, target):
@@ -83,7 +88,7 @@ def _number(name, values, present):
     whole = bool(len(finite)) and bool(np.all(finite == np.round(finite)))
     is_id = whole and present > MIN_ROWS_FOR_ID and "year" not in name.lower() and (
         unique == present or (named_like_id(name) and unique >= ID_SHARE_NAMED * present))
-    return {"kind": "id" if is_id else "number", "unique": unique, "histogram": _histogram(finite)}
+    return {"kind": "id" if is_id else "number", "unique": unique, "whole": whole, "histogram": _histogram(finite)}
 
 
 def _count_distinct(ordered):

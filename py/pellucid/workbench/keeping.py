@@ -6,6 +6,7 @@ browser's memory. The bridge's Session is a Keeping with the page's commands on 
 import itertools
 
 from ..core.errors import DataError
+from ..tabular.target_task import target_tasks
 from . import tables
 
 
@@ -95,9 +96,10 @@ class Keeping:
         """The TableInfo; `entries`: the table's profile when it was just made for its target."""
         table, meta = self.tables[table_id], self.table_meta[table_id]
         read_info = meta.get("read_info") if meta.get("uploaded") else None  # an example's reading is no news
+        entries = entries if entries is not None else tables.column_profile(table, meta["suggested_target"])
         return {"table_id": table_id, "name": meta["name"], **table.summary(), "preview": table.head(10),
                 "suggested_target": meta["suggested_target"], "target_candidates": meta["target_candidates"],
-                "profile": entries if entries is not None else tables.column_profile(table, meta["suggested_target"]),
+                "target_tasks": target_tasks(entries, table.n_rows), "profile": entries,
                 "read_info": read_info.to_dict() if read_info is not None else None}
 
     def _setup_of(self, run, overrides):

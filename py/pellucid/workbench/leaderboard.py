@@ -63,46 +63,53 @@ def check_metric(metric, task):
 
 
 def rank_learners(table, target, features, learners, evaluation=None, preprocessing=None, params=None,
-                     metric=None):
+                     metric=None, sample=False):
     """Train each of `learners` (names) on `table` as `train` would, with `params[name]` where given (the
     page's current model keeps its settings) and its defaults otherwise; rank them by `metric`. A learner
-    that fails is listed last with its message; when every one fails, the first failure is raised. The
-    reply: docs/bridge.md."""
+    with a row limit below the table's rows trains on its seeded sample when `sample` (its row says so),
+    and is otherwise left out with the reason; one that fails is listed last with its message. When no
+    learner trains, the first failure (or the row limit) is raised. The reply: docs/bridge.md."""
     chosen, task = check_learners(learners)
     metric = check_metric(metric, task)
     params = _check_params(params, chosen)
-    rows, failures, first = [], [], None
+    rows, failures, runs = [], [], []
     for i, learner in enumerate(chosen):
         report(i / len(chosen), f"{learner.label} ({i + 1} of {len(chosen)})")
         with part(i / len(chosen), (i + 1) / len(chosen), f"{learner.label} ({i + 1} of {len(chosen)})"):
             try:
                 run, result = training.train(table, target, features, learner.name, params.get(learner.name),
-                                                evaluation, False, preprocessing)
+                                                evaluation, False, preprocessing, bool(sample))
             except DataError as exc:
                 failures.append(exc)
-                rows.append(_failed_row(learner, params.get(learner.name), exc))
+                rows.append(_failed_row(learner, params.get(learner.name), exc, table.n_rows))
                 continue
         rows.append(_row(run, result, task))
-        first = first or run
-    if first is None:
+        runs.append(run)
+    if not runs:
         raise failures[0]
     report(1.0, "Compared")
-    scored = next(row for row in rows if "error" not in row)
+    # The reply's rows, split and baseline are those of the whole table: a learner on its sample is the
+    # exception its row marks, unless every learner trained on a sample.
+    whole = [run for run in runs if not run.setup.get("sample")] or runs
+    trained = [row for row in rows if "scores" in row]
+    scored = next((row for row in trained if row["sample"] is None), trained[0])
     return {"task": task, "metric": metric, "metrics": metrics_for(task), "evaluation": scored["evaluation"],
             "scored_on": scored["scored_on"], "n_rows": scored["n_rows"], "rows": rank(rows, metric),
-            "baseline": baseline_row(first, task)}
+            "baseline": baseline_row(whole[0], task)}
 
 
 def rank(rows, metric):
-    """The rows best first by the mean of `metric` (lower first for a loss), failed ones last, ties in
-    the order the learners were chosen; each with its 1-based "rank" (None when it failed)."""
+    """The rows best first by the mean of `metric` (lower first for a loss), then those left out for their
+    row limit, then failed ones, ties in the order the learners were chosen; each with its 1-based "rank"
+    (None when it was not scored)."""
     greater = SCORERS[metric][2]
-    ok = [row for row in rows if "error" not in row]
+    ok = [row for row in rows if "scores" in row]
     ok.sort(key=lambda row: -row["scores"][metric]["mean"] if greater else row["scores"][metric]["mean"])
     for place, row in enumerate(ok, 1):
         row["rank"] = place
+    left_out = [dict(row, rank=None) for row in rows if "left_out" in row]
     failed = [dict(row, rank=None) for row in rows if "error" in row]
-    return ok + failed
+    return ok + left_out + failed
 
 
 def _check_params(params, chosen):
@@ -138,7 +145,7 @@ def _row(run, result, task):
             "per_fold": timing["per_fold"], "fit_rows": timing.get("fit_rows"),
             "predict_rows": timing.get("predict_rows"),
             "warnings": result["warnings"], "evaluation": result["evaluation"],
-            "scored_on": scored_on, "n_rows": int(n_rows)}
+            "scored_on": scored_on, "n_rows": int(n_rows), "sample": result["sample"]}
 
 
 def _scored_groups(run):
@@ -173,9 +180,14 @@ def baseline_row(run, task):
                        for name, values in per_metric.items()}}
 
 
-def _failed_row(learner, params, exc):
-    return {"model": learner.name, "label": learner.label, "params": dict(params or {}),
-            "error": str(exc)}
+def _failed_row(learner, params, exc, n_rows):
+    """A learner that did not train: left out for its row limit (the sample was not asked for), with the
+    reason, or failed, with its message."""
+    row = {"model": learner.name, "label": learner.label, "params": dict(params or {})}
+    if exc.field == "sample":
+        return {**row, "left_out": f"works on up to {learner.max_rows:,} rows; this table has {n_rows:,}. Use a "
+                                   f"sample for learners with a row limit to rank it on {learner.max_rows:,} rows."}
+    return {**row, "error": str(exc)}
 
 
 def _params_of(run):

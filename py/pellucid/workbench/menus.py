@@ -19,9 +19,10 @@ NOT_IN_THE_FORM = ("trace", "standardize")
 def models():
     """The model menu, from the learners' descriptors: each model's task, capabilities, the input it needs,
     whether it is sensitive to feature scale, its preprocessing defaults ({standardize, impute}: what
-    `train` does when the page leaves them to the model) and its hyperparameters for the page to build
-    controls."""
-    menu = []
+    `train` does when the page leaves them to the model), its hyperparameters for the page to build
+    controls, and whether it is its task's default ("task_default": the first of its task in the menu, the
+    one the page switches to when a target implies that task)."""
+    menu, tasks_seen = [], set()
     for learner in registry.learners():
         cls = learner.estimator
         defaults = cls().get_params()
@@ -30,5 +31,7 @@ def models():
         menu.append({"name": learner.name, "label": learner.label, "group": learner.group, "task": learner.task,
                      "capabilities": sorted(learner.capabilities), "needs": learner.needs,
                      "scale_sensitive": learner.scale_sensitive, "preprocessing": preprocessing_defaults(learner),
-                     "max_rows": learner.max_rows, "params": params})
+                     "max_rows": learner.max_rows, "params": params,
+                     "task_default": learner.task not in tasks_seen})
+        tasks_seen.add(learner.task)
     return menu

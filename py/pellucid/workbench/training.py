@@ -30,6 +30,7 @@ from . import prepare, showing
 from .judging import fold_pairs
 from ..preprocessing import Pipeline
 from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
+from .target_fit import check_target_kind, explain_stratify
 
 METHODS = ("split", "kfold", "none")
 
@@ -140,6 +141,8 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     table, dropped = prepare.rows_to_keep(table, features, target if supervised else None, choices)
     evaluation = check_evaluation(evaluation)
     table, sampled = within_row_limit(table, learner, sample, evaluation["seed"])
+    if supervised:
+        check_target_kind(table, target, estimator.task, learner.label)
     if estimator.task == "classification":
         check_two_classes(table, target)
     raw, n = table.select(features), table.n_rows
@@ -153,6 +156,7 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
             splits = split_rows(n, evaluation["validation"], evaluation["test"],
                                 _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
         except DataError as exc:  # too few rows for the parts, or a class for a stratified split
+            explain_stratify(exc, table, target, learner.label)
             exc.about("evaluation.split")
             raise
     else:
@@ -162,7 +166,11 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
                                     "preprocessing": choices, "sample": sampled})
     if evaluation["method"] == "kfold":
         if supervised:
-            cv, out_of_fold = _cross_validate(run, Pipeline(prepare.unfitted(raw, choices, learner), estimator))
+            try:
+                cv, out_of_fold = _cross_validate(run, Pipeline(prepare.unfitted(raw, choices, learner), estimator))
+            except DataError as exc:  # a class too small for stratified folds, or a fold that failed
+                explain_stratify(exc, table, target, learner.label)
+                raise
             run.out_of_fold = out_of_fold  # what judging.out_of_fold keeps: curves and export read these
         else:
             warnings.append("k-fold cross-validation scores predictions of a target; a clustering or "

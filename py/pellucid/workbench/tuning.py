@@ -28,6 +28,7 @@ from .training import check_evaluation, split_rows, within_row_limit
 from ..host.progress import report
 from .leaderboard import check_metric, metrics_for
 from .runs import SUPERVISED, check_not_empty, check_two_classes, choose_columns, make_estimator
+from .target_fit import check_target_kind, explain_stratify
 
 MAX_PARAMS = 2
 MAX_CELLS = 100  # k fits per cell: beyond this a grid takes too long in a browser tab
@@ -143,13 +144,18 @@ def tune(table, target, features, model, params=None, evaluation=None, preproces
     check_not_empty(table, features + [target], target)
     choices = prepare.check_choices(preprocessing, learner)
     table, _ = prepare.rows_to_keep(table, features, target, choices)
+    check_target_kind(table, target, estimator.task, learner.label)
     classification = estimator.task == "classification"
     if classification:
         check_two_classes(table, target)
     stratified = evaluation["stratify"] and classification
     y = table.column(target)
-    rows = tuning_rows(table.n_rows, evaluation, y if stratified else None)
-    folds = folds_of(rows, y, k, stratified, evaluation["seed"])
+    try:
+        rows = tuning_rows(table.n_rows, evaluation, y if stratified else None)
+        folds = folds_of(rows, y, k, stratified, evaluation["seed"])
+    except DataError as exc:  # a class too small to stratify by
+        explain_stratify(exc, table, target, learner.label)
+        raise
     raw = table.select(features)
     with _warnings.catch_warnings(record=True) as caught:
         _warnings.simplefilter("always")
