@@ -94,7 +94,8 @@ def menu(n=560, seed=0):
     rows = []
     for i in range(n):
         category = int(rng.integers(0, len(categories)))
-        fat, carbs, protein = rng.gamma(2, 6 + 3 * (category < 3)), rng.gamma(3, 12), rng.gamma(2, 5 + 5 * (category < 3))
+        hearty = category < 3
+        fat, carbs, protein = rng.gamma(2, 6 + 3 * hearty), rng.gamma(3, 12), rng.gamma(2, 5 + 5 * hearty)
         calories = 9 * fat + 4 * carbs + 4 * protein + rng.normal(0, 10)
         item = f"\"Menu item {i % 505}, {['small', 'medium', 'large'][i % 505 % 3]}\""
         rows.append([f"\"{categories[category]}\"", item, f"{int(rng.integers(4, 22))} oz", f"{calories:.0f}",

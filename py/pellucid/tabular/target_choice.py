@@ -10,7 +10,8 @@ When neither is, there is no suggestion (the page asks the user to choose) and t
 columns are likely, first: a category of a few values (classes), then numbers (a value to predict), then
 a category of many values, then the coordinates; later columns first within each (targets tend to come
 last). A table that ends in its coordinates (gems: ..., price, x, y, z) puts the last column before them
-first, beside any column named like a target. Each candidate has its reason in words, and says whether it is likely (the first three groups).
+first, beside any column named like a target. Each candidate has its reason in words, and says whether
+it is likely (the first three groups).
 """
 
 import re
