@@ -75,11 +75,11 @@ def test_many_classes_split_one_value_against_the_rest():
     assert gains[root["values"][0]] == pytest.approx(max(gains.values()), rel=1e-9)
 
 
-def test_auto_splits_few_values_multiway_and_many_binary():
+def test_auto_splits_few_values_multiway_and_many_one_against_the_rest():
     restaurant = load_restaurant()
     model = DecisionTreeClassifier().fit(restaurant.X, restaurant.y, feature_names=restaurant.feature_names)
     assert set(model.categorical_splits_) == {"multiway"}  # the notes' tables stay ID3-exact
-    for n_cities, kind in ((10, "multiway"), (11, "binary")):
+    for n_cities, kind in ((10, "multiway"), (11, "one_vs_rest")):
         X, y, _ = _city_table(1, n_cities=n_cities)
         model = DecisionTreeClassifier().fit(X, y, feature_names=["city", "noise"])
         assert model.categorical_splits_ == [kind, None]

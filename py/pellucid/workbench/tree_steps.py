@@ -12,6 +12,7 @@ the frame is about.
 
 import numpy as np
 
+from ..learners.tree._base import BINARY_KINDS
 from ..learners.tree.criteria import entropy, gini
 from .formula_text import fixed, name_tex, name_text
 
@@ -72,7 +73,7 @@ class _Data:
         self.kinds = list(estimator.feature_kinds_)
         self.columns = {name: np.asarray(X.column(name)) for name in self.names}
         self.categories = dict(zip(self.names, estimator.categories_))
-        self.binary = {name for name, kind in zip(self.names, estimator.categorical_splits_) if kind == "binary"}
+        self.binary = {name for name, kind in zip(self.names, estimator.categorical_splits_) if kind in BINARY_KINDS}
         self.codes = codes  # (n,) class index per row, or None for a regression tree
         self.weights = getattr(estimator, "class_weights_", None)  # (k,) class weights, or None
 

@@ -7,9 +7,10 @@ from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 def _notes(p):
     notes = ["Both grow a tree by the best impurity decrease (entropy or Gini) with midpoint thresholds on "
              "numeric features, with the same min_samples_leaf and best-first max_leaf_nodes. A categorical "
-             "column splits many ways or into a set of values against the rest in pellucid "
-             f"(categorical_split={p.get('categorical_split', 'auto')!r}), but on one-hot columns (one "
-             "yes/no test per category) in scikit-learn.",
+             "column splits many ways, into a set of values against the rest, or one value against the rest "
+             f"in pellucid (categorical_split={p.get('categorical_split', 'auto')!r}: auto splits up to 10 "
+             "values many ways, more one against the rest), but on one-hot columns (one yes/no test per "
+             "category, the one_vs_rest test) in scikit-learn.",
              "scikit-learn visits the features in a random order (random_state = seed) and keeps the first "
              "best split it meets, so equally good splits are broken at random; pellucid takes the first "
              "feature in column order."]

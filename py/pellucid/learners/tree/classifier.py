@@ -57,10 +57,13 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     the parent's examples; the attribute is not tested twice on one path. A categorical column split
     binary gets a test "A in S" and may be tested again: with two classes S is the best of the cuts
     of its values ordered by P(second class) (the best of all subsets; Breiman et al., 1984), with
-    more classes the best single value against the rest; values absent at the node go right.
-    categorical_split="auto" splits columns with up to 10 values multiway (the notes' tables stay
-    ID3-exact) and those with more binary. A numeric column gets binary tests x <= t (t halfway
-    between consecutive distinct values) and may be tested again. Ties in PLURALITY-VALUE go to the
+    more classes the best single value against the rest; values absent at the node go right. A column
+    split one_vs_rest gets the same test with S one value, for any number of classes: the test a tree
+    on one-hot columns makes. categorical_split="auto" splits columns with up to 10 values multiway
+    (the notes' tables stay ID3-exact) and those with more one_vs_rest: ordering hundreds of values by
+    the very rows a node splits makes the best set fit noise (_TreeModel._split_kinds). A numeric
+    column gets binary tests x <= t (t halfway between consecutive distinct values) and may be tested
+    again. Ties in PLURALITY-VALUE go to the
     smallest label; ties between attributes (gains within 1e-12) to the earlier column. Growth stops
     at pure nodes, when no attribute is left, at max_depth, below min_samples_split examples, or when
     the best gain is <= min_gain; a test leaving fewer than min_samples_leaf examples in a branch is
@@ -83,7 +86,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
 
     Fitted: classes_, class_weights_ (weight of each class's examples, or None), tree_ (flat node
     arrays), feature_names_in_, feature_kinds_, categories_ (sorted training values of each categorical
-    column, None for numeric ones), categorical_splits_ (per column None, "multiway" or "binary"),
+    column, None for numeric ones), categorical_splits_ (per column None, "multiway", "binary" or "one_vs_rest"),
     n_features_in_.
 
     trace=True records trace_, a list of steps. Growth, in the order of the recursive pseudocode:

@@ -68,8 +68,12 @@ def numeric_importance(target, values, rows, parent, min_leaf=1):
 
 
 def value_stats(target, codes, rows, n_values):
-    """(n_values, s) statistics of the node's examples taking each value of a categorical attribute."""
-    return np.stack([target.stats_of_rows(rows[codes == v]).sum(axis=0) for v in range(n_values)])
+    """(n_values, s) statistics of the node's examples taking each value of a categorical attribute:
+    each example's statistics added to its value's row (one pass over the examples, however many values)."""
+    own = target.stats_of_rows(rows)  # (m, s)
+    stats = np.zeros((n_values, own.shape[1]), dtype=own.dtype)
+    np.add.at(stats, codes, own)
+    return stats
 
 
 def categorical_importance(target, codes, rows, parent, n_values, min_leaf=1):
@@ -82,28 +86,30 @@ def categorical_importance(target, codes, rows, parent, n_values, min_leaf=1):
     return float(target.importance(parent, branches))
 
 
-def candidate_subsets(target, branches):
+def candidate_subsets(target, branches, single=False):
     """The left sets a binary test "A in S" tries, from the (V, s) statistics of each value.
 
     Two classes or a numeric target: the values present are ordered by P(second class) or by mean
     target (ties by value), and S is every prefix of that order. Breiman et al. (1984) showed the
     best of all 2^(V-1) subsets is among these V - 1 cuts for a two-class gain or a variance
-    reduction. More classes: there is no such order, so each value is tried against the rest."""
+    reduction. More classes, or `single` (a one_vs_rest column): each value is tried against the
+    rest, as a tree on one-hot columns tests them."""
     sizes = target.size(branches)
     present = np.flatnonzero(sizes > 0)
-    if target.kind != "variance" and target.k > 2:  # three or more classes: one value against the rest
+    if single or (target.kind != "variance" and target.k > 2):  # one value against the rest
         return [present[i:i + 1] for i in range(len(present))]
     key = branches[present, 1] / sizes[present]  # P(second class), or the mean of the centred target
     ordered = present[np.argsort(key, kind="stable")]
     return [np.sort(ordered[:i]) for i in range(1, len(ordered))]
 
 
-def binary_category_importance(target, codes, rows, parent, n_values, min_leaf=1):
-    """(gain, left set) of the best test "A in S" on a categorical attribute; (0, None) when no test
-    leaves examples on both sides (at least min_leaf each). Values absent from the node go right."""
+def binary_category_importance(target, codes, rows, parent, n_values, min_leaf=1, single=False):
+    """(gain, left set) of the best test "A in S" on a categorical attribute (S of one value when
+    `single`); (0, None) when no test leaves examples on both sides (at least min_leaf each). Values
+    absent from the node go right."""
     branches = value_stats(target, codes, rows, n_values)  # (V, s)
     best, chosen = -np.inf, None
-    subsets = candidate_subsets(target, branches)
+    subsets = candidate_subsets(target, branches, single)
     if subsets:
         left = np.stack([branches[S].sum(axis=0) for S in subsets])  # (c, s)
         sides = np.stack([left, parent - left], axis=1)  # (c, 2, s)
@@ -120,11 +126,12 @@ class Learner:
     """DECISION-TREE-LEARNING on the encoded (n, d) matrix X (categorical columns hold value codes)."""
 
     def __init__(self, X, is_categorical, n_values, target, max_depth, min_samples_split, min_gain,
-                 min_samples_leaf=1, binary=None):
+                 min_samples_leaf=1, binary=None, single=None):
         self.X, self.target = X, target
         self.is_categorical = [bool(c) for c in is_categorical]
         self.n_values = [int(v) for v in n_values]
         self.binary = [False] * X.shape[1] if binary is None else [bool(b) for b in binary]
+        self.single = [False] * X.shape[1] if single is None else [bool(b) for b in single]
         self.max_depth, self.min_samples_split, self.min_gain = max_depth, min_samples_split, min_gain
         self.min_leaf = min_samples_leaf
 
@@ -184,7 +191,8 @@ class Learner:
             codes = self.X[rows, a].astype(np.intp)
             if self.binary[a]:
                 scores[a, 0], subsets[a] = binary_category_importance(self.target, codes, rows, parent,
-                                                                      self.n_values[a], self.min_leaf)
+                                                                      self.n_values[a], self.min_leaf,
+                                                                      self.single[a])
             else:
                 scores[a, 0] = categorical_importance(self.target, codes, rows, parent, self.n_values[a],
                                                       self.min_leaf)
@@ -221,11 +229,11 @@ def flatten(root, n_features):
 
 
 def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,
-         min_samples_leaf=1, binary=None):
+         min_samples_leaf=1, binary=None, single=None):
     """DECISION-TREE-LEARNING(all examples, all attributes) as a Tree. n_values[j]: how many values
     column j takes in the whole training set (branches of a multiway test on it); binary[j]: True for
-    a categorical column tested "A in S" instead."""
+    a categorical column tested "A in S" instead; single[j]: True when that S is one value."""
     learner = Learner(X, is_categorical, n_values, target, max_depth, min_samples_split, min_gain,
-                      min_samples_leaf, binary)
+                      min_samples_leaf, binary, single)
     root = learner.learn(np.arange(X.shape[0]), list(range(X.shape[1])))
     return flatten(root, X.shape[1])

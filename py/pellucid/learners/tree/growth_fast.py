@@ -13,7 +13,8 @@ so one expression scores every threshold of every node and numeric column. Child
 order by a stable partition of the parent's segment. Categorical attributes are scored from a
 (node, value, class) count table: multiway tests are not reused below a node that tested them; binary
 tests "A in S" score every candidate left set of growth.candidate_subsets at once, from prefix sums
-of the table with each node's values in their order.
+of the table with each node's values in their order; one-value tests (one_vs_rest) score only the
+(node, value) pairs present.
 """
 
 import numpy as np
@@ -100,7 +101,8 @@ def _binary_cost(criterion, table, totals, min_leaf):
     is valid; order (A, V); count (A,)), the left set of node a being order[a, :count[a]].
 
     The candidates are growth.candidate_subsets': prefixes of the values ordered by P(second class) or
-    mean target, or (three or more classes) each value alone. Ties go to the earliest candidate."""
+    mean target, or (three or more classes) each value alone (a one_vs_rest column: _one_vs_rest_cost).
+    Ties go to the earliest candidate."""
     s, A, V = table.shape
     n_value = criterion.samples(table)  # (A, V)
     one_vs_rest = criterion.task == "classification" and criterion.k > 2
@@ -122,6 +124,26 @@ def _binary_cost(criterion, table, totals, min_leaf):
     return best, order, first + 1
 
 
+def _one_vs_rest_cost(criterion, codes, n_values, rows, node, totals, min_leaf):
+    """_binary_cost's answer for a one_vs_rest column, from the (node, value) pairs present only: a
+    column of hundreds of values meets a few of them at each deep node, so the dense (s, A, V) table
+    would be nearly all zeros. Candidates in value order within a node; ties go to the lowest value."""
+    A = totals.shape[1]
+    pair, inverse = np.unique(node * n_values + codes[rows], return_inverse=True)  # (P,) sorted by node
+    left = criterion.group_stats(rows, inverse.ravel(), len(pair))  # (s, P) each value alone
+    at = pair // n_values  # (P,) the node of each pair
+    n_left = criterion.samples(left)  # (P,)
+    n_node = criterion.samples(totals)[at]  # (P,)
+    cost = criterion.cost(left) + criterion.cost(totals[:, at] - left)  # (P,)
+    cost = np.where((n_left >= min_leaf) & (n_node - n_left >= min_leaf), cost, np.inf)
+    first = np.searchsorted(at, np.arange(A))  # (A,) each node's first pair (every open node has rows)
+    best = np.minimum.reduceat(cost, first)  # (A,)
+    near = cost <= (best + criterion.tol * criterion.mass(totals))[at]  # (P,) costs that tie the best
+    chosen = np.minimum.reduceat(np.where(near, np.arange(len(pair)), len(pair)), first)  # (A,)
+    value = pair[np.minimum(chosen, len(pair) - 1)] % n_values  # (A,) the left set's one value
+    return best, value[:, None], np.ones(A, dtype=np.intp)
+
+
 def _partition(orders, child_of_row, open_):
     """The orders of the children that expand further: each row of orders, grouped by node, regrouped by
     child (children of a node are consecutive) keeping the order within a child. child_of_row: (n,)
@@ -140,10 +162,11 @@ class _Grower:
     """State of one growth: node records appended level by level."""
 
     def __init__(self, X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain,
-                 min_samples_leaf=1, binary=None):
+                 min_samples_leaf=1, binary=None, single=None):
         self.X, self.criterion = X, criterion
         self.is_cat = np.asarray(is_categorical, dtype=bool)
         self.binary = np.zeros(X.shape[1], dtype=bool) if binary is None else np.asarray(binary, dtype=bool)
+        self.single = np.zeros(X.shape[1], dtype=bool) if single is None else np.asarray(single, dtype=bool)
         self.min_leaf = min_samples_leaf
         self.left_values = {}  # node id -> left set of its binary categorical test
         self.subsets = {}  # per binary column, the (order, count) of the level being scored
@@ -207,10 +230,14 @@ class _Grower:
             gains[:, self.numeric] = np.where(np.isfinite(cost), parent_cost[:, None] - cost, 0.0) / masses[:, None]
         node = np.repeat(np.arange(A), sizes)  # (m,)
         for j in np.flatnonzero(self.is_cat):
-            table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
-            if self.binary[j]:
+            if self.single[j]:
+                cost, *self.subsets[j] = _one_vs_rest_cost(self.criterion, self.codes[j], self.n_values[j],
+                                                           orders[0], node, stats, self.min_leaf)
+            elif self.binary[j]:
+                table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
                 cost, *self.subsets[j] = _binary_cost(self.criterion, table, stats, self.min_leaf)
             else:
+                table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
                 cost = _multiway_cost(self.criterion, table, self.min_leaf)
             gain = np.where(np.isfinite(cost), parent_cost - cost, 0.0) / masses
             gains[:, j] = np.where(used[:, j], np.nan, gain)
@@ -298,8 +325,8 @@ class _Grower:
 
 
 def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,
-         min_samples_leaf=1, binary=None):
+         min_samples_leaf=1, binary=None, single=None):
     """growth.grow's tree (same arguments; target: criteria.Classes or criteria.Values), grown level-wise."""
     criterion = for_target(target)
     return _Grower(X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain,
-                   min_samples_leaf, binary).grow()
+                   min_samples_leaf, binary, single).grow()
