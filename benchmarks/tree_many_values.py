@@ -33,6 +33,10 @@ def best_seconds(fn, repeats):
     return min(times)
 
 
+def fit_seconds(model, params, X, y, repeats):
+    return best_seconds(lambda: model(**params).fit(X, y), repeats)
+
+
 def run(rows_list, n_values, repeats):
     cases = (("regression", DecisionTreeRegressor, None), ("two classes", DecisionTreeClassifier, 2),
              ("three classes", DecisionTreeClassifier, 3))
@@ -41,11 +45,11 @@ def run(rows_list, n_values, repeats):
             table = read_csv(io.StringIO(menu_csv(n=rows, n_dishes=n_values, classes=classes)))
             y = table.column("price")
             without = table.select(["a", "b", "c", "kind"])
-            t = best_seconds(lambda: model().fit(without, y), repeats)
+            t = fit_seconds(model, {}, without, y, repeats)
             print(f"{rows:>7} {name:14} {'without the column':24} {t * 1e3:9.1f} ms", flush=True)
             used = table.select(["a", "b", "c", "kind", "dish"])
             for split in SPLITS:
-                t = best_seconds(lambda: model(categorical_split=split).fit(used, y), repeats)
+                t = fit_seconds(model, {"categorical_split": split}, used, y, repeats)
                 print(f"{rows:>7} {name:14} {'categorical_split=' + split:24} {t * 1e3:9.1f} ms", flush=True)
 
 

@@ -55,7 +55,7 @@ def _assert_same_tree(a, b, regression):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("kind", ["entropy", "gini", "regression"])
+@pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio", "regression"])
 @pytest.mark.parametrize("limits", [{}, {"max_depth": 3, "min_samples_split": 5, "min_gain": 0.01}])
 def test_tree_growth_readable_equals_fast(seed, kind, limits):
     X, is_categorical, n_values, target = _tree_inputs(seed, kind)
@@ -67,7 +67,7 @@ def test_tree_growth_readable_equals_fast(seed, kind, limits):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("kind", ["entropy", "gini", "regression"])
+@pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio", "regression"])
 @pytest.mark.parametrize("limits", [{}, {"min_samples_leaf": 4}, {"max_depth": 3, "min_samples_leaf": 7}])
 @pytest.mark.parametrize("one_value", [False, True], ids=["best_set", "one_vs_rest"])
 def test_tree_growth_with_binary_category_tests_readable_equals_fast(seed, kind, limits, one_value):
@@ -99,7 +99,7 @@ def test_tree_growth_with_binary_category_tests_readable_equals_fast(seed, kind,
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("kind", ["entropy", "gini"])
+@pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio"])
 @pytest.mark.parametrize("limits", [{}, {"min_samples_leaf": 4}, {"max_depth": 3, "min_gain": 0.01}])
 def test_tree_growth_with_class_weights_readable_equals_fast(seed, kind, limits):
     """Class weights (one class rare, as class_weight="balanced" weighs it) on numeric, multiway and

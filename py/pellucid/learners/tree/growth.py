@@ -21,7 +21,9 @@ attribute marked binary gets a test "A in S" instead of the multiway one (see
 `binary_category_importance`) and also stays in `attributes`. min_samples_leaf rules out tests that
 leave fewer examples in a branch (an empty branch of a multiway test is still allowed: it is the
 notes' PLURALITY-VALUE(parent_examples) leaf). Ties go to the first: gains within the target's tol
-tie, and the earlier column, the lower threshold or the earlier subset wins.
+tie, and the earlier column, the lower threshold or the earlier subset wins. Each attribute's test is
+the one of largest gain; its IMPORTANCE is that gain, or with criterion="gain_ratio" the gain over the
+test's split information (criteria.py: `rank`).
 
 This grower is the one a traced fit (trace=True, the steps view) runs. growth_fast.py grows the same
 tree, every node of a depth at once, for everything else; tests/unit/test_fast_paths.py checks they agree.
@@ -47,8 +49,8 @@ class Node:
 
 
 def numeric_importance(target, values, rows, parent, min_leaf=1):
-    """(gains, thresholds), each (F,): the best test x <= t on each numeric attribute at a node, with
-    its IMPORTANCE; (0, NaN) for an attribute whose values there are all equal. values: (m, F) the
+    """(gains, thresholds), each (F,): the best test x <= t on each numeric attribute at a node (the
+    largest gain), with its IMPORTANCE; (0, NaN) for an attribute whose values there are all equal. values: (m, F) the
     attributes at the node's rows. The attributes are scored side by side: the same steps, one array."""
     m, F = values.shape
     order = np.argsort(values, axis=0, kind="stable")  # (m, F)
@@ -64,7 +66,8 @@ def numeric_importance(target, values, rows, parent, min_leaf=1):
     t = lo / 2.0 + hi / 2.0
     t = np.where((t >= hi) | (t < lo), lo, t)  # halfway, guarded against rounding
     found = np.isfinite(best)
-    return np.where(found, best, 0.0), np.where(found, t, np.nan)
+    score = target.rank(np.where(found, best, 0.0), sides[first, np.arange(F)])  # (F,) of the chosen cuts
+    return np.where(found, score, 0.0), np.where(found, t, np.nan)
 
 
 def value_stats(target, codes, rows, n_values):
@@ -83,7 +86,7 @@ def categorical_importance(target, codes, rows, parent, n_values, min_leaf=1):
     sizes = target.size(branches)
     if ((sizes > 0) & (sizes < min_leaf)).any():
         return 0.0
-    return float(target.importance(parent, branches))
+    return float(target.rank(target.importance(parent, branches), branches))
 
 
 def candidate_subsets(target, branches, single=False):
@@ -118,7 +121,8 @@ def binary_category_importance(target, codes, rows, parent, n_values, min_leaf=1
         gains = np.where(valid, target.importance(parent, sides), -np.inf)  # (c,)
         best = gains.max()
         if np.isfinite(best):
-            chosen = subsets[int(np.argmax(gains >= best - target.tol))]  # the earliest on ties
+            pick = int(np.argmax(gains >= best - target.tol))  # the earliest on ties
+            chosen, best = subsets[pick], target.rank(best, sides[pick])
     return (float(best), chosen) if chosen is not None else (0.0, None)
 
 

@@ -31,7 +31,8 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1):
     """Best threshold of every numeric column at every open node.
 
     XT: (F, n) numeric columns; orders: (F, m) orders; sizes: (A,) rows per node; totals: (s, A) node
-    statistics. Returns (cost after the best split, inf if none; threshold), each (F, A)."""
+    statistics. Returns (cost after the best split, inf if none; threshold; what the rows left of it
+    weigh, or None unless the criterion ranks by gain ratio), each (F, A)."""
     F, m = orders.shape
     A = len(sizes)
     starts = _starts(sizes)
@@ -68,12 +69,20 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1):
         chosen = flat[np.minimum.reduceat(index, first)]  # (g,) first best cut of each group
         group = group[first]
     else:
-        return best.reshape(F, A), threshold.reshape(F, A)
+        return best.reshape(F, A), threshold.reshape(F, A), np.zeros((F, A)) if criterion.by_ratio else None
     lo, hi = xs.ravel()[chosen], xs.ravel()[chosen + 1]
     mid = lo / 2.0 + hi / 2.0
     best[group] = group_best
     threshold[group] = np.where((mid >= hi) | (mid < lo), lo, mid)  # rounding guard
-    return best.reshape(F, A), threshold.reshape(F, A)
+    left_mass = None
+    if criterion.by_ratio:  # the split information needs the weight left of each chosen cut
+        running = np.cumsum(_take_rows(np.broadcast_to(criterion.row_mass, (F, len(criterion.row_mass))), orders),
+                            axis=1)  # (F, m)
+        before = np.where(starts > 0, running[:, np.maximum(starts - 1, 0)], 0.0)  # (F, A) up to each segment
+        left_mass = np.zeros(F * A)
+        left_mass[group] = running.ravel()[chosen] - before.ravel()[group]
+        left_mass = left_mass.reshape(F, A)
+    return best.reshape(F, A), threshold.reshape(F, A), left_mass
 
 
 def _take_rows(A, orders):
@@ -98,7 +107,8 @@ def _multiway_cost(criterion, table, min_leaf):
 
 def _binary_cost(criterion, table, totals, min_leaf):
     """Best test "A in S" on one categorical column at every open node: (cost (A,), inf where no test
-    is valid; order (A, V); count (A,)), the left set of node a being order[a, :count[a]].
+    is valid; what its left set weighs (A,); order (A, V); count (A,)), the left set of node a being
+    order[a, :count[a]].
 
     The candidates are growth.candidate_subsets': prefixes of the values ordered by P(second class) or
     mean target, or (three or more classes) each value alone (a one_vs_rest column: _one_vs_rest_cost).
@@ -119,9 +129,10 @@ def _binary_cost(criterion, table, totals, min_leaf):
     cost = np.where((n_left >= min_leaf) & (n_node - n_left >= min_leaf), cost, np.inf)
     best = cost.min(axis=1)  # (A,)
     first = np.argmax(cost <= (best + criterion.tol * criterion.mass(totals))[:, None], axis=1)  # (A,)
+    left_mass = criterion.mass(left)[np.arange(A), first]  # (A,) what the chosen left set weighs
     if one_vs_rest:
-        return best, first[:, None], np.ones(A, dtype=np.intp)
-    return best, order, first + 1
+        return best, left_mass, first[:, None], np.ones(A, dtype=np.intp)
+    return best, left_mass, order, first + 1
 
 
 def _one_vs_rest_cost(criterion, codes, n_values, rows, node, totals, min_leaf):
@@ -139,9 +150,10 @@ def _one_vs_rest_cost(criterion, codes, n_values, rows, node, totals, min_leaf):
     first = np.searchsorted(at, np.arange(A))  # (A,) each node's first pair (every open node has rows)
     best = np.minimum.reduceat(cost, first)  # (A,)
     near = cost <= (best + criterion.tol * criterion.mass(totals))[at]  # (P,) costs that tie the best
-    chosen = np.minimum.reduceat(np.where(near, np.arange(len(pair)), len(pair)), first)  # (A,)
-    value = pair[np.minimum(chosen, len(pair) - 1)] % n_values  # (A,) the left set's one value
-    return best, value[:, None], np.ones(A, dtype=np.intp)
+    chosen = np.minimum(np.minimum.reduceat(np.where(near, np.arange(len(pair)), len(pair)), first),
+                        len(pair) - 1)  # (A,)
+    value = pair[chosen] % n_values  # (A,) the left set's one value
+    return best, criterion.mass(left)[chosen], value[:, None], np.ones(A, dtype=np.intp)
 
 
 def _partition(orders, child_of_row, open_):
@@ -225,21 +237,29 @@ class _Grower:
         gains = np.full((A, d), np.nan)
         thresholds = np.full((A, d), np.nan)
         if len(self.numeric):
-            cost, thresholds[:, self.numeric] = (a.T for a in _best_thresholds(self.criterion, self.XT, orders,
-                                                                                sizes, stats, self.min_leaf))
-            gains[:, self.numeric] = np.where(np.isfinite(cost), parent_cost[:, None] - cost, 0.0) / masses[:, None]
+            cost, threshold, left = _best_thresholds(self.criterion, self.XT, orders, sizes, stats, self.min_leaf)
+            thresholds[:, self.numeric] = threshold.T
+            gain = np.where(np.isfinite(cost.T), parent_cost[:, None] - cost.T, 0.0) / masses[:, None]  # (A, F)
+            if self.criterion.by_ratio:
+                gain = self.criterion.rank(gain, np.stack([left.T, masses[:, None] - left.T], axis=-1))
+            gains[:, self.numeric] = gain
         node = np.repeat(np.arange(A), sizes)  # (m,)
         for j in np.flatnonzero(self.is_cat):
             if self.single[j]:
-                cost, *self.subsets[j] = _one_vs_rest_cost(self.criterion, self.codes[j], self.n_values[j],
-                                                           orders[0], node, stats, self.min_leaf)
+                cost, left, *self.subsets[j] = _one_vs_rest_cost(self.criterion, self.codes[j], self.n_values[j],
+                                                                 orders[0], node, stats, self.min_leaf)
+                branches = np.stack([left, masses - left], axis=-1)  # (A, 2) what each side weighs
             elif self.binary[j]:
                 table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
-                cost, *self.subsets[j] = _binary_cost(self.criterion, table, stats, self.min_leaf)
+                cost, left, *self.subsets[j] = _binary_cost(self.criterion, table, stats, self.min_leaf)
+                branches = np.stack([left, masses - left], axis=-1)
             else:
                 table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
                 cost = _multiway_cost(self.criterion, table, self.min_leaf)
+                branches = self.criterion.mass(table) if self.criterion.by_ratio else None  # (A, V)
             gain = np.where(np.isfinite(cost), parent_cost - cost, 0.0) / masses
+            if self.criterion.by_ratio:
+                gain = self.criterion.rank(gain, branches)
             gains[:, j] = np.where(used[:, j], np.nan, gain)
         return gains, thresholds
 
