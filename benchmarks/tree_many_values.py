@@ -15,11 +15,11 @@ import time
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tests" / "oracle"), str(ROOT / "tests")]
+sys.path[:0] = [str(ROOT / "py"), str(ROOT / "tests")]
 
 from pellucid.learners.tree import DecisionTreeClassifier, DecisionTreeRegressor  # noqa: E402
 from pellucid.tabular.csvio import read_csv  # noqa: E402
-from test_tree_many_values import menu_csv  # noqa: E402
+from menu_table import menu_csv  # noqa: E402
 
 SPLITS = ("auto", "binary", "multiway")
 

@@ -5,7 +5,7 @@ import pytest
 pytest.importorskip("sklearn", reason="an oracle test: it compares with scikit-learn")
 
 from bridgekit import session_with_csv
-from test_tree_many_values import menu_csv
+from menu_table import menu_csv
 
 
 @pytest.fixture(scope="module")
