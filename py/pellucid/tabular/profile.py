@@ -146,7 +146,7 @@ def _role(entry, is_target, n_rows):
     if entry["kind"] == "text":
         return "ignore", f"free text, {unique} distinct values"
     if _many_levels(entry):
-        return "ignore", f"too many categories ({unique}) to split on"
+        return "ignore", f"too many categories ({unique})"
     return "feature", None
 
 
