@@ -46,6 +46,24 @@ def test_gain_exercise_answer_is_the_information_gain_from_the_data(seed):
     assert exercises.check_exercise(run, seed, str(gain + 0.004))["correct"]  # within the documented 0.005
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_gain_ratio_exercise_answer_is_the_gain_over_the_split_information(seed):
+    model_id, run = trained("restaurant", "DecisionTreeClassifier", "WillWait", {"criterion": "gain_ratio"})
+    ex = exercises.exercise(run, seed)
+    assert ex["question"].startswith("Compute the gain ratio of ")
+    attribute = ex["question"].split(" of ")[1].split(" at ")[0]
+    y = run.table.column("WillWait")
+    col = run.table.column(attribute)
+    values = sorted(set(col))
+    gain = H([np.sum(y == "No"), np.sum(y == "Yes")]) - sum(
+        np.sum(col == v) / len(y) * H([np.sum((col == v) & (y == c)) for c in ("No", "Yes")]) for v in values)
+    ratio = gain / H([np.sum(col == v) for v in values])
+    right = session.handle("check_exercise", {"model_id": model_id, "seed": seed, "answer": round(ratio, 3)})["result"]
+    assert right["correct"] and right["expected"] == pytest.approx(ratio)
+    assert [w.split("(")[0] for w in right["worked"]] == ["Gain", "SplitInfo", "GainRatio"]
+    assert not exercises.check_exercise(run, seed, gain)["correct"] or abs(gain - ratio) <= 0.005
+
+
 def test_same_seed_same_exercise_and_seeds_vary_the_question():
     _, run = trained("restaurant", "DecisionTreeClassifier", "WillWait")
     assert exercises.exercise(run, 11) == exercises.exercise(run, 11)

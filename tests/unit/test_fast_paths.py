@@ -55,7 +55,7 @@ def _assert_same_tree(a, b, regression):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("kind", ["entropy", "gini", "regression"])
+@pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio", "regression"])
 @pytest.mark.parametrize("limits", [{}, {"max_depth": 3, "min_samples_split": 5, "min_gain": 0.01}])
 def test_tree_growth_readable_equals_fast(seed, kind, limits):
     X, is_categorical, n_values, target = _tree_inputs(seed, kind)
@@ -67,11 +67,13 @@ def test_tree_growth_readable_equals_fast(seed, kind, limits):
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("kind", ["entropy", "gini", "regression"])
+@pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio", "regression"])
 @pytest.mark.parametrize("limits", [{}, {"min_samples_leaf": 4}, {"max_depth": 3, "min_samples_leaf": 7}])
-def test_tree_growth_with_binary_category_tests_readable_equals_fast(seed, kind, limits):
+@pytest.mark.parametrize("one_value", [False, True], ids=["best_set", "one_vs_rest"])
+def test_tree_growth_with_binary_category_tests_readable_equals_fast(seed, kind, limits, one_value):
     """Binary tests "A in S" on a 15-value column (and, on even seeds, on the 4-value one too), with
-    leaf-size limits: the same tests, left sets and leaves from both growers."""
+    leaf-size limits: the same tests, left sets and leaves from both growers; with one_value, the
+    15-value column's S is one value (categorical_split="one_vs_rest")."""
     X, is_categorical, n_values, target = _tree_inputs(seed, kind)
     rng = np.random.default_rng(seed + 100)
     city = rng.integers(0, 15, size=len(X))
@@ -82,9 +84,13 @@ def test_tree_growth_with_binary_category_tests_readable_equals_fast(seed, kind,
         labels = np.where(rng.random(len(X)) < 0.5, target.y, city % target.k)
         target = Classes(labels, target.k, target.kind)
     binary = [False, False, seed % 2 == 0, False, True]
-    readable = growth.grow(X, is_categorical, n_values, target, binary=binary, **limits)
-    fast = growth_fast.grow(X, is_categorical, n_values, target, binary=binary, **limits)
+    single = [False, False, False, False, one_value]
+    readable = growth.grow(X, is_categorical, n_values, target, binary=binary, single=single, **limits)
+    fast = growth_fast.grow(X, is_categorical, n_values, target, binary=binary, single=single, **limits)
     assert readable.left_values  # the premise: some node tests a left set
+    if one_value:
+        assert all(len(codes) == 1 for node, codes in readable.left_values.items()
+                   if readable.feature[node] == 4)
     _assert_same_tree(readable, fast, kind == "regression")
     assert readable.left_values.keys() == fast.left_values.keys()
     for node, codes in readable.left_values.items():
@@ -93,7 +99,7 @@ def test_tree_growth_with_binary_category_tests_readable_equals_fast(seed, kind,
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("kind", ["entropy", "gini"])
+@pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio"])
 @pytest.mark.parametrize("limits", [{}, {"min_samples_leaf": 4}, {"max_depth": 3, "min_gain": 0.01}])
 def test_tree_growth_with_class_weights_readable_equals_fast(seed, kind, limits):
     """Class weights (one class rare, as class_weight="balanced" weighs it) on numeric, multiway and

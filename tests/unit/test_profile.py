@@ -109,6 +109,12 @@ def test_a_category_with_very_many_values_is_left_out_with_its_count():
     entry = one([f"Z{i % 150}" for i in range(1000)])
     assert (entry["kind"], entry["role"]) == ("category", "ignore")
     assert "150" in entry["reason"]
+    assert "one value against the rest" in entry["if_used"]  # what "Use anyway" makes of it
+
+
+def test_only_a_many_valued_category_says_what_using_it_does():
+    assert "if_used" not in one([f"c{i % 12}" for i in range(1200)])
+    assert "if_used" not in one([None, None, None], kind="categorical")
 
 
 def test_a_column_with_no_values_is_left_out():

@@ -75,11 +75,11 @@ def test_many_classes_split_one_value_against_the_rest():
     assert gains[root["values"][0]] == pytest.approx(max(gains.values()), rel=1e-9)
 
 
-def test_auto_splits_few_values_multiway_and_many_binary():
+def test_auto_splits_few_values_multiway_and_many_one_against_the_rest():
     restaurant = load_restaurant()
     model = DecisionTreeClassifier().fit(restaurant.X, restaurant.y, feature_names=restaurant.feature_names)
     assert set(model.categorical_splits_) == {"multiway"}  # the notes' tables stay ID3-exact
-    for n_cities, kind in ((10, "multiway"), (11, "binary")):
+    for n_cities, kind in ((10, "multiway"), (11, "one_vs_rest")):
         X, y, _ = _city_table(1, n_cities=n_cities)
         model = DecisionTreeClassifier().fit(X, y, feature_names=["city", "noise"])
         assert model.categorical_splits_ == [kind, None]
@@ -175,3 +175,23 @@ def test_the_steps_view_and_explain_follow_a_binary_test():
         ex = explain.explain_row(run, row)
         assert ex["nodes"][1].startswith(("root/Pat∈{", "root/Pat∉{"))
         assert ex["prediction"] == run.estimator.predict(run.table.select(run.features).take(np.array([row - 1])))[0]
+
+
+@pytest.mark.parametrize("model", [DecisionTreeClassifier, DecisionTreeRegressor])
+def test_one_value_tests_of_a_many_valued_column_survive_the_model_file(model):
+    """auto gives a 40-value column one value against the rest; the model file keeps the kind and the
+    one-value left sets, nested and (past 1,000 nodes) packed, and predicts the same."""
+    X, y, _ = _city_table(5, n=3000, n_cities=40, n_classes=3)
+    fitted = model().fit(X, y.astype(float) if model is DecisionTreeRegressor else y, feature_names=["city", "noise"])
+    assert fitted.categorical_splits_ == ["one_vs_rest", None]
+    city_tests = [node for node in fitted.tree_.left_values if fitted.tree_.feature[node] == 0]
+    assert city_tests and all(len(fitted.tree_.left_values[node]) == 1 for node in city_tests)
+    d = json.loads(json.dumps(fitted.to_dict(), allow_nan=False))
+    assert ("nodes" in d) == (fitted.tree_.node_count > 1000)
+    again = pellucid.from_dict(d)
+    assert again.categorical_splits_ == ["one_vs_rest", None]
+    assert np.array_equal(again.predict(X), fitted.predict(X))
+    small = model(max_depth=3).fit(X, y.astype(float) if model is DecisionTreeRegressor else y,
+                                    feature_names=["city", "noise"])
+    assert "tree" in small.to_dict()
+    assert np.array_equal(pellucid.from_dict(json.loads(json.dumps(small.to_dict()))).predict(X), small.predict(X))

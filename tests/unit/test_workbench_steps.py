@@ -52,6 +52,36 @@ def test_restaurant_root_frame_has_the_notes_gains_and_formulas():
     json.dumps(plain(tl), allow_nan=False)
 
 
+def test_gain_ratio_frames_show_the_gain_its_split_information_and_the_quotient():
+    """Patrons at the restaurant root by gain ratio. By hand: Gain = B(6/12) - 6/12 B(2/6) = 1 - 0.4591479
+    = 0.5408521; SplitInfo = H(6/12, 2/12, 4/12) = 0.5 + 0.4308271 + 0.5283208 = 1.4591479; GainRatio =
+    0.5408521 / 1.4591479 = 0.3706630."""
+    run, _ = trained("restaurant", "DecisionTreeClassifier", "WillWait", {"criterion": "gain_ratio"})
+    tl = steps.timeline(run)
+    assert tl["criterion"] == "gain_ratio" and tl["importance_label"] == "gain ratio"
+    root = tl["frames"][0]
+    assert root["candidates"]["Pat"] == pytest.approx(0.3706630, abs=1e-6)
+    lines = [line["text"] for line in root["breakdown"]["Pat"]["lines"]]
+    assert lines == ["Gain(Pat) = B(6/12) − [6/12 B(2/6) + 2/12 B(0/2) + 4/12 B(4/4)] = 0.541",
+                     "SplitInfo(Pat) = H(6/12, 2/12, 4/12) = 1.459",
+                     "GainRatio(Pat) = Gain(Pat) / SplitInfo(Pat) = 0.541 / 1.459 = 0.371"]
+    assert root["breakdown"]["Pat"]["text"] == lines[-1]
+    assert root["breakdown"]["Pat"]["tex"].startswith(r"\mathrm{GainRatio}(\text{Pat}) = \frac{")
+    if root["chosen"] == "Pat":
+        assert [m["text"] for m in root["math"][1:]] == lines
+    # every frame's ratio is the model's IMPORTANCE, recomputed from the branch counts it lists
+    for f in tl["frames"]:
+        for attribute, parts in (f.get("breakdown") or {}).items():
+            counts = [b["counts"] for b in parts["branches"]]
+            node = np.sum(counts, axis=0)
+            sizes = np.array([sum(c) for c in counts], dtype=float)
+            shares = sizes[sizes > 0] / sizes.sum()
+            gain = B(node[1] / node.sum()) - sum(sum(c) / node.sum() * B(c[1] / sum(c)) for c in counts if sum(c))
+            info = -(shares * np.log2(shares)).sum()
+            assert f["candidates"][attribute] == pytest.approx(gain / info if info > 0 else 0.0, abs=1e-12)
+    json.dumps(plain(tl), allow_nan=False)
+
+
 def test_every_frame_breakdown_matches_its_node_counts_and_the_tree_is_tagged_by_frame():
     run, _ = trained("restaurant", "DecisionTreeClassifier", "WillWait", {"prune": "chi2"})
     tl = steps.timeline(run)

@@ -76,7 +76,8 @@ function roleCell(column, role, onRole) {
   if (role === "ignore" && column.reason) {
     note.push(el("button", { type: "button", class: "link", text: "Use anyway", "aria-label": `Use ${column.name} anyway`,
       onclick: () => onRole(column.name, "feature") }),
-    el("span", { class: "help block reason", text: `Left out: ${column.reason}.` }));
+    el("span", { class: "help block reason", text: `Left out: ${column.reason}.` }),
+    column.if_used ? el("span", { class: "help block if-used", text: column.if_used }) : null);
   } else if (column.kind === "date" && role === "feature") {
     note.push(el("button", { type: "button", class: "link", text: "Leave out", "aria-label": `Leave ${column.name} out`,
       onclick: () => onRole(column.name, "ignore") }),
@@ -95,6 +96,6 @@ export function renderProfile(container, profile, roles, { onRole }) {
     chartCell(column),
     roleCell(column, roles[column.name], onRole)));
   container.replaceChildren(el("table", { class: "profile-table" },
-    el("caption", { text: "Each column's kind, values and role. IDs name rows rather than describe them, free text is nearly one value per row, a column of one value has nothing to tell, and a column of hundreds of categories splits a tree into as many branches: they are left out unless you use them anyway." }),
+    el("caption", { text: "Each column's kind, values and role. IDs name rows rather than describe them, free text is nearly one value per row, a column of one value has nothing to tell, and a column of hundreds of categories has few rows per value: they are left out unless you use them anyway." }),
     el("thead", {}, head), el("tbody", {}, ...rows)));
 }

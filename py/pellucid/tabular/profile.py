@@ -15,9 +15,10 @@ Kinds, decided in this order:
 
 Roles: the target column is "target"; an ID, free text, a column with no values, a constant column (one
 distinct value, missing cells aside: nothing to learn from) and a category with more than 100 distinct
-values (tickets, cabins, zip codes: a tree would split them into that many branches, the thousands of
-leaves that no one can read) are "ignore", each with a reason the page shows next to a "use anyway"
-button; every other column is a "feature".
+values (tickets, cabins, zip codes: a few rows per value, little to learn from each) are "ignore", each
+with a reason the page shows next to a "use anyway" button; every other column is a "feature". Such a
+category also says what using it anyway does ("if_used"): a tree tests it one value against the rest
+(learners/tree: categorical_split="auto"), never with one branch per value.
 
 The default target, or none with the likely candidates, is chosen from the profile (target_choice.py).
 
@@ -41,6 +42,9 @@ MANY_LEVELS = 100
 MOSTLY_DISTINCT = 0.5
 TEXT_MEDIAN_LENGTH, TEXT_MEDIAN_WORDS = 20, 3
 _SAMPLE = 1000      # values looked at for lengths and spaces
+IF_USED_MANY_LEVELS = ("Used anyway, a tree tests it one value against the rest (two branches, as on "
+                       "one-hot columns, never one branch per value); models of numbers read it as one "
+                       "0/1 column per value.")
 
 _ID_NAME = re.compile(r"(?:^|[\s_.\-])(?:id|key|uuid|guid)$|^(?:id|uuid|guid)(?:[\s_.\-]|$)|(?:uu|gu)id$",
                       re.IGNORECASE)
@@ -76,6 +80,8 @@ def _profile_column(table, name, target):
         entry = _text(name, values, n - missing)
     entry = {"name": name, "missing": missing, **entry}
     entry["role"], entry["reason"] = _role(entry, name == target, n)
+    if entry["reason"] is not None and _many_levels(entry):
+        entry["if_used"] = IF_USED_MANY_LEVELS
     return entry
 
 
@@ -144,9 +150,13 @@ def _role(entry, is_target, n_rows):
         return "ignore", f"looks like an ID, {unique} distinct values in {present} rows"
     if entry["kind"] == "text":
         return "ignore", f"free text, {unique} distinct values"
-    if entry["kind"] == "category" and unique > MANY_LEVELS:
-        return "ignore", f"too many categories ({unique}) to split on"
+    if _many_levels(entry):
+        return "ignore", f"too many categories ({unique})"
     return "feature", None
+
+
+def _many_levels(entry):
+    return entry["kind"] == "category" and entry["unique"] > MANY_LEVELS
 
 
 def _one_value(entry):

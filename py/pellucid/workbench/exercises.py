@@ -66,15 +66,17 @@ def _gain(run, rng):
         raise DataError("The tree's root has no categorical attribute to ask about.")
     attribute = options[int(rng.integers(len(options)))]
     parts = root["breakdown"][attribute]
-    q = {"question": f"Compute the information gain of {attribute} at the root (in bits)."
-         if tl["criterion"] != "gini" else f"Compute the decrease in Gini impurity from splitting on {attribute} "
-                                           "at the root.",
+    questions = {"gini": f"Compute the decrease in Gini impurity from splitting on {attribute} at the root.",
+                 "gain_ratio": f"Compute the gain ratio of {attribute} at the root: its information gain over "
+                               "its split information."}
+    q = {"question": questions.get(tl["criterion"], f"Compute the information gain of {attribute} at the root "
+                                                    "(in bits)."),
          "given": {"node counts": root["counts"],
                    "branches": {b["value"]: dict(zip(tl["classes"], b["counts"])) for b in parts["branches"]}}}
     weights = getattr(run.estimator, "class_weights_", None)
     if weights is not None:  # class_weight="balanced": each example of a class counts its weight
         q["given"]["class weights"] = dict(zip(tl["classes"], weights.tolist()))
-    return q, float(root["candidates"][attribute]), [parts["text"]]
+    return q, float(root["candidates"][attribute]), [line["text"] for line in parts["lines"]]
 
 
 def _perceptron_update(run, rng):

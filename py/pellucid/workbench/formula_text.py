@@ -5,7 +5,8 @@ set in quotes, so it reads as the column."""
 import re
 
 # Words the formulas use as symbols or operators: a column named so is quoted like a one-letter name.
-FORMULA_WORDS = frozenset({"Gain", "Gini", "dof", "bias", "score", "mean", "variance", "inertia"})
+FORMULA_WORDS = frozenset({"Gain", "GainRatio", "SplitInfo", "Gini", "dof", "bias", "score", "mean", "variance",
+                           "inertia"})
 _SYMBOL = re.compile(r"^[^\W\d_]([_\d]\d*)?$")  # a letter, perhaps with an index: x, w1, x_2, β
 
 

@@ -1,5 +1,6 @@
 """Tree growth as display frames: each node's examples, its entropy (or Gini), the IMPORTANCE table with
-every candidate's gain worked out branch by branch, and the pruning tests (notes 000, "Decision Trees",
+every candidate's gain worked out branch by branch (and for C4.5's gain ratio its split information and
+the quotient), and the pruning tests (notes 000, "Decision Trees",
 "Information Gain", "Pruning"; notes 004, "Choosing best attribute", "Pruning decision trees").
 
 A frame is the trace step plus what the page shows beside it: `breakdown` (per candidate, the class
@@ -12,7 +13,8 @@ the frame is about.
 
 import numpy as np
 
-from ..learners.tree.criteria import entropy, gini
+from ..learners.tree._base import BINARY_KINDS
+from ..learners.tree.criteria import entropy, gini, importance, split_information
 from .formula_text import fixed, name_tex, name_text
 
 MAX_TREE_FRAMES = 600  # growth steps sent for one tree (a deeper tree is cut with a note)
@@ -64,6 +66,30 @@ def gain_formula(attribute, node_counts, branches, criterion, gain):
     return {"tex": tex, "text": text}
 
 
+def gain_ratio_formulas(attribute, node_counts, branches, ratio):
+    """C4.5's GainRatio(A) = Gain(A) / SplitInfo(A) with the numbers filled in, as three lines: the notes'
+    Gain(A) worked out, SplitInfo(A) = H(n_1/n, ..., n_K/n) of the branch sizes, and their quotient, the
+    model's IMPORTANCE `ratio`. `branches` is [(label, counts)] (weighted, if the tree weighs classes)."""
+    sizes = [float(sum(counts)) for _, counts in branches]
+    gain = float(importance(node_counts, [counts for _, counts in branches]))
+    info = float(split_information(sizes))
+    total = _number(sum(node_counts))
+    shares = ", ".join(f"{_number(n)}/{total}" for n in sizes if n > 0)
+    a_tex, a_text = name_tex(attribute), name_text(attribute)
+    g, si, r = fixed(gain, ".3f"), fixed(info, ".3f"), fixed(ratio, ".3f")
+    quotient = rf"\frac{{\mathrm{{Gain}}({a_tex})}}{{\mathrm{{SplitInfo}}({a_tex})}}"
+    return [gain_formula(attribute, node_counts, branches, "entropy", gain),
+            {"tex": rf"\mathrm{{SplitInfo}}({a_tex}) = H({shares}) = {si}",
+             "text": f"SplitInfo({a_text}) = H({shares}) = {si}"},
+            {"tex": rf"\mathrm{{GainRatio}}({a_tex}) = {quotient} = \frac{{{g}}}{{{si}}} = {r}",
+             "text": f"GainRatio({a_text}) = Gain({a_text}) / SplitInfo({a_text}) = {g} / {si} = {r}"}]
+
+
+def importance_label(criterion):
+    """What the IMPORTANCE column of the steps view holds, for the page's table."""
+    return {"gini": "Gini decrease", "gain_ratio": "gain ratio"}.get(criterion, "gain (bits)")
+
+
 class _Data:
     """The training rows as the tree read them: per column its values, kind and (categorical) categories."""
 
@@ -72,7 +98,7 @@ class _Data:
         self.kinds = list(estimator.feature_kinds_)
         self.columns = {name: np.asarray(X.column(name)) for name in self.names}
         self.categories = dict(zip(self.names, estimator.categories_))
-        self.binary = {name for name, kind in zip(self.names, estimator.categorical_splits_) if kind == "binary"}
+        self.binary = {name for name, kind in zip(self.names, estimator.categorical_splits_) if kind in BINARY_KINDS}
         self.codes = codes  # (n,) class index per row, or None for a regression tree
         self.weights = getattr(estimator, "class_weights_", None)  # (k,) class weights, or None
 
@@ -138,7 +164,8 @@ def tree_frames(estimator, X, y, criterion="entropy"):
         frames.append(_prune_frame(step, estimator))
     tree = _nested(frames, classes, data.weights)
     return {"family": "tree", "frames": frames, "tree": tree, "classes": classes,
-            "truncated": len(grow) < sum(1 for s in trace if s["step"] != "prune"), "criterion": criterion}
+            "truncated": len(grow) < sum(1 for s in trace if s["step"] != "prune"), "criterion": criterion,
+            "importance_label": importance_label(criterion) if classifier else "variance reduction"}
 
 
 def _growth_frame(step, rows, data, classes, criterion):
@@ -164,9 +191,11 @@ def _growth_frame(step, rows, data, classes, criterion):
             branches = [(label, _class_counts(data.codes, r, len(classes)))
                         for label, r in data.branches(rows, attribute, threshold, left_set)]
             weighted = [(label, _weighted(c, data.weights)) for label, c in branches]
+            node_counts = _weighted(counts, data.weights)
+            lines = gain_ratio_formulas(attribute, node_counts, weighted, gain) if criterion == "gain_ratio" \
+                else [gain_formula(attribute, node_counts, weighted, criterion, gain)]
             breakdown[attribute] = {"branches": [{"value": label, "counts": c} for label, c in branches],
-                                    **gain_formula(attribute, _weighted(counts, data.weights), weighted,
-                                                   criterion, gain)}
+                                    **lines[-1], "lines": lines}
     frame["breakdown"] = breakdown
     node_counts = _weighted(counts, data.weights)
     head_tex, head_text = _impurity_terms(node_counts, criterion, len(classes) == 2)
@@ -174,11 +203,12 @@ def _growth_frame(step, rows, data, classes, criterion):
     value = fixed(value, ".3f")
     frame["math"].append({"tex": rf"{head_tex} = {value}", "text": f"{head_text} = {value}"})
     if step["chosen"] is not None and step["chosen"] in breakdown:
-        frame["math"].append(breakdown[step["chosen"]])
+        frame["math"].extend(breakdown[step["chosen"]]["lines"])
     elif step["chosen"] is not None:
         gain = fixed(step["candidates"][step["chosen"]], ".3f")
-        frame["math"].append({"tex": rf"\mathrm{{Gain}}({name_tex(step['chosen'])}) = {gain}",
-                              "text": f"Gain({name_text(step['chosen'])}) = {gain}"})
+        name = "GainRatio" if criterion == "gain_ratio" else "Gain"
+        frame["math"].append({"tex": rf"\mathrm{{{name}}}({name_tex(step['chosen'])}) = {gain}",
+                              "text": f"{name}({name_text(step['chosen'])}) = {gain}"})
     return frame
 
 

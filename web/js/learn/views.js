@@ -49,7 +49,7 @@ function tree(box, tl) {
     if (!cands.length) { table.replaceChildren(el("p", { class: "learn-muted", text: "No attribute was scored at this node." })); return; }
     const rows = cands.map(([a, g]) => [a === f.chosen ? `★ ${a}` : a, Number(g.toFixed(3)),
       f.breakdown?.[a] ? f.breakdown[a].branches.map((b) => `${b.value}: ${b.counts.join("/")}`).join("  ") : "—"]);
-    const t = summaryTable(["attribute", tl.criterion === "gini" ? "Gini decrease" : "gain (bits)", `branches (${tl.classes.join("/")})`], rows,
+    const t = summaryTable(["attribute", tl.importance_label, `branches (${tl.classes.join("/")})`], rows,
       { caption: "IMPORTANCE of every candidate", open, sort: false, decorate: markWinner });  // largest gain first already
     table.replaceChildren(t);
   };

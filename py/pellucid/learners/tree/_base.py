@@ -14,7 +14,8 @@ from .packed import from_packed, to_packed
 from . import growth, growth_fast
 from .leaf_budget import limit_leaves
 
-MULTIWAY_MAX_VALUES = 10  # categorical_split="auto": columns with more values get binary tests
+MULTIWAY_MAX_VALUES = 10  # categorical_split="auto": columns with more values get one-value-against-the-rest tests
+BINARY_KINDS = ("binary", "one_vs_rest")  # split kinds whose test is "A in S", with two branches
 PACK_NODES_ABOVE = 1000  # a model file writes a tree of more nodes as packed arrays, not nested nodes
 
 # Parameters both trees take, for real tables: leaf sizes, a cap on leaves, and binary category tests.
@@ -24,10 +25,11 @@ SIZE_RULES = {
     "max_leaf_nodes": Integer(2, None, none_ok=True,
                               help="Grow best-first, splitting the leaf that lowers impurity most, up to "
                                    "this many leaves (None: no cap)"),
-    "categorical_split": Choice("auto", "multiway", "binary",
+    "categorical_split": Choice("auto", "multiway", "binary", "one_vs_rest",
                                 help="Categorical tests: one branch per value (multiway, the notes' ID3), "
-                                     "value set against the rest (binary), or auto: multiway up to "
-                                     f"{MULTIWAY_MAX_VALUES} values, binary beyond"),
+                                     "the best set of values against the rest (binary), one value against "
+                                     f"the rest (one_vs_rest), or auto: multiway up to {MULTIWAY_MAX_VALUES} "
+                                     "values, one_vs_rest beyond"),
 }
 
 
@@ -48,12 +50,18 @@ class _TreeModel:
         return encode(data.kinds, data.data, self.categories_)
 
     def _split_kinds(self):
-        """Per column: None (numeric), "multiway" or "binary", as categorical_split asks."""
+        """Per column: None (numeric), "multiway", "binary" or "one_vs_rest", as categorical_split asks.
+
+        auto gives a many-valued column one value against the rest, as a one-hot column is tested: the
+        best set of values (binary) orders the values by their mean target at the node, and with a
+        handful of rows per value that order is learned from the very rows it splits, so such a column
+        wins nearly every node and the tree fits noise (cross-validated R^2 below 0 on a 500-value
+        column that a one-hot tree ignores: tests/oracle/test_tree_many_values.py)."""
         def kind(values):
             if values is None:
                 return None
             if self.categorical_split == "auto":
-                return "multiway" if len(values) <= MULTIWAY_MAX_VALUES else "binary"
+                return "multiway" if len(values) <= MULTIWAY_MAX_VALUES else "one_vs_rest"
             return self.categorical_split
         return [kind(values) for values in self.categories_]
 
@@ -66,11 +74,12 @@ class _TreeModel:
         (the same tree; tests/unit/test_fast_paths.py)."""
         n_values = [len(c) if c is not None else 0 for c in self.categories_]
         self.categorical_splits_ = self._split_kinds()
-        binary = [kind == "binary" for kind in self.categorical_splits_]
+        binary = [kind in BINARY_KINDS for kind in self.categorical_splits_]
+        single = [kind == "one_vs_rest" for kind in self.categorical_splits_]
         grow = growth.grow if self.trace else growth_fast.grow
         tree = grow(X_encoded, self._is_categorical, n_values, target, max_depth=self.max_depth,
                     min_samples_split=self.min_samples_split, min_gain=self.min_gain,
-                    min_samples_leaf=self.min_samples_leaf, binary=binary)
+                    min_samples_leaf=self.min_samples_leaf, binary=binary, single=single)
         tree.class_weights = target.weights
         if self.max_leaf_nodes is not None:
             tree = limit_leaves(tree, self.max_leaf_nodes)

@@ -1,5 +1,5 @@
-"""DecisionTreeClassifier: ID3 with information gain or Gini, multiway or binary categorical and binary
-numeric tests, leaf-size and leaf-count limits, and chi-squared or reduced-error pruning."""
+"""DecisionTreeClassifier: ID3 with information gain, Gini or C4.5's gain ratio, multiway or binary
+categorical and binary numeric tests, leaf-size and leaf-count limits, and chi-squared or reduced-error pruning."""
 
 import numpy as np
 
@@ -51,21 +51,26 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     """Decision tree classifier grown by DECISION-TREE-LEARNING (notes 000, "Decision Trees"; notes 004,
     "Choosing best attribute", "Pruning decision trees").
 
-    IMPORTANCE is the information gain in bits (criterion="entropy") or the decrease in Gini impurity
-    (criterion="gini"). A categorical column split multiway gets one branch per value it takes in the
-    whole training set; a value with no examples at a node becomes a leaf predicting PLURALITY-VALUE of
-    the parent's examples; the attribute is not tested twice on one path. A categorical column split
-    binary gets a test "A in S" and may be tested again: with two classes S is the best of the cuts
-    of its values ordered by P(second class) (the best of all subsets; Breiman et al., 1984), with
-    more classes the best single value against the rest; values absent at the node go right.
-    categorical_split="auto" splits columns with up to 10 values multiway (the notes' tables stay
-    ID3-exact) and those with more binary. A numeric column gets binary tests x <= t (t halfway
-    between consecutive distinct values) and may be tested again. Ties in PLURALITY-VALUE go to the
-    smallest label; ties between attributes (gains within 1e-12) to the earlier column. Growth stops
-    at pure nodes, when no attribute is left, at max_depth, below min_samples_split examples, or when
-    the best gain is <= min_gain; a test leaving fewer than min_samples_leaf examples in a branch is
-    not considered. max_leaf_nodes grows best-first, as scikit-learn does: the leaf whose split
-    lowers the total impurity most (samples * gain) is split first, until that many leaves.
+    IMPORTANCE is the information gain in bits (criterion="entropy"), the decrease in Gini impurity
+    (criterion="gini") or C4.5's gain ratio (criterion="gain_ratio": the information gain of each
+    attribute's best test divided by its split information, -sum_k (n_k / n) log2(n_k / n) over its
+    branches; criteria.py), which does not favour tests of many values as the gain does.
+    A categorical column split multiway gets one branch per value it takes in the whole training set; a
+    value with no examples at a node becomes a leaf predicting PLURALITY-VALUE of the parent's examples; the
+    attribute is not tested twice on one path. A categorical column split binary gets a test "A in S" and
+    may be tested again: with two classes S is the best of the cuts of its values ordered by P(second class)
+    (the best of all subsets; Breiman et al., 1984), with more classes the best single value against the
+    rest; values absent at the node go right. A column split one_vs_rest gets the same test with S one
+    value, for any number of classes: the test a tree on one-hot columns makes. categorical_split="auto"
+    splits columns with up to 10 values multiway (the notes' tables stay ID3-exact) and those with more
+    one_vs_rest: ordering hundreds of values by the very rows a node splits makes the best set fit noise
+    (_TreeModel._split_kinds). A numeric column gets binary tests x <= t (t halfway between consecutive
+    distinct values) and may be tested again. Ties in PLURALITY-VALUE go to the smallest label; ties between
+    attributes (gains within 1e-12) to the earlier column. Growth stops at pure nodes, when no attribute is
+    left, at max_depth, below min_samples_split examples, or when the best gain is <= min_gain; a test
+    leaving fewer than min_samples_leaf examples in a branch is not considered. max_leaf_nodes grows
+    best-first, as scikit-learn does: the leaf whose split lowers the total impurity most (samples * gain)
+    is split first, until that many leaves.
 
     class_weight="balanced" weighs each example of class c by n / (k * n_c) (scikit-learn's meaning,
     counted on the training rows), so rare classes count as much as common ones: entropy, Gini and the
@@ -83,7 +88,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
 
     Fitted: classes_, class_weights_ (weight of each class's examples, or None), tree_ (flat node
     arrays), feature_names_in_, feature_kinds_, categories_ (sorted training values of each categorical
-    column, None for numeric ones), categorical_splits_ (per column None, "multiway" or "binary"),
+    column, None for numeric ones), categorical_splits_ (per column None, "multiway", "binary" or "one_vs_rest"),
     n_features_in_.
 
     trace=True records trace_, a list of steps. Growth, in the order of the recursive pseudocode:
@@ -98,8 +103,10 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     """
 
     _param_rules = {
-        "criterion": Choice("entropy", "gini", help="How a split is scored (the notes' IMPORTANCE): information "
-                                                    "gain in bits (entropy) or the decrease in Gini impurity"),
+        "criterion": Choice("entropy", "gini", "gain_ratio",
+                            help="How a split is scored (the notes' IMPORTANCE): information gain in bits "
+                                 "(entropy), the decrease in Gini impurity, or C4.5's gain ratio (information "
+                                 "gain over the entropy of the branch sizes)"),
         "max_depth": Integer(1, None, none_ok=True, help="Stop splitting at this depth (None: grow fully)"),
         "min_samples_split": Integer(2, None, help="A node with fewer examples becomes a leaf"),
         **SIZE_RULES,

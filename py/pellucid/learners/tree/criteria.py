@@ -8,6 +8,16 @@ B(q) = -q log2 q - (1 - q) log2(1 - q), and
 Notes 004 ("Choosing best attribute") adds Gini impurity as the other measure of homogeneity; regression
 trees (notes 000, last paragraph of "Decision Trees") use the variance of the target instead.
 
+Notes 004 names C4.5 beside ID3 among the max-gain learners. C4.5 (Quinlan, "C4.5: Programs for Machine
+Learning", 1993, section 2.2) divides the gain by the split information, the entropy of the branch sizes,
+
+    SplitInfo(A) = -sum_k (n_k / n) log2(n_k / n),    GainRatio(A) = Gain(A) / SplitInfo(A),
+
+because the gain alone favours tests of many values (a test with one branch per example gains the most
+of all). With criterion="gain_ratio" each attribute's test (its threshold, its value set) is still the
+one of largest information gain, as in C4.5, and the attributes are then compared by gain ratio
+(`Classes.rank`). C4.5's further rule, considering only tests of at least average gain, is not applied.
+
 Every function reads a node from its statistics, which add up over examples: the class counts, or for a
 regression tree (count, sum, sum of squares) of the target. They work on one node or, along the last
 axis, on many at once (the candidate thresholds of a numeric attribute). `Classes` and `Values` are the
@@ -59,6 +69,20 @@ def variance(stats):
     return _scalar(np.where(count > 0, np.maximum(squares - total * total / n, 0.0) / n, 0.0))
 
 
+def split_information(sizes):
+    """SplitInfo = -sum_k (n_k / n) log2(n_k / n) in bits: the entropy of how a test shares out the
+    examples, from the (..., branches) sizes of its branches (empty branches add 0)."""
+    return entropy(sizes)
+
+
+def gain_ratio(gain, sizes):
+    """GainRatio = Gain / SplitInfo of a test whose branches have these (..., branches) sizes; 0 for a
+    test that sends every example one way (its gain is 0 too)."""
+    info = np.asarray(split_information(sizes), dtype=float)
+    gain = np.asarray(gain, dtype=float)
+    return _scalar(np.where(info > 0, gain / np.where(info > 0, info, 1.0), 0.0))
+
+
 def class_count(counts):
     """How many examples a node with these class counts holds."""
     return np.asarray(counts).sum(axis=-1)
@@ -77,7 +101,9 @@ def importance(parent_counts, children_counts, impurity=entropy, size=class_coun
 
 class Classes:
     """A classification target: class codes 0..k-1; a node is summed up by its class counts, and
-    IMPORTANCE is the information gain (kind="entropy") or the Gini decrease (kind="gini").
+    IMPORTANCE is the information gain (kind="entropy"), the Gini decrease (kind="gini") or the gain
+    ratio (kind="gain_ratio"). `importance` is the gain that picks each attribute's test (information
+    gain for gain_ratio); `rank` turns the chosen test's gain into the IMPORTANCE attributes compare.
 
     With class weights w (k,) (class_weight="balanced") the counts stay counts of rows, but impurity
     and IMPORTANCE read the weighted counts w_c * n_c: each example of class c counts w_c times, as
@@ -88,7 +114,7 @@ class Classes:
         self.k = n_classes
         self.kind = kind
         self.weights = None if weights is None else np.asarray(weights, dtype=float)  # (k,)
-        self._impurity = entropy if kind == "entropy" else gini
+        self._impurity = gini if kind == "gini" else entropy  # gain_ratio divides the information gain
         self.tol = 1e-12  # gains closer than this (bits, or Gini) tie
         self.row_stats = (self.y[:, None] == np.arange(n_classes)).astype(np.intp)  # (n, k) one-hot
 
@@ -116,6 +142,14 @@ class Classes:
 
     def importance(self, parent, children):
         return importance(self.weighted(parent), self.weighted(children), self._impurity)
+
+    def rank(self, gain, branches):
+        """IMPORTANCE of a test of this gain whose branches have these (..., branches, k) counts: the
+        gain itself, or for gain_ratio the gain over the split information of the branch sizes
+        (weighed like the counts: the sizes the gain itself reads)."""
+        if self.kind != "gain_ratio":
+            return gain
+        return gain_ratio(gain, self.mass(branches))
 
 
 class Values:
@@ -153,6 +187,10 @@ class Values:
 
     def importance(self, parent, children):
         return importance(parent, children, variance, self.size)
+
+    def rank(self, gain, branches):
+        """IMPORTANCE of a test: its variance reduction."""
+        return gain
 
     def mean(self, stats):
         """Each node's mean target (0 offset for a node without examples: its parent's is used)."""

@@ -11,7 +11,7 @@ the `samples` that gains are divided by (`samples` itself counts rows, for the l
 
 import numpy as np
 
-from .criteria import Classes
+from .criteria import Classes, gain_ratio
 
 
 def for_target(target):
@@ -22,7 +22,8 @@ def for_target(target):
 
 
 class ClassCriterion:
-    """Class counts as statistics; cost = samples * (entropy in bits | gini)."""
+    """Class counts as statistics; cost = samples * (entropy in bits | gini). gain_ratio costs entropy,
+    and `rank` divides each chosen test's gain by its split information."""
 
     task = "classification"
 
@@ -30,7 +31,10 @@ class ClassCriterion:
         self.y = np.asarray(y_codes, dtype=np.int32)  # (n,)
         self.k = n_classes
         self.kind = kind
+        self.by_ratio = kind == "gain_ratio"
         self.weights = None if weights is None else np.asarray(weights, dtype=float)[:, None]  # (k, 1)
+        # What each row weighs (1, or its class's weight): the sizes split information reads.
+        self.row_mass = np.ones(len(self.y)) if weights is None else self.weights[self.y, 0]  # (n,)
         self.tol = 1e-12
         n = len(self.y)
         counts = np.arange(n + 1, dtype=float)
@@ -106,7 +110,7 @@ class ClassCriterion:
             return self._weighted_cost(self._weigh(stats))
         if total is None:
             total = stats.sum(axis=0)
-        if self.kind == "entropy":
+        if self.kind != "gini":
             table = self._xlogx
             out = table[total]
             for row in stats:
@@ -119,10 +123,15 @@ class ClassCriterion:
         """mass * impurity of (k, ...) weighted counts: entropy W log2 W - sum_c v_c log2 v_c, or
         Gini W - sum_c v_c^2 / W (W = sum_c v_c), each 0 for a node without examples."""
         total = weighted.sum(axis=0)
-        if self.kind == "entropy":
+        if self.kind != "gini":
             return _xlog2x(total) - _xlog2x(weighted).sum(axis=0)
         squares = (weighted ** 2).sum(axis=0)
         return np.where(total > 0, total - squares / np.where(total > 0, total, 1.0), 0.0)
+
+    def rank(self, gain, sizes):
+        """IMPORTANCE of tests of these gains whose branches weigh (..., branches): the gain, or for
+        gain_ratio the gain over the split information (criteria.Classes.rank)."""
+        return gain_ratio(gain, sizes) if self.by_ratio else gain
 
     def is_pure(self, stats):
         """True for columns whose examples all share one class."""
@@ -142,6 +151,7 @@ class VarianceCriterion:
     """Count, sum and sum of squares of the (centred) target; cost = samples * variance."""
 
     task = "regression"
+    by_ratio = False  # IMPORTANCE is the variance reduction itself
 
     def __init__(self, y):
         y = np.asarray(y, dtype=float)

@@ -21,7 +21,9 @@ attribute marked binary gets a test "A in S" instead of the multiway one (see
 `binary_category_importance`) and also stays in `attributes`. min_samples_leaf rules out tests that
 leave fewer examples in a branch (an empty branch of a multiway test is still allowed: it is the
 notes' PLURALITY-VALUE(parent_examples) leaf). Ties go to the first: gains within the target's tol
-tie, and the earlier column, the lower threshold or the earlier subset wins.
+tie, and the earlier column, the lower threshold or the earlier subset wins. Each attribute's test is
+the one of largest gain; its IMPORTANCE is that gain, or with criterion="gain_ratio" the gain over the
+test's split information (criteria.py: `rank`).
 
 This grower is the one a traced fit (trace=True, the steps view) runs. growth_fast.py grows the same
 tree, every node of a depth at once, for everything else; tests/unit/test_fast_paths.py checks they agree.
@@ -47,8 +49,8 @@ class Node:
 
 
 def numeric_importance(target, values, rows, parent, min_leaf=1):
-    """(gains, thresholds), each (F,): the best test x <= t on each numeric attribute at a node, with
-    its IMPORTANCE; (0, NaN) for an attribute whose values there are all equal. values: (m, F) the
+    """(gains, thresholds), each (F,): the best test x <= t on each numeric attribute at a node (the
+    largest gain), with its IMPORTANCE; (0, NaN) for an attribute whose values there are all equal. values: (m, F) the
     attributes at the node's rows. The attributes are scored side by side: the same steps, one array."""
     m, F = values.shape
     order = np.argsort(values, axis=0, kind="stable")  # (m, F)
@@ -64,12 +66,17 @@ def numeric_importance(target, values, rows, parent, min_leaf=1):
     t = lo / 2.0 + hi / 2.0
     t = np.where((t >= hi) | (t < lo), lo, t)  # halfway, guarded against rounding
     found = np.isfinite(best)
-    return np.where(found, best, 0.0), np.where(found, t, np.nan)
+    score = target.rank(np.where(found, best, 0.0), sides[first, np.arange(F)])  # (F,) of the chosen cuts
+    return np.where(found, score, 0.0), np.where(found, t, np.nan)
 
 
 def value_stats(target, codes, rows, n_values):
-    """(n_values, s) statistics of the node's examples taking each value of a categorical attribute."""
-    return np.stack([target.stats_of_rows(rows[codes == v]).sum(axis=0) for v in range(n_values)])
+    """(n_values, s) statistics of the node's examples taking each value of a categorical attribute:
+    each example's statistics added to its value's row (one pass over the examples, however many values)."""
+    own = target.stats_of_rows(rows)  # (m, s)
+    stats = np.zeros((n_values, own.shape[1]), dtype=own.dtype)
+    np.add.at(stats, codes, own)
+    return stats
 
 
 def categorical_importance(target, codes, rows, parent, n_values, min_leaf=1):
@@ -79,31 +86,33 @@ def categorical_importance(target, codes, rows, parent, n_values, min_leaf=1):
     sizes = target.size(branches)
     if ((sizes > 0) & (sizes < min_leaf)).any():
         return 0.0
-    return float(target.importance(parent, branches))
+    return float(target.rank(target.importance(parent, branches), branches))
 
 
-def candidate_subsets(target, branches):
+def candidate_subsets(target, branches, single=False):
     """The left sets a binary test "A in S" tries, from the (V, s) statistics of each value.
 
     Two classes or a numeric target: the values present are ordered by P(second class) or by mean
     target (ties by value), and S is every prefix of that order. Breiman et al. (1984) showed the
     best of all 2^(V-1) subsets is among these V - 1 cuts for a two-class gain or a variance
-    reduction. More classes: there is no such order, so each value is tried against the rest."""
+    reduction. More classes, or `single` (a one_vs_rest column): each value is tried against the
+    rest, as a tree on one-hot columns tests them."""
     sizes = target.size(branches)
     present = np.flatnonzero(sizes > 0)
-    if target.kind != "variance" and target.k > 2:  # three or more classes: one value against the rest
+    if single or (target.kind != "variance" and target.k > 2):  # one value against the rest
         return [present[i:i + 1] for i in range(len(present))]
     key = branches[present, 1] / sizes[present]  # P(second class), or the mean of the centred target
     ordered = present[np.argsort(key, kind="stable")]
     return [np.sort(ordered[:i]) for i in range(1, len(ordered))]
 
 
-def binary_category_importance(target, codes, rows, parent, n_values, min_leaf=1):
-    """(gain, left set) of the best test "A in S" on a categorical attribute; (0, None) when no test
-    leaves examples on both sides (at least min_leaf each). Values absent from the node go right."""
+def binary_category_importance(target, codes, rows, parent, n_values, min_leaf=1, single=False):
+    """(gain, left set) of the best test "A in S" on a categorical attribute (S of one value when
+    `single`); (0, None) when no test leaves examples on both sides (at least min_leaf each). Values
+    absent from the node go right."""
     branches = value_stats(target, codes, rows, n_values)  # (V, s)
     best, chosen = -np.inf, None
-    subsets = candidate_subsets(target, branches)
+    subsets = candidate_subsets(target, branches, single)
     if subsets:
         left = np.stack([branches[S].sum(axis=0) for S in subsets])  # (c, s)
         sides = np.stack([left, parent - left], axis=1)  # (c, 2, s)
@@ -112,7 +121,8 @@ def binary_category_importance(target, codes, rows, parent, n_values, min_leaf=1
         gains = np.where(valid, target.importance(parent, sides), -np.inf)  # (c,)
         best = gains.max()
         if np.isfinite(best):
-            chosen = subsets[int(np.argmax(gains >= best - target.tol))]  # the earliest on ties
+            pick = int(np.argmax(gains >= best - target.tol))  # the earliest on ties
+            chosen, best = subsets[pick], target.rank(best, sides[pick])
     return (float(best), chosen) if chosen is not None else (0.0, None)
 
 
@@ -120,11 +130,12 @@ class Learner:
     """DECISION-TREE-LEARNING on the encoded (n, d) matrix X (categorical columns hold value codes)."""
 
     def __init__(self, X, is_categorical, n_values, target, max_depth, min_samples_split, min_gain,
-                 min_samples_leaf=1, binary=None):
+                 min_samples_leaf=1, binary=None, single=None):
         self.X, self.target = X, target
         self.is_categorical = [bool(c) for c in is_categorical]
         self.n_values = [int(v) for v in n_values]
         self.binary = [False] * X.shape[1] if binary is None else [bool(b) for b in binary]
+        self.single = [False] * X.shape[1] if single is None else [bool(b) for b in single]
         self.max_depth, self.min_samples_split, self.min_gain = max_depth, min_samples_split, min_gain
         self.min_leaf = min_samples_leaf
 
@@ -184,7 +195,8 @@ class Learner:
             codes = self.X[rows, a].astype(np.intp)
             if self.binary[a]:
                 scores[a, 0], subsets[a] = binary_category_importance(self.target, codes, rows, parent,
-                                                                      self.n_values[a], self.min_leaf)
+                                                                      self.n_values[a], self.min_leaf,
+                                                                      self.single[a])
             else:
                 scores[a, 0] = categorical_importance(self.target, codes, rows, parent, self.n_values[a],
                                                       self.min_leaf)
@@ -221,11 +233,11 @@ def flatten(root, n_features):
 
 
 def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,
-         min_samples_leaf=1, binary=None):
+         min_samples_leaf=1, binary=None, single=None):
     """DECISION-TREE-LEARNING(all examples, all attributes) as a Tree. n_values[j]: how many values
     column j takes in the whole training set (branches of a multiway test on it); binary[j]: True for
-    a categorical column tested "A in S" instead."""
+    a categorical column tested "A in S" instead; single[j]: True when that S is one value."""
     learner = Learner(X, is_categorical, n_values, target, max_depth, min_samples_split, min_gain,
-                      min_samples_leaf, binary)
+                      min_samples_leaf, binary, single)
     root = learner.learn(np.arange(X.shape[0]), list(range(X.shape[1])))
     return flatten(root, X.shape[1])

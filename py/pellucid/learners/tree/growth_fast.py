@@ -13,7 +13,8 @@ so one expression scores every threshold of every node and numeric column. Child
 order by a stable partition of the parent's segment. Categorical attributes are scored from a
 (node, value, class) count table: multiway tests are not reused below a node that tested them; binary
 tests "A in S" score every candidate left set of growth.candidate_subsets at once, from prefix sums
-of the table with each node's values in their order.
+of the table with each node's values in their order; one-value tests (one_vs_rest) score only the
+(node, value) pairs present.
 """
 
 import numpy as np
@@ -30,7 +31,8 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1):
     """Best threshold of every numeric column at every open node.
 
     XT: (F, n) numeric columns; orders: (F, m) orders; sizes: (A,) rows per node; totals: (s, A) node
-    statistics. Returns (cost after the best split, inf if none; threshold), each (F, A)."""
+    statistics. Returns (cost after the best split, inf if none; threshold; what the rows left of it
+    weigh, or None unless the criterion ranks by gain ratio), each (F, A)."""
     F, m = orders.shape
     A = len(sizes)
     starts = _starts(sizes)
@@ -67,12 +69,20 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1):
         chosen = flat[np.minimum.reduceat(index, first)]  # (g,) first best cut of each group
         group = group[first]
     else:
-        return best.reshape(F, A), threshold.reshape(F, A)
+        return best.reshape(F, A), threshold.reshape(F, A), np.zeros((F, A)) if criterion.by_ratio else None
     lo, hi = xs.ravel()[chosen], xs.ravel()[chosen + 1]
     mid = lo / 2.0 + hi / 2.0
     best[group] = group_best
     threshold[group] = np.where((mid >= hi) | (mid < lo), lo, mid)  # rounding guard
-    return best.reshape(F, A), threshold.reshape(F, A)
+    left_mass = None
+    if criterion.by_ratio:  # the split information needs the weight left of each chosen cut
+        running = np.cumsum(_take_rows(np.broadcast_to(criterion.row_mass, (F, len(criterion.row_mass))), orders),
+                            axis=1)  # (F, m)
+        before = np.where(starts > 0, running[:, np.maximum(starts - 1, 0)], 0.0)  # (F, A) up to each segment
+        left_mass = np.zeros(F * A)
+        left_mass[group] = running.ravel()[chosen] - before.ravel()[group]
+        left_mass = left_mass.reshape(F, A)
+    return best.reshape(F, A), threshold.reshape(F, A), left_mass
 
 
 def _take_rows(A, orders):
@@ -97,10 +107,12 @@ def _multiway_cost(criterion, table, min_leaf):
 
 def _binary_cost(criterion, table, totals, min_leaf):
     """Best test "A in S" on one categorical column at every open node: (cost (A,), inf where no test
-    is valid; order (A, V); count (A,)), the left set of node a being order[a, :count[a]].
+    is valid; what its left set weighs (A,); order (A, V); count (A,)), the left set of node a being
+    order[a, :count[a]].
 
     The candidates are growth.candidate_subsets': prefixes of the values ordered by P(second class) or
-    mean target, or (three or more classes) each value alone. Ties go to the earliest candidate."""
+    mean target, or (three or more classes) each value alone (a one_vs_rest column: _one_vs_rest_cost).
+    Ties go to the earliest candidate."""
     s, A, V = table.shape
     n_value = criterion.samples(table)  # (A, V)
     one_vs_rest = criterion.task == "classification" and criterion.k > 2
@@ -117,9 +129,31 @@ def _binary_cost(criterion, table, totals, min_leaf):
     cost = np.where((n_left >= min_leaf) & (n_node - n_left >= min_leaf), cost, np.inf)
     best = cost.min(axis=1)  # (A,)
     first = np.argmax(cost <= (best + criterion.tol * criterion.mass(totals))[:, None], axis=1)  # (A,)
+    left_mass = criterion.mass(left)[np.arange(A), first]  # (A,) what the chosen left set weighs
     if one_vs_rest:
-        return best, first[:, None], np.ones(A, dtype=np.intp)
-    return best, order, first + 1
+        return best, left_mass, first[:, None], np.ones(A, dtype=np.intp)
+    return best, left_mass, order, first + 1
+
+
+def _one_vs_rest_cost(criterion, codes, n_values, rows, node, totals, min_leaf):
+    """_binary_cost's answer for a one_vs_rest column, from the (node, value) pairs present only: a
+    column of hundreds of values meets a few of them at each deep node, so the dense (s, A, V) table
+    would be nearly all zeros. Candidates in value order within a node; ties go to the lowest value."""
+    A = totals.shape[1]
+    pair, inverse = np.unique(node * n_values + codes[rows], return_inverse=True)  # (P,) sorted by node
+    left = criterion.group_stats(rows, inverse.ravel(), len(pair))  # (s, P) each value alone
+    at = pair // n_values  # (P,) the node of each pair
+    n_left = criterion.samples(left)  # (P,)
+    n_node = criterion.samples(totals)[at]  # (P,)
+    cost = criterion.cost(left) + criterion.cost(totals[:, at] - left)  # (P,)
+    cost = np.where((n_left >= min_leaf) & (n_node - n_left >= min_leaf), cost, np.inf)
+    first = np.searchsorted(at, np.arange(A))  # (A,) each node's first pair (every open node has rows)
+    best = np.minimum.reduceat(cost, first)  # (A,)
+    near = cost <= (best + criterion.tol * criterion.mass(totals))[at]  # (P,) costs that tie the best
+    chosen = np.minimum(np.minimum.reduceat(np.where(near, np.arange(len(pair)), len(pair)), first),
+                        len(pair) - 1)  # (A,)
+    value = pair[chosen] % n_values  # (A,) the left set's one value
+    return best, criterion.mass(left)[chosen], value[:, None], np.ones(A, dtype=np.intp)
 
 
 def _partition(orders, child_of_row, open_):
@@ -140,10 +174,11 @@ class _Grower:
     """State of one growth: node records appended level by level."""
 
     def __init__(self, X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain,
-                 min_samples_leaf=1, binary=None):
+                 min_samples_leaf=1, binary=None, single=None):
         self.X, self.criterion = X, criterion
         self.is_cat = np.asarray(is_categorical, dtype=bool)
         self.binary = np.zeros(X.shape[1], dtype=bool) if binary is None else np.asarray(binary, dtype=bool)
+        self.single = np.zeros(X.shape[1], dtype=bool) if single is None else np.asarray(single, dtype=bool)
         self.min_leaf = min_samples_leaf
         self.left_values = {}  # node id -> left set of its binary categorical test
         self.subsets = {}  # per binary column, the (order, count) of the level being scored
@@ -202,17 +237,29 @@ class _Grower:
         gains = np.full((A, d), np.nan)
         thresholds = np.full((A, d), np.nan)
         if len(self.numeric):
-            cost, thresholds[:, self.numeric] = (a.T for a in _best_thresholds(self.criterion, self.XT, orders,
-                                                                                sizes, stats, self.min_leaf))
-            gains[:, self.numeric] = np.where(np.isfinite(cost), parent_cost[:, None] - cost, 0.0) / masses[:, None]
+            cost, threshold, left = _best_thresholds(self.criterion, self.XT, orders, sizes, stats, self.min_leaf)
+            thresholds[:, self.numeric] = threshold.T
+            gain = np.where(np.isfinite(cost.T), parent_cost[:, None] - cost.T, 0.0) / masses[:, None]  # (A, F)
+            if self.criterion.by_ratio:
+                gain = self.criterion.rank(gain, np.stack([left.T, masses[:, None] - left.T], axis=-1))
+            gains[:, self.numeric] = gain
         node = np.repeat(np.arange(A), sizes)  # (m,)
         for j in np.flatnonzero(self.is_cat):
-            table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
-            if self.binary[j]:
-                cost, *self.subsets[j] = _binary_cost(self.criterion, table, stats, self.min_leaf)
+            if self.single[j]:
+                cost, left, *self.subsets[j] = _one_vs_rest_cost(self.criterion, self.codes[j], self.n_values[j],
+                                                                 orders[0], node, stats, self.min_leaf)
+                branches = np.stack([left, masses - left], axis=-1)  # (A, 2) what each side weighs
+            elif self.binary[j]:
+                table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
+                cost, left, *self.subsets[j] = _binary_cost(self.criterion, table, stats, self.min_leaf)
+                branches = np.stack([left, masses - left], axis=-1)
             else:
+                table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
                 cost = _multiway_cost(self.criterion, table, self.min_leaf)
+                branches = self.criterion.mass(table) if self.criterion.by_ratio else None  # (A, V)
             gain = np.where(np.isfinite(cost), parent_cost - cost, 0.0) / masses
+            if self.criterion.by_ratio:
+                gain = self.criterion.rank(gain, branches)
             gains[:, j] = np.where(used[:, j], np.nan, gain)
         return gains, thresholds
 
@@ -298,8 +345,8 @@ class _Grower:
 
 
 def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,
-         min_samples_leaf=1, binary=None):
+         min_samples_leaf=1, binary=None, single=None):
     """growth.grow's tree (same arguments; target: criteria.Classes or criteria.Values), grown level-wise."""
     criterion = for_target(target)
     return _Grower(X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain,
-                   min_samples_leaf, binary).grow()
+                   min_samples_leaf, binary, single).grow()

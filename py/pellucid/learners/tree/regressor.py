@@ -24,10 +24,11 @@ class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
     tests x <= t (t halfway between consecutive distinct values), categorical columns multiway tests
     (one branch per training value, not reused below) or, as categorical_split says (see
     DecisionTreeClassifier), binary tests "A in S" with S the best cut of the values ordered by mean
-    target. A leaf predicts the mean target of its examples; an empty branch the mean of its
-    parent's. Growth stops when a node's targets are all equal, at max_depth, below min_samples_split
-    examples, or when the best reduction is <= min_gain; min_samples_leaf and max_leaf_nodes (best-first
-    growth) limit it as in DecisionTreeClassifier.
+    target, or one value against the rest (one_vs_rest, what auto gives a column of more than 10
+    values). A leaf predicts the mean target of its examples; an empty branch the mean of its parent's.
+    Growth stops when a node's targets are all equal, at max_depth, below min_samples_split examples,
+    or when the best reduction is <= min_gain; min_samples_leaf and max_leaf_nodes (best-first growth)
+    limit it as in DecisionTreeClassifier.
 
     Fitted: tree_, feature_names_in_, feature_kinds_, categories_, categorical_splits_, n_features_in_.
 
