@@ -14,6 +14,7 @@ from ..core.errors import DataError
 from ..preprocessing.columns import missing
 from . import readouts
 from .apply import model_columns, rows_it_can_read
+from .summaries import summary
 
 SCORED = ("classification", "regression")  # the tasks whose model can be scored against a target
 
@@ -55,7 +56,8 @@ def file_steps(preprocessor):
 
 
 def about(run):
-    """[(label, value)]: what the file says the model is, for the summary beside the result."""
+    """[(label, value)]: what the file says the model is, for the summary beside the result (the fitted
+    model's own summary, its weights or its tree's size, follows it)."""
     rows = [["Learner", run.label], ["Target", run.target if run.target is not None else "none (no target)"],
             ["Features", f"{len(run.features)}: {', '.join(run.features)}"]]
     trained = run.setup.get("trained_rows")
@@ -105,7 +107,8 @@ def _as_labels(values):
 def reply(run, table=None, name=None):
     """The imported model's reply, before the views are decided (workbench.showing): the file's facts, its
     preprocessing, what needs the training rows, and its score on the loaded table or why there is none."""
-    out = {"imported": True, "preprocessing": file_steps(run.preprocessor), "summary": about(run),
+    out = {"imported": True, "preprocessing": file_steps(run.preprocessor),
+           "summary": about(run) + summary(run.estimator),
            "unavailable": dict(NEEDS_TRAINING), "trained_rows": run.setup.get("trained_rows")}
     out.update(score_on(run, table, name))
     return out
