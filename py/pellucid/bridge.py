@@ -153,14 +153,18 @@ class Session(Keeping):
         its columns matched by name, predictions as a preview and as CSV; the loaded table is untouched."""
         return workbench.apply.apply_model(self.run(model_id), path, name, max_bytes, max_rows, header)
 
-    def import_model(self, json=None, path=None, shown=True):
+    def import_model(self, json=None, path=None, shown=True, table_id=None):
         """Keep a model from exported JSON: its text (`json`), or the file the page wrote into the worker's
         file system (`path`: the page sends the file's bytes); nothing changes when it is malformed.
-        shown=False: the page applies it to new data without showing it (keep_run)."""
+        shown=False: the page applies it to new data without showing it (keep_run). `table_id`: the loaded
+        table, on which the model is scored when it has the model's columns and target (workbench.imported)."""
+        table = self.table(table_id) if table_id is not None else None
+        name = self.table_meta[table_id]["name"] if table_id is not None else None
         run = workbench.exports.import_model(json, path)
         reply = {"label": run.label, "task": run.task, "capabilities": sorted(run.learner.capabilities),
                  "model": workbench.exports.compact_of(run), "features": run.features, "target": run.target,
-                 "preprocessing_choices": run.setup.get("preprocessing") or _choices_of(run.preprocessor)}
+                 "preprocessing_choices": run.setup.get("preprocessing") or _choices_of(run.preprocessor),
+                 **(workbench.imported.reply(run, table, name) if shown else {})}
         reply.update(workbench.showing.decisions(run, reply))
         return {"model_id": self.keep_run(run, shown), **reply}
 

@@ -11,6 +11,7 @@ import { run } from "./work.js";
 import { headline } from "./readout.js";
 import { showResult } from "./results.js";
 import { trainAndRecord } from "./result-actions.js";
+import { trainingSettings } from "./result-standing.js";
 import { restoreModel } from "./model-controls.js";
 import { showTable, rememberSession } from "./data-controls.js";
 import { saveHistory, loadHistory } from "./session-store.js";
@@ -169,7 +170,7 @@ async function restore(entry) {
   const reply = model_id ? await showKept(model_id) : false;
   if (reply === null) return;
   if (!reply) return trainAndRecord(args);  // let go of by the worker: the same arguments make it again
-  store.set({ trained: true, lastTrain: args });
+  store.set({ trained: true, lastTrain: args, trainedSettings: trainingSettings() });  // the choices just restored
   await rememberSession();
   showResult(reply);
 }

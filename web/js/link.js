@@ -9,6 +9,9 @@ import { PCA } from "./results.js";
 
 let props = null;  // known once the shared settings and the menus are in
 
+// Whether the settings a link carries are known (the shared settings and the menus are in).
+export const linkKnown = () => props !== null;
+
 // Reads the link the page was opened with: {settings, rejected: [names whose values did not fit]}.
 export function openLink(hash) {
   const { shared, datasets, models } = store.get();

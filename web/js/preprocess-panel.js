@@ -9,7 +9,7 @@ import { chosenModel } from "./model-controls.js";
 export const PREPROCESS_KEYS = ["standardize", "impute"];
 
 const els = { standardize: byId("pre-standardize"), why: byId("pre-standardize-help"), impute: byId("pre-impute"),
-  steps: byId("pre-steps") };
+  steps: byId("pre-steps"), caption: byId("pre-steps-caption") };
 
 // Standardize is the model's default until the user sets it: Python's rule, sent with each learner in the
 // models menu (`preprocessing`: on for a learner sensitive to feature scale).
@@ -35,6 +35,10 @@ function plural(n, word) {
 const IMPUTED_WITH = { mean: "mean", median: "median", most_frequent: "most frequent value" };
 
 function imputeItem(step) {
+  if (step.from_file) {  // an imported model's: the values its file fills in, wherever a cell is missing
+    const filled = Object.entries(step.values || {}).map(([c, v]) => `${c} ← ${short(v)}`);
+    return [`Missing cells filled with the training rows' ${IMPUTED_WITH[step.strategy]} (text: most frequent), as the file records`, filled];
+  }
   const counts = Object.entries(step.missing || {}).map(([c, n]) => `${c} (${plural(n, "cell")})`).join(", ");
   if (step.strategy === "drop") {
     return [`Dropped ${plural(step.rows_dropped, "row")} missing a value` + (counts ? `: ${counts}` : ""), null];
@@ -72,6 +76,9 @@ const ITEMS = { impute: imputeItem, standardize: standardizeItem, one_hot: oneHo
 function renderSteps(result) {
   els.steps.replaceChildren();
   els.steps.hidden = !result;
+  els.caption.hidden = !result?.imported;
+  els.caption.textContent = result?.imported ? `The imported model's own preprocessing, as its file (${result.file}) holds it: `
+    + "what it and Apply to new data use. The choices above set up the next Train, not this model." : "";
   if (!result) return;
   const steps = result.preprocessing || [];
   if (!steps.length) {

@@ -4,10 +4,12 @@ import { el, simpleTable, formatValue } from "./dom.js";
 import { store } from "./store.js";
 
 // Under k-fold the metrics come from the out-of-fold predictions: every row, each predicted by the model
-// of the fold that held it out (never by the final model, which saw every row).
+// of the fold that held it out (never by the final model, which saw every row). An imported model has no
+// split here: it is scored only on the loaded table's rows ("loaded"), when that table has its columns and
+// target (workbench/imported.py), and otherwise has no score at all.
 const PARTS = ["train", "validation", "test"];  // the rows of a split, each row in one
-const SPLITS = [...PARTS, "out_of_fold"];
-const SPLIT_NAMES = { train: "Training", validation: "Validation", test: "Test", out_of_fold: "Out-of-fold" };
+const SPLITS = [...PARTS, "out_of_fold", "loaded"];
+const SPLIT_NAMES = { train: "Training", validation: "Validation", test: "Test", out_of_fold: "Out-of-fold", loaded: "Loaded table" };
 // The metrics a run shows per task, the first the headline: [key, label, format], from settings.json
 // (core.settings RESULT_METRICS), so the labels and which read as percentages are Python's.
 function metricsOf(task) {
@@ -31,6 +33,7 @@ export function metricValue(m, key) {
 }
 
 function splitSize(result, split) {
+  if (split === "loaded") return result.scored_on?.rows || 0;
   const rows = result.splits?.[split === "out_of_fold" ? "train" : split];
   return Array.isArray(rows) ? rows.length : 0;
 }
@@ -39,21 +42,40 @@ function splitSize(result, split) {
 export function splitPhrase(result, split) {
   const n = splitSize(result, split);
   if (split === "out_of_fold") return `${n} ${n === 1 ? "row" : "rows"}, each predicted by the fold model that did not see it`;
+  if (split === "loaded") return loadedPhrase(result.scored_on);
   const total = PARTS.reduce((sum, s) => sum + splitSize(result, s), 0) || n;
   const pct = total ? Math.round((100 * n) / total) : 100;
   return `${pct}% of rows, ${n} ${n === 1 ? "row" : "rows"}`;
 }
 
-// The split the headline reports: held-out data when there is any.
+// "iris.csv, 150 rows" (or "142 of its 150 rows" when some lack the target or a column the model reads).
+function loadedPhrase({ table, rows, of }) {
+  const count = rows === of ? `${rows.toLocaleString("en-US")} ${rows === 1 ? "row" : "rows"}`
+    : `${rows.toLocaleString("en-US")} of its ${of.toLocaleString("en-US")} rows (the others lack a value the model needs)`;
+  return `${table}, ${count}`;
+}
+
+// The split the headline reports: held-out data when there is any; the loaded table for an imported model.
 export function headlineSplit(result) {
+  if (result.imported) return result.metrics?.loaded ? "loaded" : "none";
   if (result.cv) return "cv";
   for (const s of ["test", "validation"]) if (splitSize(result, s) && result.metrics?.[s]) return s;
   return "train";
 }
 
+// An imported model without a score says what it is and why it has none: never a score over no rows.
+function unscoredHeadline(result) {
+  return { label: "Imported model, not scored", value: "—", note: `${result.not_scored} · ${result.label}` };
+}
+
 export function headline(result) {
   const [key, name, format] = metricsOf(result.task)[0] || ["", "Score", "number"];
   const split = headlineSplit(result);
+  if (split === "none") return unscoredHeadline(result);
+  if (split === "loaded") {
+    return { label: `${name} on the loaded table`, value: formatValue(metricValue(result.metrics.loaded, key), format),
+      note: `${splitPhrase(result, split)} · ${result.label}, imported` };
+  }
   if (split === "cv") {
     const k = result.cv.scores?.length || 0;
     return { label: `Cross-validated ${/^[A-Z][a-z]/.test(name) ? name.toLowerCase() : name}`, value: formatValue(result.cv.mean, format),
@@ -67,7 +89,7 @@ export function headline(result) {
 }
 
 function metricsTable(result) {
-  const splits = SPLITS.filter((s) => result.metrics?.[s] && (splitSize(result, s) || s === "train"));
+  const splits = SPLITS.filter((s) => result.metrics?.[s] && (splitSize(result, s) || (s === "train" && !result.imported)));
   if (result.metrics?.out_of_fold) splits.splice(0, splits.length, "out_of_fold");
   const rows = metricsOf(result.task)
     .map(([key, name, format]) => [name, ...splits.map((s) => formatValue(metricValue(result.metrics[s], key), format))])
@@ -140,8 +162,10 @@ export function rowsPhrase(result, split) {
 
 // Everything under the Metrics tab except the confusion canvas (views.js draws that).
 export function renderMetrics(container, result) {
-  const parts = [el("h3", { text: "Scores" }), metricsTable(result), cvTable(result)];
-  if (result.task === "classification") parts.push(el("h3", { text: "Precision, recall and F1" }), perClassTable(result, confusionSplit(result)));
+  const unscored = result.imported && !result.metrics?.loaded;
+  const parts = [el("h3", { text: "Scores" }), unscored ? el("p", { class: "help", text: `No score: ${result.not_scored}` }) : null,
+    metricsTable(result), cvTable(result)];
+  if (result.task === "classification" && !unscored) parts.push(el("h3", { text: "Precision, recall and F1" }), perClassTable(result, confusionSplit(result)));
   if (result.task === "projection") parts.push(el("h3", { text: "Explained variance" }), varianceTable(result));
   const warnings = (result.warnings || []).map((w) => el("li", { text: w }));
   if (warnings.length) parts.push(el("ul", { class: "warnings" }, ...warnings));

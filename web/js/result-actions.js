@@ -7,6 +7,8 @@ import { python } from "./python.js";
 import { run, showMessage } from "./work.js";
 import { showResult, clearResults, viewMessage, CANVAS } from "./results.js";
 import { rememberSession } from "./data-controls.js";
+import { unavailableReason } from "./unavailable.js";
+import { trainingSettings } from "./result-standing.js";
 import { exportPredictions, exportModel, exportPython, exportSklearn, downloadCanvas, readModelFile } from "./export-panel.js";
 
 const e = (id) => byId(id);
@@ -50,11 +52,13 @@ async function importModel() {
   e("import-model").value = "";
   if (!file) return;
   showMessage("");
+  // Scored on the loaded table when it has the model's columns and target (Python decides and says so).
+  const table_id = store.get().table?.table_id ?? null;
   const imported = await run("Reading the model…", async () => {
     const bytes = await readModelFile(file);
-    return python.call("import_model", { path: bytes }, [bytes]);  // the worker writes the bytes to a file
+    return python.call("import_model", { path: bytes, table_id }, [bytes]);  // the worker writes the bytes to a file
   });
-  if (imported) showResult({ ...imported, imported: true, summary: [["Imported from", file.name], ["Model", imported.label]] });
+  if (imported) showResult({ ...imported, file: file.name, summary: [["Imported from", file.name], ...(imported.summary || [])] });
 }
 
 async function copyLink() {
@@ -66,9 +70,13 @@ async function copyLink() {
   }
 }
 
-function enableButtons({ ready, busy, view }) {
+// An export that needs the training rows waits for a trained model (unavailable.js says why).
+const EXPORTS = { "export-predictions": "export_predictions", "export-model": "", "export-python": "export_python",
+  "export-sklearn": "export_sklearn", "copy-link": "", "import-button": "" };
+
+function enableButtons({ ready, busy, view, result }) {
   const idle = ready && !busy;
-  for (const id of ["export-predictions", "export-model", "export-python", "export-sklearn", "copy-link", "import-button"]) setDisabled(e(id), !idle);
+  for (const [id, cmd] of Object.entries(EXPORTS)) setDisabled(e(id), !idle || Boolean(unavailableReason(result, cmd)));
   setDisabled(e("save-image"), !idle || !CANVAS[view]);
 }
 
@@ -78,8 +86,9 @@ function enableButtons({ ready, busy, view }) {
 // (so a reload right after sees it), show it, and record it in the run history (`trainedRun`). True
 // when it succeeded.
 export async function trainAndRecord(args) {
+  const settings = trainingSettings();  // the settings it is trained with, for the out-of-date mark
   const trained = await trainModel(args, () => {
-    store.set({ trained: true, lastTrain: args });
+    store.set({ trained: true, lastTrain: args, trainedSettings: settings });
     return rememberSession();
   });
   if (trained) store.set({ trainedRun: { args, result: store.get().result } });
@@ -87,7 +96,7 @@ export async function trainAndRecord(args) {
 }
 
 export function mountResultActions() {
-  store.subscribe(["ready", "busy", "view"], enableButtons);
+  store.subscribe(["ready", "busy", "view", "result"], enableButtons);
   e("export-predictions").addEventListener("click", () => exporting("Writing predictions…", (id) => exportPredictions(python, id)));
   e("export-model").addEventListener("click", () => exporting("Writing the model…", (id) => exportModel(python, id)));
   e("export-python").addEventListener("click", () => exporting("Writing the script…", (id) => exportPython(python, id)));

@@ -37,6 +37,7 @@ const INITIAL = {
   trained: false,      // a model was trained on this data (the session retrains it on reload)
   result: null,        // the shown model's result
   lastTrain: null,     // the train arguments of that result (retrained into a new worker after a cancel)
+  trainedSettings: null,  // the settings that result was trained with (result-standing.js), to mark it out of date
   enabledViews: [],    // the views that apply to the result
   wanted: {},          // the view and axes a link asked for, used by the next result
   axes: { boundary: { x: "", y: "" }, clusters: { x: "", y: "" } },

@@ -4,6 +4,7 @@ import { byId } from "./dom.js";
 import { store } from "./store.js";
 import { python } from "./python.js";
 import { run, showMessage } from "./work.js";
+import { unavailableReason } from "./unavailable.js";
 
 const SPLIT_NAMES = { train: "training rows", validation: "validation rows", test: "test rows" };
 
@@ -60,7 +61,9 @@ export function mountTwinCheck() {
     box.replaceChildren();
     box.hidden = true;
   });
-  store.subscribe(["ready", "busy"], ({ ready, busy }) => { button.disabled = !(ready && !busy); });
+  store.subscribe(["ready", "busy", "result"], ({ ready, busy, result }) => {
+    button.disabled = !(ready && !busy) || Boolean(unavailableReason(result, "check_twin"));
+  });
 
   function render(r) {
     if (!r.equivalent) {

@@ -96,11 +96,20 @@ def model_json(run):
     would make a deep tree's file several times larger and slower to write and read."""
     d = run.estimator.to_dict()
     d["workbench"] = {"features": list(run.features), "target": run.target, "kinds": feature_kinds(run),
-                      "preprocessing": run.preprocessor.to_dict() if run.preprocessor is not None else None}
+                      "preprocessing": run.preprocessor.to_dict() if run.preprocessor is not None else None,
+                      "trained_rows": trained_rows(run)}
     text = json.dumps(d, separators=(",", ":"), allow_nan=False)
     if len(text) <= PRETTY_UP_TO:
         text = json.dumps(d, indent=2, allow_nan=False)
     return {"filename": f"{run.model}.json", "json": text}
+
+
+def trained_rows(run):
+    """How many rows the model was fitted on: its training rows here, or what its file said (None when the
+    file did not say)."""
+    if run.table is not None:
+        return int(len(run.train_rows()))
+    return run.setup.get("trained_rows")
 
 
 def feature_kinds(run):
@@ -161,6 +170,9 @@ def import_model(text=None, path=None):
     shown = readouts.compact_model(estimator) if hasattr(estimator, "tree_") else \
         readouts.compact_description({k: v for k, v in d.items() if k != "workbench"}, hasattr(estimator, "X_fit_"))
     setup = {"kinds": kinds} if kinds else {}
+    rows = extra.get("trained_rows")
+    if isinstance(rows, int) and not isinstance(rows, bool) and rows > 0:
+        setup["trained_rows"] = rows
     return Run(estimator=estimator, model=learner.name, features=features, target=target,
                preprocessor=preprocessor, setup={**setup, "compact_model": shown})
 
