@@ -123,10 +123,21 @@ class Estimator:
         the checks that tie them together (`_check_state`)."""
         state = require_dict(serialize.decode(require_key(d, "state", ""), "state"), "state")
         if self._state_fields is None:
-            raise damaged("model", f"{type(self).__name__} does not say what its model file holds")
+            self._unchecked_state(state)
+            return
         for key, value in check_state(state, self._state_fields).items():
             setattr(self, key, value)
         self._check_state()
+
+    def _unchecked_state(self, state):
+        """A learner written outside pellucid that states no fields reads its fitted attributes (names
+        ending in "_") as they are: it answers for them. Every one of pellucid's own learners states its."""
+        if type(self).__module__.startswith("pellucid."):
+            raise damaged("model", f"{type(self).__name__} does not say what its model file holds")
+        for key, value in state.items():
+            if not (isinstance(key, str) and key.endswith("_") and not key.startswith("_")):
+                raise damaged(f"state.{key}", "is not a fitted attribute (a name ending in \"_\")")
+            setattr(self, key, value)
 
     def _check_state(self):
         """Checks of the fitted state beyond each field's own (k at most the stored rows): a DataError
