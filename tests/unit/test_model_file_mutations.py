@@ -9,7 +9,6 @@ plausible new value (a negated weight, a huge one) may give another model that s
 output. The mutations are sampled deterministically, so each learner's file is tried the same way every run.
 """
 
-import copy
 import json
 import math
 import random
@@ -21,8 +20,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PER_FORM = 160  # mutations tried per file form (small, packed) of each learner, sampled from all of them
-MIN_MUTATIONS = 250  # each learner must have had at least this many mutations tried
+PER_FORM = 80  # mutations tried per file form (small, packed) of each learner, sampled from all of them
+MIN_MUTATIONS = 150  # each learner must have had at least this many mutations tried
 MEMORY_LIMIT = 3 * 1024 ** 3  # bytes of address space the child may use (numpy alone maps a few hundred MB)
 HANG_TIMEOUT = 300  # seconds: only catches a hang, never a slow run
 
@@ -122,8 +121,9 @@ def _mutated(value, kind):
     return value + value[-1:] if value else [0]
 
 
-def _apply(d, path, kind):
-    d = copy.deepcopy(d)
+def _apply(text, path, kind):
+    """The file `text` with damage `kind` at `path`, as JSON text (NaN written as JSON's reader takes it)."""
+    d = json.loads(text)  # a fresh copy, quicker than a deep copy
     parent = d
     for key in path[:-1]:
         parent = parent[key]
@@ -131,7 +131,7 @@ def _apply(d, path, kind):
         del parent[path[-1]]
     else:
         parent[path[-1]] = _mutated(parent[path[-1]], kind)
-    return d
+    return json.dumps(d)
 
 
 def _mutations(d, n, seed):
@@ -190,7 +190,7 @@ def run_learner(name):
         d = json.loads(text)
         for path, kind in _mutations(d, PER_FORM, seed=len(name) + len(form)):
             try:
-                got = _outcome(session, json.dumps(_apply(d, path, kind)), csv_path)
+                got = _outcome(session, _apply(text, path, kind), csv_path)
             except Exception as exc:  # noqa: BLE001 - any other error is what the test looks for
                 failures.append(f"{form} file, {kind} at {path}: {type(exc).__name__}: {exc}")
                 continue
@@ -230,6 +230,64 @@ def test_every_damaged_field_is_refused_or_harmless(name):
           + "; ".join(f"{form}: " + ", ".join(f"{k} {t['tried']}/{t['refused']}/{t['same']}/{t['other']}"
                                                for k, t in kinds.items()) for form, kinds in counts.items()))
     assert total >= MIN_MUTATIONS and refused > 0
+
+
+# --- the cases that first showed the need, one by one -------------------------------------------------
+
+def _knn_file():
+    from pellucid import KNeighborsClassifier
+    X = [[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]]
+    return KNeighborsClassifier(k=3).fit(X, ["a", "b", "a", "b"]).to_dict(), X
+
+
+def _refusal(d):
+    from pellucid.core.errors import DataError
+    from pellucid.workbench import exports
+    with pytest.raises(DataError) as caught:
+        exports.import_model(json.dumps(d))
+    assert caught.value.field == "model_file"
+    return str(caught.value)
+
+
+def test_a_newer_format_version_is_refused_naming_both():
+    d, _ = _knn_file()
+    message = _refusal({**d, "version": 2})
+    assert "format version 2" in message and "up to version 1" in message
+
+
+def test_a_knn_file_without_its_rows_or_with_rows_of_another_type_is_refused():
+    d, _ = _knn_file()
+    state = d["state"]
+    assert "state.X_fit_ is missing" in _refusal({**d, "state": {k: v for k, v in state.items() if k != "X_fit_"}})
+    assert "state.X_fit_" in _refusal({**d, "state": {**state, "X_fit_": "rows"}})
+    assert "state.y_fit_" in _refusal({**d, "state": {**state, "y_fit_": {**state["y_fit_"], "shape": [3]}}})
+    assert "state" in _refusal({k: v for k, v in d.items() if k != "state"})
+
+
+def test_more_neighbours_than_stored_rows_is_refused_before_predict():
+    d, X = _knn_file()
+    message = _refusal({**d, "params": {**d["params"], "k": 10 ** 9}})
+    assert "params.k" in message and "4 training rows" in message
+    from pellucid import KNeighborsClassifier
+    from pellucid.core.base import from_dict
+    expected = KNeighborsClassifier(k=3).fit(X, ["a", "b", "a", "b"]).predict(X)
+    assert from_dict(d).predict(X).tolist() == expected.tolist()  # the file as written still reads
+
+
+def test_an_array_that_claims_a_huge_shape_is_refused_without_allocating():
+    d, _ = _knn_file()
+    rows = {"__packed__": "AAAAAAAAAAA=", "dtype": "float64", "shape": [10 ** 9, 10 ** 9]}
+    assert "state.X_fit_" in _refusal({**d, "state": {**d["state"], "X_fit_": rows}})
+    assert "unknown dtype" in _refusal({**d, "state": {**d["state"], "X_fit_": {**rows, "dtype": "U1000000000"}}})
+
+
+def test_a_tree_whose_nodes_do_not_make_a_tree_is_refused():
+    from pellucid.learners.tree import DecisionTreeClassifier
+    tree = DecisionTreeClassifier().fit([[0.0], [1.0], [2.0], [3.0]], ["a", "a", "b", "b"]).to_dict()
+    no_test = {k: v for k, v in tree["tree"].items() if k != "feature"}  # branches, but nothing to test
+    assert "tree has branches but no feature" in _refusal({**tree, "tree": no_test})
+    counted = {**tree["tree"], "counts": {"a": 2, "b": 3}}
+    assert "tree.counts must add up" in _refusal({**tree, "tree": counted})
 
 
 if __name__ == "__main__":
