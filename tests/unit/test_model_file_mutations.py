@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PER_FORM = 80  # mutations tried per file form (small, packed) of each learner, sampled from all of them
-MIN_MUTATIONS = 150  # each learner must have had at least this many mutations tried
+PER_FORM = 70  # mutations tried per file form (small, packed) of each learner, sampled from all of them
+MIN_MUTATIONS = 130  # each learner must have had at least this many mutations tried
 MEMORY_LIMIT = 3 * 1024 ** 3  # bytes of address space the child may use (numpy alone maps a few hundred MB)
 HANG_TIMEOUT = 300  # seconds: only catches a hang, never a slow run
 
@@ -224,9 +224,9 @@ def test_every_damaged_field_is_refused_or_harmless(name):
                            cwd=ROOT, env={"PYTHONPATH": f"{ROOT / 'py'}:{ROOT / 'tests'}", "PATH": ""})
     assert child.returncode == 0, child.stderr[-4000:]
     counts = json.loads(child.stdout.strip().splitlines()[-1])
-    total = sum(t["tried"] for form in counts.values() for t in form.values())
-    refused = sum(t["refused"] for form in counts.values() for t in form.values())
-    print(f"{name}: {total} mutations, {refused} refused, "
+    total, refused, same, other = (sum(t[key] for form in counts.values() for t in form.values())
+                                   for key in ("tried", "refused", "same", "other"))
+    print(f"{name}: {total} mutations: {refused} refused, {same} predict as before, {other} another valid model; "
           + "; ".join(f"{form}: " + ", ".join(f"{k} {t['tried']}/{t['refused']}/{t['same']}/{t['other']}"
                                                for k, t in kinds.items()) for form, kinds in counts.items()))
     assert total >= MIN_MUTATIONS and refused > 0
