@@ -290,5 +290,24 @@ def test_a_tree_whose_nodes_do_not_make_a_tree_is_refused():
     assert "tree.counts must add up" in _refusal({**tree, "tree": counted})
 
 
+def test_packed_tree_nodes_with_impossible_numbers_are_refused(monkeypatch):
+    import numpy as np
+    from pellucid.core import serialize
+    from pellucid.learners.tree import DecisionTreeRegressor
+    from pellucid.learners.tree import _base as tree_base
+    monkeypatch.setattr(tree_base, "PACK_NODES_ABOVE", 0)
+    X = np.arange(12.0).reshape(6, 2)
+    d = DecisionTreeRegressor().fit(X, [0.0, 1.0, 1.0, 2.0, 5.0, 8.0]).to_dict()
+
+    def damaged(name, at, value):
+        array = serialize.decode(d["nodes"][name]).astype(float)
+        array[at] = value
+        return {**d, "nodes": {**d["nodes"], name: serialize.encode(array)}}
+    assert "counts that are whole" in _refusal(damaged("stats", (0, 1), -5.0))  # a node of -5 rows
+    assert "counts that are whole" in _refusal(damaged("stats", (0, 1), np.nan))
+    assert "finite threshold" in _refusal(damaged("threshold", 0, np.nan))  # the root's test
+    assert "values must hold finite" in _refusal(damaged("values", 1, np.inf))
+
+
 if __name__ == "__main__":
     _child(sys.argv[1])

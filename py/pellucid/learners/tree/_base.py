@@ -145,7 +145,8 @@ class _TreeModel:
         self.categorical_splits_ = _split_kinds(d.get("categorical_splits"), categories)
         self._read_extra_state(d)
         if "nodes" in d:
-            tree, values = from_packed(require_dict(d["nodes"], "nodes"), categories, self._n_stats())
+            tree, values = from_packed(require_dict(d["nodes"], "nodes"), categories, self._n_stats(),
+                                       self._n_counts())
         else:
             tree, values = from_nested(require_dict(require_key(d, "tree", ""), "tree"), names, categories,
                                        self._read_node_payload)

@@ -221,6 +221,9 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     def _n_stats(self):
         return len(self.classes_)
 
+    def _n_counts(self):
+        return len(self.classes_)  # every statistic is a class's count
+
     def _read_node_payload(self, node, path="tree"):
         """The class counts of a node: a whole number per class, adding up to its samples."""
         counts = require_dict(require_key(node, "counts", path), f"{path}.counts")

@@ -99,6 +99,9 @@ class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
     def _n_stats(self):
         return 3  # count, sum and sum of squares
 
+    def _n_counts(self):
+        return 1  # the count; the sums may be of any sign
+
     def _read_node_payload(self, node, path="tree"):
         """A node's count, mean and spread of the target, each checked."""
         n = require_int(require_key(node, "samples", path), f"{path}.samples", 0, MAX_COUNT)
