@@ -18,7 +18,7 @@ import numpy as np
 
 from ...core import serialize
 from ...core.errors import DataError
-from ...core.file_fields import FIELD
+from ...core.file_fields import FIELD, damaged, require_array, require_dict, require_key
 from .structure import LEAF, REASONS, Tree
 
 _INTEGER_FIELDS = ("feature", "child_start", "n_children", "parent", "branch", "depth", "reason")
@@ -46,8 +46,13 @@ def from_packed(state, categories, n_stats, n_counts=None):
     """(Tree, values or None) from `to_packed` output, checked against the columns' `categories` (None for
     a numeric one) and the number of statistics a node keeps (`n_stats`), the first `n_counts` of them
     (all by default) counts of rows."""
-    arrays = serialize.decode({k: v for k, v in state.items() if k != "left_values"}, "nodes")
-    n = len(arrays["feature"])
+    fields = [*_INTEGER_FIELDS, "threshold", "gain", "impurity", "stats", "scored", "candidates", "left_values",
+              "values"]
+    for name in fields:
+        require_key(state, name, "nodes")
+    # "values" is null but in a regression tree, whose node means the statistics do not give back
+    arrays = serialize.decode({k: state[k] for k in fields if k != "left_values"}, "nodes")
+    n = len(require_array(arrays["feature"], "nodes.feature", "i", (None,)))
     per_node = [*_INTEGER_FIELDS, "threshold", "gain", "impurity", "scored"]
     for name in per_node + (["values"] if arrays["values"] is not None else []):
         if np.shape(arrays[name]) != (n,):
@@ -60,7 +65,9 @@ def from_packed(state, categories, n_stats, n_counts=None):
                         field=FIELD)
     candidates = np.full((n, len(categories)), np.nan)
     candidates[scored] = arrays["candidates"]
-    left_values = {int(node): codes for node, codes in state["left_values"].items()}
+    left_values = {_node_id(node): require_array(codes, f"nodes.left_values.{node}", "i", (None,))
+                   for node, codes in require_dict(serialize.decode(state["left_values"], "nodes.left_values"),
+                                                   "nodes.left_values").items()}
     tree = Tree(*(arrays[name] for name in ("feature", "threshold", "child_start", "n_children", "parent",
                                             "branch", "depth")),
                 arrays["stats"], arrays["gain"], candidates, arrays["reason"], left_values)
@@ -71,6 +78,13 @@ def from_packed(state, categories, n_stats, n_counts=None):
         raise DataError("The tree's packed nodes are damaged: a numeric test has no finite threshold.",
                         field=FIELD)
     return tree, arrays["values"]
+
+
+def _node_id(key):
+    """A node's number, written as a key of left_values."""
+    if not (isinstance(key, str) and key.isdigit()):
+        raise damaged(f"nodes.left_values.{key}", "must be keyed by node numbers")
+    return int(key)
 
 
 def _check_numbers(arrays, n_counts):

@@ -4,7 +4,7 @@ import numpy as np
 
 from ...core.base import Estimator, RegressorMixin
 from ...core.params import Flag, Integer, Number
-from ...core.file_fields import require_int, require_key, require_number
+from ...core.file_fields import damaged, require_int, require_key, require_number
 from ._base import MAX_COUNT, SIZE_RULES, _TreeModel
 from .criteria import Values
 
@@ -76,6 +76,8 @@ class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
         return self._value[nodes]
 
     def _set_node_values(self, values):
+        if values is None:  # a packed file must keep them: the statistics are of the target less an offset
+            raise damaged("nodes.values", "must give each node's mean target")
         self._value = node_means(self.tree_, values)  # (N,)
 
     def _node_payload(self, i):
