@@ -53,7 +53,7 @@ async function importHere() {
   const reply = await run("Reading the model…", async () => {
     const bytes = await readModelFile(file);
     return python.call("import_model", { path: bytes, shown: false }, [bytes]);  // written to a file for Python
-  });
+  }, { where: { panel: "apply" } });
   if (!reply) return;
   const { applyModels } = store.get();
   store.set({ applyModels: { ...applyModels, models: [{ model_id: reply.model_id, label: reply.label, file: file.name }, ...applyModels.models] } });

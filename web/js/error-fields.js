@@ -1,7 +1,7 @@
 // The control an error is about. Python's DataError names the setting it refused in `field`, from a
 // fixed vocabulary (docs/bridge.md, "Error fields"); this one table maps each field to the control that
-// holds it, for the panel whose command failed: Train's controls, or Tune's and Compare learners' own
-// boxes where they have one. An error without a field (or about a control not on the page) points at
+// holds it, for the panel whose command failed: Train's controls, or Tune's, Compare learners' and Apply's
+// own boxes where they have one. An error without a field (or about a control not on the page) points at
 // nothing, and is shown without a "Go to" link.
 
 const roleControl = (column) => `#profile tr[data-column="${CSS.escape(column)}"] select`;
@@ -17,15 +17,17 @@ const TRAIN = {
   "evaluation.stratify": "#eval-stratify",
   "preprocessing.impute": "#pre-impute",
   "preprocessing.standardize": "#pre-standardize",
+  model_file: "#import-button",  // a damaged or newer model file: choose another
 };
 
 const PANELS = {
   train: {},
   tune: { "evaluation.k": "#tune-k", metric: "#tune-metric", grid: "#tune-param-1" },
   rank: { learners: "#leaderboard-learners input", metric: "#leaderboard-metric", sample: "#leaderboard-sample" },
+  apply: { model_file: "#apply-import" },
 };
 
-// `where`: {panel: "train" | "tune" | "rank", table: the loaded TableInfo, grid: tune's [{name, values}]}.
+// `where`: {panel: "train" | "tune" | "rank" | "apply", table: the loaded TableInfo, grid: tune's [{name, values}]}.
 export function controlOf(field, { panel = "train", table = null, grid = [] } = {}) {
   if (typeof field !== "string" || !field) return null;
   if (field.startsWith("feature:")) {

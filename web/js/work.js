@@ -94,7 +94,8 @@ store.subscribe(["message"], ({ message }) => {
 });
 
 function nameOf(control) {
-  const label = control.labels?.[0]?.textContent || control.getAttribute("aria-label") || control.id;
+  const label = control.labels?.[0]?.textContent || control.getAttribute("aria-label")
+    || (control.tagName === "BUTTON" ? control.textContent : "") || control.id;  // a button names itself
   return label.trim();
 }
 

@@ -12,17 +12,22 @@ import numpy as np
 from . import serialize
 from .descriptor import Task
 from .errors import DataError, not_fitted
+from .file_fields import FIELD, check_state, damaged, require_dict, require_int, require_key
 from .params import check_params
 from .scores import accuracy_score, r2_score
 
 _REGISTRY = {}
 FORMAT = "pellucid-model"
+VERSION = 1  # the model file format this package writes; a newer one is refused, not read in part
 
 
 class Estimator:
     """Base class: hyperparameters from the `__init__` signature, fitted state in attributes ending in "_"."""
 
     _param_rules = {}
+    # The fitted state a model file holds, {attribute: core.file_fields spec}: each field is checked by
+    # its spec when the file is read, and only these are set (None: the learner reads its state itself).
+    _state_fields = None
     # Filled by subclasses: a descriptor.Task.
     task = None
 
@@ -105,7 +110,7 @@ class Estimator:
         return {**self._header(), **self._state_to_dict()}
 
     def _header(self):
-        return {"format": FORMAT, "version": 1, "model": type(self).__name__,
+        return {"format": FORMAT, "version": VERSION, "model": type(self).__name__,
                 "params": serialize.encode(self.get_params(deep=False))}
 
     def _state_to_dict(self):
@@ -114,8 +119,29 @@ class Estimator:
         return {"state": serialize.encode(state)}
 
     def _state_from_dict(self, d):
-        for key, value in serialize.decode(d["state"]).items():
+        """Set the fitted attributes a model file holds, each checked by its spec in `_state_fields`, then
+        the checks that tie them together (`_check_state`)."""
+        state = require_dict(serialize.decode(require_key(d, "state", ""), "state"), "state")
+        if self._state_fields is None:
+            self._unchecked_state(state)
+            return
+        for key, value in check_state(state, self._state_fields).items():
             setattr(self, key, value)
+        self._check_state()
+
+    def _unchecked_state(self, state):
+        """A learner written outside pellucid that states no fields reads its fitted attributes (names
+        ending in "_") as they are: it answers for them. Every one of pellucid's own learners states its."""
+        if type(self).__module__.startswith("pellucid."):
+            raise damaged("model", f"{type(self).__name__} does not say what its model file holds")
+        for key, value in state.items():
+            if not (isinstance(key, str) and key.endswith("_") and not key.startswith("_")):
+                raise damaged(f"state.{key}", "is not a fitted attribute (a name ending in \"_\")")
+            setattr(self, key, value)
+
+    def _check_state(self):
+        """Checks of the fitted state beyond each field's own (k at most the stored rows): a DataError
+        from core.file_fields when the attributes do not make a model that can predict."""
 
 
 def _same(a, b):
@@ -126,23 +152,43 @@ def _same(a, b):
 
 
 def from_dict(d):
-    """Rebuild a fitted model from `Estimator.to_dict()` output."""
+    """Rebuild a fitted model from `Estimator.to_dict()` output; every field is checked before use, and a
+    damaged file is a DataError about the "model_file" field naming the field at fault."""
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise DataError("This is not a pellucid model: expected a JSON object with "
-                        f"\"format\": \"{FORMAT}\".")
+                        f"\"format\": \"{FORMAT}\".", field=FIELD)
+    check_version(d.get("version"))
     name = d.get("model")
-    if name not in _REGISTRY:
-        raise DataError(f"Unknown model {name!r}; known models are: {', '.join(sorted(_REGISTRY))}.")
+    if not isinstance(name, str) or name not in _REGISTRY:
+        raise DataError(f"Unknown model {name!r}; known models are: {', '.join(sorted(_REGISTRY))}.", field=FIELD)
     cls = _REGISTRY[name]
+    params = require_dict(serialize.decode(d.get("params", {}), "params"), "params")
+    unknown = sorted(set(params) - set(cls._param_names()))
+    if unknown:
+        raise damaged("params", f"name parameters {name} does not have: {', '.join(map(str, unknown))}")
+    model = cls(**params)
     try:
-        model = cls(**serialize.decode(d.get("params", {})))
         model._check_params()
+    except DataError as exc:  # a hyperparameter's rule, broken in the file rather than in a form
+        raise damaged("params", f"break a rule: {exc}") from None
+    try:
         model._state_from_dict(d)
-    except DataError:
-        raise
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
-        raise DataError(f"The {name} model description is incomplete or damaged ({exc}).") from exc
+    except DataError as exc:  # about the file, whatever setting the check inside was written for
+        raise exc if exc.field == FIELD else DataError(str(exc), field=FIELD) from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise DataError(f"The {name} model description is incomplete or damaged ({exc}).", field=FIELD) from exc
     return model
+
+
+def check_version(version):
+    """The file's format version, if this package reads it: a newer one is refused with both versions named
+    (its fields may mean what this version cannot know), an absent one is the first."""
+    version = 1 if version is None else require_int(version, "version", low=1)
+    if version > VERSION:
+        raise DataError(f"This model file is in format version {version}, written by a newer Pellucid; this "
+                        f"page reads model files up to version {VERSION}. Open it with a newer version of "
+                        "the page.", field=FIELD)
+    return version
 
 
 def register_estimator(cls):

@@ -14,13 +14,19 @@ classes register themselves, so this module, low in the package, imports none of
 """
 
 import base64
+import math
 
 import numpy as np
 
+from .file_fields import damaged
 from .jsonable import tag, untag
 
 PACK_ABOVE = 1000  # numeric arrays with more values than this are packed; smaller ones stay readable
 PACKABLE = "fiub"  # dtype kinds with a fixed byte layout: floats, signed and unsigned integers, booleans
+# The dtypes a file's arrays may name: the ones `encode` writes. Anything else (a text dtype of a gigabyte
+# per item, say) is refused before numpy is asked to make it.
+DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
+          "float64", "object")
 
 _TAGGED = {}  # tag -> a class with to_dict() and from_dict(d), written as {tag: ...}
 
@@ -66,33 +72,75 @@ def pack(array):
             "shape": list(array.shape)}
 
 
-def unpack(value):
-    """The array `pack` described (a writable copy, in the machine's byte order)."""
-    dtype = np.dtype(value["dtype"])
+def unpack(value, path="packed array"):
+    """The array `pack` described (a writable copy, in the machine's byte order); a DataError when the
+    description does not hold together (an unknown dtype, bytes that do not fill the shape)."""
+    dtype = _dtype(value, path)
     if dtype.kind not in PACKABLE:
-        raise ValueError(f"a packed array must be numeric, not {dtype}")
-    raw = np.frombuffer(base64.b64decode(value["__packed__"], validate=True), dtype=dtype.newbyteorder("<"))
-    return raw.astype(dtype.newbyteorder("="), copy=True).reshape(value["shape"])
+        raise damaged(path, f"must be numeric, not {dtype}")
+    shape = _shape(value, path)
+    text = value["__packed__"]
+    if not isinstance(text, str):
+        raise damaged(path, "must hold its bytes as base64 text")
+    try:
+        data = base64.b64decode(text, validate=True)
+    except ValueError:
+        raise damaged(path, "is not valid base64") from None
+    if len(data) != dtype.itemsize * math.prod(shape):
+        raise damaged(path, f"has {len(data)} bytes; its shape {shape} and dtype {dtype} need "
+                                      f"{dtype.itemsize * math.prod(shape)}")
+    raw = np.frombuffer(data, dtype=dtype.newbyteorder("<"))
+    return raw.astype(dtype.newbyteorder("="), copy=True).reshape(shape)
 
 
-def decode(value):
-    """Undo `encode`."""
+def _dtype(value, path):
+    if value.get("dtype") not in DTYPES:
+        raise damaged(path, f"has an unknown dtype {value.get('dtype')!r}; expected one of {', '.join(DTYPES)}")
+    return np.dtype(value["dtype"])
+
+
+def _shape(value, path):
+    shape = value.get("shape")
+    if not isinstance(shape, list) or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                                              for n in shape):
+        raise damaged(path, f"must have a shape of whole numbers; got {shape!r}")
+    return shape
+
+
+def _unlisted(value, path):
+    """The array an "__ndarray__" description holds, its values checked against its dtype and shape."""
+    dtype, shape = _dtype(value, path), _shape(value, path)
+    flat = value["__ndarray__"]
+    if not isinstance(flat, list) or len(flat) != math.prod(shape):
+        raise damaged(path, f"must hold {math.prod(shape)} values for its shape {shape}")
+    if dtype.kind == "f":
+        flat = [untag(v) for v in flat]
+    if dtype.kind == "O":
+        items = [decode(v, f"{path}[{i}]") for i, v in enumerate(flat)]
+        if not all(v is None or isinstance(v, (str, int, float)) for v in items):
+            raise damaged(path, "of labels must hold only texts, numbers, true/false or null")
+        arr = np.empty(len(items), dtype=object)
+        arr[:] = items
+        return arr.reshape(shape)
+    if not all(isinstance(v, (int, float)) for v in flat):  # bools are ints; text is refused, not parsed
+        raise damaged(path, f"of {dtype} must hold numbers only")
+    try:
+        return np.array(flat, dtype=dtype).reshape(shape)
+    except (OverflowError, ValueError, TypeError):
+        raise damaged(path, f"holds a value that is not a {dtype}") from None
+
+
+def decode(value, path="value"):
+    """Undo `encode`; a DataError naming the field at `path` when an array's description is damaged."""
     if isinstance(value, dict):
         if "__packed__" in value:
-            return unpack(value)
+            return unpack(value, path)
         if "__ndarray__" in value:
-            dtype = value["dtype"]
-            flat = value["__ndarray__"]
-            if dtype.startswith("float"):
-                flat = [untag(v) for v in flat]
-            arr = np.empty(len(flat), dtype=object) if dtype == "object" else np.array(flat, dtype=dtype)
-            if dtype == "object":
-                arr[:] = flat
-            return arr.reshape(value["shape"])
+            return _unlisted(value, path)
         for key, cls in _TAGGED.items():
             if key in value:
-                return cls.from_dict(decode(value[key]))
-        return {k: decode(v) for k, v in value.items()}
+                return cls.from_dict(decode(value[key], f"{path}.{key}"))
+        return {k: decode(v, f"{path}.{k}") for k, v in value.items()}
     if isinstance(value, list):
-        return [decode(v) for v in value]
+        return [decode(v, f"{path}[{i}]") for i, v in enumerate(value)]
     return value

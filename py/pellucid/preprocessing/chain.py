@@ -6,6 +6,8 @@ fitted on the training rows only and applied the same way to every row the model
 
 from ..core.base import Estimator
 from ..core.errors import DataError
+from ..core.file_fields import (damaged, require_bool, require_dict, require_key, require_names, require_number,
+                                require_text)
 from .imputer import STRATEGIES, SimpleImputer
 from .onehot import OneHotEncoder
 from .scaler import StandardScaler
@@ -54,24 +56,60 @@ class Preprocessor(Estimator):
                 "scale": self.scaler_.scale_ if self.scaler_ else None}
 
     @classmethod
-    def from_dict(cls, d):
-        """The fitted Preprocessor `to_dict` described; a DataError when the description is damaged."""
-        try:
-            prep = cls(d["impute"], bool(d["standardize"]), bool(d.get("one_hot")))
-            prep.imputer_ = prep.scaler_ = prep.encoder_ = None
-            if prep.impute:
-                prep.imputer_ = SimpleImputer(prep.impute)
-                prep.imputer_.feature_names_in_ = list(d["columns"])
-                prep.imputer_.statistics_ = dict(d["statistics"])
-            if prep.standardize:
-                prep.scaler_ = StandardScaler()
-                prep.scaler_.feature_names_in_ = list(d["columns"])
-                prep.scaler_.mean_ = {k: float(v) for k, v in d["mean"].items()}
-                prep.scaler_.scale_ = {k: float(v) for k, v in d["scale"].items()}
-            if prep.one_hot:
-                prep.encoder_ = OneHotEncoder()
-                prep.encoder_.feature_names_in_ = list(d["columns"])
-                prep.encoder_.categories_ = {k: [str(c) for c in v] for k, v in d["categories"].items()}
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise DataError(f"The preprocessing in this model description is damaged ({exc}).") from None
+    def from_dict(cls, d, path="workbench.preprocessing"):
+        """The fitted Preprocessor `to_dict` described, every field checked first: a DataError about the
+        model file naming the field when the description is damaged."""
+        d = require_dict(d, path)
+        impute = require_key(d, "impute", path)  # null when no cell is filled
+        if impute is not None:
+            require_text(impute, f"{path}.impute", STRATEGIES)
+        prep = cls(impute, require_bool(require_key(d, "standardize", path), f"{path}.standardize"),
+                   require_bool(d.get("one_hot", False), f"{path}.one_hot"))
+        prep.imputer_ = prep.scaler_ = prep.encoder_ = None
+        if not (prep.impute or prep.standardize or prep.one_hot):
+            return prep
+        columns = require_names(require_key(d, "columns", path), f"{path}.columns")
+        if prep.impute:
+            prep.imputer_ = SimpleImputer(prep.impute)
+            prep.imputer_.feature_names_in_ = columns
+            prep.imputer_.statistics_ = _by_column(d, "statistics", path, columns, _statistic, every=True)
+        if prep.standardize:
+            prep.scaler_ = StandardScaler()
+            prep.scaler_.feature_names_in_ = columns
+            prep.scaler_.mean_ = _by_column(d, "mean", path, columns, require_number)
+            prep.scaler_.scale_ = _by_column(d, "scale", path, columns, _positive)
+            if sorted(prep.scaler_.mean_) != sorted(prep.scaler_.scale_):
+                raise damaged(f"{path}.scale", "must give a scale for each column with a mean, and no other")
+        if prep.one_hot:
+            prep.encoder_ = OneHotEncoder()
+            prep.encoder_.feature_names_in_ = columns
+            prep.encoder_.categories_ = _by_column(d, "categories", path, columns, _categories)
+            if prep.scaler_ is not None and set(prep.scaler_.mean_) & set(prep.encoder_.categories_):
+                raise damaged(f"{path}.categories", "names a column that is also standardised as a number")
         return prep
+
+
+def _by_column(d, key, path, columns, check, every=False):
+    """{column: check(value, path)} from d[key], whose columns must be among `columns` (all of them when
+    `every`)."""
+    values = require_dict(require_key(d, key, path), f"{path}.{key}")
+    if not set(values) <= set(columns) or (every and len(values) != len(columns)):
+        raise damaged(f"{path}.{key}", "must name " + ("each of" if every else "only") + " the columns in "
+                      f"{path}.columns")
+    return {name: check(value, f"{path}.{key}.{name}") for name, value in values.items()}
+
+
+def _statistic(value, path):
+    """What fills a column's gaps: a finite number, or a category's text."""
+    return value if isinstance(value, str) else require_number(value, path)
+
+
+def _positive(value, path):
+    scale = require_number(value, path)
+    if scale <= 0:
+        raise damaged(path, f"must be a positive scale; got {scale}")
+    return scale
+
+
+def _categories(value, path):
+    return require_names(value, path)

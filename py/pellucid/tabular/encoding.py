@@ -9,6 +9,8 @@ rows exactly as the training rows were.
 import numpy as np
 
 from ..core import serialize
+from ..core.file_fields import (KINDS, damaged, require_bool, require_dict, require_key, require_list, require_names,
+                                require_number)
 from ..core.validation import CATEGORICAL, Columns
 
 
@@ -66,11 +68,47 @@ class FeatureEncoder:
 
     @classmethod
     def from_dict(cls, d):
-        encoder = cls(d["standardize"])
-        encoder.input_names, encoder.input_kinds = list(d["input_names"]), list(d["input_kinds"])
-        encoder.categories = {k: list(v) for k, v in d["categories"].items()}
-        encoder.means, encoder.scales = dict(d["means"]), dict(d["scales"])
+        """The encoder `to_dict` described, each field checked (`check_against` ties it to its model)."""
+        path = "state.encoder_"
+        d = require_dict(d, path)
+        encoder = cls(require_bool(require_key(d, "standardize", path), f"{path}.standardize"))
+        encoder.input_names = require_names(require_key(d, "input_names", path), f"{path}.input_names")
+        encoder.input_kinds = require_names(require_key(d, "input_kinds", path), f"{path}.input_kinds",
+                                            len(encoder.input_names), unique=False)
+        if any(k not in KINDS for k in encoder.input_kinds):
+            raise damaged(f"{path}.input_kinds", f"must hold only {' or '.join(KINDS)}")
+        categorical = [n for n, k in zip(encoder.input_names, encoder.input_kinds) if k == CATEGORICAL]
+        numeric = [n for n, k in zip(encoder.input_names, encoder.input_kinds) if k != CATEGORICAL]
+        categories = require_dict(require_key(d, "categories", path), f"{path}.categories")
+        if sorted(categories) != sorted(categorical):
+            raise damaged(f"{path}.categories", "must list the values of each categorical column, and no other")
+        encoder.categories = {k: _values(v, f"{path}.categories.{k}") for k, v in categories.items()}
+        standardised = numeric if encoder.standardize else []
+        encoder.means = _numbers(d, "means", standardised, path)
+        encoder.scales = _numbers(d, "scales", standardised, path)
+        if any(v <= 0 for v in encoder.scales.values()):
+            raise damaged(f"{path}.scales", "must hold positive numbers")
         return encoder
+
+    def check_against(self, names, kinds, path="state.encoder_"):
+        """DataError unless the encoder reads the model's columns `names` of `kinds`."""
+        if self.input_names != list(names) or self.input_kinds != list(kinds):
+            raise damaged(path, "does not read the columns the model was fitted on")
+
+
+def _values(values, path):
+    values = require_list(values, path)
+    if not values or not all(isinstance(v, (str, int, float, bool)) for v in values) or len(set(values)) < len(values):
+        raise damaged(path, "must list a column's different values")
+    return values
+
+
+def _numbers(d, key, names, path):
+    """{column: finite number} under d[key], one for each of `names`."""
+    numbers = require_dict(require_key(d, key, path), f"{path}.{key}")
+    if sorted(numbers) != sorted(names):
+        raise damaged(f"{path}.{key}", "must give one number for each standardised column")
+    return {k: require_number(v, f"{path}.{key}.{k}") for k, v in numbers.items()}
 
 
 serialize.register_tagged("__encoder__", FeatureEncoder)  # a fitted model's encoder_ in its model file

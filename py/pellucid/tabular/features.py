@@ -19,6 +19,7 @@ import numpy as np
 
 from .encoding import FeatureEncoder
 from ..core.errors import DataError
+from ..core.file_fields import Custom, Int, Kinds, Names, damaged, require_names
 from ..core.validation import (CATEGORICAL, Columns, check_classes, check_target, check_X, check_X_fitted,
                                workable_scale)
 
@@ -32,6 +33,29 @@ def _plain_matrix(X):
     if not np.isfinite(np.sum(M)) and not np.isfinite(M).all():  # a finite sum is the cheap first check
         return None
     return M if workable_scale(M) else None
+
+
+# --- what a model file holds of it -----------------------------------------------------------------
+
+def _encoder(value, path, dims):
+    if not isinstance(value, FeatureEncoder):
+        raise damaged(path, "must be a fitted feature encoder")
+    value.check_against(dims.values["feature_names_in_"], dims.values["feature_kinds_"], path)
+    dims.bind("n_encoded", len(value.output_names), path)
+    return value
+
+
+def _names_out(value, path, dims):
+    if require_names(value, path, unique=False) != dims.values["encoder_"].output_names:
+        raise damaged(path, "must name the encoder's output columns")
+    return list(value)
+
+
+# The state `read_fit` sets, as a model file holds it (core.file_fields specs); "n_features" is the number
+# of input columns. `NUMERIC_STATE` adds what `fit_numeric` sets: "n_encoded" columns after encoding.
+COLUMNS_STATE = {"feature_names_in_": Names("n_features"), "feature_kinds_": Kinds("n_features"),
+                 "n_features_in_": Int(1, dim="n_features")}
+NUMERIC_STATE = {**COLUMNS_STATE, "encoder_": Custom(_encoder), "feature_names_out_": Custom(_names_out)}
 
 
 # --- fit -------------------------------------------------------------------------------------------

@@ -9,14 +9,14 @@ import numpy as np
 
 from ..core import base
 from ..core.errors import DataError
+from ..core.file_fields import FIELD
 from ..core.settings import MAX_BYTES
-from ..preprocessing import Preprocessor
-from ..tabular.cells import KINDS
 from ..tabular.table import Table
 from . import readouts
 from .readouts import cluster_labels
 from ..learners import registry
 from .runs import Run
+from .model_file import read_workbench_part
 from .unseen import count_unseen, seen_categories
 from . import judging
 
@@ -131,56 +131,48 @@ def import_model(text=None, path=None):
     """A Run (without data) from exported JSON: its text, or the file at `path` (read as UTF-8 bytes, a byte
     order mark allowed); anything malformed is a DataError."""
     if (text is None) == (path is None):
-        raise DataError("Give the model file as exactly one of json (its text) or path.")
+        raise DataError("Give the model file as exactly one of json (its text) or path.", field=FIELD)
     if path is not None:
         text = pathlib.Path(path).read_bytes()
     if not isinstance(text, (str, bytes)):
-        raise DataError("Give the model as JSON text (the contents of an exported model file).")
+        raise DataError("Give the model as JSON text (the contents of an exported model file).", field=FIELD)
     if len(text) > MAX_MODEL_CHARS:
         raise DataError(f"This model file has {len(text):,} characters; the page reads model files of up to "
-                        f"{MAX_MODEL_CHARS:,} (a model of a table within the upload limits is smaller).")
+                        f"{MAX_MODEL_CHARS:,} (a model of a table within the upload limits is smaller).",
+                        field=FIELD)
     if isinstance(text, bytes) and text.startswith(b"\xef\xbb\xbf"):
         text = text[3:]  # a UTF-8 byte order mark, which some editors write and json refuses
     try:
         d = json.loads(text)  # bytes are read as UTF-8 (or UTF-16/32 with their marks, as JSON allows)
     except ValueError as exc:
-        raise DataError(f"This is not a Pellucid model file (it is not JSON: {exc}). Nothing was changed.") from None
+        raise DataError(f"This is not a Pellucid model file (it is not JSON: {exc}). Nothing was changed.",
+                        field=FIELD) from None
+    except RecursionError:  # arrays nested thousands deep: no model file is
+        raise DataError("This is not a Pellucid model file (its JSON is nested too deeply). Nothing was changed.",
+                        field=FIELD) from None
     if not isinstance(d, dict):
-        raise DataError("This is not a pellucid model: expected a JSON object.")
+        raise DataError("This is not a pellucid model: expected a JSON object.", field=FIELD)
     try:
         estimator = base.from_dict(d)
         estimator._check_fitted()
-        features = list(estimator.feature_names_in_)
-    except DataError:
-        raise
-    except Exception as exc:  # damaged state surfaces as any error: report it as bad input
-        raise DataError(f"The model description is incomplete or damaged ({type(exc).__name__}: {exc}).") \
-            from None
-    extra = d.get("workbench") if isinstance(d.get("workbench"), dict) else {}
-    target = extra.get("target") if isinstance(extra.get("target"), str) else None
-    learner = registry.of(estimator)  # a DataError for a model the page does not offer
-    prep = extra.get("preprocessing")
-    preprocessor = Preprocessor.from_dict(prep) if isinstance(prep, dict) else None
-    if preprocessor is not None and _names(extra.get("features")):
-        features = list(extra["features"])  # the columns the preprocessing reads (one-hot: before encoding)
-    kinds = extra.get("kinds")
-    kinds = dict(kinds) if isinstance(kinds, dict) and all(kinds.get(f) in KINDS for f in features) else None
-    # What the page is shown of it, made now: from the file, or a tree's first nodes from the tree (a large
-    # one's file holds packed arrays, not nodes to draw).
-    shown = readouts.compact_model(estimator) if hasattr(estimator, "tree_") else \
-        readouts.compact_description({k: v for k, v in d.items() if k != "workbench"}, hasattr(estimator, "X_fit_"))
-    setup = {"kinds": kinds} if kinds else {}
-    rows = extra.get("trained_rows")
-    if isinstance(rows, int) and not isinstance(rows, bool) and rows > 0:
-        setup["trained_rows"] = rows
-    return Run(estimator=estimator, model=learner.name, features=features, target=target,
-               preprocessor=preprocessor, setup={**setup, "compact_model": shown})
+        learner = registry.of(estimator)  # a DataError for a model the page does not offer
+        part = read_workbench_part(d, estimator)
+        # What the page is shown of it, made now: from the file, or a tree's first nodes from the tree (a large
+        # one's file holds packed arrays, not nodes to draw).
+        shown = readouts.compact_model(estimator) if hasattr(estimator, "tree_") else \
+            readouts.compact_description({k: v for k, v in d.items() if k != "workbench"},
+                                         hasattr(estimator, "X_fit_"))
+    except DataError as exc:  # about the file, whatever setting the check inside was written for
+        raise exc if exc.field == FIELD else DataError(str(exc), field=FIELD) from None
+    except RecursionError:
+        raise DataError("This model file is nested too deeply to be a Pellucid model.", field=FIELD) from None
+    setup = {"kinds": part["kinds"]} if part["kinds"] else {}
+    if part["trained_rows"] is not None:
+        setup["trained_rows"] = part["trained_rows"]
+    return Run(estimator=estimator, model=learner.name, features=part["features"], target=part["target"],
+               preprocessor=part["preprocessor"], setup={**setup, "compact_model": shown})
 
 
 def compact_of(run):
     """The model as a reply shows it (`readouts.compact_model`); an imported one's was made at import."""
     return run.setup.get("compact_model") or readouts.compact_model(run.estimator)
-
-
-def _names(value):
-    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)

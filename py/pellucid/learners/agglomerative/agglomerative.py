@@ -19,7 +19,8 @@ import numpy as np
 
 from ...core.base import ClusterMixin, Estimator
 from ...core.errors import DataError
-from ...tabular.features import fit_numeric, numeric
+from ...core.file_fields import Array, Int, damaged
+from ...tabular.features import NUMERIC_STATE, fit_numeric, numeric
 from ...core.params import Choice, Flag, Integer
 from ...core.validation import check_k_within_rows
 from .agglomerative_fast import pairwise_squared_distances
@@ -50,6 +51,23 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
                                "(complete link) or mean over all pairs (average link)."),
         "trace": Flag(help="Record every merge: which clusters, at what distance, of what size."),
     }
+    # A model file's state (core.file_fields): the merges, the fitted rows and their clusters.
+    _state_fields = {**NUMERIC_STATE, "children_": Array("i", ("n_merges", 2), low=0),
+                     "sizes_": Array("i", ("n_merges",), low=2), "distances_": Array("f", ("n_merges",), low=0),
+                     "n_leaves_": Int(1, dim="n_rows"), "X_fit_": Array("f", ("n_rows", "n_encoded")),
+                     "labels_": Array("i", ("n_rows",), low=0)}
+
+    def _check_state(self):
+        """The merges make one tree over the rows: merge i joins two earlier clusters (rows 0..n-1, merge j
+        is cluster n + j), each joined once, so no cluster contains itself."""
+        n, children = self.n_leaves_, self.children_
+        if len(children) != n - 1:
+            raise damaged("state.children_", f"must hold {n - 1} merges for {n} rows; got {len(children)}")
+        made = n + np.arange(len(children))  # (n - 1,) the id each merge makes
+        if (children >= made[:, None]).any() or len(np.unique(children)) != children.size:
+            raise damaged("state.children_", "must join two earlier clusters in each merge, each cluster once")
+        if self.labels_.size and self.labels_.max() >= n:
+            raise damaged("state.labels_", f"must hold cluster numbers below {n}")
 
     def __init__(self, k=2, linkage="single", trace=False):
         self.k = k

@@ -12,10 +12,20 @@ import numpy as np
 from ...core.base import ClassifierMixin
 from ...core.errors import ConvergenceWarning
 from ...core.jsonable import python_scalar
-from ...tabular.features import fit_numeric
+from ...core.file_fields import Array, Bool, Custom, Int, Labels, Real, damaged, require_array
+from ...tabular.features import NUMERIC_STATE, fit_numeric
 from ...core.params import Flag, Integer
 from ...core.validation import check_classes
 from .kernel_regression import _KERNEL_RULES, _MAX_TRACE, _KernelModel
+
+
+def _mistakes(value, path, dims):
+    """alpha_: the mistakes made on each training row, (n,) counts for two classes, (C, n) for C classes
+    (each mistake adds to the true class's row and takes from the predicted one's)."""
+    n_classes, n_rows = dims.sizes["n_classes"], dims.sizes["n_rows"]
+    if n_classes == 2:
+        return require_array(value, path, "i", (n_rows,), low=0)
+    return require_array(value, path, "i", (n_classes, n_rows))
 
 
 class KernelPerceptron(ClassifierMixin, _KernelModel):
@@ -44,6 +54,15 @@ class KernelPerceptron(ClassifierMixin, _KernelModel):
         "max_epochs": Integer(1, help="Most passes through the training data."),
         "trace": Flag(help="Record every epoch's mistakes and the first 200 updates."),
     }
+    # A model file's state (core.file_fields): the encoded training rows, their class numbers and the
+    # mistakes counted on each (one row of counts per class beyond two classes).
+    _state_fields = {**NUMERIC_STATE, "classes_": Labels(), "X_fit_": Array("f", ("n_rows", "n_encoded")),
+                     "y_fit_": Array("i", ("n_rows",), low=0), "gamma_": Real(low=0),
+                     "alpha_": Custom(_mistakes), "n_iter_": Int(0), "converged_": Bool()}
+
+    def _check_state(self):
+        if self.y_fit_.size and self.y_fit_.max() >= len(self.classes_):
+            raise damaged("state.y_fit_", f"must hold class numbers below {len(self.classes_)}")
 
     def __init__(self, kernel="poly", degree=2, c=1.0, gamma=None, max_epochs=100, trace=False):
         self.kernel = kernel

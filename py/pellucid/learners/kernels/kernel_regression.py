@@ -19,7 +19,8 @@ import numpy as np
 
 from ...core.base import Estimator, RegressorMixin
 from ...core.errors import ConvergenceWarning, DataError
-from ...tabular.features import fit_numeric, numeric
+from ...core.file_fields import Array, Bool, Curve, Int, Real, Texts
+from ...tabular.features import NUMERIC_STATE, fit_numeric, numeric
 from ...core.params import Choice, Flag, Integer, Number
 from .kernel_lattice import lattice_sums
 from .kernel_functions import (is_psd, linear_kernel, polynomial_feature_map,  # noqa: F401 (public here too)
@@ -129,6 +130,11 @@ class KernelRegression(RegressorMixin, _KernelModel):
         "tol": Number(0, help="Stop when the loss changes by less than this fraction of itself."),
         "trace": Flag(help="Record the loss and (thinned) snapshots of beta."),
     }
+    # A model file's state (core.file_fields): the encoded training rows, a weight for each, the kernel's
+    # width and what the descent recorded.
+    _state_fields = {**NUMERIC_STATE, "X_fit_": Array("f", ("n_rows", "n_encoded")), "gamma_": Real(low=0),
+                     "lambda_max_": Real(), "learning_rate_": Real(low=0), "beta_": Array("f", ("n_rows",)),
+                     "loss_curve_": Curve(), "n_iter_": Int(0), "converged_": Bool(), "warnings_": Texts()}
 
     def __init__(self, kernel="rbf", degree=2, c=1.0, gamma=None, learning_rate=None, max_iter=1000, l2=0.0,
                  tol=1e-6, trace=False):

@@ -18,7 +18,8 @@ import numpy as np
 
 from ...core.base import ClusterMixin, Estimator
 from ...core.errors import ConvergenceWarning
-from ...tabular.features import fit_numeric, numeric
+from ...core.file_fields import Array, Int, Real, damaged
+from ...tabular.features import NUMERIC_STATE, fit_numeric, numeric
 from ...core.params import Choice, Flag, Integer, Number
 from ...core.validation import check_k_within_rows
 from . import kmeans_fast
@@ -70,6 +71,14 @@ class KMeans(ClusterMixin, Estimator):
         "seed": Integer(0, None, none_ok=True, help="Random seed for choosing the initial centres."),
         "trace": Flag(help="Record the seeding draws and every iteration's centres and clusters."),
     }
+    # A model file's state (core.file_fields): the centres and each training row's cluster.
+    _state_fields = {**NUMERIC_STATE, "labels_": Array("i", ("n_rows",), low=0),
+                     "cluster_centers_": Array("f", ("n_clusters", "n_encoded")), "inertia_": Real(low=0),
+                     "n_iter_": Int(0)}
+
+    def _check_state(self):
+        if self.labels_.size and self.labels_.max() >= len(self.cluster_centers_):
+            raise damaged("state.labels_", f"must hold cluster numbers below {len(self.cluster_centers_)}")
 
     def __init__(self, k=3, init="k-means++", n_init=1, max_iter=300, tol=1e-4, seed=0, trace=False):
         self.k = k

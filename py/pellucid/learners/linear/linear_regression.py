@@ -6,7 +6,8 @@ import numpy as np
 
 from ...core.base import Estimator, RegressorMixin
 from ...core.errors import ConvergenceWarning
-from ...tabular.features import fit_numeric, numeric, with_bias
+from ...core.file_fields import Array, Bool, Curve, Int, Real, Texts
+from ...tabular.features import NUMERIC_STATE, fit_numeric, numeric, with_bias
 from ..shared.gram_fast import gram
 from ..shared.optim import as_list, gradient_descent, iteration_trace
 from ...core.params import Choice, Flag, Integer, Number
@@ -51,6 +52,10 @@ class LinearRegression(RegressorMixin, Estimator):
         "standardize": Flag(help="Scale numeric features to mean 0, sd 1 before fitting"),
         "trace": Flag(help="Record the weights and loss at each gradient-descent step"),
     }
+    # What a model file holds (core.file_fields): one weight per encoded column and a finite intercept;
+    # the rest records the fit.
+    _state_fields = {**NUMERIC_STATE, "coef_": Array("f", ("n_encoded",)), "intercept_": Real(),
+                     "n_iter_": Int(0), "converged_": Bool(), "loss_curve_": Curve(), "warnings_": Texts()}
 
     def __init__(self, solver="normal", learning_rate=0.01, max_iter=1000, tol=1e-8, l2=0.0,
                  standardize=False, trace=False):

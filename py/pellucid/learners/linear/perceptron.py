@@ -6,7 +6,8 @@ import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator
 from ...core.errors import ConvergenceWarning, DataError
-from ...tabular.features import fit_classes, numeric
+from ...core.file_fields import Array, Bool, Curve, Int, Labels, Optional, Texts, damaged
+from ...tabular.features import NUMERIC_STATE, fit_classes, numeric
 from ..shared.class_weights import CLASS_WEIGHT_RULE, class_weights
 from ..shared.optim import as_list
 from ...core.params import Flag, Integer, Vector
@@ -93,6 +94,13 @@ class Perceptron(ClassifierMixin, Estimator):
         "class_weight": CLASS_WEIGHT_RULE,
         "trace": Flag(help="Record every step: weights, score, prediction and update"),
     }
+    # What a model file holds (core.file_fields): the classes, one row of weights per class (one row for
+    # two classes) over the encoded columns, and what the fit recorded.
+    _state_fields = {**NUMERIC_STATE, "classes_": Labels(),
+                     "class_weights_": Optional(Array("f", ("n_classes",), low=0)),
+                     "coef_": Array("f", ("n_scores", "n_encoded")), "intercept_": Array("f", ("n_scores",)),
+                     "weights_": Array("f", ("n_scores", None)), "mistakes_": Curve(),
+                     "n_iter_": Int(0), "converged_": Bool(), "warnings_": Texts()}
 
     def __init__(self, max_epochs=100, shuffle=False, initial_weights=None, averaged=False, seed=0,
                  standardize=False, class_weight=None, trace=False):
@@ -153,6 +161,11 @@ class Perceptron(ClassifierMixin, Estimator):
                        "linearly separable. Raise max_epochs, or try averaged=True.")
             self.warnings_.append(message)
             warnings.warn(message, ConvergenceWarning, stacklevel=3)
+
+    def _check_state(self):
+        if len(self.coef_) != (1 if len(self.classes_) == 2 else len(self.classes_)):
+            raise damaged("state.coef_", f"must have one row of weights per class (one for two classes); got "
+                                         f"{len(self.coef_)} rows for {len(self.classes_)} classes")
 
     def decision_function(self, X):
         """w . f(x): (n,) for two classes (>= 0 means classes_[1]), (n, K) for more."""

@@ -6,7 +6,8 @@ import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator
 from ...core.errors import ConvergenceWarning
-from ...tabular.features import fit_classes, numeric
+from ...core.file_fields import Array, Bool, Curve, Int, Labels, Optional, Text, Texts, damaged
+from ...tabular.features import NUMERIC_STATE, fit_classes, numeric
 from ..shared.class_weights import CLASS_WEIGHT_RULE, class_weights
 from . import logistic_fast
 from .sample_start import sample_start
@@ -78,6 +79,13 @@ class LogisticRegression(ClassifierMixin, Estimator):
         "class_weight": CLASS_WEIGHT_RULE,
         "trace": Flag(help="Record the weights and loss at each iteration"),
     }
+    # What a model file holds (core.file_fields): the classes, one row of weights per class (one row for
+    # two classes) over the encoded columns, and what the fit recorded.
+    _state_fields = {**NUMERIC_STATE, "classes_": Labels(),
+                     "class_weights_": Optional(Array("f", ("n_classes",), low=0)),
+                     "coef_": Array("f", ("n_scores", "n_encoded")), "intercept_": Array("f", ("n_scores",)),
+                     "solver_": Text("newton", "lbfgs", "gd"), "n_iter_": Int(0), "converged_": Bool(),
+                     "loss_curve_": Curve(), "warnings_": Texts()}
 
     def __init__(self, l2=0.0, solver="newton", learning_rate=0.1, max_iter=None, tol=1e-6,
                  standardize=False, class_weight=None, trace=False):
@@ -165,6 +173,11 @@ class LogisticRegression(ClassifierMixin, Estimator):
             return
         self.warnings_.append(message)
         warnings.warn(message, ConvergenceWarning, stacklevel=3)
+
+    def _check_state(self):
+        if len(self.coef_) != (1 if len(self.classes_) == 2 else len(self.classes_)):
+            raise damaged("state.coef_", f"must have one row of weights per class (one for two classes); got "
+                                         f"{len(self.coef_)} rows for {len(self.classes_)} classes")
 
     def decision_function(self, X):
         """theta^T x: (n,) for two classes (positive means classes_[1]), (n, K) for more."""

@@ -32,7 +32,8 @@ Ties between classes go to the first class in `classes_` (the smallest label).
 import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator
-from ...tabular.features import one_row, read, read_fit
+from ...core.file_fields import Array, Labels
+from ...tabular.features import COLUMNS_STATE, one_row, read, read_fit
 from .estimates import jsonable, laplace_estimate, normalise, safe_log
 from ...core.params import Flag, Number
 from ...core.validation import check_classes
@@ -45,6 +46,11 @@ _TRACE_RULE = Flag(help="Record the count tables and the smoothed estimates for 
 def _matrix(model, data):
     """(n, d) float matrix from an already numeric array or from Columns (text columns are an error)."""
     return data if isinstance(data, np.ndarray) else data.numeric_matrix(type(model).__name__)
+
+
+# What every naive Bayes model file holds (core.file_fields): its columns, classes and prior.
+NB_STATE = {**COLUMNS_STATE, "classes_": Labels(), "class_count_": Array("f", ("n_classes",), low=0),
+            "class_log_prior_": Array("f", ("n_classes",), high=0)}
 
 
 class _BaseNB(ClassifierMixin, Estimator):

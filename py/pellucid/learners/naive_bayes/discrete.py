@@ -10,7 +10,8 @@ from ...core import serialize
 from ...core.errors import DataError
 from ...core.params import Number
 from ...tabular.features import read
-from .base import _BaseNB, _K_RULE, _TRACE_RULE, _matrix
+from ...core.file_fields import Array, Custom, damaged, require_array, require_list
+from .base import NB_STATE, _BaseNB, _K_RULE, _TRACE_RULE, _matrix
 from .estimates import category_positions, class_sums, finite_and_zero, laplace_estimate, safe_log
 
 
@@ -36,6 +37,9 @@ class BernoulliNB(_BaseNB):
                                                "threshold; None means the features are already 0/1."),
         "trace": _TRACE_RULE,
     }
+    # A model file's state (core.file_fields): counts of 0 and 1 per class and column, and their log estimates.
+    _state_fields = {**NB_STATE, "counts_": Array("f", ("n_classes", "n_features", 2), low=0),
+                     "log_prob_": Array("f", ("n_classes", "n_features", 2), finite=False, high=0)}
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -105,6 +109,10 @@ class MultinomialNB(_BaseNB):
     """
 
     _param_rules = {"k": _K_RULE, "trace": _TRACE_RULE}
+    # A model file's state (core.file_fields): each class's sums per column and their log estimates.
+    _state_fields = {**NB_STATE, "counts_": Array("f", ("n_classes", "n_features"), low=0),
+                     "totals_": Array("f", ("n_classes",), low=0),
+                     "feature_log_prob_": Array("f", ("n_classes", "n_features"), finite=False, high=0)}
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -149,6 +157,34 @@ class MultinomialNB(_BaseNB):
                 for j in range(d)]
 
 
+def _categories(value, path, dims):
+    """CategoricalNB's categories_: per column, its different values sorted (texts for a categorical
+    column, finite numbers for a numeric one), as predict finds a value by binary search."""
+    columns = require_list(value, path, dims.sizes.get("n_features"))
+    kinds = dims.values["feature_kinds_"]
+    checked = []
+    for j, (cats, kind) in enumerate(zip(columns, kinds)):
+        at = f"{path}[{j}]"
+        if kind == "categorical":
+            cats = np.asarray(require_list(cats, at), dtype=object)
+            if not all(isinstance(c, str) for c in cats):
+                raise damaged(at, "must hold the texts a categorical column took")
+        else:
+            cats = require_array(cats, at, "f", (None,))
+        if len(cats) == 0 or (len(cats) > 1 and not all(a < b for a, b in zip(cats[:-1], cats[1:]))):
+            raise damaged(at, "must list the column's different values in sorted order")
+        checked.append(cats)
+    return checked
+
+
+def _count_tables(value, path, dims):
+    """CategoricalNB's counts_: per column, a (classes, categories) table of counts."""
+    tables = require_list(value, path, dims.sizes.get("n_features"))
+    categories = dims.values.get("categories_") or []
+    return [require_array(table, f"{path}[{j}]", "f", (dims.sizes["n_classes"], len(cats)), low=0)
+            for j, (table, cats) in enumerate(zip(tables, categories))]
+
+
 class CategoricalNB(_BaseNB):
     """Naive Bayes with one categorical table P(x_j = v | y) per feature (notes 000's Laplace estimate with
     |X| = the number of categories of feature j seen in training; notes 001 section 2 for many values).
@@ -167,6 +203,9 @@ class CategoricalNB(_BaseNB):
     """
 
     _param_rules = {"k": _K_RULE, "trace": _TRACE_RULE}
+    # A model file's state (core.file_fields): each column's categories, sorted, and a count per class and
+    # category; the log estimates are made again from the counts.
+    _state_fields = {**NB_STATE, "categories_": Custom(_categories), "counts_": Custom(_count_tables)}
 
     def __init__(self, k=1.0, trace=False):
         self.k = k
@@ -204,9 +243,7 @@ class CategoricalNB(_BaseNB):
         return {"state": serialize.encode(state)}
 
     def _state_from_dict(self, d):
-        super()._state_from_dict(d)
-        counts = vars(self)["counts_"]  # a KeyError (a damaged file) when the file has none
-        self.counts_ = [np.asarray(table, dtype=float) for table in counts]
+        super()._state_from_dict(d)  # the counts, checked (_count_tables)
         self.log_prob_ = [self._log_estimates(table) for table in self.counts_]
 
     @property
@@ -260,3 +297,4 @@ class CategoricalNB(_BaseNB):
     def _table_steps(self):
         return [self._table_step(j, cats, self.counts_[j], self.class_count_, len(cats))
                 for j, cats in enumerate(self.categories_)]
+

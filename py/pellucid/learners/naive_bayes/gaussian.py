@@ -7,7 +7,8 @@ import numpy as np
 
 from ...core.errors import DataError
 from ...core.params import Flag, Number
-from .base import _BaseNB, _matrix
+from ...core.file_fields import Array, Real, damaged
+from .base import NB_STATE, _BaseNB, _matrix
 from .estimates import class_sums, jsonable
 
 
@@ -31,6 +32,13 @@ class GaussianNB(_BaseNB):
                                         "for stability."),
         "trace": Flag(help="Record the per-class means and variances."),
     }
+    # A model file's state (core.file_fields): a mean and a positive variance per class and column.
+    _state_fields = {**NB_STATE, "theta_": Array("f", ("n_classes", "n_features")),
+                     "var_": Array("f", ("n_classes", "n_features"), low=0), "epsilon_": Real(low=0)}
+
+    def _check_state(self):
+        if not (self.var_ > 0).all():
+            raise damaged("state.var_", "must hold positive variances")
 
     def __init__(self, var_smoothing=1e-9, trace=False):
         self.var_smoothing = var_smoothing

@@ -24,7 +24,8 @@ import numpy as np
 from ...core.base import ClassifierMixin, Estimator, RegressorMixin
 from ...core.errors import DataError
 from ...core.jsonable import python_scalar
-from ...tabular.features import fit_numeric, numeric, one_row
+from ...core.file_fields import Array, Labels, damaged
+from ...tabular.features import NUMERIC_STATE, fit_numeric, numeric, one_row
 from . import distance_scores
 from ..shared.distances import unit_scale
 from .neighbors_fast import nearest_neighbors, prepare
@@ -66,6 +67,11 @@ class _NeighborsBase(Estimator):
     """Storing the training rows, finding the neighbours of queries, weighting their votes."""
 
     _param_rules = _RULES
+
+    def _check_state(self):
+        """k at most the stored rows: a larger k would ask predict for more neighbours than there are."""
+        if self.k > len(self.X_fit_):
+            raise damaged("params.k", f"is {self.k}, more than the {len(self.X_fit_)} training rows the file keeps")
 
     def __init__(self, k=5, metric="euclidean", weights="uniform", standardize=False, trace=False):
         self.k = k
@@ -149,6 +155,15 @@ class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
     "standardize": {"means", "scales"}, "classes", "class_count"}].
     """
 
+    # A model file's state (core.file_fields): the encoded training rows and each one's class number.
+    _state_fields = {**NUMERIC_STATE, "classes_": Labels(), "X_fit_": Array("f", ("n_rows", "n_encoded")),
+                     "y_fit_": Array("i", ("n_rows",), low=0)}
+
+    def _check_state(self):
+        super()._check_state()
+        if self.y_fit_.size and self.y_fit_.max() >= len(self.classes_):
+            raise damaged("state.y_fit_", f"must hold class numbers below {len(self.classes_)}")
+
     def fit(self, X, y, feature_names=None):
         """Store the training rows and their labels."""
         self._check_params()
@@ -206,6 +221,9 @@ class KNeighborsRegressor(RegressorMixin, _NeighborsBase):
     Fitted: `X_fit_` (n, p), `y_fit_` (n,) targets, `encoder_`. trace_: [{"step": "store", ...}] as for
     the classifier, with "target_mean".
     """
+
+    # A model file's state (core.file_fields): the encoded training rows and each one's target.
+    _state_fields = {**NUMERIC_STATE, "X_fit_": Array("f", ("n_rows", "n_encoded")), "y_fit_": Array("f", ("n_rows",))}
 
     def fit(self, X, y, feature_names=None):
         """Store the training rows and their targets."""

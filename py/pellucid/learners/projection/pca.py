@@ -15,7 +15,8 @@ import numpy as np
 
 from ...core.base import Estimator, TransformerMixin
 from ...core.errors import DataError
-from ...tabular.features import fit_numeric, numeric
+from ...core.file_fields import Array, Int
+from ...tabular.features import NUMERIC_STATE, fit_numeric, numeric
 from ...core.params import Flag, Integer, Number
 from ..shared.distances import square_safe_scale, unit_scale
 from ..shared.gram_fast import gram
@@ -54,6 +55,13 @@ class PCA(TransformerMixin, Estimator):
                                 "variance (e.g. 0.9); leave empty to use n_components."),
         "trace": Flag(help="Record the mean, the covariance, its eigenvalues and the choice of K."),
     }
+    # A model file's state (core.file_fields): the mean, the components and what each explains.
+    _state_fields = {**NUMERIC_STATE, "mean_": Array("f", ("n_encoded",)),
+                     "components_": Array("f", ("n_components", "n_encoded")),
+                     "explained_variance_": Array("f", ("n_components",), low=0),
+                     "explained_variance_ratio_": Array("f", ("n_components",), low=0, high=1),
+                     "singular_values_": Array("f", ("n_components",), low=0),
+                     "n_components_": Int(1, dim="n_components"), "n_samples_": Int(1)}
 
     def __init__(self, n_components=None, variance=None, trace=False):
         self.n_components = n_components

@@ -3,6 +3,8 @@
 import numpy as np
 
 from ...core.errors import DataError
+from ...core.file_fields import (Dims, Kinds, damaged, require_dict, require_int, require_key, require_list,
+                                 require_names)
 from ...core.params import Choice, Integer
 from ...core.validation import CATEGORICAL, Columns, check_target
 from ...tabular.features import fit_columns, read
@@ -17,6 +19,7 @@ from .leaf_budget import limit_leaves
 MULTIWAY_MAX_VALUES = 10  # categorical_split="auto": columns with more values get one-value-against-the-rest tests
 BINARY_KINDS = ("binary", "one_vs_rest")  # split kinds whose test is "A in S", with two branches
 PACK_NODES_ABOVE = 1000  # a model file writes a tree of more nodes as packed arrays, not nested nodes
+MAX_COUNT = 2 ** 53  # the most rows a node of a model file may count: beyond it a float is no longer exact
 
 # Parameters both trees take, for real tables: leaf sizes, a cap on leaves, and binary category tests.
 SIZE_RULES = {
@@ -138,22 +141,54 @@ class _TreeModel:
         return state
 
     def _state_from_dict(self, d):
-        names = [str(n) for n in d["feature_names"]]
-        kinds = list(d["feature_kinds"])
-        categories = [None if c is None else [str(v) for v in c] for c in d["categories"]]
-        if not (len(names) == len(kinds) == len(categories)):
-            raise DataError("The tree description's feature_names, feature_kinds and categories differ in length.")
+        """The tree a model file describes, each field checked first (core.file_fields): the columns, their
+        categories and tests, then the nodes, nested or packed, checked as they are read."""
+        names = require_names(require_key(d, "feature_names", ""), "feature_names")
+        kinds = Kinds(None).check(require_key(d, "feature_kinds", ""), "feature_kinds", Dims())
+        categories = require_list(require_key(d, "categories", ""), "categories", len(names))
+        if len(kinds) != len(names) or not names:
+            raise damaged("feature_kinds", f"must give the kind of each of the {len(names)} features")
+        categories = [_categories(c, kind, f"categories[{j}]") for j, (c, kind) in enumerate(zip(categories, kinds))]
         self.feature_names_in_, self.feature_kinds_, self.categories_ = names, kinds, categories
         self.n_features_in_ = len(names)
-        self.categorical_splits_ = list(d.get("categorical_splits")
-                                        or [None if c is None else "multiway" for c in categories])
+        self.categorical_splits_ = _split_kinds(d.get("categorical_splits"), categories)
         self._read_extra_state(d)
         if "nodes" in d:
-            tree, values = from_packed(d["nodes"], categories, self._n_stats())
+            tree, values = from_packed(require_dict(d["nodes"], "nodes"), categories, self._n_stats(),
+                                       self._n_counts())
         else:
-            tree, values = from_nested(d["tree"], names, categories, self._read_node_payload)
+            tree, values = from_nested(require_dict(require_key(d, "tree", ""), "tree"), names, categories,
+                                       self._read_node_payload)
         self.tree_ = tree
         self._set_node_values(values)
+        counted = {"n_nodes": tree.node_count, "depth": self.get_depth(), "n_leaves": self.get_n_leaves()}
+        for key, value in counted.items():
+            if key in d and require_int(d[key], key) != value:
+                raise damaged(key, f"is {d[key]}, but the nodes make {value}")
+
+
+def _categories(values, kind, path):
+    """A column's categories: None for a numeric column, its values as sorted different texts else."""
+    if kind != CATEGORICAL:
+        if values is not None:
+            raise damaged(path, "must be null for a numeric column")
+        return None
+    values = require_names(values, path)
+    if not values or values != sorted(values):
+        raise damaged(path, "must list a categorical column's values, sorted")
+    return values
+
+
+def _split_kinds(kinds, categories):
+    """Each column's kind of test (None numeric, "multiway" or "binary"); files written before binary tests
+    have none: then every categorical test is multiway."""
+    if kinds is None:
+        return [None if c is None else "multiway" for c in categories]
+    kinds = require_list(kinds, "categorical_splits", len(categories))
+    for j, (kind, values) in enumerate(zip(kinds, categories)):
+        if (kind is None) != (values is None) or kind not in (None, "multiway", "binary"):
+            raise damaged(f"categorical_splits[{j}]", "must be null for a numeric column, else multiway or binary")
+    return kinds
 
 
 def check_validation(model, X_val, y_val):

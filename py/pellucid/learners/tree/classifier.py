@@ -4,12 +4,12 @@ categorical and binary numeric tests, leaf-size and leaf-count limits, and chi-s
 import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator
-from ...core.errors import DataError
 from ...core.params import Choice, Flag, Integer, Number
 from ...core.validation import check_classes
 from . import tracing
 from ..shared.class_weights import CLASS_WEIGHT_RULE, class_weights
-from ._base import SIZE_RULES, _TreeModel, check_validation
+from ...core.file_fields import damaged, require_array, require_dict, require_int, require_key, require_labels
+from ._base import MAX_COUNT, SIZE_RULES, _TreeModel, check_validation
 from .criteria import Classes
 from .pruning import chi2_prune, reduced_error_prune
 
@@ -213,13 +213,14 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         return {"classes": self.classes_.tolist(), "class_weights": weights}
 
     def _read_extra_state(self, d):
-        self.classes_ = np.array(d["classes"])
-        if self.classes_.ndim != 1 or len(self.classes_) < 2:
-            raise DataError("The tree description needs a list of at least two classes.")
+        self.classes_ = np.array(require_labels(require_key(d, "classes", ""), "classes").tolist())
+        if len(self.classes_) < 2:
+            raise damaged("classes", "must list at least two classes")
         weights = d.get("class_weights")  # absent from models saved before class weights
-        self.class_weights_ = None if weights is None else np.array(weights, dtype=float)
+        self.class_weights_ = None if weights is None else \
+            require_array(weights, "class_weights", "f", (len(self.classes_),))
         if weights is not None and not _one_positive_weight_per_class(self.class_weights_, self.classes_):
-            raise DataError("The tree description's class_weights need one positive number per class.")
+            raise damaged("class_weights", "must give one positive number per class")
 
     def _node_values(self):
         return None  # the class counts in the statistics are all a node needs
@@ -227,9 +228,19 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     def _n_stats(self):
         return len(self.classes_)
 
-    def _read_node_payload(self, node):
-        counts = node["counts"]
-        return np.array([int(counts[str(c)]) for c in self.classes_.tolist()], dtype=np.intp), None
+    def _n_counts(self):
+        return len(self.classes_)  # every statistic is a class's count
+
+    def _read_node_payload(self, node, path="tree"):
+        """The class counts of a node: a whole number per class, adding up to its samples."""
+        counts = require_dict(require_key(node, "counts", path), f"{path}.counts")
+        labels = [str(c) for c in self.classes_.tolist()]
+        if sorted(counts) != sorted(labels):
+            raise damaged(f"{path}.counts", "must give a count for each class, and no other")
+        column = np.array([require_int(counts[c], f"{path}.counts.{c}", 0, MAX_COUNT) for c in labels], dtype=np.intp)
+        if int(column.sum()) != require_int(require_key(node, "samples", path), f"{path}.samples", 0, MAX_COUNT):
+            raise damaged(f"{path}.counts", f"must add up to the node's samples ({node['samples']})")
+        return column, None
 
 
 def _one_positive_weight_per_class(weights, classes):

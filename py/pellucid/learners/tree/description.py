@@ -11,6 +11,9 @@ from collections import deque
 
 import numpy as np
 
+from ...core.file_fields import (damaged, require_dict, require_key, require_names, require_number,
+                                 require_text)
+from ...core.jsonable import untag
 from .structure import LEAF, REASON, REASONS, Tree
 
 
@@ -89,35 +92,38 @@ def _subtree_sizes(tree):
 
 
 def from_nested(root, names, categories, read_payload):
-    """A Tree from `to_nested` output. read_payload(node) -> (stats column (s,), value) of a node.
+    """A Tree from `to_nested` output, each node checked as it is read (a DataError about the model file
+    naming the node: "tree.left.right"). read_payload(node, path) -> (stats column (s,), value) of a node.
     Returns (tree, values) with values in node id order."""
     index = {name: j for j, name in enumerate(names)}
     records, values, left_values = [], [], {}
-    queue = deque([(root, -1, 0, 0)])
+    queue = deque([(root, -1, 0, 0, "tree")])
     while queue:
-        node, parent, branch, depth = queue.popleft()
+        node, parent, branch, depth, path = queue.popleft()
+        node = require_dict(node, path)
         i = len(records)
-        stats, value = read_payload(node)
+        stats, value = read_payload(node, path)
         gains = np.full(len(names), np.nan)
-        for name, g in node.get("candidates", {}).items():
-            gains[index[name]] = float(g)
+        for name, g in require_dict(node.get("candidates", {}), f"{path}.candidates").items():
+            if name not in index:
+                raise damaged(f"{path}.candidates", f"names {name!r}, which is not a feature")
+            gains[index[name]] = require_number(untag(g), f"{path}.candidates.{name}", finite=False)
+        reason = node.get("reason")
         rec = {"parent": parent, "branch": branch, "depth": depth, "stats": stats, "candidates": gains,
-               "impurity": float(node["impurity"]), "feature": LEAF, "threshold": np.nan,
-               "child_start": -1, "n_children": 0, "gain": np.nan, "reason": REASON.get(node.get("reason"), -1)}
+               "impurity": require_number(untag(require_key(node, "impurity", path)), f"{path}.impurity",
+                                          finite=False),
+               "feature": LEAF, "threshold": np.nan, "child_start": -1, "n_children": 0, "gain": np.nan,
+               "reason": REASON[require_text(reason, f"{path}.reason", REASONS)] if reason is not None else -1}
         if "feature" in node:
-            f = index[node["feature"]]
-            if categories[f] is None:
-                kids = [node["left"], node["right"]]
-                rec["threshold"] = float(node["threshold"])
-            elif "values" in node:
-                kids = [node["left"], node["right"]]
-                code = {v: c for c, v in enumerate(categories[f])}
-                left_values[i] = sorted(code[str(v)] for v in node["values"])
-            else:
-                kids = [node["branches"][v] for v in categories[f]]
-            rec.update(feature=f, gain=float(node["gain"]), child_start=i + 1 + len(queue),
-                       n_children=len(kids), reason=-1)
-            queue.extend((kid, i, b, depth + 1) for b, kid in enumerate(kids))
+            kids = _children(node, path, index, categories, left_values, i)
+            rec.update(feature=index[node["feature"]], gain=require_number(untag(require_key(node, "gain", path)),
+                                                                           f"{path}.gain", finite=False),
+                       child_start=i + 1 + len(queue), n_children=len(kids), reason=-1)
+            if categories[rec["feature"]] is None:
+                rec["threshold"] = require_number(require_key(node, "threshold", path), f"{path}.threshold")
+            queue.extend((kid, i, b, depth + 1, f"{path}.{key}") for b, (key, kid) in enumerate(kids))
+        elif any(key in node for key in ("left", "right", "branches")):
+            raise damaged(path, "has branches but no feature to test")
         records.append(rec)
         values.append(value)
     stats = np.array([r["stats"] for r in records]).T  # (s, N)
@@ -127,3 +133,24 @@ def from_nested(root, names, categories, read_payload):
                 [r["reason"] for r in records], left_values)
     tree.impurity = np.array([r["impurity"] for r in records])
     return tree, values
+
+
+def _children(node, path, index, categories, left_values, i):
+    """[(key, child)] of an inner node: left and right of a threshold or value-set test, or a branch per
+    category of a multiway test; a binary test's left values are recorded in `left_values`."""
+    feature = require_text(node["feature"], f"{path}.feature")
+    if feature not in index:
+        raise damaged(f"{path}.feature", f"names {feature!r}, which is not a feature")
+    values = categories[index[feature]]
+    if values is None or "values" in node:
+        if values is not None:
+            code = {v: c for c, v in enumerate(values)}
+            left = require_names(node["values"], f"{path}.values")
+            if not left or any(v not in code for v in left):
+                raise damaged(f"{path}.values", f"must hold some of {feature!r}'s categories")
+            left_values[i] = sorted(code[v] for v in left)
+        return [(side, require_dict(require_key(node, side, path), f"{path}.{side}")) for side in ("left", "right")]
+    branches = require_dict(require_key(node, "branches", path), f"{path}.branches")
+    if sorted(branches) != sorted(values):
+        raise damaged(f"{path}.branches", f"must have one branch for each of {feature!r}'s categories")
+    return [(f"branches.{v}", branches[v]) for v in values]

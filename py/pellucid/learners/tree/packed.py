@@ -18,6 +18,7 @@ import numpy as np
 
 from ...core import serialize
 from ...core.errors import DataError
+from ...core.file_fields import FIELD, damaged, require_array, require_dict, require_key
 from .structure import LEAF, REASONS, Tree
 
 _INTEGER_FIELDS = ("feature", "child_start", "n_children", "parent", "branch", "depth", "reason")
@@ -41,33 +42,67 @@ def _narrowest(values):
     return values.astype(np.promote_types(np.min_scalar_type(min(low, -1)), np.min_scalar_type(-high - 1)))
 
 
-def from_packed(state, categories, n_stats):
+def from_packed(state, categories, n_stats, n_counts=None):
     """(Tree, values or None) from `to_packed` output, checked against the columns' `categories` (None for
-    a numeric one) and the number of statistics a node keeps (`n_stats`)."""
-    arrays = serialize.decode({k: v for k, v in state.items() if k != "left_values"})
-    n = len(arrays["feature"])
+    a numeric one) and the number of statistics a node keeps (`n_stats`), the first `n_counts` of them
+    (all by default) counts of rows."""
+    fields = [*_INTEGER_FIELDS, "threshold", "gain", "impurity", "stats", "scored", "candidates", "left_values",
+              "values"]
+    for name in fields:
+        require_key(state, name, "nodes")
+    # "values" is null but in a regression tree, whose node means the statistics do not give back
+    arrays = serialize.decode({k: state[k] for k in fields if k != "left_values"}, "nodes")
+    n = len(require_array(arrays["feature"], "nodes.feature", "i", (None,)))
     per_node = [*_INTEGER_FIELDS, "threshold", "gain", "impurity", "scored"]
     for name in per_node + (["values"] if arrays["values"] is not None else []):
         if np.shape(arrays[name]) != (n,):
-            raise DataError(f"The tree's packed nodes are damaged: {name} does not hold one value per node.")
+            raise DataError(f"The tree's packed nodes are damaged: {name} does not hold one value per node.",
+                            field=FIELD)
+    _check_numbers(arrays, n_stats if n_counts is None else n_counts)
     scored = np.asarray(arrays["scored"], dtype=bool)
     if np.shape(arrays["stats"]) != (n_stats, n) or np.shape(arrays["candidates"]) != (scored.sum(), len(categories)):
-        raise DataError("The tree's packed nodes are damaged: stats or candidates have the wrong shape.")
+        raise DataError("The tree's packed nodes are damaged: stats or candidates have the wrong shape.",
+                        field=FIELD)
     candidates = np.full((n, len(categories)), np.nan)
     candidates[scored] = arrays["candidates"]
-    left_values = {int(node): codes for node, codes in state["left_values"].items()}
+    left_values = {_node_id(node): require_array(codes, f"nodes.left_values.{node}", "i", (None,))
+                   for node, codes in require_dict(serialize.decode(state["left_values"], "nodes.left_values"),
+                                                   "nodes.left_values").items()}
     tree = Tree(*(arrays[name] for name in ("feature", "threshold", "child_start", "n_children", "parent",
                                             "branch", "depth")),
                 arrays["stats"], arrays["gain"], candidates, arrays["reason"], left_values)
     tree.impurity = np.asarray(arrays["impurity"], dtype=float)
     _check_structure(tree, categories)
+    numeric_tests = (tree.feature != LEAF) & (np.array([c is None for c in categories] + [False])[tree.feature])
+    if not np.isfinite(tree.threshold[numeric_tests]).all():
+        raise DataError("The tree's packed nodes are damaged: a numeric test has no finite threshold.",
+                        field=FIELD)
     return tree, arrays["values"]
+
+
+def _node_id(key):
+    """A node's number, written as a key of left_values."""
+    if not (isinstance(key, str) and key.isdigit()):
+        raise damaged(f"nodes.left_values.{key}", "must be keyed by node numbers")
+    return int(key)
+
+
+def _check_numbers(arrays, n_counts):
+    """The statistics finite, the counts among them whole and not negative, the node values finite."""
+    stats = np.asarray(arrays["stats"])
+    values = arrays["values"]
+    if stats.dtype.kind not in "fiu" or not np.isfinite(stats).all() or (stats[:n_counts] < 0).any() \
+            or (stats[:n_counts] != np.round(stats[:n_counts])).any():
+        raise DataError("The tree's packed nodes are damaged: stats must hold finite numbers, and counts "
+                        "that are whole and not negative.", field=FIELD)
+    if values is not None and (np.asarray(values).dtype.kind not in "fiu" or not np.isfinite(values).all()):
+        raise DataError("The tree's packed nodes are damaged: values must hold finite numbers.", field=FIELD)
 
 
 def _check_structure(tree, categories):
     """DataError unless the arrays make one tree rooted at node 0 whose tests read known columns."""
     def damaged(why):
-        raise DataError(f"The tree's packed nodes are damaged: {why}.")
+        raise DataError(f"The tree's packed nodes are damaged: {why}.", field=FIELD)
     n = tree.node_count
     if n == 0 or tree.parent[0] != LEAF or tree.depth[0] != 0:
         damaged("node 0 is not a root")

@@ -4,7 +4,8 @@ import numpy as np
 
 from ...core.base import Estimator, RegressorMixin
 from ...core.params import Flag, Integer, Number
-from ._base import SIZE_RULES, _TreeModel
+from ...core.file_fields import damaged, require_int, require_key, require_number
+from ._base import MAX_COUNT, SIZE_RULES, _TreeModel
 from .criteria import Values
 
 
@@ -76,6 +77,8 @@ class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
         return self._value[nodes]
 
     def _set_node_values(self, values):
+        if values is None:  # a packed file must keep them: the statistics are of the target less an offset
+            raise damaged("nodes.values", "must give each node's mean target")
         self._value = node_means(self.tree_, values)  # (N,)
 
     def _node_payload(self, i):
@@ -99,6 +102,12 @@ class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
     def _n_stats(self):
         return 3  # count, sum and sum of squares
 
-    def _read_node_payload(self, node):
-        n, value, impurity = int(node["samples"]), float(node["value"]), float(node["impurity"])
+    def _n_counts(self):
+        return 1  # the count; the sums may be of any sign
+
+    def _read_node_payload(self, node, path="tree"):
+        """A node's count, mean and spread of the target, each checked."""
+        n = require_int(require_key(node, "samples", path), f"{path}.samples", 0, MAX_COUNT)
+        value = require_number(require_key(node, "value", path), f"{path}.value")
+        impurity = require_number(require_key(node, "impurity", path), f"{path}.impurity")
         return np.array([n, n * value, n * (impurity + value * value)], dtype=float), value
