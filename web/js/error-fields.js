@@ -16,6 +16,8 @@ const TRAIN = {
   "evaluation.seed": "#eval-seed",
   "preprocessing.impute": "#pre-impute",
   "preprocessing.standardize": "#pre-standardize",
+  paste: "#paste-text",
+  sheet: "#sheet-choice",
 };
 
 const PANELS = {

@@ -65,7 +65,7 @@ RANK_METRICS = {
 # prefix. docs/bridge.md lists what each means.
 ERROR_FIELDS = ("target", "features", "feature:", "model", "params", "params.", "evaluation.method",
                 "evaluation.split", "evaluation.k", "evaluation.seed", "preprocessing.standardize",
-                "preprocessing.impute", "sample", "grid", "grid.", "learners", "metric")
+                "preprocessing.impute", "sample", "grid", "grid.", "learners", "metric", "paste", "sheet")
 
 # The largest upload the browser tab reads without running out of memory (benchmarks/RESULTS.md,
 # "Browser limits"): 50 MB of text, and no more rows than the widest 50 MB file holds.
