@@ -15,6 +15,7 @@ from pellucid import bridge
 from pellucid.core.errors import DataError, NotLoadedError
 from pellucid.tabular import profile
 from pellucid.tabular.csvio import read_csv
+from pellucid.tabular.datasets import load_iris
 from pellucid.tabular.xlsx import read_xlsx
 
 openpyxl = pytest.importorskip("openpyxl")
@@ -178,3 +179,28 @@ def test_without_openpyxl_the_reply_asks_for_it_to_be_loaded(tmp_path, monkeypat
     path.write_bytes(b"PK\x03\x04")
     error = bridge.Session().handle("load_csv", {"path": str(path), "name": "book.xlsx"})["error"]
     assert error["code"] == "not_loaded" and error["package"] == "openpyxl"
+
+
+def test_the_python_script_of_a_run_reads_the_same_sheet_and_scores_the_same(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    iris = [line.split(",") for line in load_iris().csv_text.strip().splitlines()]
+    flowers = [iris[0]] + [[float(v) for v in row[:4]] + [row[4]] for row in iris[1:]]
+    path = tmp_path / "flowers.xlsx"
+    path.write_bytes(workbook(("About", [["what"], ["iris"]]), ("Flowers", flowers)))
+    session = bridge.Session()
+    info = session.handle("load_csv", {"path": str(path), "name": "flowers.xlsx", "sheet": "Flowers"})["result"]
+    result = session.handle("train", {"table_id": info["table_id"], "target": "species",
+                                      "features": info["columns"][:4], "model": "GaussianNB",
+                                      "evaluation": {"method": "split", "test": 30, "seed": 3}})["result"]
+    script = session.handle("export_python", {"model_id": result["model_id"]})["result"]["script"]
+    assert "table = read_xlsx('flowers.xlsx', sheet='Flowers')" in script
+    (tmp_path / "run.py").write_text(script)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run([sys.executable, "run.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("test accuracy"))
+    assert float(line.split(":")[1]) == result["metrics"]["test"]["accuracy"]
