@@ -105,3 +105,23 @@ def test_the_second_sheet_of_a_workbook_is_chosen_and_trained_on(page, site_url)
     train(page, "GaussianNB")
     expect(page.locator("#accuracy")).not_to_have_text("—")
     assert page.get_by_role("status").text_content() == "Ready"
+
+
+def test_a_workbook_opens_offline_after_one_visit(page, site_url):
+    openpyxl = pytest.importorskip("openpyxl")
+    book = openpyxl.Workbook()
+    for row in (["x", "y", "label"], [1, 2, "a"], [2, 1, "b"], [3, 3, "a"], [4, 0, "b"]):
+        book.active.append(row)
+    data = io.BytesIO()
+    book.save(data)
+
+    page.goto(site_url)
+    wait_until_ready(page)
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")  # this build precached
+    page.reload()
+    wait_until_ready(page)
+    page.context.set_offline(True)
+    page.get_by_label("Upload CSV").set_input_files({"name": "small.xlsx", "buffer": data.getvalue(),
+                                                     "mimeType": "application/octet-stream"})
+    expect(page.locator("#data-summary")).to_have_text("small.xlsx: 4 rows × 3 columns", timeout=90_000)
+    expect(page.get_by_role("alert")).to_be_hidden()
