@@ -204,3 +204,12 @@ def test_the_python_script_of_a_run_reads_the_same_sheet_and_scores_the_same(tmp
     assert done.returncode == 0, done.stderr
     line = next(line for line in done.stdout.splitlines() if line.startswith("test accuracy"))
     assert float(line.split(":")[1]) == result["metrics"]["test"]["accuracy"]
+
+
+@pytest.mark.parametrize("data, hint", [
+    (b"PK\x03\x04\x14\x00\x00\x00", "perhaps an Excel workbook: open it under its .xlsx name"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\x00\x00", "perhaps an old Excel .xls workbook"),
+])
+def test_a_workbook_read_as_a_csv_says_what_it_may_be(data, hint):
+    with pytest.raises(DataError, match=hint):
+        read_csv(data)
