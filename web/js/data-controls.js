@@ -10,7 +10,7 @@ import { renderPreview } from "./preview.js";
 import { describeRoles, renderProfile } from "./profile-view.js";
 import { attachDropZone, fileProblem } from "./drop-zone.js";
 import { exampleSource, fileSource, loadSource, pastedSource } from "./data-source.js";
-import { mountPasteBox, showPasteBox } from "./paste-box.js";
+import { closePasteBox, mountPasteBox, showPasteBox } from "./paste-box.js";
 import { clearResults } from "./results.js";
 import { saveSession } from "./session-store.js";
 
@@ -96,8 +96,8 @@ async function loadUpload(source) {
   return loaded;
 }
 
-// Text pasted into the box or onto the page, read as a table. Refused, the box opens with the text in it,
-// where the message points.
+// Text pasted into the box or onto the page, read as a table. Read, the box closes; refused, it opens with the
+// text in it, where the message points.
 async function loadPasted(text) {
   const { ready, busy, shared } = store.get();
   if (!ready || busy) return showMessage("Wait until Python is ready, then paste the table again.");
@@ -106,7 +106,8 @@ async function loadPasted(text) {
     showPasteBox();
     return showMessage(fileProblem({ name: "The pasted table", size: source.bytes.byteLength }, shared.limits));
   }
-  if (!(await loadUpload(source))) showPasteBox(text);
+  if (await loadUpload(source)) closePasteBox();
+  else showPasteBox(text);
 }
 
 export function loadChosenDataset(wanted = {}) {

@@ -27,6 +27,12 @@ export function showPasteBox(text = "") {
   if (text && text.length <= SHOW_BACK && els.text.value !== text) els.text.value = text;
 }
 
+// Closed and emptied once its table is read: the table is the data now, shown below.
+export function closePasteBox() {
+  setOpen(false);
+  els.text.value = "";
+}
+
 // `onText(text)` reads a pasted table (from the box or the page's paste event).
 export function mountPasteBox(onText) {
   els.open.addEventListener("click", () => {
