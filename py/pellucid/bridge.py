@@ -17,6 +17,7 @@ from .core.errors import DataError, NotLoadedError
 from .core.jsonable import plain
 from .core.settings import MAX_BYTES, MAX_ROWS
 from .host import memory, wire
+from .tabular.pasted import NAME as PASTED_NAME
 from .workbench import menus, tables
 from .workbench.keeping import Keeping
 
@@ -41,7 +42,7 @@ class Session(Keeping):
     target and the steps applied to it, the runs trained on it, and the counter their ids come from).
     The page's worker keeps one (`handle`); a restarted worker starts a fresh one; tests make their own."""
 
-    COMMANDS = ("load_csv", "load_example", "set_kind", "handle_missing", "train", "boundary",
+    COMMANDS = ("load_csv", "load_pasted", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "check_twin", "export_sklearn",
                 "curves", "importance", "show_run", "tune", "rank_learners", "apply_model")
@@ -76,11 +77,18 @@ class Session(Keeping):
 
     # --- data ---------------------------------------------------------------------------------------------
 
-    def load_csv(self, path, name="data.csv", max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None):
+    def load_csv(self, path, name="data.csv", max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None, sheet=None):
         """Read a CSV the page wrote into the worker's file system (within the size limits), keep it and
         describe it. `header`: null lets the reader decide whether the first row names the columns, true or
-        false is the user's say (and goes into the exported scripts). Progress goes to the page."""
-        return self.keep_table(tables.read_upload(path, name, max_bytes, max_rows, header), name,
+        false is the user's say (and goes into the exported scripts). An .arff or .xlsx file (by `name`) is
+        read as such; `sheet` picks a workbook's sheet (null: the first). Progress goes to the page."""
+        return self.keep_table(tables.read_upload(path, name, max_bytes, max_rows, header, sheet), name,
+                               uploaded=True, header=header)
+
+    def load_pasted(self, path, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None):
+        """Read text pasted into the page (a table copied from a spreadsheet or a web page, which the page
+        wrote into the worker's file system) as load_csv reads a file, and keep it as the "pasted table"."""
+        return self.keep_table(tables.read_paste(path, max_bytes, max_rows, header), PASTED_NAME,
                                uploaded=True, header=header)
 
     def load_example(self, name, **params):
@@ -264,13 +272,16 @@ def _choices_of(preprocessor):
 def error_of(exc):
     """The error part of a reply. `code` is what the page switches on: "data_error" (bad input; the
     message is for the user), "not_loaded" (an on-demand package such as scikit-learn must be loaded
-    first) or "internal" (a bug: reported whole, with its traceback, so it can be fixed). `type` is
-    "DataError" for every kind of bad input, else the exception's class name. A DataError's `field` is
-    the setting it is about (core.settings.ERROR_FIELDS; null when none is), which the page maps to a
-    control."""
+    first; `package` says which: "scikit-learn" or "openpyxl") or "internal" (a bug: reported whole, with
+    its traceback, so it can be fixed). `type` is "DataError" for every kind of bad input, else the
+    exception's class name. A DataError's `field` is the setting it is about (core.settings.ERROR_FIELDS;
+    null when none is), which the page maps to a control."""
     if isinstance(exc, DataError):
         code = "not_loaded" if isinstance(exc, NotLoadedError) else "data_error"
-        return {"code": code, "type": "DataError", "message": str(exc), "field": exc.field}
+        error = {"code": code, "type": "DataError", "message": str(exc), "field": exc.field}
+        if code == "not_loaded":  # which package to load before asking again
+            error["package"] = exc.package
+        return error
     return {"code": "internal", "type": type(exc).__name__, "message": str(exc),
             "traceback": traceback.format_exc()}
 

@@ -77,3 +77,25 @@ def test_a_missing_column_is_named_and_nothing_changes(page, site_url, tmp_path)
     expect(page.get_by_role("alert")).to_contain_text(f"'{features[0]}'", timeout=60_000)
     expect(page.locator("#apply-result")).to_be_hidden()
     expect(page.locator("#data-summary")).to_contain_text("150 rows")
+
+
+def test_a_failed_apply_clears_the_previous_files_predictions(page, site_url, tmp_path):
+    open_example(page, site_url, "iris", "150 rows")
+    train(page, "GaussianNB")
+    features = load_iris().feature_names
+    good, _ = new_rows(tmp_path, features, name="good.csv")
+    page.locator("#apply-file").set_input_files(str(good))
+    caption = page.locator("#apply-caption")
+    expect(caption).to_contain_text("applied to good.csv: 12 of 12 rows predicted", timeout=60_000)
+    expect(page.locator("#apply-preview tbody tr")).to_have_count(12)
+    download = page.locator("#apply-download")
+    expect(download).to_be_enabled()
+
+    short, _ = new_rows(tmp_path, features[1:], name="short.csv")
+    page.locator("#apply-file").set_input_files(str(short))
+    expect(page.get_by_role("alert")).to_contain_text(f"'{features[0]}'", timeout=60_000)
+    # good.csv's rows are gone: nothing is shown under short.csv's error, and nothing of it downloads.
+    expect(page.locator("#apply-result")).to_be_hidden()
+    expect(page.locator("#apply-preview tbody tr")).to_have_count(0)
+    expect(caption).to_have_text("")
+    expect(download).to_be_disabled()

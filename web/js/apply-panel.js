@@ -65,6 +65,7 @@ async function applyTo() {
   const file = els.file.files[0];
   els.file.value = "";
   if (!file) return;
+  clearApplied();  // the previous file's rows never stand under this file's name, or under its error
   const { shared } = store.get();
   const problem = fileProblem(file, shared.limits);
   if (problem) return showMessage(problem);
@@ -79,6 +80,13 @@ async function applyTo() {
   if (!reply) return;
   store.set({ applied: reply });
   showApplied(reply, file.name, label);
+}
+
+function clearApplied() {
+  store.set({ applied: null });
+  els.result.hidden = true;
+  els.caption.textContent = "";
+  els.preview.replaceChildren();
 }
 
 function showApplied(reply, fileName, label) {

@@ -9,7 +9,8 @@ import { fillDatasets, renderGenerator, generatorValues, describeTable, renderRe
 import { renderPreview } from "./preview.js";
 import { describeRoles, renderProfile } from "./profile-view.js";
 import { attachDropZone, fileProblem } from "./drop-zone.js";
-import { exampleSource, fileSource, loadSource } from "./data-source.js";
+import { exampleSource, fileSource, loadSource, pastedSource } from "./data-source.js";
+import { closePasteBox, mountPasteBox, showPasteBox } from "./paste-box.js";
 import { clearResults } from "./results.js";
 import { saveSession } from "./session-store.js";
 
@@ -81,12 +82,32 @@ function chosenTarget() {
 async function loadFile(file) {
   const problem = fileProblem(file, store.get().shared.limits);
   if (problem) return showMessage(problem);
-  const bytes = await file.arrayBuffer();
+  return loadUpload(fileSource(file.name, await file.arrayBuffer()));
+}
+
+// An uploaded or pasted source replaces the data set chosen in the menu; refused, the menu shows the example
+// still loaded. Resolves to whether it loaded.
+async function loadUpload(source) {
   store.set({ dataset: "" });
-  const loaded = await loadData(fileSource(file.name, bytes), store.get().pending || chosenTarget());
-  const { source } = store.get();
-  if (!loaded && source?.type === "example") chooseDataset(source.name, source.generator);
+  const loaded = await loadData(source, store.get().pending || chosenTarget());
+  const { source: kept } = store.get();
+  if (!loaded && kept?.type === "example") chooseDataset(kept.name, kept.generator);
   store.set({ pending: null });
+  return loaded;
+}
+
+// Text pasted into the box or onto the page, read as a table. Read, the box closes; refused, it opens with the
+// text in it, where the message points.
+async function loadPasted(text) {
+  const { ready, busy, shared } = store.get();
+  if (!ready || busy) return showMessage("Wait until Python is ready, then paste the table again.");
+  const source = pastedSource(text);
+  if (source.bytes.byteLength > shared.limits.max_bytes) {
+    showPasteBox();
+    return showMessage(fileProblem({ name: "The pasted table", size: source.bytes.byteLength }, shared.limits));
+  }
+  if (await loadUpload(source)) closePasteBox();
+  else showPasteBox(text);
 }
 
 export function loadChosenDataset(wanted = {}) {
@@ -135,7 +156,16 @@ async function setHeader(header) {
   const target = Object.keys(roles).find((c) => roles[c] === "target");
   const ignore = Object.keys(roles).filter((c) => roles[c] === "ignore");
   const loaded = await loadData({ ...source, header }, { target, ignore });
-  if (!loaded) renderReading(els.reading, table, setHeader);  // the switch goes back to how the table was read
+  if (!loaded) renderReading(els.reading, table, setHeader, setSheet);  // the switch goes back to how the table was read
+}
+
+// Another sheet of the same workbook: read afresh (its first row decided again, no kind overrides), the
+// target kept if the sheet has a column of that name. Refused, the table stays as it was.
+async function setSheet(sheet) {
+  const { source, roles, table } = store.get();
+  const target = Object.keys(roles).find((c) => roles[c] === "target");
+  const loaded = await loadData({ ...source, sheet, header: null, kinds: {} }, { target });
+  if (!loaded) renderReading(els.reading, table, setHeader, setSheet);  // the menu goes back to the sheet shown
 }
 
 function showImputeChoice() {
@@ -186,7 +216,7 @@ function drawTable(s) {
   if (!table) return;
   els.summary.hidden = false;
   els.summary.textContent = describeTable(table);
-  renderReading(els.reading, table, setHeader);
+  renderReading(els.reading, table, setHeader, setSheet);
   renderMissingNote(els.missing, table, showImputeChoice);
   drawTarget(s);
   drawPreview(s);
@@ -231,4 +261,5 @@ export function mountDataControls() {
     return ready && !busy ? loadFile(file) : showMessage("Wait until Python is ready, then drop the file again.");
   });
   els.target.addEventListener("change", () => (els.target.value ? setRole(els.target.value, "target") : clearTarget()));
+  mountPasteBox(loadPasted);
 }

@@ -48,23 +48,31 @@ export function describeTable(info) {
   return `${info.name}: ${info.n_rows} rows × ${info.columns.length} columns`;
 }
 
-// How an uploaded file was read: the "First row is a header" switch (checked when the first row gave the
-// names; `onHeader(checked)` re-reads the file) and the reader's notes, one per line. Nothing for a
-// built-in data set, which carries no `read_info`.
-export function renderReading(container, info, onHeader) {
+// How an uploaded file was read: for an Excel workbook of several sheets the sheet menu (`onSheet(name)`
+// reads that sheet), the "First row is a header" switch (checked when the first row gave the names;
+// `onHeader(checked)` re-reads the file) and the reader's notes, one per line. Nothing for a built-in data
+// set, which carries no `read_info`.
+export function renderReading(container, info, onHeader, onSheet) {
   const reading = info.read_info;
   container.hidden = !reading;
   if (!reading) return container.replaceChildren();
   const how = reading.header_detected ? "decided from the file" : "as you set it";
   const notes = reading.notes.map((note) => el("li", { text: note }));
-  container.replaceChildren(
+  const sheets = reading.sheets || [];
+  const sheetMenu = sheets.length > 1 ? el("div", { class: "field sheet-field" },
+    el("label", { for: "sheet-choice", text: "Sheet" }),
+    el("select", { id: "sheet-choice", onchange: (event) => onSheet(event.target.value) },
+      ...sheets.map((name) => option(name, name, name === reading.sheet)))) : null;
+  const parts = [
+    sheetMenu,
     el("span", { class: "check-row" },
       el("input", { type: "checkbox", id: "header-row", checked: reading.header,
         onchange: (event) => onHeader(event.target.checked) }),
       el("label", { for: "header-row", text: "First row is a header" }),
       el("span", { class: "help", id: "header-how", text: `(${how})` })),
     notes.length ? el("ul", { class: "read-notes", "aria-label": "How the file was read" }, ...notes) : null,
-  );
+  ];
+  container.replaceChildren(...parts.filter(Boolean));
 }
 
 // How many cells are missing per column, and where they are dealt with: the preprocessing step's choice,

@@ -18,6 +18,8 @@ const TRAIN = {
   "preprocessing.impute": "#pre-impute",
   "preprocessing.standardize": "#pre-standardize",
   model_file: "#import-button",  // a damaged or newer model file: choose another
+  paste: "#paste-text",
+  sheet: "#sheet-choice",
 };
 
 const PANELS = {

@@ -53,8 +53,11 @@ async function dataOf(source, table, datasets) {
     const base = `example:${source.name}:${settings}`;
     return { key: `${base}|${columns}`, base, label: settings ? `${name} (${settings})` : name };
   }
-  const base = `file:${source.name}:${source.bytes.byteLength}:${await digest(source.bytes)}`;
-  return { key: `${base}|${columns}`, base, label: source.name };
+  // A workbook's sheets are data of their own: the sheet read is part of the name.
+  const sheet = table.read_info?.sheet;
+  const name = sheet ? `${source.name} (sheet ${sheet})` : source.name;
+  const base = `file:${name}:${source.bytes.byteLength}:${await digest(source.bytes)}`;
+  return { key: `${base}|${columns}`, base, label: name };
 }
 
 // Why `entry` cannot be restored on the data loaded now, or "" when it can.

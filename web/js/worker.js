@@ -12,6 +12,7 @@ let pyodide = null;
 let bridge = null;
 let uploadCount = 0;
 let onDemandPackages = [];
+let workbookWheels = [];
 
 function emit(event, fields) {
   self.postMessage({ event, ...fields });
@@ -71,6 +72,7 @@ async function boot() {
   const bundleReader = import("./bundle.js");
   const info = await (await fetch(new URL("build-info.json", siteRoot), { cache: "no-cache" })).json();
   onDemandPackages = info.on_demand_packages || [];
+  workbookWheels = info.workbook_wheels || [];
   // pellucid's files, one archive (build.py, wheel_as_bundle); its hash in the URL means a new build is
   // never served from a stale cache.
   const bundle = fetchBytes(new URL(`${info.bundle}?v=${info.bundle_sha256.slice(0, 16)}`, siteRoot));
@@ -202,12 +204,29 @@ async function loadOnDemand() {
   return (performance.now() - started) / 1000;
 }
 
-// A command answers with code "not_loaded" until the on-demand packages are in: load them, then ask
+// The Excel reader (openpyxl and its dependency, pure-Python wheels from PyPI the build ships beside
+// Pyodide's: site_build/vendor.py), loaded the first time a workbook is opened. Pyodide's lock does not
+// list them, so they are loaded by their URLs, the dependency first.
+let workbookReader = null;
+function loadWorkbookReader() {
+  workbookReader ??= (async () => {
+    const started = performance.now();
+    emit("progress", { fraction: 0, label: "Loading the Excel reader (once)…" });
+    for (const wheel of workbookWheels) {
+      await pyodide.loadPackage(new URL(wheel, siteRoot).href, { messageCallback: () => {} });
+    }
+    return (performance.now() - started) / 1000;
+  })();
+  workbookReader.catch(() => { workbookReader = null; });  // a failed load is tried again next time
+  return workbookReader;
+}
+
+// A command answers with code "not_loaded" until the on-demand package it names is in: load it, then ask
 // again (inside the same queued request, so Python still runs one call at a time).
 async function callWithPackages(cmd, args) {
   const answer = callBridge(cmd, args);
   if (answer[0].ok || answer[0].error.code !== "not_loaded") return answer;
-  const seconds = await loadOnDemand();
+  const seconds = await (answer[0].error.package === "openpyxl" ? loadWorkbookReader() : loadOnDemand());
   const again = callBridge(cmd, args);
   if (again[0].ok) again[0].result.load_seconds = seconds;
   return again;

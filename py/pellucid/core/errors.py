@@ -23,8 +23,12 @@ class DataError(ValueError):
 
 
 class NotLoadedError(DataError):
-    """An optional package (scikit-learn) is not loaded yet: in the page it is loaded on demand, then the
-    command is asked again."""
+    """An optional package is not loaded yet: in the page it is loaded on demand, then the command is asked
+    again. `package` names which ("scikit-learn" for the comparison, "openpyxl" for Excel workbooks)."""
+
+    def __init__(self, message="", field=None, package="scikit-learn"):
+        super().__init__(message, field)
+        self.package = package
 
 
 class NotFittedError(DataError, AttributeError):

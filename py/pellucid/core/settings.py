@@ -66,7 +66,7 @@ RANK_METRICS = {
 ERROR_FIELDS = ("target", "features", "feature:", "model", "params", "params.", "evaluation.method",
                 "evaluation.split", "evaluation.k", "evaluation.seed", "evaluation.stratify",
                 "preprocessing.standardize", "preprocessing.impute", "sample", "grid", "grid.", "learners", "metric",
-                "model_file")
+                "model_file", "paste", "sheet")
 
 # The largest upload the browser tab reads without running out of memory (benchmarks/RESULTS.md,
 # "Browser limits"): 50 MB of text, and no more rows than the widest 50 MB file holds.

@@ -21,6 +21,7 @@ class ReadInfo:
     renamed: (name in the file, name given) for each blank or repeated header name.
     notes: sentences for people, one per thing worth telling (header decision, sep line, decimal
         commas, renamed columns, columns kept as text that look like numbers).
+    sheets, sheet: an Excel workbook's sheets and the one read (tabular/xlsx.py); () and None for a CSV.
     """
 
     delimiter: str
@@ -30,6 +31,8 @@ class ReadInfo:
     decimal_comma: tuple = ()
     renamed: tuple = ()
     notes: tuple = field(default=())
+    sheets: tuple = ()
+    sheet: str = None
 
     def to_dict(self):
         """Plain JSON data: the fields above, tuples as lists, plus delimiter_name ("comma", ...)."""
@@ -37,7 +40,7 @@ class ReadInfo:
         return {"delimiter": self.delimiter, "delimiter_name": named,
                 "sep_line": self.sep_line, "header": self.header, "header_detected": self.header_detected,
                 "decimal_comma": list(self.decimal_comma), "renamed": [list(pair) for pair in self.renamed],
-                "notes": list(self.notes)}
+                "notes": list(self.notes), "sheets": list(self.sheets), "sheet": self.sheet}
 
 
 _WHY_TEXT = {

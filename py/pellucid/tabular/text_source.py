@@ -65,25 +65,32 @@ def decode(data):
                 raise DataError("The file starts like UTF-16 text but is not valid UTF-16; "
                                 "save it as UTF-8 CSV.") from None
         else:
-            _refuse_binary(data, b"\x00", _CONTROL_BYTES, data[:4] == b"PK\x03\x04")
+            _refuse_binary(data, b"\x00", _CONTROL_BYTES, data[:4])
             # Dropped before decoding: a UTF-8 BOM before bytes that are not UTF-8 would else read
             # as the three characters "ï»¿" at the start of the first name.
             data = _decode_8bit(data[3:] if data.startswith(_UTF8_BOM) else data)
     else:
-        _refuse_binary(data, "\x00", _CONTROL_BYTES.decode("latin-1"), False)
+        _refuse_binary(data, "\x00", _CONTROL_BYTES.decode("latin-1"), b"")
     text = data[1:] if data.startswith("\ufeff") else data
     if not text.strip():
         raise DataError("The file is empty: there is no header line and no data.")
     return text
 
 
-def _refuse_binary(data, nul, controls, zipped):
+# What a binary file's first bytes say it may be, for the message refusing it as a CSV.
+_BINARY_HINTS = {
+    b"PK\x03\x04": " (it is a zip archive, perhaps an Excel workbook: open it under its .xlsx name, or save it "
+                    "as CSV)",
+    b"\xd0\xcf\x11\xe0": " (perhaps an old Excel .xls workbook: save it as .xlsx or CSV)",
+}
+
+
+def _refuse_binary(data, nul, controls, magic):
     sample = data[:_SAMPLE_CHARS]
     n_control = sum(sample.count(c) for c in controls) if isinstance(sample, str) else \
         len(sample) - len(sample.translate(None, controls))
     if nul in data or n_control > _BINARY_SHARE * len(sample):
-        hint = (" (it is a zip archive, perhaps an Excel workbook: save it as CSV first)" if zipped else
-                "; a CSV is plain text with one row per line")
+        hint = _BINARY_HINTS.get(magic, "; a CSV is plain text with one row per line")
         raise DataError(f"Cannot read this file: this looks like a binary file, not a CSV{hint}.")
 
 

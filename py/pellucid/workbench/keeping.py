@@ -110,6 +110,6 @@ class Keeping:
                  "params": run.setup.get("params", {}), "evaluation": run.setup.get("evaluation"),
                  "kinds": meta["steps"].get("kinds"), "missing": meta["steps"].get("missing"),
                  "preprocessing": run.setup.get("preprocessing"), "header": meta.get("header"),
-                 "sample": run.setup.get("sample")}
+                 "sheet": getattr(meta.get("read_info"), "sheet", None), "sample": run.setup.get("sample")}
         setup.update(overrides)
         return setup

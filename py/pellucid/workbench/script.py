@@ -10,17 +10,20 @@ from .training import check_evaluation
 from .prepare import check_choices
 from .runs import SUPERVISED
 from ..tabular.dates import PARTS
+from ..tabular.xlsx import is_xlsx
 
 
 def _kind_lines(kinds):
     return [f"table = table.with_kind({name!r}, {kind!r})" for name, kind in (kinds or {}).items()]
 
 
-def _read_line(file, header):
-    """read_csv as the page read the file: with the user's say on the first row when they gave it."""
-    if header is None:
-        return f"table = read_csv({file!r})"
-    return f"table = read_csv({file!r}, header={bool(header)!r})"
+def _read_line(file, header, sheet=None):
+    """read_csv as the page read the file: with the user's say on the first row when they gave it; for an
+    Excel workbook read_xlsx, with the sheet read (pellucid.tabular.xlsx reads it as read_csv would its CSV)."""
+    said = "" if header is None else f", header={bool(header)!r}"
+    if is_xlsx(file):
+        return f"table = read_xlsx({file!r}{f', sheet={sheet!r}' if sheet else ''}{said})"
+    return f"table = read_csv({file!r}{said})"
 
 
 def _missing_lines(steps):
@@ -96,9 +99,9 @@ def _date_lines(features):
             "day of week, day of year"]
 
 
-def _import_lines(learner):
+def _import_lines(learner, reader="read_csv"):
     """The estimator comes from pellucid itself, or from the module that defines a learner added later."""
-    tools = "read_csv, train_test_split, train_val_test_split, cross_validate"
+    tools = f"{reader}, train_test_split, train_val_test_split, cross_validate"
     preparation = "from pellucid.preprocessing import Pipeline, Preprocessor"
     if learner.script_import == "pellucid":
         return [f"from pellucid import {learner.name}, {tools}", preparation]
@@ -107,9 +110,10 @@ def _import_lines(learner):
 
 def python_script(setup):
     """{filename, script} for `setup`: {file, target, features, model, params, evaluation, kinds?,
-    missing?, preprocessing?, header?, sample?} (kinds: {column: kind} re-read before use; missing: [{strategy,
+    missing?, preprocessing?, header?, sheet?, sample?} (kinds: {column: kind} re-read before use; missing: [{strategy,
     columns}] table steps in order; preprocessing: {standardize, impute}, defaults from the learner's
-    descriptor; header: the user's say on the file's first row, None to let read_csv decide; sample: {rows, seed}
+    descriptor; header: the user's say on the file's first row, None to let read_csv decide; sheet: the sheet
+    of an Excel workbook that was read; sample: {rows, seed}
     when a learner with a row limit was trained on a random sample of the rows)."""
     if not isinstance(setup, dict):
         raise DataError("export_python needs the run's setup: file, target, features, model, params, "
@@ -128,7 +132,8 @@ def python_script(setup):
     drops, preprocessor = _preprocessing_lines(check_choices(setup.get("preprocessing"), learner), target,
                                                supervised)
     lines = [f'"""{learner.label} on {file}, as trained in the pellucid workbench."""', "",
-             "import numpy as np", "", *_import_lines(learner), "", _read_line(file, setup.get("header")),
+             "import numpy as np", "", *_import_lines(learner, "read_xlsx" if is_xlsx(file) else "read_csv"), "",
+             _read_line(file, setup.get("header"), setup.get("sheet")),
              *_kind_lines(setup.get("kinds")),
              *_missing_lines(setup.get("missing")),
              f"target = {target if supervised else None!r}",

@@ -1,5 +1,5 @@
-"""The data part of the scikit-learn script (workbench.sklearn_script): the CSV read as the page read it,
-and the preprocessing the run applied, as scikit-learn steps.
+"""The data part of the scikit-learn script (workbench.sklearn_script): the CSV (or Excel sheet) read as the
+page read it, and the preprocessing the run applied, as scikit-learn steps.
 
 `data_lines` reads the file; `preprocessing_lines` replays the table's missing-value steps and the rows the
 run left out, then builds `preprocess`, the pipeline's first steps: the run's preparation (workbench.prepare:
@@ -12,6 +12,7 @@ import re
 from ..core.errors import DataError
 from ..core.settings import MISSING_MARKERS
 from ..tabular.cells import NUMBER_ONLY_MARKERS
+from ..tabular.xlsx import is_xlsx
 from ..tabular.dates import PARTS, date_format, part_name
 from .runs import SUPERVISED
 from .script import sample_lines
@@ -29,10 +30,13 @@ def data_lines(table, file_name, info=None):
     lines = ["# The data, read as the page read it: these cells (stripped, any case) are missing values.",
              f"MISSING = {sorted(MISSING_MARKERS)!r}",
              f"COLUMNS = {list(table.columns)!r}",
-             f"NUMERIC = {numeric!r}",
-             f"table = pd.read_csv({file_name!r}, sep={delimiter!r}, header={header}{skip}, names=COLUMNS, "
-             "dtype=object, keep_default_na=False)",
-             "table = table.mask(table.apply(lambda column: column.str.strip().str.lower().isin(MISSING)))"]
+             f"NUMERIC = {numeric!r}"]
+    if is_xlsx(file_name):
+        lines += _sheet_lines(file_name, getattr(info, "sheet", None), getattr(info, "header", True))
+    else:
+        lines.append(f"table = pd.read_csv({file_name!r}, sep={delimiter!r}, header={header}{skip}, names=COLUMNS, "
+                     "dtype=object, keep_default_na=False)")
+    lines.append("table = table.mask(table.apply(lambda column: column.str.strip().str.lower().isin(MISSING)))")
     if decimal_comma:
         lines += [f"for column in {decimal_comma!r}:  # written with a decimal comma",
                   "    table[column] = table[column].str.replace(',', '.')"]
@@ -41,6 +45,38 @@ def data_lines(table, file_name, info=None):
                   "table[NUMERIC] = table[NUMERIC].apply(lambda column: pd.to_numeric(column.str.strip().mask(",
                   f"    column.str.strip().str.lower().isin({sorted(NUMBER_ONLY_MARKERS)!r}))))"]
     return lines
+
+
+def _sheet_lines(file_name, sheet, header):
+    """An Excel sheet read as the page reads one (tabular/xlsx.py): every cell as the text Excel writes in a
+    CSV, error values and empty cells empty, rows with no value skipped, the first row the names if it was."""
+    return [
+        "EXCEL_ERRORS = {'#NULL!', '#DIV/0!', '#VALUE!', '#REF!', '#NAME?', '#NUM!', '#N/A', '#GETTING_DATA'}",
+        "",
+        "",
+        "def cell_text(value):",
+        '    """A cell as the page reads it: the text Excel writes for it in a CSV (dates as 2024-03-01)."""',
+        "    if value is None or value is pd.NaT or (isinstance(value, float) and value != value):",
+        "        return ''",
+        "    if isinstance(value, bool):",
+        "        return 'TRUE' if value else 'FALSE'",
+        "    if isinstance(value, float):",
+        "        return str(int(value)) if value.is_integer() and abs(value) < 2 ** 53 else repr(value)",
+        "    if hasattr(value, 'year') and hasattr(value, 'hour'):  # a date and time",
+        "        midnight = (value.hour, value.minute, value.second, value.microsecond) == (0, 0, 0, 0)",
+        "        return value.strftime('%Y-%m-%d') if midnight else value.isoformat(' ')",
+        "    if hasattr(value, 'isoformat'):  # a date or a time of day alone",
+        "        return value.isoformat()",
+        "    return '' if isinstance(value, str) and value in EXCEL_ERRORS else str(value)",
+        "",
+        "",
+        f"cells = pd.read_excel({file_name!r}, sheet_name={sheet if sheet is not None else 0!r}, header=None, "
+        "dtype=object, na_filter=False)",
+        "cells = cells.apply(lambda column: column.map(cell_text))",
+        "cells = cells[(cells != '').any(axis=1)]  # a row with no value is skipped, as a blank line of a CSV",
+        f"table = cells.iloc[{1 if header else 0}:, :len(COLUMNS)].reset_index(drop=True)",
+        "table.columns = COLUMNS",
+    ]
 
 
 def date_columns(features, table):

@@ -14,6 +14,8 @@ from ..core.settings import MAX_BYTES, MAX_ROWS
 from ..tabular import datasets as _datasets, generators, profile
 from ..tabular.arff import read_arff
 from ..tabular.csvio import read_csv
+from ..tabular.pasted import read_pasted
+from ..tabular.xlsx import is_xlsx, read_xlsx
 from ..tabular.target_choice import choose_target
 from ..host.progress import reporter
 
@@ -28,11 +30,33 @@ def menu():
     return entries
 
 
-def read_upload(path, name, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None):
-    """The CSV (or, by its extension, ARFF file) the page wrote into the worker's file system, read with
-    progress reports; at most `max_bytes` and `max_rows` (the browser tab runs out of memory beyond the
-    defaults). `header` (a CSV's): None (let the reader decide), True or False (the first row names the
-    columns, or is data)."""
+def read_upload(path, name, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None, sheet=None):
+    """The CSV (or, by its extension, ARFF file or Excel workbook) the page wrote into the worker's file
+    system, read with progress reports; at most `max_bytes` and `max_rows` (the browser tab runs out of
+    memory beyond the defaults). `header` (a CSV's or a sheet's): None (let the reader decide), True or False
+    (the first row names the columns, or is data). `sheet`: a workbook's sheet to read (None: the first)."""
+    _check_upload(path, max_bytes, max_rows, header)
+    if sheet is not None and (not isinstance(sheet, str) or not is_xlsx(name)):
+        raise DataError(f"load_csv's sheet names a sheet of an Excel workbook (.xlsx); got {sheet!r} for {name!r}.",
+                        field="sheet")
+    progress = reporter("Reading " + str(name))
+    if is_arff(name):  # Weka's format declares its columns: there is no header to decide
+        return read_arff(path, progress=progress, max_bytes=max_bytes, max_rows=max_rows)
+    if is_xlsx(name):
+        return read_xlsx(path, sheet=sheet, header=header, progress=progress, max_bytes=max_bytes,
+                         max_rows=max_rows, name=name)
+    return read_csv(path, header=header, progress=progress, max_bytes=max_bytes, max_rows=max_rows)
+
+
+def read_paste(path, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None):
+    """Text pasted into the page (a table copied from a spreadsheet or a web page), which the page wrote into
+    the worker's file system, read as an upload is (tabular/pasted.py), within the same limits."""
+    _check_upload(path, max_bytes, max_rows, header)
+    return read_pasted(path, header=header, progress=reporter("Reading the pasted table"), max_bytes=max_bytes,
+                       max_rows=max_rows)
+
+
+def _check_upload(path, max_bytes, max_rows, header):
     if not isinstance(path, str):
         raise DataError("load_csv needs the path of the uploaded file.")
     for limit, value in (("max_bytes", max_bytes), ("max_rows", max_rows)):
@@ -40,10 +64,6 @@ def read_upload(path, name, max_bytes=MAX_BYTES, max_rows=MAX_ROWS, header=None)
             raise DataError(f"load_csv's {limit} must be a whole number of at least 1; got {value!r}.")
     if header is not None and not isinstance(header, bool):
         raise DataError(f"load_csv's header must be true, false or null (let the reader decide); got {header!r}.")
-    if is_arff(name):  # Weka's format declares its columns: there is no header to decide
-        return read_arff(path, progress=reporter("Reading " + str(name)), max_bytes=max_bytes, max_rows=max_rows)
-    return read_csv(path, header=header, progress=reporter("Reading " + str(name)), max_bytes=max_bytes,
-                    max_rows=max_rows)
 
 
 def is_arff(name):
