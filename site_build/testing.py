@@ -18,6 +18,14 @@ PYTEST_NO_TESTS_COLLECTED = 5  # pytest.ExitCode, spelled out: pytest lives in t
 E2E_DIR = ROOT / "tests" / "e2e"
 PYODIDE_DIR = ROOT / "tests" / "pyodide"
 NOT_NATIVE = (E2E_DIR, PYODIDE_DIR)
+NATIVE_ONLY = ["--ignore=tests/e2e", "--ignore=tests/pyodide", "-m", "not e2e"]
+
+
+def spread_over_cores():
+    """pytest-xdist's arguments for the native groups: one worker a core (they are independent and CPU-bound);
+    none on one core. The browser and Pyodide groups run one test at a time: each starts browsers or Node."""
+    cores = os.cpu_count() or 1
+    return ["-n", str(min(cores, 4))] if cores > 1 else []
 
 
 def test(pytest_args):
@@ -27,13 +35,23 @@ def test(pytest_args):
     pythons = install_test_tools()
     linted = lint(pythons["newest"])
     build()
-    env = {**os.environ, "PELLUCID_E2E": "required"}
-    newest = subprocess.call([str(pythons["newest"]), "-m", "pytest", *RERUN_STARTUP_TIMEOUT, *pytest_args],
-                             cwd=ROOT, env=env)
+    newest = run_newest(pythons["newest"], pytest_args)
     lowest = run_native_tests(pythons["lowest"], pytest_args)
     print(f"build.py test: linters {'clean' if linted == 0 else 'FOUND PROBLEMS (printed above)'}; newest "
           f"versions {_outcome(newest)}; lowest scikit-learn (native tests) {_outcome(lowest)}.", flush=True)
     return newest or lowest or linted
+
+
+def run_newest(python, pytest_args):
+    """The whole suite with the newest versions: with no arguments, the native groups spread over the cores,
+    then the Pyodide and browser groups; with arguments, what they choose, in one run."""
+    env = {**os.environ, "PELLUCID_E2E": "required"}
+    if pytest_args:
+        return subprocess.call([str(python), "-m", "pytest", *RERUN_STARTUP_TIMEOUT, *pytest_args], cwd=ROOT, env=env)
+    native = subprocess.call([str(python), "-m", "pytest", *spread_over_cores(), *NATIVE_ONLY], cwd=ROOT, env=env)
+    in_pages = subprocess.call([str(python), "-m", "pytest", *RERUN_STARTUP_TIMEOUT, "tests/pyodide", "tests/e2e"],
+                               cwd=ROOT, env=env)
+    return native or in_pages
 
 
 def run_native_tests(python, pytest_args):
@@ -47,8 +65,7 @@ def run_native_tests(python, pytest_args):
               flush=True)
         return 0
     args = [arg for arg in pytest_args if arg not in elsewhere]
-    native_only = ["--ignore=tests/e2e", "--ignore=tests/pyodide", "-m", "not e2e"]
-    code = subprocess.call([str(python), "-m", "pytest", *native_only, *args], cwd=ROOT)
+    code = subprocess.call([str(python), "-m", "pytest", *NATIVE_ONLY, *(args or spread_over_cores())], cwd=ROOT)
     return 0 if code == PYTEST_NO_TESTS_COLLECTED and pytest_args else code  # e.g. -k matched browser tests only
 
 
