@@ -87,17 +87,29 @@ def add_module_preloads(out):
 
 
 def write_service_worker(out, on_demand_files):
-    """Fill in sw.js: the build's version (a hash of every file) and the files to precache.
+    """Fill in sw.js: the build's id (a hash of every file) and the files to precache; the id is also written
+    into build-info.json, whence the page's Python worker reports which build it runs (a page checks that
+    a worker it starts again is of its own build).
 
     The on-demand wheels are left out of the precache (they are large and most visits never load
     them); the worker caches them the first time they are fetched. So is the pellucid wheel, which the
-    page never loads (its worker reads the same files from the bundle)."""
+    page never loads (its worker reads the same files from the bundle). build-info.json is left out of
+    the hash: it holds the id, and otherwise only describes the files hashed."""
+    info_path = out / "build-info.json"
     files = sorted(p for p in out.rglob("*") if p.is_file() and p.name != "sw.js" and p.name not in on_demand_files)
     digest = hashlib.sha256()
     for path in files:
+        if path == info_path:
+            continue
         digest.update(path.relative_to(out).as_posix().encode())
         digest.update(hashlib.sha256(path.read_bytes()).digest())
+    build_id = digest.hexdigest()[:16]
     precache = ["./"] + [p.relative_to(out).as_posix() for p in files]
     template = (out / "sw.js").read_text()
-    (out / "sw.js").write_text(template.replace("__BUILD_VERSION__", digest.hexdigest()[:16])
+    if "__BUILD_VERSION__" not in template:
+        raise BuildError("sw.js is already filled in; write_service_worker needs web/sw.js as it is in the sources.")
+    (out / "sw.js").write_text(template.replace("__BUILD_VERSION__", build_id)
                                .replace("__PRECACHE_FILES__", json.dumps(precache)))
+    info = json.loads(info_path.read_text())
+    info_path.write_text(json.dumps({**info, "build": build_id}, indent=2))
+    return build_id

@@ -71,11 +71,14 @@ class FirefoxDriver:
         self._process.stdin.flush()
         return self._read()
 
-    def goto(self, url):
-        self._send({"goto": url})
+    def goto(self, url, tab="main"):
+        self._send({"goto": url, "tab": tab})
 
-    def run(self, body, arg=None):
-        return self._send({"run": body, "arg": arg})
+    def run(self, body, arg=None, tab="main"):
+        return self._send({"run": body, "arg": arg, "tab": tab})
+
+    def close_tab(self, tab):
+        self._send({"closeTab": True, "tab": tab})
 
     def close(self):
         try:

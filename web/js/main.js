@@ -24,14 +24,15 @@ import { mountLeaderboard } from "./leaderboard.js";
 import { mountPreprocessPanel } from "./preprocess-panel.js";
 import { mountLink, linkSettings } from "./link.js";
 import { sharedSettings, start, cancel, recover } from "./lifecycle.js";
-import { registerOffline } from "./offline.js";
+import { registerOffline, setPageBuild, showNewVersion, watchForNewVersion } from "./offline.js";
 import { clearSession } from "./session-store.js";
 
 // The first time Python is ready the page still loads its menus and the opening data; "Ready" is shown
 // only after that, so nothing the user (or a test) does races the opening load.
-async function showStatus({ state, text, seconds, version, snapshot }) {
+async function showStatus({ state, text, seconds, version, build, snapshot }) {
   if (state === "ready" && !store.get().ready) {
-    store.set({ ready: true, starting: true, python: { seconds, version, snapshot } });
+    store.set({ ready: true, starting: true, python: { seconds, version, build, snapshot } });
+    setPageBuild(build);
     setStatus("loading", "Preparing the workbench…");
     try {
       await sharedSettings;
@@ -48,6 +49,9 @@ async function showStatus({ state, text, seconds, version, snapshot }) {
     }
     return;
   }
+  // A worker started again (after a cancel) runs the page's own build: the service worker answers it from
+  // that build's files. Should it not, the page says so.
+  if (state === "ready" && build !== store.get().python.build) showNewVersion({ mixed: true });
   if (!store.get().busy || state === "error") setStatus(state, text);
 }
 
@@ -105,5 +109,6 @@ byId("clear-session").addEventListener("click", async () => {
   await clearSession();
   location.replace(location.pathname);
 });
+watchForNewVersion();
 onPython({ status: showStatus, event: showProgress, crash: recover });
 sharedSettings.then(mount, (error) => setStatus("error", error.message));

@@ -110,7 +110,8 @@ async function boot() {
   emit("status", { state: "loading", text: "Loading pellucid…" });
   bridge = pyodide.pyimport("pellucid.bridge");
   const seconds = (performance.now() - started) / 1000;
-  emit("status", { state: "ready", text: "Ready", seconds, version: info.version, snapshot: fromSnapshot });
+  emit("status", { state: "ready", text: "Ready", seconds, version: info.version, build: info.build,
+    snapshot: fromSnapshot });
 }
 
 // Byte buffers in args are written to the worker's file system and replaced by their path, so large
