@@ -180,14 +180,15 @@ def _categories(values, kind, path):
 
 
 def _split_kinds(kinds, categories):
-    """Each column's kind of test (None numeric, "multiway" or "binary"); files written before binary tests
-    have none: then every categorical test is multiway."""
+    """Each column's kind of test (None numeric, "multiway", "binary" or "one_vs_rest"); files written before
+    binary tests have none: then every categorical test is multiway."""
     if kinds is None:
         return [None if c is None else "multiway" for c in categories]
     kinds = require_list(kinds, "categorical_splits", len(categories))
     for j, (kind, values) in enumerate(zip(kinds, categories)):
-        if (kind is None) != (values is None) or kind not in (None, "multiway", "binary"):
-            raise damaged(f"categorical_splits[{j}]", "must be null for a numeric column, else multiway or binary")
+        if (kind is None) != (values is None) or kind not in (None, "multiway", *BINARY_KINDS):
+            raise damaged(f"categorical_splits[{j}]", "must be null for a numeric column, else one of multiway, "
+                                                      f"{', '.join(BINARY_KINDS)}")
     return kinds
 
 
