@@ -329,6 +329,27 @@ def test_the_twin_written_as_source_is_the_estimator_its_descriptor_builds(learn
         {k: repr(v) for k, v in built.get_params().items()}
 
 
+def test_linear_regressions_twin_is_written_and_built_as_exact_least_squares():
+    """With l2 = 0 the twin is LinearRegression cut where numpy's lstsq cuts (scikit-learn 1.9's tol), as
+    the script writes it (carrying exact_least_squares) and as Compare with scikit-learn builds it."""
+    from sklearn.linear_model import LinearRegression
+
+    from pellucid.learners.catalog.exact_least_squares import exact_least_squares
+    from pellucid.workbench.twin_check import import_sklearn
+    from pellucid.workbench.twin_source import Name, twin_source
+
+    learner = registry.get("LinearRegression")
+    params = learner.estimator().get_params()
+    source, imports = twin_source(learner.sklearn, params, {"n_train": Name("n_train", 120), "n_features": 4})
+    assert source == "exact_least_squares(LinearRegression(), n_train, 4)"
+    written = eval(source, {"np": np, "n_train": 120, "LinearRegression": LinearRegression,  # noqa: S307
+                            "exact_least_squares": exact_least_squares})
+    built = learner.sklearn.build(import_sklearn(), params, {"n_train": 120, "n_features": 4})
+    assert written.get_params() == built.get_params()
+    if "tol" in built.get_params():
+        assert built.tol == 120 * np.finfo(float).eps
+
+
 @pytest.mark.parametrize("evaluation", [{"method": "split", "train": 75, "validation": 25, "test": 0, "seed": 9},
                                         {"method": "split", "train": 100, "validation": 0, "test": 0},
                                         {"method": "none"}], ids=["validation only", "all training", "none"])
