@@ -7,6 +7,7 @@ numeric (float64). How one column's values are read is in `values`; the target y
 that depend on the data are checked in `targets` (both importable from here too).
 """
 
+import sys
 import warnings
 
 import numpy as np
@@ -145,12 +146,21 @@ def names_at_predict(model, X):
     given = frame_names(X) if is_frame(X) else None
     if given is not None and source is None:
         warnings.warn(f"X has feature names, but {type(model).__name__} was fitted without feature names",
-                      UserWarning, stacklevel=5)
+                      UserWarning, stacklevel=_caller_level())
         return None
     if given is None and source == "frame" and not is_table(X):
         warnings.warn(f"X does not have valid feature names, but {type(model).__name__} was fitted with "
-                      "feature names", UserWarning, stacklevel=5)
+                      "feature names", UserWarning, stacklevel=_caller_level())
     return given
+
+
+def _caller_level():
+    """The stacklevel of the first frame outside pellucid (for a warning from the caller of this
+    function's caller): the warning names the line that called predict, however deep it was read."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("pellucid."):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def check_X_fitted(model, X, *, allow_missing=False):
