@@ -62,6 +62,8 @@ def hostile_cases():
     yield "infinite label", X, np.where(y == 0, np.inf, y)
     yield "mixed types", mixed, y
     yield "complex", X + 1j, y
+    yield "labels 1 and 1.0 as objects", X, np.array([[1, 1.0, 2][int(v)] for v in y], dtype=object)
+    yield "labels that read as missing in a CSV", X, np.array(["NA", "?", "null"], dtype=object)[y.astype(int)]
 
 
 CASES = list(hostile_cases())
