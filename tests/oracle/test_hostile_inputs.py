@@ -4,10 +4,13 @@ answer it gives on tame input (or simply a finite one, where there is no tame tw
 Then one regression test per way input used to be misread.
 """
 
+import warnings
+
 import numpy as np
 import pytest
 pytest.importorskip("sklearn", reason="an oracle test: it compares with scikit-learn")
 from sklearn.datasets import load_iris
+from sklearn.metrics import accuracy_score
 from sklearn.exceptions import NotFittedError as SklearnNotFittedError
 
 import pellucid
@@ -59,6 +62,8 @@ def hostile_cases():
     yield "infinite label", X, np.where(y == 0, np.inf, y)
     yield "mixed types", mixed, y
     yield "complex", X + 1j, y
+    yield "labels 1 and 1.0 as objects", X, np.array([[1, 1.0, 2][int(v)] for v in y], dtype=object)
+    yield "labels that read as missing in a CSV", X, np.array(["NA", "?", "null"], dtype=object)[y.astype(int)]
 
 
 CASES = list(hostile_cases())
@@ -215,3 +220,197 @@ def test_distance_learners_report_in_the_data_units_at_any_scale(factor):
     pca, pca_tiny = pellucid.PCA().fit(X), pellucid.PCA().fit(tiny)
     np.testing.assert_allclose(pca_tiny.explained_variance_ratio_, pca.explained_variance_ratio_, rtol=1e-9)
     np.testing.assert_allclose(pca_tiny.singular_values_, pca.singular_values_ * factor, rtol=1e-9)
+
+
+# --- labels held as Python objects, and pandas' own dtypes ----------------------------------------------
+
+CLASSIFIERS = [name for name, cls in ESTIMATORS.items() if getattr(cls.task, "value", cls.task) == "classification"]
+
+
+def object_labels(cells, n):
+    y = np.empty(n, dtype=object)
+    y[:] = [cells[i % len(cells)] for i in range(n)]
+    return y
+
+
+@pytest.mark.parametrize("name", CLASSIFIERS)
+def test_labels_held_as_objects_keep_their_values_and_equality(name):
+    """1 and 1.0 are one class, as np.unique has them; predictions are the labels' own values, so the
+    model's score on its training data is the accuracy of its predictions."""
+    X, _ = tame()
+    y = object_labels([1, 1.0, 2, 7], len(X))
+    model = ESTIMATORS[name]().fit(X, y)
+    assert model.classes_.tolist() == np.unique(y).tolist() == [1, 2, 7]
+    assert model.classes_.dtype.kind == "i"
+    predicted = model.predict(X)
+    assert set(predicted.tolist()) <= {1, 2, 7}
+    assert model.score(X, y) == pytest.approx(accuracy_score(y.astype(np.int64), predicted))
+
+
+@pytest.mark.parametrize("name", CLASSIFIERS)
+def test_an_object_series_of_numbers_is_a_target_its_model_scores_on(name):
+    pd = pytest.importorskip("pandas")
+    X, y = tame()
+    labels = pd.Series(y.astype(int), dtype=object)
+    model = ESTIMATORS[name]().fit(X, labels)
+    plain = ESTIMATORS[name]().fit(X, y.astype(int))
+    np.testing.assert_array_equal(model.predict(X), plain.predict(X))
+    assert model.score(X, labels) == pytest.approx(accuracy_score(y.astype(int), plain.predict(X)))
+
+
+def test_text_beside_numbers_in_a_target_is_refused_as_scikit_learn_refuses_it():
+    from sklearn.utils.multiclass import unique_labels
+
+    X, _ = tame()
+    y = object_labels([1, "1", 2], len(X))
+    with pytest.raises(ValueError, match=r"Mix of label input types \(string and number\)"):
+        unique_labels(list(y))
+    with pytest.raises(DataError, match=r"Mix of label input types \(string and number\).*'1'") as caught:
+        pellucid.GaussianNB().fit(X, y)
+    assert caught.value.field == "target"
+
+
+NULLABLE_TARGETS = {
+    "Int64": ([0, 1, 2], "Int64"),
+    "boolean": ([True, False], "boolean"),
+    "category of text": (["NA", "EU", "AS"], "category"),
+    "category of numbers": ([3, 1, 2], "category"),
+    "string": (["NA", "EU", "AS"], "string"),
+}
+
+
+@pytest.mark.parametrize("kind", NULLABLE_TARGETS)
+def test_pandas_targets_give_scikit_learns_classes_and_a_score_equal_to_accuracy(kind):
+    pd = pytest.importorskip("pandas")
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.utils.multiclass import unique_labels
+
+    X, _ = tame()
+    cells, dtype = NULLABLE_TARGETS[kind]
+    y = pd.Series([cells[i % len(cells)] for i in range(len(X))], dtype=dtype)
+    model = pellucid.GaussianNB().fit(X, y)
+    assert model.classes_.tolist() == unique_labels(y).tolist()
+    assert model.predict(X).tolist() == GaussianNB().fit(X, y).predict(X).tolist()
+    assert model.score(X, y) == pytest.approx(accuracy_score(y, model.predict(X)))
+    with_na = pd.Series([None] + list(y[1:]), dtype=dtype)
+    with pytest.raises(DataError, match="target has 1 missing"):
+        pellucid.GaussianNB().fit(X, with_na)
+
+
+# --- text is a value in an array; only None and NaN are missing ------------------------------------------
+
+@pytest.mark.parametrize("word", ["NA", "?", "n/a", "null", "", "None"])
+def test_in_an_array_the_csv_readers_missing_markers_are_values(word):
+    """A region coded "NA" (North America) is a category and a class, not a gap."""
+    X, y = tame()
+    region = object_labels([word, "EU", "AS"], len(X))
+    table = np.column_stack([X.astype(object), region])
+    model = pellucid.DecisionTreeClassifier().fit(table, region)
+    assert word in model.classes_.tolist()
+    assert model.score(table, region) == 1.0  # the region column itself tells the classes apart
+    renamed = np.where(region == word, "North America", region)
+    same = pellucid.DecisionTreeClassifier().fit(np.column_stack([X.astype(object), renamed]), renamed)
+    np.testing.assert_array_equal(np.where(model.predict(table) == word, "North America", model.predict(table)),
+                                  same.predict(np.column_stack([X.astype(object), renamed])))
+
+
+@pytest.mark.parametrize("gap", [None, float("nan")])
+def test_none_and_nan_in_an_object_array_are_missing(gap):
+    X, y = tame()
+    region = object_labels(["NA", "EU", "AS"], len(X))
+    region[4] = gap
+    with pytest.raises(DataError, match="'x4' has 1 missing values"):
+        pellucid.DecisionTreeClassifier().fit(np.column_stack([X.astype(object), region]), y)
+    with pytest.raises(DataError, match="target has 1 missing values"):
+        pellucid.DecisionTreeClassifier().fit(X, region)
+
+
+# --- pandas' nullable, categorical and mixed columns in X -------------------------------------------------
+
+def test_pandas_columns_of_every_dtype_read_as_their_values():
+    pd, X, y = frame()
+    numbers = X.copy()
+    numbers["sepal_l"] = (X["sepal_l"] * 100).round().astype("Int64")
+    numbers["sepal_w"] = X["sepal_w"].astype(object)
+    plain = numbers.astype(float)
+    model = pellucid.GaussianNB().fit(numbers, y)
+    np.testing.assert_allclose(model.predict_proba(numbers), pellucid.GaussianNB().fit(plain, y).predict_proba(plain))
+    from sklearn.naive_bayes import GaussianNB
+    np.testing.assert_allclose(model.predict_proba(numbers), GaussianNB().fit(plain, y).predict_proba(plain),
+                               rtol=1e-6, atol=1e-9)
+    kinds = X.copy()
+    kinds["colour"] = pd.Series(["red", "NA", "blue"] * 15, dtype="category")
+    kinds["flag"] = pd.Series([True, False, False] * 15, dtype="boolean")
+    as_text = kinds.assign(colour=kinds["colour"].astype(str), flag=kinds["flag"].astype(float))
+    tree = pellucid.DecisionTreeClassifier().fit(kinds, y)
+    assert tree.feature_kinds_ == ["numeric"] * 4 + ["categorical", "numeric"]
+    same = pellucid.DecisionTreeClassifier().fit(as_text, y)
+    np.testing.assert_array_equal(tree.predict(kinds), same.predict(as_text))
+    kinds["flag"] = pd.Series([True, None, False] * 15, dtype="boolean")
+    with pytest.raises(DataError, match="'flag' has 15 missing"):
+        pellucid.DecisionTreeClassifier().fit(kinds, y)
+
+
+# --- linear regression at any scale of the features -------------------------------------------------------
+
+@pytest.mark.parametrize("scale", [1e-155, 1e-157, 1e-160, 1e-300, 1e140])
+@pytest.mark.parametrize("l2", [0.0, 0.05])
+def test_linear_regression_at_a_tiny_or_huge_scale_is_scikit_learns(scale, l2):
+    from sklearn.linear_model import LinearRegression, Ridge
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(60, 4)) * np.array([1.0, 10.0, 0.1, 3.0]) * scale
+    y = X @ np.array([1.0, 2.0, 3.0, 4.0]) / scale + rng.normal(size=60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow or underflow on the way
+        ours = pellucid.LinearRegression(l2=l2).fit(X, y)
+    theirs = (Ridge(alpha=len(X) * l2) if l2 else LinearRegression()).fit(X, y)
+    if scale < 1e-300:  # scikit-learn's own solve underflows there; the answer is the one at scale 1 rescaled
+        theirs = (Ridge(alpha=len(X) * l2 / scale ** 2) if l2 else LinearRegression()).fit(X / scale, y)
+        theirs.coef_ = theirs.coef_ / scale
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-9)
+    assert ours.intercept_ == pytest.approx(theirs.intercept_, rel=1e-9, abs=1e-9)
+
+
+# --- feature names: a DataFrame for a model fitted on an array, and the other way round --------------------
+
+def sklearn_warnings(fitted, X):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        predicted = fitted.predict(X)
+    return predicted, [str(w.message).replace(type(fitted).__name__, "<model>") for w in caught
+                       if issubclass(w.category, UserWarning)]
+
+
+@pytest.mark.parametrize("fit_on, predict_on", [("array", "frame"), ("frame", "array"), ("frame", "frame"),
+                                                ("array", "array")])
+def test_feature_names_on_one_side_only_warn_and_predict_as_scikit_learn(fit_on, predict_on):
+    from sklearn.linear_model import LinearRegression
+
+    pd, frame_X, y = frame()
+    data = {"array": frame_X.to_numpy(), "frame": frame_X}
+    ours, theirs = pellucid.LinearRegression().fit(data[fit_on], y), LinearRegression().fit(data[fit_on], y)
+    got, our_warnings = sklearn_warnings(ours, data[predict_on])
+    expected, their_warnings = sklearn_warnings(theirs, data[predict_on])
+    assert our_warnings == their_warnings
+    assert bool(our_warnings) == (fit_on != predict_on)
+    np.testing.assert_allclose(got, expected, rtol=1e-9, atol=1e-12)
+
+
+# --- the learners whose work grows as the square of the rows ---------------------------------------------
+
+@pytest.mark.parametrize("name, limit", [("KernelRegression", 2_000), ("KernelPerceptron", 2_000),
+                                         ("AgglomerativeClustering", 5_000)])
+def test_a_million_rows_are_refused_with_the_row_limit_before_any_matrix_is_made(name, limit):
+    from pellucid.learners import registry
+
+    assert registry.get(name).max_rows == limit  # the limit the page states and samples to
+    X = np.random.default_rng(0).normal(size=(1_000_000, 2))
+    y = None if name == "AgglomerativeClustering" else (X[:, 0] > 0).astype(int)
+    with pytest.raises(DataError, match=f"works on up to {limit:,} rows; X has 1,000,000.*random sample") as caught:
+        ESTIMATORS[name]().fit(X, y)
+    assert caught.value.field == "sample"
+    rows = np.random.default_rng(0).choice(len(X), limit, replace=False)
+    fitted = ESTIMATORS[name](**({"max_iter": 3} if name == "KernelRegression" else {})).fit(
+        X[rows], None if y is None else y[rows])
+    assert fitted.fitted_attributes()

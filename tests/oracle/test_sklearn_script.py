@@ -79,12 +79,17 @@ def run_script(data_file, script):
     return {m[1]: float(m[2]) for m in re.finditer(r"^(.+): (\S+)$", done.stdout, re.M)}
 
 
+SCORE_KEYS = ("accuracy", "r2", "silhouette", "variance_kept")
+
+
 def page_scores(result):
-    """The page's score per split ({"test": 0.8}), or per fold under k-fold ({"fold 1": ...})."""
+    """The page's score per split ({"test": 0.8}), or per fold under k-fold ({"fold 1": ...}) with the
+    out-of-fold score its Metrics show ({"out-of-fold": ...})."""
     if "cv" in result:
-        return {f"fold {i + 1}": score for i, score in enumerate(result["cv"]["scores"])}
-    keys = ("accuracy", "r2", "silhouette", "variance_kept")
-    return {split: next(m[k] for k in keys if k in m) for split, m in result["metrics"].items()}
+        out_of_fold = result["metrics"]["out_of_fold"]
+        return {**{f"fold {i + 1}": score for i, score in enumerate(result["cv"]["scores"])},
+                "out-of-fold": next(out_of_fold[k] for k in SCORE_KEYS if k in out_of_fold)}
+    return {split: next(m[k] for k in SCORE_KEYS if k in m) for split, m in result["metrics"].items()}
 
 
 def script_scores(printed):
@@ -324,6 +329,27 @@ def test_the_twin_written_as_source_is_the_estimator_its_descriptor_builds(learn
         {k: repr(v) for k, v in built.get_params().items()}
 
 
+def test_linear_regressions_twin_is_written_and_built_as_exact_least_squares():
+    """With l2 = 0 the twin is LinearRegression cut where numpy's lstsq cuts (scikit-learn 1.9's tol), as
+    the script writes it (carrying exact_least_squares) and as Compare with scikit-learn builds it."""
+    from sklearn.linear_model import LinearRegression
+
+    from pellucid.learners.catalog.exact_least_squares import exact_least_squares
+    from pellucid.workbench.twin_check import import_sklearn
+    from pellucid.workbench.twin_source import Name, twin_source
+
+    learner = registry.get("LinearRegression")
+    params = learner.estimator().get_params()
+    source, imports = twin_source(learner.sklearn, params, {"n_train": Name("n_train", 120), "n_features": 4})
+    assert source == "exact_least_squares(LinearRegression(), n_train, 4)"
+    written = eval(source, {"np": np, "n_train": 120, "LinearRegression": LinearRegression,  # noqa: S307
+                            "exact_least_squares": exact_least_squares})
+    built = learner.sklearn.build(import_sklearn(), params, {"n_train": 120, "n_features": 4})
+    assert written.get_params() == built.get_params()
+    if "tol" in built.get_params():
+        assert built.tol == 120 * np.finfo(float).eps
+
+
 @pytest.mark.parametrize("evaluation", [{"method": "split", "train": 75, "validation": 25, "test": 0, "seed": 9},
                                         {"method": "split", "train": 100, "validation": 0, "test": 0},
                                         {"method": "none"}], ids=["validation only", "all training", "none"])
@@ -347,3 +373,52 @@ def test_category_codes_after_the_runs_imputation(tmp_path):
                                            fill=False)
         assert result["preprocessing"][0]["step"] == "impute"
         assert_same_scores(result, printed)
+
+
+def smooth_spectra(n=215, bands=100, noise=1e-7, seed=0):
+    """Spectra as tests/table_kinds.py makes them, with less noise written to more digits: the 100 bands
+    are nearly collinear (their singular values span 1e-8 of the largest), where scikit-learn 1.9's
+    LinearRegression cuts at 1e-6 by default."""
+    rng = np.random.default_rng(seed)
+    wave = np.linspace(0, 1, bands)
+    lines = [",".join(["sample", *[f"nm_{850 + 2 * b}" for b in range(bands)], "fat", "protein"])]
+    for i in range(n):
+        fat = rng.uniform(1, 50)
+        curve = 2.5 + 0.5 * np.sin(3 * wave + rng.normal(0, 0.1)) + 0.01 * fat * np.exp(-((wave - 0.6) / 0.1) ** 2)
+        cells = [f"{v:.10f}" for v in curve + rng.normal(0, noise, bands)]
+        lines.append(",".join([f"S{i:03d}", *cells, f"{fat:.1f}", f"{18 - 0.1 * fat + rng.normal():.1f}"]))
+    return "\n".join(lines) + "\n"
+
+
+def table_kinds_spectra():
+    from table_kinds import spectra
+    return spectra()
+
+
+@pytest.mark.parametrize("make_table", [table_kinds_spectra, smooth_spectra], ids=["spectra", "smooth spectra"])
+@pytest.mark.parametrize("target", ["fat", "protein"])
+@pytest.mark.parametrize("standardize", [True, False])
+def test_wide_collinear_spectra_cross_validate_alike_on_the_page_and_in_its_script(tmp_path, make_table, target,
+                                                                                   standardize):
+    """100 nearly collinear absorbance columns and 172 training rows per fold: the page's folds, its
+    standardisation and its least-squares solve give the script's scores, fold by fold, their mean, and
+    the out-of-fold R² the page's Metrics show (which is not the folds' mean)."""
+    path = tmp_path / "spectra.csv"
+    path.write_text(make_table())
+    table = ok("load_csv", path=str(path), name=path.name)
+    bands = [name for name in table["columns"] if name.startswith("nm_")]
+    assert len(bands) == 100
+    result = ok("train", table_id=table["table_id"], target=target, features=bands, model="LinearRegression",
+                params={}, evaluation={"method": "kfold", "k": 5, "seed": 0},
+                preprocessing={"standardize": standardize})
+    script = ok("export_sklearn", model_id=result["model_id"])["script"]
+    printed = run_script(path, script)
+    page = page_scores(result)
+    assert set(script_scores(printed)) == set(page)
+    for name, value in page.items():
+        assert script_scores(printed)[name] == pytest.approx(value, rel=1e-6, abs=1e-6), name
+    assert printed["mean R^2"] == pytest.approx(result["cv"]["mean"], rel=1e-6, abs=1e-6)
+    assert printed["out-of-fold R^2"] == pytest.approx(result["metrics"]["out_of_fold"]["r2"], rel=1e-6, abs=1e-6)
+    compared = ok("check_twin", model_id=result["model_id"])  # "Compare with scikit-learn": the same model
+    for row in compared["scores"]:
+        assert row["sklearn"] == pytest.approx(row["pellucid"], rel=1e-6, abs=1e-6), row

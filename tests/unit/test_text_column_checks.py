@@ -1,6 +1,7 @@
-"""How a text column is read at fit and predict time: missing values (None, the missing markers in any
-case and spacing, NaN), numbers written as text, mixed types, and the same answer from the quick reading
-of columns of only str and None (each distinct value judged once) as from the cell-by-cell one."""
+"""How a text column is read at fit and predict time: missing values (None, NaN, pandas' NA; the CSV
+reader's missing markers are text like any other in an array), numbers written as text, mixed types, and
+the same answer from the quick reading of columns of only str and None (each distinct value judged once)
+as from the cell-by-cell one."""
 
 import math
 
@@ -80,11 +81,12 @@ def test_a_fixed_width_text_array_reads_as_the_same_cells_as_objects(name):
     assert missing.tolist() == expected_missing
 
 
-def test_every_missing_marker_is_missing_however_it_is_written():
+def test_in_an_array_every_missing_marker_is_a_value_however_it_is_written():
+    """"NA" may be North America's code: only the CSV reader reads the markers as gaps."""
     spellings = [s for m in MISSING_MARKERS for s in (m, m.upper(), f"  {m.title()}\t")]
-    read, missing = values._as_categorical(column(spellings + ["kept"]))
-    assert missing.tolist() == [True] * len(spellings) + [False]
-    assert read.tolist() == [None] * len(spellings) + ["kept"]
+    read, missing = values._as_categorical(column(spellings + [None]))
+    assert missing.tolist() == [False] * len(spellings) + [True]
+    assert read.tolist() == spellings + [None]
 
 
 MIXED_COLUMNS = {
@@ -117,17 +119,19 @@ def test_equal_keys_of_other_types_keep_their_own_spelling():
 
 def test_check_X_reads_numbers_written_as_text_as_numbers_and_words_as_categories():
     X = np.empty((4, 2), dtype=object)
-    X[:, 0] = ["1", " 2.5", "NA", "4"]
+    X[:, 0] = ["1", " 2.5", None, "4"]
     X[:, 1] = ["red", "blue", "red", "green"]
     columns = check_X(X, allow_missing=True)
     assert columns.kinds == [NUMERIC, CATEGORICAL]
     np.testing.assert_array_equal(columns.data[0], [1.0, 2.5, np.nan, 4.0])
+    X[2, 0] = "NA"  # a word among the numbers: the column is text
+    assert check_X(X).kinds == [CATEGORICAL, CATEGORICAL]
     assert columns.data[1].tolist() == ["red", "blue", "red", "green"]
 
 
 def test_a_missing_category_is_refused_with_its_rows_unless_allowed():
     X = np.empty((5, 1), dtype=object)
-    X[:, 0] = ["red", " NA ", "blue", None, "None"]
+    X[:, 0] = ["red", float("nan"), "blue", None, "None"]
     with pytest.raises(DataError, match=r"Column 'x0' has 2 missing values \(rows 2, 4\); drop those rows"):
         check_X(X)
     columns = check_X(X, allow_missing=True)
@@ -158,8 +162,11 @@ def test_a_fitted_numeric_column_given_text_at_predict_time_is_refused():
     with pytest.raises(DataError, match="Column 'size' must be numeric, as when the model was fitted, "
                                         "but it holds text."):
         columns_for_predict(model, X)
-    X[:, 0] = ["2", " NA "]  # numbers written as text are numbers, and a marker a gap
+    X[:, 0] = ["2", None]  # numbers written as text are numbers, and None a gap
     with pytest.raises(DataError, match=r"Column 'size' has 1 missing values \(NaN, rows 2\)"):
+        columns_for_predict(model, X)
+    X[:, 0] = ["2", " NA "]  # a word, not a gap
+    with pytest.raises(DataError, match="Column 'size' must be numeric"):
         columns_for_predict(model, X)
     X[:, 0] = ["2", "3.5"]
     np.testing.assert_array_equal(columns_for_predict(model, X).data[0], [2.0, 3.5])

@@ -2,6 +2,7 @@
 to tell apart, no more clusters than rows), with messages that say what was found.
 """
 
+import numbers
 import warnings
 
 import numpy as np
@@ -48,7 +49,10 @@ def check_target(y, n_rows, *, task):
 
 def _class_labels(y):
     """Class labels: whole-number floats become integers (when int64 holds them all), text stays text;
-    fractional or infinite floats are refused, since they are a quantity rather than classes."""
+    fractional or infinite floats are refused, since they are a quantity rather than classes. Labels held
+    as Python objects keep their values (`_object_labels`)."""
+    if y.dtype.kind == "O":
+        y = _object_labels(y)
     if y.dtype.kind == "f":
         _require_finite("target", y)
         fractional = y != np.round(y)
@@ -58,9 +62,31 @@ def _class_labels(y):
                             "a regression model, or bin the target into classes first.")
         if np.all(np.abs(y) < 2.0 ** 63):
             y = y.astype(np.int64)
-    if y.dtype.kind == "O":
-        y = np.asarray(_TO_STR(y), dtype=str)
     return y
+
+
+def _object_labels(y):
+    """An object array of labels as the array of their own values, so that equal labels are one class and
+    predictions equal the labels they were trained on (as np.unique and scikit-learn's unique_labels see
+    them): all text stays text; all numbers become numbers (1 and 1.0 one class); text beside numbers
+    is refused, as scikit-learn refuses it, since "1" and 1 would otherwise be one class or two by
+    accident. Other objects are told apart by their text."""
+    cells = y.tolist()
+    types = set(map(type, cells))
+    text = {t for t in types if issubclass(t, str)}
+    if types == text:
+        return np.asarray(cells, dtype=str)
+    quantities = {t for t in types if issubclass(t, numbers.Number)}
+    if text and quantities:
+        first_text = next(v for v in cells if isinstance(v, str))
+        first_number = next(v for v in cells if isinstance(v, numbers.Number))
+        raise DataError(f"Mix of label input types (string and number): the target holds text such as "
+                        f"{first_text!r} and numbers such as {first_number!r}; make every label text, or "
+                        "every label a number.", field="target")
+    if types == quantities:
+        values = np.asarray(cells)
+        return values if values.dtype.kind in "biuf" else np.array([float(v) for v in cells])
+    return np.asarray(_TO_STR(y), dtype=str)
 
 
 def check_classes(y, minimum=2):

@@ -7,6 +7,9 @@ numeric (float64). How one column's values are read is in `values`; the target y
 that depend on the data are checked in `targets` (both importable from here too).
 """
 
+import sys
+import warnings
+
 import numpy as np
 
 from .errors import DataError
@@ -125,15 +128,51 @@ def check_X(X, feature_names=None, *, kinds=None, allow_missing=False):
     return _judge(names, raw, kinds, allow_missing, fitting=True)
 
 
+def names_source(X, feature_names):
+    """Where fit found the column names: "frame" (a DataFrame's own), "given" (a table's, or the
+    feature_names argument), or None (X had none, so the columns are x0, x1, ...)."""
+    if feature_names is not None or is_table(X):
+        return "given"
+    return "frame" if is_frame(X) and frame_names(X) is not None else None
+
+
+def names_at_predict(model, X):
+    """The DataFrame names of X to hold to the fitted ones, or None when X is read by position.
+
+    As scikit-learn, a model fitted without names reads a DataFrame by position and one fitted on a
+    DataFrame reads an array by position, each with a UserWarning in scikit-learn's words. A model
+    rebuilt from JSON has no record of where its names came from: it holds a DataFrame to them."""
+    source = getattr(model, "_feature_names_from", "given")
+    given = frame_names(X) if is_frame(X) else None
+    if given is not None and source is None:
+        warnings.warn(f"X has feature names, but {type(model).__name__} was fitted without feature names",
+                      UserWarning, stacklevel=_caller_level())
+        return None
+    if given is None and source == "frame" and not is_table(X):
+        warnings.warn(f"X does not have valid feature names, but {type(model).__name__} was fitted with "
+                      "feature names", UserWarning, stacklevel=_caller_level())
+    return given
+
+
+def _caller_level():
+    """The stacklevel of the first frame outside pellucid (for a warning from the caller of this
+    function's caller): the warning names the line that called predict, however deep it was read."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_globals.get("__name__", "").startswith("pellucid."):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def check_X_fitted(model, X, *, allow_missing=False):
     """X at predict time, read the way `model`'s training data was: a table's columns picked by name, a
-    DataFrame's required to be the fitted columns in the fitted order, an array's taken by position;
-    the same number of columns and the same kinds. The Columns carry the fitted names."""
+    DataFrame's required to be the fitted columns in the fitted order (`names_at_predict`), an array's
+    taken by position; the same number of columns and the same kinds. The Columns carry the fitted
+    names."""
     fitted = list(model.feature_names_in_)
     if is_table(X):
         return _judge(*_raw_columns(X, fitted), model.feature_kinds_, allow_missing, fitting=False)
     names, raw = _raw_columns(X, None)
-    given = frame_names(X) if is_frame(X) else None
+    given = names_at_predict(model, X)
     if given is not None and given != fitted:
         raise DataError(_names_differ(given, fitted))
     if len(raw) != len(fitted):

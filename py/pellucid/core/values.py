@@ -1,5 +1,10 @@
 """Reading one column's values: what counts as missing, numbers versus text, and the checks every number
 must pass (finite, at a scale float64 can square), with the row numbers of the first bad values.
+
+In an array given to the Python API a missing value is None, NaN, pandas' NA or NaT, as pandas' isna
+says; text is a value whatever it reads: "NA" may be a region's code and "?" an answer. The words a CSV
+writes for "no value" (settings.MISSING_MARKERS) are the CSV reader's to turn into None (tabular.cells),
+so a table read from a file arrives here with its gaps already None.
 """
 
 import datetime
@@ -8,16 +13,15 @@ import numbers
 import numpy as np
 
 from .errors import DataError
-from .settings import MISSING_MARKERS as _MISSING_TEXT
 
 
 def is_missing(value):
-    """True for None, NaN, pandas' NA and NaT, and the usual missing markers in text."""
+    """True for None, NaN, pandas' NA and NaT; False for any text, "NA" and "" included."""
     if value is None or type(value).__name__ in ("NAType", "NaTType"):
         return True
     if isinstance(value, numbers.Real):
         return value != value
-    return isinstance(value, str) and value.strip().lower() in _MISSING_TEXT
+    return False
 
 
 def is_table(X):
@@ -68,7 +72,7 @@ def _text_as_numeric(cells):
     """`_as_numeric` of a list of str and None, each distinct value judged once."""
     numbers = {}
     for value in set(cells):
-        if is_missing(value):
+        if value is None:
             numbers[value] = np.nan
             continue
         try:
@@ -79,11 +83,12 @@ def _text_as_numeric(cells):
 
 
 def _text_missing_mask(cells):
-    """`_missing_mask` of a list of str and None, each distinct value judged once."""
-    missing_values = {value for value in set(cells) if is_missing(value)}
-    if not missing_values:
-        return np.zeros(len(cells), dtype=bool)
-    return np.fromiter(map(missing_values.__contains__, cells), dtype=bool, count=len(cells))  # (n,)
+    """`_missing_mask` of a list of str and None: None is missing, every str a value."""
+    return np.fromiter(map(_is_none, cells), dtype=bool, count=len(cells))  # (n,)
+
+
+def _is_none(value):
+    return value is None
 
 
 def _as_numeric(name, col, cells=None):
@@ -111,27 +116,30 @@ def _as_numeric(name, col, cells=None):
 _TO_STR = np.frompyfunc(str, 1, 1)
 
 
-def _missing_mask(col, text=None):
-    """(n,) is_missing of every value, with the text test run once per distinct str(value).
+# What str() writes for each missing value: None, NaN (any float type), pandas' NA and NaT.
+_MISSING_SPELLINGS = frozenset({"None", "nan", "<NA>", "NaT"})
 
-    A missing value's str is a missing marker or "None", so only the rows with such text can be missing;
-    for text columns that decides, otherwise is_missing decides those few rows (b"NA" is not missing)."""
+
+def _missing_mask(col, text=None):
+    """(n,) is_missing of every value, with the test run only on the rows whose str(value) is how a
+    missing value writes itself (a column of text, or of numbers, is decided in one pass)."""
     cells = _text_cells(col) if text is None else None
     if cells is not None:
         return _text_missing_mask(cells)
-    is_text = col.dtype.kind == "U"
-    markers = _MISSING_TEXT if is_text else _MISSING_TEXT | {"none", "<na>", "nat"}
+    if col.dtype.kind in "US":
+        return np.zeros(len(col), dtype=bool)  # fixed-width text holds no missing value
+    if col.dtype.kind == "f":
+        return np.isnan(col)
+    if col.dtype != object:
+        return np.zeros(len(col), dtype=bool)
     if text is None:
-        text = col if col.dtype.kind == "U" else _TO_STR(col)  # (n,) str(v)
+        text = _TO_STR(col)  # (n,) str(v)
     text = np.asarray(text, dtype=str)  # fixed-width text sorts fast
     distinct, inverse = np.unique(text, return_inverse=True)
-    marker = np.array([v.strip().lower() in markers for v in distinct.tolist()], dtype=bool)
-    candidates = np.flatnonzero(marker[inverse.ravel()])
+    spelled = np.array([v in _MISSING_SPELLINGS for v in distinct.tolist()], dtype=bool)
+    candidates = np.flatnonzero(spelled[inverse.ravel()])
     missing = np.zeros(len(col), dtype=bool)
-    if is_text:
-        missing[candidates] = True
-    else:
-        missing[candidates] = [is_missing(v) for v in col[candidates].tolist()]
+    missing[candidates] = [is_missing(v) for v in col[candidates].tolist()]
     return missing
 
 

@@ -21,7 +21,7 @@ from .encoding import FeatureEncoder
 from ..core.errors import DataError
 from ..core.file_fields import Custom, Int, Kinds, Names, damaged, require_names
 from ..core.validation import (CATEGORICAL, Columns, check_classes, check_target, check_X, check_X_fitted,
-                               workable_scale)
+                               names_at_predict, names_source, workable_scale)
 
 
 def _plain_matrix(X):
@@ -76,6 +76,7 @@ def read_fit(model, X, y=None, feature_names=None, *, task=None):
     model.feature_names_in_ = list(names)
     model.feature_kinds_ = list(kinds)
     model.n_features_in_ = len(names)
+    model._feature_names_from = names_source(X, feature_names)  # to warn as scikit-learn at predict time
     return data, y
 
 
@@ -127,6 +128,7 @@ def read(model, X):
     model._check_fitted()
     M = _plain_matrix(X)
     if M is not None and M.shape[1] == len(model.feature_kinds_) and CATEGORICAL not in model.feature_kinds_:
+        names_at_predict(model, X)  # warns when the model was fitted on a DataFrame
         return M
     return columns_for_predict(model, X)
 

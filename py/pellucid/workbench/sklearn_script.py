@@ -23,6 +23,7 @@ from .runs import SUPERVISED, make_estimator
 from ..tabular.dates import expand_dates
 from .sklearn_preprocessing import data_lines, date_columns, preprocessing_lines, prepares
 from .twin_source import Name, twin_source
+from ..learners.catalog.exact_least_squares import exact_least_squares
 
 METRIC = {"classification": ("accuracy", "accuracy_score"), "regression": ("R^2", "r2_score"),
           "clustering": ("silhouette", "silhouette_score"), "projection": ("variance explained", None)}
@@ -54,7 +55,7 @@ def sklearn_script(run, file_name="data.csv", steps=None, source=None, read_info
     lines = [*_header_lines(run, file_name, notes), *_import_lines(run, imports, twin.prepare, split), "",
              *data_lines(source, file_name, read_info),
              *preprocessing_lines(run, steps or {}, twin.prepare, params, dates), "", "",
-             *_model_lines(run, estimator, twin.prepare), "", "",
+             *_helper_lines(estimator), *_model_lines(run, estimator, twin.prepare), "", "",
              *(_kfold_lines(run, evaluation, build) if kfold else _split_lines(run, evaluation, build))]
     stem = pathlib.PurePath(file_name).stem or "data"
     return {"filename": f"{stem}_{run.model}_sklearn.py", "script": "\n".join(lines) + "\n",
@@ -103,6 +104,12 @@ def _import_lines(run, imports, prepare, split):
 
 
 # --- the model and its evaluation ---------------------------------------------------------------------------
+
+def _helper_lines(estimator):
+    """The source of the functions the twin's source calls (exact_least_squares), carried by the script."""
+    helper = exact_least_squares
+    return _source(helper) if f"{helper.__name__}(" in estimator else []
+
 
 def _model_lines(run, estimator, prepare):
     """make_model: fresh preprocessing steps, then the twin; it takes the training rows when a setting
@@ -183,19 +190,24 @@ def _variance_lines():
 
 
 def _kfold_lines(run, evaluation, build):
-    """Cross-validate over the page's folds and print each fold's score and their mean."""
+    """Cross-validate over the page's folds and print each fold's score, their mean, and the score of the
+    out-of-fold predictions (every row predicted by the fold model that did not see it), the number the
+    page's Metrics show under k-fold: with folds of unequal size or spread, it is not the folds' mean."""
     stratified = evaluation.get("stratify", True) and run.task == "classification"
     function = script_splits.stratified_kfold_folds if stratified else script_splits.kfold_folds
     what, metric = METRIC[run.task]
     return [*_source(function), "# The page's folds: pellucid's k-fold split with the same seed.",
             f"folds = {function.__name__}({'y' if stratified else 'n'}, {evaluation['k']}, seed={evaluation['seed']})",
             "scores = []",
+            "predicted = np.empty(n, dtype=object)  # each row's prediction by the fold model that did not see it",
             f"for fold in range({evaluation['k']}):",
             "    train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)",
             f"    model = {build}.fit(X.iloc[train], y[train])",
-            f"    scores.append(float({metric}(y[test], model.predict(X.iloc[test]))))",
+            "    predicted[test] = list(model.predict(X.iloc[test]))",
+            f"    scores.append(float({metric}(y[test], predicted[test].astype(y.dtype))))",
             f"    print(f\"fold {{fold + 1}} {what}: {{scores[-1]!r}}\")",
-            f"print(f\"mean {what}: {{float(np.mean(scores))!r}}\")"]
+            f"print(f\"mean {what}: {{float(np.mean(scores))!r}}\")",
+            f"print(f\"out-of-fold {what}: {{float({metric}(y, predicted.astype(y.dtype)))!r}}\")"]
 
 
 def _source(function):

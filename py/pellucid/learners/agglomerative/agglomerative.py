@@ -25,6 +25,12 @@ from ...core.params import Choice, Flag, Integer
 from ...core.validation import check_k_within_rows
 from .agglomerative_fast import pairwise_squared_distances
 from ..shared.distances import squared_distances, unit_scale
+from ..shared.row_limit import check_row_limit
+
+# Agglomerative clustering holds (complete, average link) or scans (single link) every pair of rows:
+# 5,000 rows are 12.5 million pairs, a 200 MB distance matrix and a few seconds in the browser; fit refuses
+# more, and the page offers a seeded sample of this many rows instead.
+MAX_ROWS = 5_000
 
 
 class AgglomerativeClustering(ClusterMixin, Estimator):
@@ -79,6 +85,7 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         self._check_params()
         M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
         n = len(M)
+        check_row_limit(self, n, MAX_ROWS, "Its distances between every pair of rows")
         check_k_within_rows(self.k, n)
         mean = M.mean(axis=0)
         M = M - mean  # centring keeps the distance expansion accurate

@@ -1,7 +1,7 @@
 """Clustering: k-means and agglomerative clustering, and their scikit-learn twins."""
 
 from ...core.descriptor import Learner, SklearnTwin, Task
-from ..agglomerative.agglomerative import AgglomerativeClustering
+from ..agglomerative.agglomerative import MAX_ROWS as AGGLOMERATIVE_MAX_ROWS, AgglomerativeClustering
 from ..kmeans.kmeans import KMeans
 
 
@@ -26,10 +26,8 @@ def _agglomerative_notes(p):
             "in pellucid."]
 
 
-# Agglomerative clustering holds (complete, average link) or scans (single link) every pair of rows:
-# 5,000 rows are 12.5 million pairs, a 200 MB distance matrix and a few seconds in the browser; a larger
-# table is offered a seeded sample of this many rows instead (workbench/training.py).
-AGGLOMERATIVE_MAX_ROWS = 5_000
+# AGGLOMERATIVE_MAX_ROWS: the row limit fit keeps (agglomerative/agglomerative.py); a larger table is
+# offered a seeded sample of this many rows instead (workbench/training.py).
 
 LEARNERS = (
     Learner(KMeans, "k-means", "Clustering", Task.CLUSTERING, {"clusters", "steps", "exercises", "explain"},

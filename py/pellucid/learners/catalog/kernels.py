@@ -2,13 +2,10 @@
 
 from ...core.descriptor import Learner, SklearnTwin, Task
 from ..kernels.kernel_perceptron import KernelPerceptron
-from ..kernels.kernel_regression import KernelRegression
+from ..kernels.kernel_regression import MAX_ROWS as KERNEL_MAX_ROWS, KernelRegression
 
-# Both fit through the n x n kernel matrix of the training rows (each of kernel regression's max_iter steps
-# multiplies by it), so time grows as the square of the rows and memory too: 50,000 rows would be a 20 GB
-# matrix. 2,000 rows (1,400 trained on a 70/30 split) fit in about a second natively, a few in the browser;
-# a larger table is offered a seeded sample of this many rows (workbench/training.py).
-KERNEL_MAX_ROWS = 2_000
+# KERNEL_MAX_ROWS: the kernel matrix's row limit, which fit keeps (kernels/kernel_regression.py); a larger
+# table is offered a seeded sample of this many rows (workbench/training.py).
 
 
 def _kernel_regression(sk, p, ctx):

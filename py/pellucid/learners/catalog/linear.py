@@ -3,20 +3,26 @@
 import numpy as np
 
 from ...core.descriptor import Learner, SklearnTwin, Task
+from .exact_least_squares import exact_twin
 from ..linear.linear_regression import LinearRegression
 from ..logistic.logistic import LogisticRegression
 from ..linear.perceptron import Perceptron
 
 
 def _linear(sk, p, ctx):
-    if p["l2"] == 0:
-        return sk.linear_model.LinearRegression()
+    if p["l2"] == 0:  # least squares, not scikit-learn 1.9's cut at 1e-6 of the largest singular value
+        return exact_twin(sk.linear_model.LinearRegression(), ctx["n_train"], ctx["n_features"])
     return sk.linear_model.Ridge(alpha=ctx["n_train"] * p["l2"])  # J = 1/(2n)|r|^2 + l2/2 |w|^2
 
 
 def _linear_notes(p):
     notes = ["The same least-squares objective: l2 = 0 is LinearRegression, l2 > 0 is Ridge(alpha = n · l2) "
              "(n training rows); neither penalises the bias."]
+    if p["l2"] == 0:
+        notes.append("LinearRegression keeps every direction of the data whose singular value is above "
+                     "max(rows, columns) × machine epsilon of the largest, as before scikit-learn 1.9 "
+                     "(exact_least_squares); 1.9's default cut, 1e-6, fits another model on nearly collinear "
+                     "columns.")
     if p["solver"] == "gd":
         notes.append("pellucid runs gradient descent, which may stop before the exact minimum; scikit-learn "
                      "solves it exactly.")

@@ -128,19 +128,43 @@ def normal_equation(X, y, l2=0.0):
     centred system is solved directly (X^T X is never inverted) and refined once with the residual
     (corrected semi-normal equations); if X^T X is singular or so ill-conditioned that the refinement
     still moves w, the least-squares problem goes to SVD-based `np.linalg.lstsq` instead, with rows
-    sqrt(n l2) I appended when l2 > 0, which gives the minimum-norm answer for collinear columns."""
+    sqrt(n l2) I appended when l2 > 0, which gives the minimum-norm answer for collinear columns.
+
+    Both solve for v = w * x_scale / y_scale on the columns and target divided by powers of two near
+    their size (`_unit_scales`): exact divisions, after which X^T X neither underflows (features near
+    1e-157 square to below float64's smallest normal number) nor overflows, so the weights are as
+    accurate at any scale as at 1. A column's scale is at least sqrt(n l2), the size of its penalty row,
+    so the penalty on v, n l2 / x_scale^2, is at most 1 however small the column."""
     n, d = X.shape
     x_mean, y_mean = np.ones(n) @ X / n, y.mean()  # (d,), scalar (X.mean(axis=0) is slower on (n, d))
     Xc, yc = X - x_mean, y - y_mean  # (n, d), (n,)
-    w = _solve_normal(Xc, yc, n * l2)
-    if w is None:
-        w = _lstsq(Xc, yc, n * l2)
+    alpha = n * l2
+    x_scale = _unit_scales(np.maximum(np.maximum(Xc.max(axis=0), -Xc.min(axis=0)), np.sqrt(alpha)))  # (d,)
+    y_scale = float(_unit_scales(np.abs(yc).max()))
+    Z, t = Xc / x_scale, yc / y_scale  # (n, d), (n,)
+    penalty = alpha / x_scale ** 2 if alpha > 0 else np.zeros(d)  # (d,) the penalty on v = w * x_scale / y_scale
+    v = _solve_normal(Z, t, penalty)
+    if v is None and alpha == 0:
+        # Collinear columns: the minimum-norm answer in the data's own units, as scikit-learn's, which a
+        # scale per column would change; one power of two for every column keeps it.
+        common = x_scale.max()
+        v = _lstsq(Xc / common, t, penalty) * x_scale / common
+    elif v is None:
+        v = _lstsq(Z, t, penalty)  # with a penalty the answer is unique: no norm to keep
+    w = v / x_scale * y_scale  # (d,)
     return np.concatenate([[y_mean - x_mean @ w], w])  # (d + 1,)
 
 
+def _unit_scales(size):
+    """The power of two at or just above each positive `size` (1 for a zero size): dividing by it is exact
+    and leaves the largest magnitude in [0.5, 1)."""
+    _, exponent = np.frexp(size)
+    return np.ldexp(1.0, exponent)
+
+
 def _solve_normal(Xc, yc, alpha):
-    """w solving (Xc^T Xc + alpha I) w = Xc^T yc, or None when that system is too ill-conditioned."""
-    A = gram(Xc) + alpha * np.eye(Xc.shape[1])  # (d, d) Xc^T Xc + alpha I
+    """w solving (Xc^T Xc + diag(alpha)) w = Xc^T yc, or None when that system is too ill-conditioned."""
+    A = gram(Xc) + np.diag(alpha)  # (d, d) Xc^T Xc + diag(alpha)
     try:
         np.linalg.cholesky(A)  # fails unless A is (numerically) positive definite
         w = np.linalg.solve(A, Xc.T @ yc)  # (d,)
@@ -153,8 +177,9 @@ def _solve_normal(Xc, yc, alpha):
 
 
 def _lstsq(Xc, yc, alpha):
-    d = Xc.shape[1]
-    if alpha > 0:
-        Xc = np.vstack([Xc, np.sqrt(alpha) * np.eye(d)])  # (n + d, d)
+    """Least squares of Xc w = yc with the penalty rows sqrt(alpha_j) e_j appended."""
+    if np.any(alpha > 0):
+        d = Xc.shape[1]
+        Xc = np.vstack([Xc, np.diag(np.sqrt(alpha))])  # (n + d, d)
         yc = np.concatenate([yc, np.zeros(d)])  # (n + d,)
     return np.linalg.lstsq(Xc, yc, rcond=None)[0]  # (d,)
