@@ -41,6 +41,12 @@ def open_example(page, site_url, name, rows):
     expect(page.locator("#data-summary")).to_contain_text(rows)
 
 
+def upload_csv(page, name, text, timeout=60_000):
+    """Upload `text` as the CSV file `name` and wait until the data summary names it."""
+    page.get_by_label("Upload CSV").set_input_files({"name": name, "mimeType": "text/csv", "buffer": text.encode()})
+    expect(page.locator("#data-summary")).to_contain_text(name, timeout=timeout)
+
+
 def train(page, model, target=None, timeout=60_000):
     """Choose `model` (and `target`), press Train, and wait until the page is Ready with no error shown."""
     page.get_by_label("Model", exact=True).select_option(model)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import show, wait_until_ready
+from pagekit import show, upload_csv, wait_until_ready
 
 pytestmark = pytest.mark.e2e
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -30,8 +30,7 @@ def test_test_rows_are_scored_and_clusters_keep_their_colour(page, site_url):
     page.set_viewport_size({"width": 1440, "height": 1000})
     page.goto(site_url)
     wait_until_ready(page)
-    page.get_by_label("Upload CSV").set_input_files(
-        {"name": "blobs.csv", "mimeType": "text/csv", "buffer": blobs_csv().encode()})
+    upload_csv(page, "blobs.csv", blobs_csv())
     expect(page.locator("#data-summary")).to_contain_text("180 rows")
     page.get_by_label("Role of b").select_option("feature")  # both columns, no target
     page.get_by_label("Model", exact=True).select_option("AgglomerativeClustering")

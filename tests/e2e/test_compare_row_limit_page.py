@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import wait_until_ready
+from pagekit import upload_csv, wait_until_ready
 
 pytestmark = pytest.mark.e2e
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -31,8 +31,7 @@ def test_every_learner_on_a_big_table_ranks_the_limited_one_on_a_sample(page, si
     page.set_viewport_size({"width": 1280, "height": 1000})
     page.goto(site_url)
     wait_until_ready(page)
-    page.get_by_label("Upload CSV").set_input_files(
-        {"name": "sides.csv", "mimeType": "text/csv", "buffer": sides_csv().encode()})
+    upload_csv(page, "sides.csv", sides_csv())
     expect(page.locator("#data-summary")).to_contain_text("20000 rows", timeout=60_000)
     expect(page.get_by_label("Target")).to_have_value("side")
     box = page.locator("#leaderboard-box")

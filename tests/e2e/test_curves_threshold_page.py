@@ -7,7 +7,7 @@ import pathlib
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import show, train, wait_until_ready
+from pagekit import show, train, upload_csv, wait_until_ready
 from tied_table import tied_csv
 
 pytestmark = pytest.mark.e2e
@@ -23,8 +23,7 @@ def test_curves_open_at_half_with_the_metrics_confusion_matrix(page, site_url):
     page.set_viewport_size({"width": 1440, "height": 900})
     page.goto(site_url)
     wait_until_ready(page)
-    page.get_by_label("Upload CSV").set_input_files(
-        {"name": "tied.csv", "mimeType": "text/csv", "buffer": tied_csv().encode()})
+    upload_csv(page, "tied.csv", tied_csv())
     expect(page.locator("#data-summary")).to_contain_text("tied.csv")
     page.get_by_label("Model", exact=True).select_option("KNeighborsClassifier")
     page.locator("#param-k").fill("2")

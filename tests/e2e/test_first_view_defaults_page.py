@@ -7,20 +7,17 @@ import pytest
 from playwright.sync_api import expect
 
 from first_view_table import first_view_csv
-from pagekit import show, train, wait_until_ready
+from pagekit import show, train, upload_csv, wait_until_ready
 
 pytestmark = pytest.mark.e2e
 
-
-def upload(page, name, text):
-    page.get_by_label("Upload CSV").set_input_files({"name": name, "mimeType": "text/csv", "buffer": text.encode()})
 
 
 def test_the_page_asks_for_the_target_and_starts_on_informative_axes(page, site_url, screenshots_dir):
     page.set_viewport_size({"width": 1440, "height": 900})
     page.goto(site_url)
     wait_until_ready(page)
-    upload(page, "readings.csv", first_view_csv())
+    upload_csv(page, "readings.csv", first_view_csv())
     expect(page.locator("#data-summary")).to_contain_text("readings.csv")
 
     target = page.get_by_label("Target")
@@ -48,7 +45,7 @@ def test_the_page_asks_for_the_target_and_starts_on_informative_axes(page, site_
     for axis in ("#boundary-x", "#boundary-y"):
         assert page.locator(axis).input_value() not in ("timestamp year", "timestamp month")
 
-    upload(page, "readings-2.csv", first_view_csv(seed=5))
+    upload_csv(page, "readings-2.csv", first_view_csv(seed=5))
     expect(page.locator("#data-summary")).to_contain_text("readings-2.csv")
     expect(target).to_have_value("fault")
     expect(ask).to_be_hidden()

@@ -6,7 +6,7 @@ and that the default learner trains on the chosen target."""
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import wait_until_ready
+from pagekit import upload_csv, wait_until_ready
 from table_kinds import TABLE_KINDS
 
 pytestmark = pytest.mark.e2e
@@ -25,8 +25,7 @@ SIZES = [(1440, 900), (390, 844)]
 
 
 def upload(page, name, text):
-    page.get_by_label("Upload CSV").set_input_files({"name": name, "mimeType": "text/csv", "buffer": text.encode()})
-    expect(page.locator("#data-summary")).to_contain_text(name, timeout=60_000)
+    upload_csv(page, name, text)
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
 
 

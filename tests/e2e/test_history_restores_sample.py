@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import wait_until_ready
+from pagekit import upload_csv, wait_until_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -22,8 +22,7 @@ def large_regression_csv(n=2_500, seed=0):
 def test_a_sampled_regression_run_is_restored_with_its_sample_and_its_split_in_words(page, site_url):
     page.goto(site_url)
     wait_until_ready(page)
-    page.get_by_label("Upload CSV").set_input_files(
-        {"name": "large.csv", "mimeType": "text/csv", "buffer": large_regression_csv().encode()})
+    upload_csv(page, "large.csv", large_regression_csv())
     expect(page.locator("#data-summary")).to_contain_text("2500 rows")
     page.get_by_label("Target").select_option("y")
     page.get_by_label("Model", exact=True).select_option("KernelRegression")

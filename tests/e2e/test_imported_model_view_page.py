@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import train, wait_until_ready
+from pagekit import train, upload_csv, wait_until_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -29,10 +29,6 @@ def shapes_csv(n=60):
         lines.append(f"{size},{colour},{(i * 5) % 9 + 1.25},{'AB'[i % 2]},{label}")
     return "\n".join(lines) + "\n"
 
-
-def upload(page, name, text):
-    page.get_by_label("Upload CSV").set_input_files({"name": name, "mimeType": "text/csv", "buffer": text.encode()})
-    expect(page.locator("#data-summary")).to_contain_text(name)
 
 
 def import_file(page, path):
@@ -51,7 +47,7 @@ def test_an_imported_model_shows_its_own_file(page, site_url, tmp_path):
     page.set_viewport_size({"width": 1440, "height": 1000})
     page.goto(site_url)
     wait_until_ready(page)
-    upload(page, "shapes.csv", shapes_csv())
+    upload_csv(page, "shapes.csv", shapes_csv())
     page.get_by_label("Target").select_option("label")
     train(page, "LogisticRegression")
     steps = page.locator("#pre-steps > li")
@@ -124,7 +120,7 @@ def test_a_result_is_marked_out_of_date_until_trained_again(page, site_url):
     page.set_viewport_size({"width": 1440, "height": 1000})
     page.goto(site_url)
     wait_until_ready(page)
-    upload(page, "shapes.csv", shapes_csv())
+    upload_csv(page, "shapes.csv", shapes_csv())
     page.get_by_label("Target").select_option("label")
     train(page, "LogisticRegression")
     standing = page.locator("#result-standing")

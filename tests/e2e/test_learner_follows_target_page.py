@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import wait_until_ready
+from pagekit import upload_csv, wait_until_ready
 
 pytestmark = pytest.mark.e2e
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -30,8 +30,7 @@ def open_houses(page, site_url):
     page.set_viewport_size({"width": 1280, "height": 900})
     page.goto(site_url)
     wait_until_ready(page)
-    page.get_by_label("Upload CSV").set_input_files(
-        {"name": "houses.csv", "mimeType": "text/csv", "buffer": houses_csv().encode()})
+    upload_csv(page, "houses.csv", houses_csv())
     expect(page.locator("#data-summary")).to_contain_text("houses.csv")
 
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from menu_table import menu_csv
-from pagekit import open_example, show, wait_until_ready
+from pagekit import open_example, show, upload_csv, wait_until_ready
 
 pytestmark = pytest.mark.e2e
 
@@ -20,8 +20,7 @@ def test_a_500_value_column_used_anyway_keeps_the_trees_score(page, site_url):
     page.set_viewport_size({"width": 1440, "height": 1000})
     page.goto(site_url)
     wait_until_ready(page)
-    page.get_by_label("Upload CSV").set_input_files({"name": "menu.csv", "mimeType": "text/csv",
-                                                      "buffer": menu_csv().encode()})
+    upload_csv(page, "menu.csv", menu_csv())
     expect(page.locator("#data-summary")).to_contain_text("2000 rows")
     dish = page.locator('#profile tr[data-column="dish"]')
     expect(dish).to_contain_text("Left out: too many categories")

@@ -8,7 +8,7 @@ import pathlib
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import show, train, wait_until_ready
+from pagekit import show, train, upload_csv, wait_until_ready
 from regression_slice_table import slice_csv
 
 pytestmark = pytest.mark.e2e
@@ -19,8 +19,7 @@ def test_the_boundary_follows_the_target_range_and_says_what_is_clipped(page, si
     page.set_viewport_size({"width": 1440, "height": 1000})
     page.goto(site_url)
     wait_until_ready(page)
-    page.get_by_label("Upload CSV").set_input_files(
-        {"name": "slice.csv", "mimeType": "text/csv", "buffer": slice_csv().encode()})
+    upload_csv(page, "slice.csv", slice_csv())
     expect(page.locator("#data-summary")).to_contain_text("slice.csv")
     train(page, "LinearRegression", target="y")
     show(page, "Decision boundary")
