@@ -79,6 +79,32 @@ def _apt_get_install(*packages):
 # The smoke test's other browsers, from Debian's packages (tests/e2e/browserkit.py): Firefox ESR, and
 # WebKitGTK's WebDriver with the virtual X display its MiniBrowser draws on. Command -> package.
 OTHER_BROWSERS = {"firefox-esr": "firefox-esr", "WebKitWebDriver": "webkit2gtk-driver", "Xvfb": "xvfb"}
+# puppeteer-core drives Firefox over WebDriver BiDi, stable from Firefox 129: an older ESR (128) starts but
+# fails inside the driver, so the test command upgrades it, or the browser tests skip Firefox and say why.
+FIREFOX_MIN_VERSION = 129
+
+
+def firefox_version(command="firefox-esr"):
+    """The installed Firefox's major version ("Mozilla Firefox 153.8.0esr" -> 153), or None."""
+    path = shutil.which(command)
+    if path is None:
+        return None
+    try:
+        words = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    major = next((word.split(".")[0] for word in words if word[:1].isdigit()), "")
+    return int(major) if major.isdigit() else None
+
+
+def firefox_too_old(command="firefox-esr"):
+    """Why the installed Firefox ESR cannot run the browser tests, or None when it can (or is absent)."""
+    version = firefox_version(command)
+    if version is None or version >= FIREFOX_MIN_VERSION:
+        return None
+    return (f"Firefox ESR {version} is older than {FIREFOX_MIN_VERSION}, the first version whose WebDriver BiDi "
+            "puppeteer-core drives (as root, python3 build.py test upgrades it: apt-get install --only-upgrade "
+            "firefox-esr)")
 
 
 def install_node_tools():
@@ -105,6 +131,12 @@ def install_test_tools():
         missing.append("chromium")
     if missing and _is_root() and shutil.which("apt-get"):
         _apt_get_install(*missing)
+    if firefox_too_old() and _is_root() and shutil.which("apt-get"):
+        print(f"{firefox_too_old()}; upgrading it ...", flush=True)
+        run(["apt-get", "install", "-y", "-qq", "--only-upgrade", "firefox-esr"],
+            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+    if firefox_too_old():
+        print(f"build.py test: {firefox_too_old()}; the browser tests skip Firefox.", flush=True)
     if find_chromium():
         return pythons
     try:

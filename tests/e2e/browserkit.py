@@ -12,6 +12,8 @@ import shutil
 import subprocess
 import time
 
+from site_build.environments import firefox_too_old
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIREFOX_BRIDGE = ROOT / "tests" / "browsers" / "firefox-bridge.mjs"
 MINIBROWSER = pathlib.Path("/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
@@ -19,6 +21,11 @@ MINIBROWSER = pathlib.Path("/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser
 
 class Unavailable(Exception):
     """A browser or its driver is not installed; the message says which and how to get it."""
+
+
+class TooOld(Unavailable):
+    """The installed browser is older than its driver needs: the tests skip it, saying so, even where
+    browsers are required (the package manager gave that version; the test command tried to upgrade it)."""
 
 
 class ChromiumDriver:
@@ -50,6 +57,9 @@ class FirefoxDriver:
         if not firefox or not node or not (ROOT / "node_modules" / "puppeteer-core").exists():
             raise Unavailable("Firefox ESR needs the firefox-esr package, Node.js and `npm ci` "
                               "(python3 build.py test installs them)")
+        too_old = firefox_too_old()
+        if too_old:
+            raise TooOld(too_old)
         self._process = subprocess.Popen([node, str(FIREFOX_BRIDGE), firefox], cwd=ROOT, text=True,
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.version = self._read().replace("firefox/", "Firefox ESR ")
