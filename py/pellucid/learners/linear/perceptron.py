@@ -6,7 +6,7 @@ import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator
 from ...core.errors import ConvergenceWarning, DataError
-from ...core.file_fields import Array, Bool, Curve, Int, Labels, Optional, Texts, damaged
+from ...core.file_fields import Array, Bool, Curve, Custom, Int, Labels, Optional, Texts, damaged, require_array
 from ...tabular.features import NUMERIC_STATE, fit_classes, numeric
 from ..shared.class_weights import CLASS_WEIGHT_RULE, class_weights
 from ..shared.optim import as_list
@@ -46,6 +46,13 @@ def multiclass_update(W, f, y_star, y_pred):
 
 
 # --- the estimator -----------------------------------------------------------------------------------
+
+def _stored_weights(value, path, dims):
+    """A model file's weights_: bias first, over the encoded columns; one vector for two classes (one
+    score), one row per class for more."""
+    n_scores, width = dims.sizes["n_scores"], dims.sizes["n_encoded"] + 1
+    return require_array(value, path, "f", (width,) if n_scores == 1 else (n_scores, width))
+
 
 class Perceptron(ClassifierMixin, Estimator):
     """The perceptron of notes 000 ("Binary Perceptron", "Bias", "Multiclass Perceptron"); notes 004's
@@ -99,7 +106,7 @@ class Perceptron(ClassifierMixin, Estimator):
     _state_fields = {**NUMERIC_STATE, "classes_": Labels(),
                      "class_weights_": Optional(Array("f", ("n_classes",), low=0)),
                      "coef_": Array("f", ("n_scores", "n_encoded")), "intercept_": Array("f", ("n_scores",)),
-                     "weights_": Array("f", ("n_scores", None)), "mistakes_": Curve(),
+                     "weights_": Custom(_stored_weights), "mistakes_": Curve(),
                      "n_iter_": Int(0), "converged_": Bool(), "warnings_": Texts()}
 
     def __init__(self, max_epochs=100, shuffle=False, initial_weights=None, averaged=False, seed=0,
