@@ -15,19 +15,25 @@ import pellucid
 
 ESTIMATORS = pellucid.all_estimators()
 
-# class_weight is None or "balanced" (what the page offers); the check sets a dict of weights per class.
-CLASS_WEIGHT_CHOICES = {"check_class_weight_classifiers":
-                        "class_weight takes None or 'balanced' only, not a dict of weights per class."}
-
 EXPECTED_FAILURES = {
     "LinearRegression": {
         "check_non_transformer_estimators_n_iter":
             "n_iter_ is 0 for the default solver='normal': the normal equation is solved in closed form, "
             "with no iterations; max_iter bounds gradient descent (solver='gd') only.",
     },
-    "DecisionTreeClassifier": CLASS_WEIGHT_CHOICES,
-    "LogisticRegression": CLASS_WEIGHT_CHOICES,
-    "Perceptron": CLASS_WEIGHT_CHOICES,
+    # The check weighs class 0 by 1000 and the others by 0.0001 on three noisy blobs and wants class 0
+    # predicted for 87% of the test rows. The weights themselves are scikit-learn's (test_class_weight_dicts).
+    "DecisionTreeClassifier": {
+        "check_class_weight_classifiers":
+            "the check also sets min_weight_fraction_leaf=0.01, which the tree does not have; grown fully, "
+            "a leaf of light rows alone still predicts their class, as scikit-learn's tree does without it.",
+    },
+    "Perceptron": {
+        "check_class_weight_classifiers":
+            "with three classes the multiclass perceptron (one weight vector per class, not one-vs-rest) "
+            "stops moving once every heavy row is right and keeps the light rows it classifies right, so "
+            "fewer test rows than the check asks are class 0. Two classes pass.",
+    },
 }
 
 

@@ -11,6 +11,10 @@ bit for bit. Files written before packing (only "__ndarray__") read back as befo
 An object of a class registered with `register_tagged` (a fitted FeatureEncoder: tabular.encoding registers
 it under "__encoder__") becomes `{tag: its to_dict()}` and is read back by the class's `from_dict`. The
 classes register themselves, so this module, low in the package, imports none of them.
+
+A dict whose keys are all texts stays a JSON object. One with other keys (class labels that are numbers,
+in a class_weight {0: 5.0}) becomes `{"__pairs__": [[key, value], ...]}`, so its keys read back as they
+were rather than as texts.
 """
 
 import base64
@@ -28,6 +32,7 @@ PACKABLE = "fiub"  # dtype kinds with a fixed byte layout: floats, signed and un
 DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32",
           "float64", "object")
 
+PAIRS = "__pairs__"  # a dict whose keys are not all texts: {"__pairs__": [[key, value], ...]}
 _TAGGED = {}  # tag -> a class with to_dict() and from_dict(d), written as {tag: ...}
 
 
@@ -55,7 +60,11 @@ def encode(value):
         if isinstance(value, cls):
             return {key: encode(value.to_dict())}
     if isinstance(value, dict):
-        return {str(k): encode(v) for k, v in value.items()}
+        if all(isinstance(k, str) for k in value):
+            return {k: encode(v) for k, v in value.items()}
+        # JSON keys are texts, so a dict keyed by numbers (class weights {0: 5.0}) would come back keyed by
+        # "0": it is written as its [key, value] pairs, each key as it is.
+        return {PAIRS: [[encode(k), encode(v)] for k, v in value.items()]}
     if isinstance(value, (list, tuple)):
         return [encode(v) for v in value]
     if isinstance(value, np.generic):
@@ -130,6 +139,18 @@ def _unlisted(value, path):
         raise damaged(path, f"holds a value that is not a {dtype}") from None
 
 
+def _paired(pairs, path):
+    """The dict `encode` wrote as [key, value] pairs; each key a text, number, true/false or null."""
+    if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 for p in pairs):
+        raise damaged(path, "must be a list of [key, value] pairs")
+    keys = [k for k, _ in pairs]
+    if not all(k is None or isinstance(k, (str, int, float)) for k in keys):
+        raise damaged(path, "must have keys that are texts, numbers, true/false or null")
+    if len(set(keys)) != len(keys):
+        raise damaged(path, "names a key twice")
+    return {k: decode(v, f"{path}[{i}][1]") for i, (k, (_, v)) in enumerate(zip(keys, pairs))}
+
+
 def decode(value, path="value"):
     """Undo `encode`; a DataError naming the field at `path` when an array's description is damaged."""
     if isinstance(value, dict):
@@ -140,6 +161,8 @@ def decode(value, path="value"):
         for key, cls in _TAGGED.items():
             if key in value:
                 return cls.from_dict(decode(value[key], f"{path}.{key}"))
+        if PAIRS in value:
+            return _paired(value[PAIRS], f"{path}.{PAIRS}")
         return {k: decode(v, f"{path}.{k}") for k, v in value.items()}
     if isinstance(value, list):
         return [decode(v, f"{path}[{i}]") for i, v in enumerate(value)]

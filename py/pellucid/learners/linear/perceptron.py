@@ -6,9 +6,9 @@ import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator
 from ...core.errors import ConvergenceWarning, DataError
-from ...core.file_fields import Array, Bool, Curve, Int, Labels, Optional, Texts, damaged
+from ...core.file_fields import Array, Bool, Curve, Custom, Int, Labels, Optional, Texts, damaged, require_array
 from ...tabular.features import NUMERIC_STATE, fit_classes, numeric
-from ..shared.class_weights import CLASS_WEIGHT_RULE, class_weights
+from ..shared.class_weights import CLASS_WEIGHT_RULE, check_saved_weights, class_weights
 from ..shared.optim import as_list
 from ...core.params import Flag, Integer, Vector
 
@@ -47,6 +47,13 @@ def multiclass_update(W, f, y_star, y_pred):
 
 # --- the estimator -----------------------------------------------------------------------------------
 
+def _stored_weights(value, path, dims):
+    """A model file's weights_: bias first, over the encoded columns; one vector for two classes (one
+    score), one row per class for more."""
+    n_scores, width = dims.sizes["n_scores"], dims.sizes["n_encoded"] + 1
+    return require_array(value, path, "f", (width,) if n_scores == 1 else (n_scores, width))
+
+
 class Perceptron(ClassifierMixin, Estimator):
     """The perceptron of notes 000 ("Binary Perceptron", "Bias", "Multiclass Perceptron"); notes 004's
     0-1 and perceptron losses describe what it drives down.
@@ -67,7 +74,8 @@ class Perceptron(ClassifierMixin, Estimator):
     `converged_ = True`) or after `max_epochs` epochs (`converged_ = False`, with a ConvergenceWarning).
     `averaged=True` predicts with the average of the weights after every visit (averaged perceptron).
     `class_weight="balanced"` scales the update after a mistake on an example of class c by
-    s_c = n / (K n_c), as scikit-learn's Perceptron does, so mistakes on a rare class move the weights more.
+    s_c = n / (K n_c), as scikit-learn's Perceptron does, so mistakes on a rare class move the weights more;
+    a dict {label: s_c} sets s_c for the classes it names (the others 1).
 
     Fitted attributes: `classes_`, `class_weights_` (s_c per class, or None), `weights_` (binary (d+1,),
     multiclass (K, d+1), bias first; the
@@ -79,7 +87,7 @@ class Perceptron(ClassifierMixin, Estimator):
       {"epoch", "step" (visit number, from 1), "index" (row of X), "x": [1, f1, ..], "y": label,
        "weights": weights before, "score": w . f (binary) or [w_y . f for each class], "predicted": label,
        "correct": bool, "update": what was added (binary: y* f or zeros; multiclass: one row per class),
-       "weights_after"}; with class_weight="balanced" also "class_weight": s_c of the example's class.
+       "weights_after"}; with class weights also "class_weight": s_c of the example's class.
     Binary rows also carry "target": y* as +1/-1. After 10,000 rows recording stops and a last row
     {"omitted": number of visits not recorded} says so.
     """
@@ -99,7 +107,8 @@ class Perceptron(ClassifierMixin, Estimator):
     _state_fields = {**NUMERIC_STATE, "classes_": Labels(),
                      "class_weights_": Optional(Array("f", ("n_classes",), low=0)),
                      "coef_": Array("f", ("n_scores", "n_encoded")), "intercept_": Array("f", ("n_scores",)),
-                     "weights_": Array("f", ("n_scores", None)), "mistakes_": Curve(),
+                     "weights_": Custom(_stored_weights),
+                     "mistakes_": Curve(),
                      "n_iter_": Int(0), "converged_": Bool(), "warnings_": Texts()}
 
     def __init__(self, max_epochs=100, shuffle=False, initial_weights=None, averaged=False, seed=0,
@@ -119,7 +128,7 @@ class Perceptron(ClassifierMixin, Estimator):
         F, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1) feature vectors f(x) = [1, x]
         binary = len(self.classes_) == 2
         targets = np.where(y_index == 1, 1, -1) if binary else y_index  # (n,) y* as +-1 or class number
-        self.class_weights_ = class_weights(self.class_weight, y_index, len(self.classes_))
+        self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_)
         steps = np.ones(len(F)) if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
         run = _Run(self._initial_weights(F.shape[1]), binary, self.averaged, self.trace,
                    weighted=self.class_weights_ is not None)
@@ -166,6 +175,7 @@ class Perceptron(ClassifierMixin, Estimator):
         if len(self.coef_) != (1 if len(self.classes_) == 2 else len(self.classes_)):
             raise damaged("state.coef_", f"must have one row of weights per class (one for two classes); got "
                                          f"{len(self.coef_)} rows for {len(self.classes_)} classes")
+        check_saved_weights(self.class_weight, self.classes_, self.class_weights_)
 
     def decision_function(self, X):
         """w . f(x): (n,) for two classes (>= 0 means classes_[1]), (n, K) for more."""

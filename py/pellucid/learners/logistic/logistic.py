@@ -8,7 +8,7 @@ from ...core.base import ClassifierMixin, Estimator
 from ...core.errors import ConvergenceWarning
 from ...core.file_fields import Array, Bool, Curve, Int, Labels, Optional, Text, Texts, damaged
 from ...tabular.features import NUMERIC_STATE, fit_classes, numeric
-from ..shared.class_weights import CLASS_WEIGHT_RULE, class_weights
+from ..shared.class_weights import CLASS_WEIGHT_RULE, check_saved_weights, class_weights
 from . import logistic_fast
 from .sample_start import sample_start
 from .newton_kept_hessian import newton_keeping_hessian
@@ -38,7 +38,8 @@ class LogisticRegression(ClassifierMixin, Estimator):
 
     class_weight="balanced" weighs each example of class c by s_c = n / (K n_c) in the log-likelihood,
     loss(w) = -(1/n) sum_i s_(y_i) log P(y_i | x_i) + (l2 / 2) ||w||^2, scikit-learn's class_weight with
-    the same C (the weights add up to n, so the average stays an average).
+    the same C (the weights add up to n, so the average stays an average). A dict {label: s_c} sets s_c
+    for the classes it names (the others 1), as in scikit-learn; the loss is still divided by n.
 
     Solvers: "newton" (default) is Newton's method (iteratively reweighted least squares) with a
     backtracking line search, for binary and multiclass alike; when there are more than 1000 weights it
@@ -103,7 +104,7 @@ class LogisticRegression(ClassifierMixin, Estimator):
         self._check_params()
         Xb, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1), (n,) class numbers 0..K-1
         n_classes = len(self.classes_)
-        self.class_weights_ = class_weights(self.class_weight, y_index, n_classes)
+        self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_)
         row_weights = None if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
         n_params = Xb.shape[1] * (1 if n_classes == 2 else n_classes)
         start = None  # w = 0
@@ -178,6 +179,7 @@ class LogisticRegression(ClassifierMixin, Estimator):
         if len(self.coef_) != (1 if len(self.classes_) == 2 else len(self.classes_)):
             raise damaged("state.coef_", f"must have one row of weights per class (one for two classes); got "
                                          f"{len(self.coef_)} rows for {len(self.classes_)} classes")
+        check_saved_weights(self.class_weight, self.classes_, self.class_weights_)
 
     def decision_function(self, X):
         """theta^T x: (n,) for two classes (positive means classes_[1]), (n, K) for more."""

@@ -7,7 +7,7 @@ from ...core.base import ClassifierMixin, Estimator
 from ...core.params import Choice, Flag, Integer, Number
 from ...core.validation import check_classes
 from . import tracing
-from ..shared.class_weights import CLASS_WEIGHT_RULE, class_weights
+from ..shared.class_weights import CLASS_WEIGHT_RULE, check_saved_weights, class_weights
 from ...core.file_fields import damaged, require_array, require_dict, require_int, require_key, require_labels
 from ._base import MAX_COUNT, SIZE_RULES, _TreeModel, check_validation
 from .criteria import Classes
@@ -73,7 +73,8 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     is split first, until that many leaves.
 
     class_weight="balanced" weighs each example of class c by n / (k * n_c) (scikit-learn's meaning,
-    counted on the training rows), so rare classes count as much as common ones: entropy, Gini and the
+    counted on the training rows), so rare classes count as much as common ones; a dict {label: weight}
+    weighs the examples of the classes it names by its numbers and the others by 1. Entropy, Gini and the
     gains are computed on the weighted class counts, and PLURALITY-VALUE and predict_proba read the
     weighted counts too. The nodes still report their counts of rows; min_samples_split and
     min_samples_leaf count rows, as in scikit-learn; the chi-squared test and reduced-error pruning
@@ -146,7 +147,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         X_encoded, y = self._read_training(X, y, feature_names, "classification")
         self.classes_ = check_classes(y)
         codes = np.searchsorted(self.classes_, y)  # (n,)
-        self.class_weights_ = class_weights(self.class_weight, codes, len(self.classes_))
+        self.class_weights_ = class_weights(self.class_weight, codes, self.classes_)
         grow_rows = np.arange(len(codes))
         if self.prune == "reduced_error":
             if X_val is None and y_val is None:
@@ -221,6 +222,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
             require_array(weights, "class_weights", "f", (len(self.classes_),))
         if weights is not None and not _one_positive_weight_per_class(self.class_weights_, self.classes_):
             raise damaged("class_weights", "must give one positive number per class")
+        check_saved_weights(self.class_weight, self.classes_, self.class_weights_, "class_weights")
 
     def _node_values(self):
         return None  # the class counts in the statistics are all a node needs
