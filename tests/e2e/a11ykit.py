@@ -16,6 +16,10 @@ AXE_PATH = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # The rules of WCAG 2.1 A and AA, and axe's best practices (headings, landmarks, regions).
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 
+# Each state is checked on a wide screen and on a phone: what overflows (and so must be reachable by
+# keyboard), wraps or hides differs between the two.
+SIZES = ({"width": 1440, "height": 900}, {"width": 390, "height": 844})
+
 
 def axe_source():
     if not AXE_PATH.exists():
@@ -33,7 +37,19 @@ def axe_violations(page):
             for v in result["violations"]]
 
 
+def settle(page):
+    """Wait two frames: views redraw on a resize in the next animation frame."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def assert_accessible(page, state):
-    """Fail, naming the page's state, when axe-core finds any violation."""
-    violations = axe_violations(page)
-    assert violations == [], f"axe-core, {state}:\n  " + "\n  ".join(violations)
+    """Fail, naming the page's state and the screen size, when axe-core finds any violation at either size.
+    The same page is resized rather than reloaded, and given back its own size afterwards."""
+    own, found = page.viewport_size, []
+    for size in SIZES:
+        page.set_viewport_size(size)
+        settle(page)
+        found += [f"{size['width']}x{size['height']} {v}" for v in axe_violations(page)]
+    page.set_viewport_size(own)
+    settle(page)
+    assert found == [], f"axe-core, {state}:\n  " + "\n  ".join(found)

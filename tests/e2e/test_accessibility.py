@@ -1,6 +1,6 @@
 """axe-core on every state the page can be in: start, an error, data loaded with its column profile,
-each model view, the steps and the exercises, light and dark. Any violation fails the test, naming
-the state, the rule and the elements."""
+each model view, the steps and the exercises, light and dark, each on a wide screen and a phone. Any
+violation fails the test, naming the state, the size, the rule and the elements."""
 
 import pytest
 from playwright.sync_api import expect
@@ -9,8 +9,6 @@ from a11ykit import assert_accessible
 from pagekit import open_example, train, wait_until_ready
 
 pytestmark = pytest.mark.e2e
-
-
 
 
 def check_every_view(page, model):
@@ -60,6 +58,15 @@ def test_classifier_views_steps_and_exercises(page, site_url):
     page.get_by_role("button", name="Check").click()
     expect(page.locator(".learn-verdict-head")).to_be_visible()
     assert_accessible(page, "an exercise's verdict")
+
+
+def test_linear_classifier_views_and_steps(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    train(page, "LogisticRegression", "species")
+    check_every_view(page, "logistic regression")
+    page.get_by_role("button", name="Show the steps").click()
+    expect(page.locator(".learn-counter")).to_contain_text("step 1 / ")
+    assert_accessible(page, "the steps of logistic regression")
 
 
 def test_tuning_curve_and_heatmap(page, site_url):
@@ -132,3 +139,46 @@ def test_predictions_for_new_data(page, site_url, tmp_path):
     page.locator("#apply-file").set_input_files(str(rows))
     expect(page.locator("#apply-caption")).to_contain_text("2 of 2 rows predicted", timeout=60_000)
     assert_accessible(page, "predictions for new data")
+
+
+def scroll_box_state(box):
+    """Whether a box is a tab stop and named as a region, and how far it can scroll sideways."""
+    return box.evaluate("""(b) => ({stop: b.tabIndex === 0, role: b.getAttribute("role"),
+                                     label: b.getAttribute("aria-label"), room: b.scrollWidth - b.clientWidth})""")
+
+
+def test_scrolling_boxes_are_reached_and_scrolled_by_keyboard(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    train(page, "LogisticRegression", "species")
+    page.get_by_role("tab", name="Curves").click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+    roc = page.locator(".canvas-box").filter(has=page.locator("#roc-canvas"))
+    wide = scroll_box_state(roc)
+    assert wide["room"] <= 0 and not wide["stop"] and wide["role"] is None  # it fits: no tab stop of its own
+
+    # A phone: the drawing keeps its width, its box scrolls, and the keyboard reaches it and scrolls it.
+    page.set_viewport_size({"width": 390, "height": 844})
+    expect(roc).to_have_attribute("tabindex", "0")
+    narrow = scroll_box_state(roc)
+    assert narrow["room"] > 0 and narrow["role"] == "region"
+    assert narrow["label"] == "ROC curve: true positive rate against false positive rate (scrollable)"
+    page.get_by_role("tab", name="Curves").focus()
+    for _ in range(10):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.contains(document.getElementById('roc-canvas'))"):
+            break
+    else:
+        pytest.fail("Tab never reached the ROC curve's box")
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"  # the ring shows
+    page.keyboard.press("ArrowRight")
+    for _ in range(40):  # the arrow may scroll smoothly: wait for it to move
+        if roc.evaluate("(b) => b.scrollLeft") > 0:
+            break
+        page.wait_for_timeout(50)
+    assert roc.evaluate("(b) => b.scrollLeft") > 0, "the arrow key did not scroll the drawing's box"
+
+    # The tables of scores sit in scrolling boxes made by the page's script: each is a named tab stop.
+    page.get_by_role("tab", name="Metrics").click()
+    scores = page.get_by_role("region", name="Scores (scrollable)")
+    expect(scores).to_have_attribute("tabindex", "0")
+    assert scroll_box_state(scores)["room"] > 0

@@ -30,6 +30,40 @@ export function el(tag, props = {}, ...children) {
   return node;
 }
 
+// A box that scrolls must be reachable by keyboard, or its hidden part is out of reach for anyone who
+// does not use a mouse or touch: it becomes a tab stop (the arrow keys then scroll it, and the focus
+// ring shows where the keyboard is) and a labelled region, so a screen reader says what it holds.
+export function keyboardScrollable(box, label) {
+  box.tabIndex = 0;
+  box.setAttribute("role", "region");
+  box.setAttribute("aria-label", `${label} (scrollable)`);
+  return box;
+}
+
+// A drawing's box scrolls sideways only on a narrow screen (the drawing keeps a readable width): it is
+// a labelled tab stop while it scrolls, and a plain box otherwise, so on a wide screen Tab does not stop
+// at every chart. A ResizeObserver sees the box and its drawing change size (a resize, a redraw).
+const boxOf = new WeakMap();
+let sizes = null;
+function markWhileScrolling(box) {
+  const label = boxOf.get(box)?.label;
+  if (box.scrollWidth > box.clientWidth || box.scrollHeight > box.clientHeight) keyboardScrollable(box, label);
+  else for (const name of ["tabindex", "role", "aria-label"]) box.removeAttribute(name);
+}
+export function keyboardScrollableWhenScrolling(box, label) {
+  sizes ??= new ResizeObserver((entries) => {
+    for (const { target } of entries) markWhileScrolling(boxOf.get(target).box);
+  });
+  for (const node of [box, ...box.children]) {
+    boxOf.set(node, { box, label });
+    sizes.observe(node);
+  }
+  markWhileScrolling(box);
+}
+
+// A table in its own scrolling box (.table-scroll), so a wide table scrolls without widening the page.
+export const scrollingTable = (table, label) => keyboardScrollable(el("div", { class: "table-scroll" }, table), label);
+
 export function option(value, label, selected = false) {
   const item = new Option(label, value);
   item.selected = selected;

@@ -1,7 +1,7 @@
 // "Compare learners": several learners trained on the current data, target, features, preprocessing and
 // evaluation (the same split or the same folds, one seed), ranked by a metric. A row opens its model in
 // every view: the bridge trains that learner again with the same settings, which makes the very same model.
-import { byId, el, option, setDisabled, formatValue } from "./dom.js";
+import { byId, el, option, setDisabled, formatValue, scrollingTable } from "./dom.js";
 import { store } from "./store.js";
 import { python } from "./python.js";
 import { run, showMessage } from "./work.js";
@@ -153,7 +153,7 @@ function render() {
   const warned = reply.rows.filter((r) => r.warnings?.length).map((r) => el("li", { text: `${r.label}: ${r.warnings.join(" ")}` }));
   const details = warned.length ? el("details", {}, el("summary", { text: `Warnings while fitting (${warned.length} ${warned.length === 1 ? "learner" : "learners"})` }),
     el("ul", { class: "warnings" }, ...warned)) : null;
-  els.result.replaceChildren(el("div", { class: "table-scroll" }, leaderTable(reply, metric)), ...(details ? [details] : []));
+  els.result.replaceChildren(scrollingTable(leaderTable(reply, metric), "Learners ranked"), ...(details ? [details] : []));
 }
 
 async function compare() {

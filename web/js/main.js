@@ -1,7 +1,7 @@
 // Wiring: the store's views and controls are mounted, Python's reports are routed, and the page opens
 // once the shared settings and Python are both ready. The page owns the user's data and settings; the
 // worker only computes, so a cancel loses nothing.
-import { byId } from "./dom.js";
+import { byId, keyboardScrollableWhenScrolling } from "./dom.js";
 import { store } from "./store.js";
 import { python, onPython } from "./python.js";
 import { run, setStatus, showMessage, showProgress } from "./work.js";
@@ -89,6 +89,12 @@ function mount(shared) {
     "(use a sample of a larger file).";
 }
 
+// Each drawing's box scrolls on a narrow screen; the keyboard reaches it there, unless the drawing itself
+// is a tab stop (a zoomable one), whose focus already scrolls it.
+for (const box of document.querySelectorAll(".canvas-box")) {
+  const drawing = box.querySelector("canvas");
+  if (drawing && drawing.tabIndex < 0) keyboardScrollableWhenScrolling(box, drawing.getAttribute("aria-label"));
+}
 mountDataControls();
 mountModelControls();
 mountLearnerFollow();

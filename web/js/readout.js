@@ -1,6 +1,6 @@
 // The numbers: a headline score that says which rows it comes from, a table of every metric per
 // split, per-class precision/recall/F1, cross-validation folds and the fitted model's summary.
-import { el, simpleTable, formatValue } from "./dom.js";
+import { el, simpleTable, formatValue, scrollingTable } from "./dom.js";
 import { store } from "./store.js";
 
 // Under k-fold the metrics come from the out-of-fold predictions: every row, each predicted by the model
@@ -163,11 +163,15 @@ export function rowsPhrase(result, split) {
 // Everything under the Metrics tab except the confusion canvas (views.js draws that).
 export function renderMetrics(container, result) {
   const unscored = result.imported && !result.metrics?.loaded;
+  const scroll = (table, label) => table && scrollingTable(table, label);
   const parts = [el("h3", { text: "Scores" }), unscored ? el("p", { class: "help", text: `No score: ${result.not_scored}` }) : null,
-    metricsTable(result), cvTable(result)];
-  if (result.task === "classification" && !unscored) parts.push(el("h3", { text: "Precision, recall and F1" }), perClassTable(result, confusionSplit(result)));
-  if (result.task === "projection") parts.push(el("h3", { text: "Explained variance" }), varianceTable(result));
+    scroll(metricsTable(result), "Scores"), scroll(cvTable(result), "Scores of each fold")];
+  if (result.task === "classification" && !unscored) {
+    parts.push(el("h3", { text: "Precision, recall and F1" }),
+      scroll(perClassTable(result, confusionSplit(result)), "Precision, recall and F1 of each class"));
+  }
+  if (result.task === "projection") parts.push(el("h3", { text: "Explained variance" }), scroll(varianceTable(result), "Explained variance"));
   const warnings = (result.warnings || []).map((w) => el("li", { text: w }));
   if (warnings.length) parts.push(el("ul", { class: "warnings" }, ...warnings));
-  container.replaceChildren(...parts.filter(Boolean).map((p) => (p.tagName === "TABLE" ? el("div", { class: "table-scroll" }, p) : p)));
+  container.replaceChildren(...parts.filter(Boolean));
 }

@@ -1,6 +1,6 @@
 // "Compare with scikit-learn": the trained model next to scikit-learn's equivalent, fitted by the worker
 // on the same rows (scikit-learn is loaded into the worker the first time, never at start).
-import { byId } from "./dom.js";
+import { byId, scrollingTable } from "./dom.js";
 import { store } from "./store.js";
 import { python } from "./python.js";
 import { run, showMessage } from "./work.js";
@@ -69,9 +69,7 @@ export function mountTwinCheck() {
     if (!r.equivalent) {
       box.replaceChildren(paragraph(r.message, "compare-none"));
     } else {
-      const scroll = document.createElement("div");
-      scroll.className = "table-scroll";
-      scroll.append(comparisonTable(r));
+      const scroll = scrollingTable(comparisonTable(r), "Pellucid and scikit-learn side by side");
       const notes = document.createElement("ul");
       notes.className = "help";
       notes.append(...r.notes.map((n) => cell("li", n)));

@@ -3,6 +3,8 @@
 // misclassified rows in a region below the table. Its look (the .cm-* rules) lives in styles.css, since
 // the page's Content-Security-Policy allows no inline styles.
 
+import { keyboardScrollable } from "../dom.js";
+
 let regionCount = 0;
 
 
@@ -84,6 +86,7 @@ export function renderConfusion(container, confusion, options = {}) {
     title.textContent = `Actual ${labels[i]}, predicted ${labels[j]}: ${n} ${n === 1 ? "row" : "rows"}`;
     const body = document.createElement("p");
     body.className = "cm-list";
+    keyboardScrollable(body, "Row numbers");  // a long list scrolls inside its own box
     body.textContent = list.length ? `Rows ${list.join(", ")}` : "Row numbers are not available for this matrix.";
     region.replaceChildren(title, body);
     region.hidden = false;
