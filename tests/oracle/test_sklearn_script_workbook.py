@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from bridgekit import ok
-from test_sklearn_script import script_scores
+from test_sklearn_script import page_scores, script_scores
 
 pytest.importorskip("sklearn")
 pytest.importorskip("pandas")
@@ -73,10 +73,7 @@ def test_the_script_reads_the_sheet_as_the_page_did_and_scores_the_same(tmp_path
     export = ok("export_sklearn", model_id=result["model_id"])
     assert "pd.read_excel('readings.xlsx', sheet_name='Readings'" in export["script"]
     printed = script_scores(run_script(path, export["script"]))
-    if "cv" in result:
-        page = {f"fold {i + 1}": score for i, score in enumerate(result["cv"]["scores"])}
-    else:
-        page = {split: metrics["accuracy"] for split, metrics in result["metrics"].items()}
+    page = page_scores(result)
     assert printed.keys() == page.keys()
     for part, score in page.items():
         assert printed[part] == pytest.approx(score, abs=1e-12), part

@@ -43,6 +43,7 @@ def test_the_wheels_land_in_load_order_and_are_precached(tmp_path):
     out = tmp_path / "dist"
     (out / "js").mkdir(parents=True)
     (out / "sw.js").write_text('const BUILD = "__BUILD_VERSION__";\nconst PRECACHE = __PRECACHE_FILES__;\n')
+    (out / "build-info.json").write_text("{}")  # the build writes it before the service worker
     paths = vendor_pypi_wheels(out, specs, cache=cache)
     assert paths == [f"{WHEELS_DIR}/dependency-1.0-py3-none-any.whl", f"{WHEELS_DIR}/reader-1.0-py3-none-any.whl"]
     assert [(out / p).read_bytes() for p in paths] == [b"first", b"second"]
