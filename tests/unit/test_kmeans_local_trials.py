@@ -70,8 +70,9 @@ def test_the_default_is_greedy_and_one_trial_the_plain_seeding():
 
 
 def test_n_local_trials_is_checked_and_kept_in_model_files():
-    with pytest.raises(DataError):
-        KMeans(n_local_trials=0).fit(X)
+    for bad in (0, 101, 10 ** 9):  # 10 ** 9 would ask for a (10 ** 9, n) block of distances
+        with pytest.raises(DataError, match="n_local_trials"):
+            KMeans(n_local_trials=bad).fit(X)
     model = KMeans(k=2, n_local_trials=1).fit(X)
     assert from_dict(model.to_dict()).n_local_trials == 1
     damaged = model.to_dict()

@@ -32,6 +32,9 @@ from ..shared.distances import square_safe_scale, squared_distances, unit_scale
 
 _FULL_PROBABILITIES = 500  # up to this many rows the trace keeps every seeding probability
 _TOP_PROBABILITIES = 20  # above it, only the largest ones
+# Each greedy k-means++ step holds a (trials, n) block of distances: a bound keeps a typed (or a model
+# file's) number from exhausting memory; scikit-learn's default is 2 + ln k, 4 for k up to 20.
+MAX_LOCAL_TRIALS = 100
 
 
 class KMeans(ClusterMixin, Estimator):
@@ -74,7 +77,7 @@ class KMeans(ClusterMixin, Estimator):
         "init": Choice("k-means++", "random",
                        help="How to choose the first centres: k-means++ draws each next centre with "
                             "probability proportional to D(x)^2; random picks k rows uniformly."),
-        "n_local_trials": Integer(1, None, none_ok=True,
+        "n_local_trials": Integer(1, MAX_LOCAL_TRIALS, none_ok=True,
                                   help="k-means++ candidates drawn for each next centre; the one that lowers "
                                        "the sum of D(x)^2 most is kept. None: 2 + ln k (scikit-learn's greedy "
                                        "k-means++); 1: the notes' plain k-means++."),
