@@ -67,8 +67,8 @@ def test_best_of_n_init_no_worse_than_sklearn(name, X):
 
 
 def test_digits_within_a_tenth_of_a_percent_of_sklearn():
-    # scikit-learn seeds with "greedy" k-means++ (several candidates per draw); the notes' plain
-    # k-means++ draws one, so on digits (k=10) the best of 10 runs is close but not always as low.
+    # Both seed with greedy k-means++ but with their own random generators, so on digits (k=10) the
+    # best of 10 runs is close but not always as low.
     ours = KMeans(k=10, n_init=10, seed=0).fit(DIGITS).inertia_
     theirs = SKKMeans(10, n_init=10, random_state=0).fit(DIGITS).inertia_
     assert ours <= theirs * 1.001

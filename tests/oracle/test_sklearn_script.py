@@ -153,7 +153,7 @@ DIFFERENT = [
     ("DecisionTreeClassifier", {}, MIXED, 0.15),
     # One perceptron shuffles with its own generator and stops after a clean pass; the other runs every pass.
     ("Perceptron", {"max_epochs": 30}, NUMERIC, 0.15),
-    # k-means++ draws one candidate per centre in pellucid, 2 + ln k in scikit-learn: other local minima.
+    # Both seed with greedy k-means++, each with its own random generator: other local minima.
     ("KMeans", {"k": 3}, MIXED, 0.05),
 ]
 

@@ -35,9 +35,11 @@ def training_data(run):
 
 
 def refit_traced(run):
-    """A copy of the run's estimator refitted with trace=True on the same training rows (same params)."""
+    """A copy of the run's estimator refitted with trace=True on the same training rows: the same params,
+    but for those the learner's `_steps_params` sets so that the steps are the notes' (k-means: the notes'
+    plain k-means++ seeding)."""
     X, y, rows = training_data(run)
-    params = {**run.estimator.get_params(), "trace": True}
+    params = {**run.estimator.get_params(), **getattr(run.estimator, "_steps_params", {}), "trace": True}
     estimator = type(run.estimator)(**params)
     with _warnings.catch_warnings():
         _warnings.simplefilter("ignore")

@@ -11,9 +11,12 @@ def _kmeans(sk, p, ctx):
 
 
 def _kmeans_notes(p):
-    return ["The same assign/update iterations. scikit-learn's k-means++ is greedy (it draws 2 + ln k "
-            "candidates for each centre and keeps the best), pellucid draws one; their random generators "
-            "differ, so they start from different centres and may end in different local minima."]
+    trials = p.get("n_local_trials")
+    seeding = ("the same greedy k-means++ seeding (each next centre the best of 2 + ln k draws with "
+               "probability proportional to D(x)^2)" if trials is None else
+               f"k-means++ with {trials} candidate(s) per centre here, 2 + ln k in scikit-learn's KMeans")
+    return [f"The same assign/update iterations and {seeding}; their random generators differ, so they "
+            "start from different centres and may end in different local minima."]
 
 
 def _agglomerative(sk, p, ctx):

@@ -10,6 +10,11 @@ The notes' iterative approach:
 k-means++ seeding (the notes' four steps): the first centre is a row drawn uniformly at random; each next
 centre is a row drawn with probability proportional to D(x)^2, the squared distance from x to the closest
 centre chosen so far; repeat until k centres are chosen.
+
+Greedy k-means++ (scikit-learn's seeding, the default here): step 3 draws several candidate rows the same
+way (2 + floor(ln k) of them unless told) and keeps the one that leaves the least potential, the sum over
+the rows of D(x)^2 once that candidate is a centre. One candidate is the notes' seeding, which the steps
+view shows.
 """
 
 import warnings
@@ -27,13 +32,20 @@ from ..shared.distances import square_safe_scale, squared_distances, unit_scale
 
 _FULL_PROBABILITIES = 500  # up to this many rows the trace keeps every seeding probability
 _TOP_PROBABILITIES = 20  # above it, only the largest ones
+# Each greedy k-means++ step holds a (trials, n) block of distances: a bound keeps a typed (or a model
+# file's) number from exhausting memory; scikit-learn's default is 2 + ln k, 4 for k up to 20.
+MAX_LOCAL_TRIALS = 100
 
 
 class KMeans(ClusterMixin, Estimator):
     """k-means (notes 004): Lloyd's assign / update iterations from k-means++ or random centres.
 
-    Parameters: `k` clusters; `init` "k-means++" (the notes' D(x)^2 seeding) or "random" (k distinct rows
-    drawn uniformly); `n_init` runs from different seedings, keeping the one of least inertia; `max_iter`
+    Parameters: `k` clusters; `init` "k-means++" (D(x)^2 seeding) or "random" (k distinct rows drawn
+    uniformly); `n_local_trials` candidates drawn for each k-means++ centre after the first, the one that
+    lowers the potential sum D(x)^2 most kept: None is 2 + floor(ln k), greedy k-means++ as scikit-learn
+    seeds, 1 is the notes' plain k-means++ (ignored with init="random"); `n_init` runs from different
+    seedings, keeping the one of least inertia (1 by default, as scikit-learn's n_init="auto" gives for
+    k-means++; its "auto" runs 10 with init="random", here n_init stays as given); `max_iter`
     iterations at most per run; `tol`: a run also stops when the squared movement of all centres in one
     iteration is at most tol * (mean variance of the columns), as scikit-learn; otherwise it stops when
     the assignment no longer changes (the notes' "until clusters stay the same"); `seed` for
@@ -53,6 +65,8 @@ class KMeans(ClusterMixin, Estimator):
         one per centre in the order chosen. "p" are the draw probabilities D(x)^2 / sum D^2 for the rows in
         "rows": every row when n <= 500, else the 20 most probable rows (the chosen row is always listed).
         With init="random" and for the first k-means++ centre the draw is uniform: "probabilities" is None.
+        With more than one local trial the record also holds "candidates" (the rows drawn) and
+        "potentials" (sum D(x)^2 with each candidate added); "chosen" is the candidate of least potential.
       {"step": "iteration", "iter": t, "centres": [[...]], "labels": [...], "inertia": float}
         one per iteration: the centres the rows were assigned to, the assignment, and its inertia. The
         last entry holds the final centres, labels_ and inertia_.
@@ -63,6 +77,10 @@ class KMeans(ClusterMixin, Estimator):
         "init": Choice("k-means++", "random",
                        help="How to choose the first centres: k-means++ draws each next centre with "
                             "probability proportional to D(x)^2; random picks k rows uniformly."),
+        "n_local_trials": Integer(1, MAX_LOCAL_TRIALS, none_ok=True,
+                                  help="k-means++ candidates drawn for each next centre; the one that lowers "
+                                       "the sum of D(x)^2 most is kept. None: 2 + ln k (scikit-learn's greedy "
+                                       "k-means++); 1: the notes' plain k-means++."),
         "n_init": Integer(1, None, help="Number of runs from different initial centres; the run with the "
                                         "smallest inertia is kept."),
         "max_iter": Integer(1, None, help="Most assign/update iterations per run."),
@@ -80,9 +98,14 @@ class KMeans(ClusterMixin, Estimator):
         if self.labels_.size and self.labels_.max() >= len(self.cluster_centers_):
             raise damaged("state.labels_", f"must hold cluster numbers below {len(self.cluster_centers_)}")
 
-    def __init__(self, k=3, init="k-means++", n_init=1, max_iter=300, tol=1e-4, seed=0, trace=False):
+    # The steps view refits with these (workbench.steps.refit_traced): it shows the notes' seeding.
+    _steps_params = {"n_local_trials": 1}
+
+    def __init__(self, k=3, init="k-means++", n_local_trials=None, n_init=1, max_iter=300, tol=1e-4, seed=0,
+                 trace=False):
         self.k = k
         self.init = init
+        self.n_local_trials = n_local_trials
         self.n_init = n_init
         self.max_iter = max_iter
         self.tol = tol
@@ -139,7 +162,7 @@ class KMeans(ClusterMixin, Estimator):
                 seeding.extend({"step": "seed", "centre_index": j, "chosen": int(r), "probabilities": None}
                                for j, r in enumerate(rows))
         else:
-            rows = kmeans_plus_plus(MT.T, self.k, rng, x_sq, seeding)
+            rows = kmeans_plus_plus(MT.T, self.k, rng, x_sq, seeding, self.n_local_trials)
         return MT[:, rows].T.copy()  # (k, d)
 
     def predict(self, X):
@@ -166,12 +189,20 @@ class KMeans(ClusterMixin, Estimator):
         return -float(np.einsum("ij,ij->", diff, diff))
 
 
-def kmeans_plus_plus(M, k, rng, x_sq=None, trace=None):
-    """The notes' k-means++ seeding of the (n, d) rows M: row indices of k centres, each next one drawn
-    with probability D(x)^2 / sum D(x)^2. Appends one "seed" record per centre to `trace` if a list."""
+def local_trials(k, n_local_trials=None):
+    """Candidates drawn per k-means++ centre: as given, or 2 + floor(ln k) for None (scikit-learn's)."""
+    return 2 + int(np.log(k)) if n_local_trials is None else int(n_local_trials)
+
+
+def kmeans_plus_plus(M, k, rng, x_sq=None, trace=None, n_local_trials=1):
+    """k-means++ seeding of the (n, d) rows M: row indices of k centres. Each next centre is drawn with
+    probability D(x)^2 / sum D(x)^2 (the notes' seeding, n_local_trials=1); with t > 1 trials, t rows are
+    drawn so and the one whose choice leaves the least potential sum D(x)^2 is kept (greedy k-means++;
+    None: t = 2 + floor(ln k)). Appends one "seed" record per centre to `trace` if a list."""
     n = len(M)
     if x_sq is None:
         x_sq = np.einsum("ij,ij->i", M, M)
+    trials = local_trials(k, n_local_trials)
     chosen = [int(rng.integers(n))]  # step 1: uniformly at random
     if trace is not None:
         trace.append({"step": "seed", "centre_index": 0, "chosen": chosen[0], "probabilities": None})
@@ -179,16 +210,37 @@ def kmeans_plus_plus(M, k, rng, x_sq=None, trace=None):
     for j in range(1, k):
         cumulative = np.cumsum(d2)  # (n,)
         total = float(cumulative[-1])
-        if total > 0:  # step 3: draw proportionally to D(x)^2
-            row = min(int(np.searchsorted(cumulative, rng.random() * total, side="right")), n - 1)
+        if total > 0:  # step 3: draw proportionally to D(x)^2 (one draw: the notes' stream of numbers)
+            draws = rng.random() * total if trials == 1 else rng.random(trials) * total
+            candidates = np.minimum(np.searchsorted(cumulative, draws, side="right"), n - 1)
         else:  # every row coincides with a centre: any row will do
-            row = int(rng.integers(n))
+            candidates = rng.integers(n)
+        candidates = np.atleast_1d(candidates)
+        record = {"step": "seed", "centre_index": j}
+        if len(candidates) == 1:
+            row = int(candidates[0])
+            d2_next = np.minimum(d2, _distances_to_row(M, x_sq, row))
+        else:
+            row, d2_next, potentials = _best_candidate(M, x_sq, d2, candidates)
+            record.update(candidates=candidates.tolist(), potentials=potentials.tolist())
         if trace is not None:
-            trace.append({"step": "seed", "centre_index": j, "chosen": row,
-                          "probabilities": _probabilities(d2, total, row)})
+            trace.append({**record, "chosen": row, "probabilities": _probabilities(d2, total, row)})
         chosen.append(row)
-        np.minimum(d2, _distances_to_row(M, x_sq, row), out=d2)  # step 4: repeat
+        d2 = d2_next  # step 4: repeat
     return np.array(chosen)
+
+
+def _best_candidate(M, x_sq, d2, candidates):
+    """The candidate row that leaves the least potential sum D(x)^2 (the first such on a tie), the D(x)^2
+    with it as a centre, and the (t,) potentials of all candidates."""
+    d2_with = -2.0 * (M[candidates] @ M.T)  # (t, n)
+    d2_with += x_sq
+    d2_with += x_sq[candidates][:, None]
+    np.maximum(d2_with, 0.0, out=d2_with)
+    np.minimum(d2_with, d2, out=d2_with)  # D(x)^2 once each candidate is a centre
+    potentials = d2_with.sum(axis=1)  # (t,)
+    best = int(np.argmin(potentials))
+    return int(candidates[best]), d2_with[best], potentials
 
 
 def _distances_to_row(M, x_sq, row):
