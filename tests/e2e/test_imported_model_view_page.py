@@ -43,13 +43,18 @@ def why(page, button_id):
                          ".getAttribute('aria-describedby'))?.textContent || ''", button_id)
 
 
-def test_an_imported_model_shows_its_own_file(page, site_url, tmp_path):
+def train_on_shapes(page, site_url):
+    """Logistic regression on shapes.csv (filled, standardized, one-hot), trained in a wide page."""
     page.set_viewport_size({"width": 1440, "height": 1000})
     page.goto(site_url)
     wait_until_ready(page)
     upload_csv(page, "shapes.csv", shapes_csv())
     page.get_by_label("Target").select_option("label")
     train(page, "LogisticRegression")
+
+
+def test_an_imported_model_shows_its_own_file(page, site_url, tmp_path):
+    train_on_shapes(page, site_url)
     steps = page.locator("#pre-steps > li")
     expect(steps).to_have_count(3)
     with page.expect_download() as info:
@@ -117,12 +122,7 @@ def test_an_imported_model_shows_its_own_file(page, site_url, tmp_path):
 
 
 def test_a_result_is_marked_out_of_date_until_trained_again(page, site_url):
-    page.set_viewport_size({"width": 1440, "height": 1000})
-    page.goto(site_url)
-    wait_until_ready(page)
-    upload_csv(page, "shapes.csv", shapes_csv())
-    page.get_by_label("Target").select_option("label")
-    train(page, "LogisticRegression")
+    train_on_shapes(page, site_url)
     standing = page.locator("#result-standing")
     expect(standing).to_be_empty()
     expect(standing).to_have_attribute("aria-live", "polite")
