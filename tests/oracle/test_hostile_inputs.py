@@ -372,6 +372,18 @@ def test_linear_regression_at_a_tiny_or_huge_scale_is_scikit_learns(scale, l2):
     assert ours.intercept_ == pytest.approx(theirs.intercept_, rel=1e-9, abs=1e-9)
 
 
+@pytest.mark.parametrize("l2", [1, 10**30])
+def test_a_whole_number_penalty_is_the_same_penalty_as_a_float(l2):
+    from sklearn.linear_model import Ridge
+
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(40, 3))
+    y = X @ np.array([1.0, -2.0, 0.5]) + rng.normal(size=40)
+    ours = pellucid.LinearRegression(l2=l2).fit(X, y)  # a Python int, as a JSON parameter arrives
+    np.testing.assert_allclose(ours.coef_, pellucid.LinearRegression(l2=float(l2)).fit(X, y).coef_, rtol=1e-12)
+    np.testing.assert_allclose(ours.coef_, Ridge(alpha=len(X) * float(l2)).fit(X, y).coef_, rtol=1e-6, atol=1e-300)
+
+
 # --- feature names: a DataFrame for a model fitted on an array, and the other way round --------------------
 
 def sklearn_warnings(fitted, X):

@@ -138,7 +138,7 @@ def normal_equation(X, y, l2=0.0):
     n, d = X.shape
     x_mean, y_mean = np.ones(n) @ X / n, y.mean()  # (d,), scalar (X.mean(axis=0) is slower on (n, d))
     Xc, yc = X - x_mean, y - y_mean  # (n, d), (n,)
-    alpha = n * l2
+    alpha = n * float(l2)  # a float: a whole l2 such as 10**30 given as a Python int has no numpy sqrt
     x_scale = _unit_scales(np.maximum(np.maximum(Xc.max(axis=0), -Xc.min(axis=0)), np.sqrt(alpha)))  # (d,)
     y_scale = float(_unit_scales(np.abs(yc).max()))
     Z, t = Xc / x_scale, yc / y_scale  # (n, d), (n,)
