@@ -55,7 +55,7 @@ def test_one_column_wide_drawing_and_fingertip_controls(browser, site_url, width
             box = page.get_by_role("button", name=name).bounding_box()
             assert box["height"] >= 44, f"{name} is {box['height']:.0f} px high"
         for label in ("Dataset", "Target", "Model"):
-            assert page.get_by_label(label).bounding_box()["height"] >= 44, label
+            assert page.get_by_label(label, exact=True).bounding_box()["height"] >= 44, label
         if width == 390:
             page.evaluate("window.scrollTo(0, "
                           "document.querySelector('#view-tabs').getBoundingClientRect().top + scrollY - 8)")
