@@ -42,7 +42,7 @@ LEARNERS = {"DecisionTreeClassifier": "Decision tree", "LogisticRegression": "Lo
 # The hyperparameter tuned for whichever learner ranks first, and the values tried.
 TUNE = {"DecisionTreeClassifier": ("max_depth", "2..8"), "LogisticRegression": ("l2", "0, 0.0001, 0.001, 0.01, 0.1"),
         "GaussianNB": ("var_smoothing", "1e-9, 1e-6, 1e-3, 0.1"), "KNeighborsClassifier": ("k", "1, 5, 15, 31"),
-        "Perceptron": ("max_epochs", "5, 20, 100")}
+        "Perceptron": ("max_iter", "5, 20, 100")}
 
 
 def make_table(path, rows=20_000, seed=0):

@@ -79,7 +79,7 @@ def _kmeans_fit(n):
         import pellucid
         from sklearn.cluster import KMeans
         X, _ = classification(n)
-        p = lambda: [pellucid.KMeans(k=3, n_init=1, seed=s).fit(X) for s in KMEANS_SEEDS]  # noqa: E731
+        p = lambda: [pellucid.KMeans(n_clusters=3, n_init=1, random_state=s).fit(X) for s in KMEANS_SEEDS]  # noqa: E731
         s = lambda: [KMeans(n_clusters=3, n_init=1, random_state=s).fit(X) for s in KMEANS_SEEDS]  # noqa: E731
 
         def check(pms, sms):
@@ -111,7 +111,7 @@ def _knn_predict():
     from sklearn.neighbors import KNeighborsClassifier
     X, y = classification()
     Q = queries()
-    pm = pellucid.KNeighborsClassifier(k=5).fit(X, y)
+    pm = pellucid.KNeighborsClassifier(n_neighbors=5).fit(X, y)
     sm = KNeighborsClassifier(n_neighbors=5).fit(X, y)
     check = lambda pp, sp: f"same label on {np.mean(pp == sp):.2%} of queries"  # noqa: E731
     return lambda: pm.predict(Q), lambda: sm.predict(Q), check
@@ -122,7 +122,7 @@ def _agglomerative_fit(linkage):
         import pellucid
         from sklearn.cluster import AgglomerativeClustering
         X = classification()[0][:N_AGGLOMERATIVE]
-        p = lambda: pellucid.AgglomerativeClustering(k=3, linkage=linkage).fit(X)  # noqa: E731
+        p = lambda: pellucid.AgglomerativeClustering(n_clusters=3, linkage=linkage).fit(X)  # noqa: E731
         s = lambda: AgglomerativeClustering(n_clusters=3, linkage=linkage).fit(X)  # noqa: E731
         return p, s, lambda pm, sm: f"same partition: {_same_partition(pm.labels_, sm.labels_)}"
     return prepare
@@ -157,7 +157,7 @@ def _grid_predict(kind):
                      DecisionTreeClassifier(criterion="entropy", random_state=0)),
             "logistic": (pellucid.LogisticRegression(l2=1.0 / len(X2)), LogisticRegression(C=1.0, max_iter=1000)),
             "gaussian_nb": (pellucid.GaussianNB(), GaussianNB()),
-            "knn": (pellucid.KNeighborsClassifier(k=5), KNeighborsClassifier(n_neighbors=5)),
+            "knn": (pellucid.KNeighborsClassifier(n_neighbors=5), KNeighborsClassifier(n_neighbors=5)),
         }[kind]
         pm.fit(X2, y)
         sm.fit(X2, y)

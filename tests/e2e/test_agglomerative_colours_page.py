@@ -34,7 +34,7 @@ def test_test_rows_are_scored_and_clusters_keep_their_colour(page, site_url):
     expect(page.locator("#data-summary")).to_contain_text("180 rows")
     page.get_by_label("Role of b").select_option("feature")  # both columns, no target
     page.get_by_label("Model", exact=True).select_option("AgglomerativeClustering")
-    page.locator("#param-k").fill("3")
+    page.locator("#param-n_clusters").fill("3")
     page.get_by_role("button", name="Train", exact=True).click()
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
     expect(page.get_by_role("alert")).to_be_hidden()

@@ -26,7 +26,7 @@ def test_curves_open_at_half_with_the_metrics_confusion_matrix(page, site_url):
     upload_csv(page, "tied.csv", tied_csv())
     expect(page.locator("#data-summary")).to_contain_text("tied.csv")
     page.get_by_label("Model", exact=True).select_option("KNeighborsClassifier")
-    page.locator("#param-k").fill("2")
+    page.locator("#param-n_neighbors").fill("2")
     train(page, "KNeighborsClassifier", target="label")
 
     show(page, "Metrics")

@@ -46,22 +46,22 @@ def test_a_failed_training_clears_the_result_and_points_at_its_control(page, sit
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
     expect(page.locator("#result-area")).to_be_visible()
 
-    page.locator("#param-k").fill("500")  # more neighbours than training rows: Python refuses
+    page.locator("#param-n_neighbors").fill("500")  # more neighbours than training rows: Python refuses
     page.get_by_role("button", name="Train").click()
     message = page.locator("#message")
     expect(message).to_contain_text("larger than the training set", timeout=60_000)
     expect(page.locator("#result-area")).to_be_hidden()
     expect(page.locator("#accuracy")).to_have_text("—")
     expect(page.locator("#empty-state")).to_contain_text("training failed")
-    expect(page.locator("#param-k")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#param-n_neighbors")).to_have_attribute("aria-invalid", "true")
     message.get_by_role("button", name="Go to k").click()
-    expect(page.locator("#param-k")).to_be_focused()
+    expect(page.locator("#param-n_neighbors")).to_be_focused()
 
-    page.locator("#param-k").fill("5")
+    page.locator("#param-n_neighbors").fill("5")
     page.get_by_role("button", name="Train").click()
     expect(page.locator("#result-area")).to_be_visible(timeout=60_000)
     expect(message).to_be_hidden()
-    assert page.locator("#param-k").get_attribute("aria-invalid") != "true"
+    assert page.locator("#param-n_neighbors").get_attribute("aria-invalid") != "true"
 
 
 def test_too_many_folds_point_at_the_folds(page, site_url):

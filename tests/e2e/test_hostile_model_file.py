@@ -22,9 +22,9 @@ def test_a_hostile_model_file_is_refused_and_the_model_stays(page, site_url, tmp
     message = page.locator("#message")
 
     greedy = tmp_path / "greedy.json"
-    greedy.write_text(json.dumps({**model, "params": {**model["params"], "k": 10 ** 9}}))
+    greedy.write_text(json.dumps({**model, "params": {**model["params"], "n_neighbors": 10 ** 9}}))
     page.locator("#import-model").set_input_files(str(greedy))
-    expect(message).to_contain_text("params.k", timeout=60_000)
+    expect(message).to_contain_text("params.n_neighbors", timeout=60_000)
     expect(message).to_contain_text("training rows the file keeps")
     expect(page.locator("#accuracy")).to_have_text(score)
     expect(page.locator("#model-summary")).not_to_contain_text("greedy.json")

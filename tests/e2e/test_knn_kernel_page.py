@@ -9,7 +9,7 @@ from pagekit import wait_until_ready
 from pellucid import bridge
 
 pytestmark = pytest.mark.e2e
-SETUP = {"target": "label", "model": "KNeighborsClassifier", "params": {"k": 5},
+SETUP = {"target": "label", "model": "KNeighborsClassifier", "params": {"n_neighbors": 5},
          "evaluation": {"method": "split", "train": 70, "validation": 0, "test": 30}}
 
 

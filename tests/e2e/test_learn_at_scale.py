@@ -33,11 +33,11 @@ def wide_csv(n=2000, seed=0):
 
 FAMILIES = [  # (model, target, params, frame to look at)
     ("DecisionTreeClassifier", "label", {"max_depth": 3}, 0),
-    ("Perceptron", "label", {"max_epochs": 1}, 3),
+    ("Perceptron", "label", {"max_iter": 1}, 3),
     ("LogisticRegression", "label", {}, 5),
     ("GaussianNB", "label", {}, 1),
-    ("KNeighborsClassifier", "label", {"k": 5}, 3),
-    ("KMeans", None, {"k": 3}, 4),
+    ("KNeighborsClassifier", "label", {"n_neighbors": 5}, 3),
+    ("KMeans", None, {"n_clusters": 3}, 4),
     ("PCA", None, {}, 0),
 ]
 
@@ -98,7 +98,7 @@ def test_each_family_fits_on_a_screen_and_shows_every_formula_once(wide, model, 
 
 def test_the_standardised_transform_is_written_once_per_feature(wide):
     page = wide
-    train(page, "Perceptron", "label", {"max_epochs": 1})
+    train(page, "Perceptron", "label", {"max_iter": 1})
     tl = timeline(page)
     assert set(tl["standardized"]) == set(NUMERIC)  # a scale-sensitive learner: every number standardised
     show_steps(page, len(tl["frames"]))

@@ -117,7 +117,7 @@ def test_perceptron_table_reproduces_the_notes_pass(learn):
         const path = new TextEncoder().encode(csv).buffer;
         const table = await window.python.call('load_csv', { path, name: 'seed.csv' });
         const run = await window.python.call('train', { table_id: table.table_id, target: 'y', features: null,
-            model: 'Perceptron', params: { initial_weights: [-1, 0, 0], max_epochs: 1 },
+            model: 'Perceptron', params: { initial_weights: [-1, 0, 0], max_iter: 1 },
             evaluation: { method: 'none' }, preprocessing: { standardize: false } });
         window.learnContext = { table_id: table.table_id, model_id: run.model_id, model_name: run.label, target: 'y',
                                 features: run.features };

@@ -48,7 +48,7 @@ def test_runs_are_listed_restored_kept_across_a_reload_and_cleared(page, site_ur
     tree_score = headline(page)
 
     page.get_by_label("Split seed").fill("3")
-    train(page, "KNeighborsClassifier", k=15)
+    train(page, "KNeighborsClassifier", n_neighbors=15)
     knn_score = headline(page)
 
     # Newest first, each with its parameters and its headline score.
@@ -77,7 +77,7 @@ def test_runs_are_listed_restored_kept_across_a_reload_and_cleared(page, site_ur
     expect(runs(page)).to_have_count(2)
     restore(page, "k-nearest neighbours")
     expect(page.get_by_label("Model", exact=True)).to_have_value("KNeighborsClassifier")
-    expect(page.locator("#param-k")).to_have_value("15")
+    expect(page.locator("#param-n_neighbors")).to_have_value("15")
     expect(page.get_by_label("Split seed")).to_have_value("3")
     assert headline(page) == knn_score
     restore(page, "Decision tree")

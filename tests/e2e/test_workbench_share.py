@@ -43,6 +43,15 @@ def test_link_reproduces_the_run(page, site_url):
     expect(other.locator("#accuracy-note")).to_have_text(note)
     other.close()
 
+    # A link written when k-NN's parameter was called k (before scikit-learn's n_neighbors) still sets it.
+    assert "n_neighbors" in link
+    older = page.context.new_page()
+    older.goto(link.replace("n_neighbors", "k"))
+    wait_until_ready(older)
+    expect(older.locator("#accuracy")).to_have_text(score, timeout=60_000)
+    expect(older.get_by_label("k", exact=True)).to_have_value("3")
+    older.close()
+
 
 def test_hostile_link_is_inert(page, site_url):
     payload = "<img src=x onerror=window.pwned=1>"

@@ -1,4 +1,4 @@
-"""Agglomerative clustering (notes 004): single and complete link (and average) against hand-worked merges,
+"""Agglomerative clustering (notes 004): single and complete link (and average and Ward's) against hand-worked merges,
 scipy's linkage and scikit-learn's AgglomerativeClustering; the tree cut at any k; trace and errors."""
 
 import json
@@ -34,9 +34,12 @@ LINE = np.array([[0.0], [1.0], [3.0], [7.0]])
     ("single", [1.0, 2.0, 4.0]),  # closest pair: {0,1} at 1, +3 at 2 (3-1), +7 at 4 (7-3)
     ("complete", [1.0, 3.0, 7.0]),  # farthest pair: {0,1} at 1, +3 at 3 (3-0), +7 at 7 (7-0)
     ("average", [1.0, 2.5, 17 / 3]),  # mean pair: {0,1} at 1, +3 at (3+2)/2, +7 at (7+6+4)/3
+    # Ward: sqrt(2|A||B| / (|A|+|B|)) times the centroids' distance: {0,1} at 1, +3 at sqrt(4/3) (3 - 1/2),
+    # +7 at sqrt(3/2) (7 - 4/3)
+    ("ward", [1.0, np.sqrt(4 / 3) * 2.5, np.sqrt(1.5) * 17 / 3]),
 ])
 def test_hand_worked_merges(linkage_name, heights):
-    model = AgglomerativeClustering(k=2, linkage=linkage_name, trace=True).fit(LINE)
+    model = AgglomerativeClustering(n_clusters=2, linkage=linkage_name, trace=True).fit(LINE)
     np.testing.assert_allclose(model.distances_, heights, rtol=1e-12)
     np.testing.assert_array_equal(model.children_, [[0, 1], [2, 4], [3, 5]])
     np.testing.assert_array_equal(model.sizes_, [2, 3, 4])
@@ -55,18 +58,18 @@ def assert_no_tied_distances(X):
 
 
 @pytest.mark.parametrize("data", ["iris", "wine"])
-@pytest.mark.parametrize("linkage_name", ["single", "complete", "average"])
+@pytest.mark.parametrize("linkage_name", ["single", "complete", "average", "ward"])
 def test_same_partitions_as_sklearn(data, linkage_name):
     X = IRIS_UNTIED if data == "iris" else WINE_STD
     assert_no_tied_distances(X)
-    model = AgglomerativeClustering(k=2, linkage=linkage_name).fit(X)
+    model = AgglomerativeClustering(n_clusters=2, linkage=linkage_name).fit(X)
     for k in range(2, 9):
         theirs = SKAgglomerative(n_clusters=k, linkage=linkage_name).fit(X).labels_
         assert adjusted_rand_index(model.labels_for(k), theirs) == 1.0, k
 
 
 @pytest.mark.parametrize("data", ["wine", "cancer"])
-@pytest.mark.parametrize("linkage_name", ["single", "complete", "average"])
+@pytest.mark.parametrize("linkage_name", ["single", "complete", "average", "ward"])
 def test_same_tree_as_scipy(data, linkage_name):
     X = WINE_STD if data == "wine" else CANCER_STD
     assert_no_tied_distances(X)
@@ -78,7 +81,7 @@ def test_same_tree_as_scipy(data, linkage_name):
 
 
 def test_cutting_the_tree():
-    model = AgglomerativeClustering(k=3, linkage="complete").fit(WINE_STD)
+    model = AgglomerativeClustering(n_clusters=3, linkage="complete").fit(WINE_STD)
     np.testing.assert_array_equal(model.labels_for(3), model.labels_)
     assert set(model.labels_for(1).tolist()) == {0}
     np.testing.assert_array_equal(model.labels_for(len(WINE_STD)), np.arange(len(WINE_STD)))
@@ -94,7 +97,7 @@ def test_cutting_the_tree():
 
 def test_round_trip_and_categorical_columns():
     X = [[0.0, "a"], [0.2, "a"], [5.0, "b"], [5.1, "b"], [9.0, "a"]]
-    model = AgglomerativeClustering(k=3, linkage="single").fit(X)
+    model = AgglomerativeClustering(n_clusters=3, linkage="single").fit(X)
     np.testing.assert_array_equal(model.labels_, [0, 0, 1, 1, 2])
     rebuilt = from_dict(json.loads(json.dumps(model.to_dict())))
     np.testing.assert_array_equal(rebuilt.labels_, model.labels_)
@@ -106,10 +109,10 @@ def test_round_trip_and_categorical_columns():
 
 
 def test_errors():
-    with pytest.raises(DataError, match="'k' must be at most the number of rows"):
-        AgglomerativeClustering(k=4).fit([[0.0], [1.0]])
+    with pytest.raises(DataError, match="'n_clusters' \\(k\\) must be at most the number of rows"):
+        AgglomerativeClustering(n_clusters=4).fit([[0.0], [1.0]])
     with pytest.raises(DataError, match="'linkage'"):
-        AgglomerativeClustering(linkage="ward").fit(LINE)
+        AgglomerativeClustering(linkage="centroid").fit(LINE)
     with pytest.raises(DataError, match="holds text|missing"):
         AgglomerativeClustering().fit([[1.0, None], [2.0, "x"]])
     with pytest.raises(NotFittedError):
@@ -119,10 +122,10 @@ def test_errors():
 @settings(max_examples=40, deadline=None)
 @given(arrays(float, st.tuples(st.integers(1, 30), st.integers(1, 3)),
               elements=st.floats(-50, 50, allow_nan=False)),
-       st.integers(1, 5), st.sampled_from(["single", "complete", "average"]))
+       st.integers(1, 5), st.sampled_from(["single", "complete", "average", "ward"]))
 def test_labels_partition_the_rows(X, k, linkage_name):
     k = min(k, len(X))
-    model = AgglomerativeClustering(k=k, linkage=linkage_name).fit(X)
+    model = AgglomerativeClustering(n_clusters=k, linkage=linkage_name).fit(X)
     assert model.labels_.shape == (len(X),)
     assert set(model.labels_.tolist()) == set(range(k))
     assert len(model.children_) == len(X) - 1
@@ -133,7 +136,7 @@ def test_labels_partition_the_rows(X, k, linkage_name):
 def test_cutting_a_chain_of_merges():
     # Points on a line with ever wider gaps: single link adds one point per merge (a tree 499 deep).
     X = (np.arange(500.0) ** 1.5)[:, None]
-    model = AgglomerativeClustering(k=1).fit(X)
+    model = AgglomerativeClustering(n_clusters=1).fit(X)
     for k in (1, 2, 7, 250, 500):
         expected = [0] * (501 - k) + list(range(1, k))  # rows 0..500-k together, the rest alone
         np.testing.assert_array_equal(model.labels_for(k), expected)

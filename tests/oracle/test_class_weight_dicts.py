@@ -73,7 +73,7 @@ def test_dict_weighted_perceptron_equals_scikit_learns(epochs, weights, text):
     class in both (see test_perceptron_weights_equal_scikit_learns for why row 0 is of class 0)."""
     X, codes = imbalanced_table((0.9, 0.1), seed=0, d=3)
     y, class_weight = _labelled(codes, text), _weights(weights, text)
-    ours = _fit_quietly(pellucid.Perceptron(max_epochs=epochs, class_weight=class_weight), X, y)
+    ours = _fit_quietly(pellucid.Perceptron(max_iter=epochs, class_weight=class_weight), X, y)
     theirs = _fit_quietly(sk_linear.Perceptron(max_iter=epochs, tol=None, shuffle=False,
                                                class_weight=class_weight), X, y)
     assert ours.n_iter_ == epochs  # the premise: every epoch made a mistake, so both ran them all

@@ -164,7 +164,7 @@ def test_balanced_weights_on_a_balanced_table_change_nothing(learner):
     X, y = imbalanced_table((0.5, 0.5), seed=4, n=200)
     y = np.arange(len(y)) % 2
     X[:, 0] += 1.5 * y
-    extra = {"max_epochs": 5} if learner is pellucid.Perceptron else {}
+    extra = {"max_iter": 5} if learner is pellucid.Perceptron else {}
     plain = _fit_quietly(learner(**extra), X, y)
     balanced = _fit_quietly(learner(class_weight="balanced", **extra), X, y)
     assert np.array_equal(balanced.class_weights_, [1.0, 1.0])
@@ -209,7 +209,7 @@ def test_perceptron_weights_equal_scikit_learns(epochs, class_weight):
     class, so both update on it (scikit-learn counts a score of 0 as a mistake for either class, the
     notes classify it positive); after it no score is exactly 0."""
     X, y = imbalanced_table((0.9, 0.1), seed=0, d=3)
-    ours = _fit_quietly(pellucid.Perceptron(max_epochs=epochs, class_weight=class_weight), X, y)
+    ours = _fit_quietly(pellucid.Perceptron(max_iter=epochs, class_weight=class_weight), X, y)
     theirs = _fit_quietly(sk_linear.Perceptron(max_iter=epochs, tol=None, shuffle=False,
                                                class_weight=class_weight), X, y)
     assert ours.n_iter_ == epochs  # the premise: no pass was free of mistakes, so both ran every epoch
@@ -220,8 +220,8 @@ def test_perceptron_weights_equal_scikit_learns(epochs, class_weight):
 @pytest.mark.parametrize("averaged", [False, True])
 def test_multiclass_perceptron_scales_the_update_by_the_class_weight(averaged):
     X, y = imbalanced_table((0.8, 0.15, 0.05), seed=1, d=3)
-    fast = _fit_quietly(pellucid.Perceptron(max_epochs=3, class_weight="balanced", averaged=averaged), X, y)
-    traced = _fit_quietly(pellucid.Perceptron(max_epochs=3, class_weight="balanced", averaged=averaged,
+    fast = _fit_quietly(pellucid.Perceptron(max_iter=3, class_weight="balanced", averaged=averaged), X, y)
+    traced = _fit_quietly(pellucid.Perceptron(max_iter=3, class_weight="balanced", averaged=averaged,
                                               trace=True), X, y)
     np.testing.assert_allclose(fast.weights_, traced.weights_, rtol=1e-12, atol=1e-12)
     step = next(row for row in traced.trace_ if not row["correct"])
@@ -317,7 +317,7 @@ def test_perceptron_steps_write_the_class_weight_into_the_update():
     info = session.keep_table(read_csv(csv), "imbalanced.csv")
     reply = session.handle("train", {"table_id": info["table_id"], "target": "y", "features": None,
                                      "model": "Perceptron", "evaluation": {"method": "none"},
-                                     "params": {"max_epochs": 2, "class_weight": "balanced"},
+                                     "params": {"max_iter": 2, "class_weight": "balanced"},
                                      "preprocessing": {"standardize": False}})
     assert reply["ok"], reply
     run = session.runs[reply["result"]["model_id"]]

@@ -141,7 +141,7 @@ def test_k_sweep_reports_each_measure():
     inertias = [r["inertia"] for r in rows]
     assert inertias == sorted(inertias, reverse=True)
     assert inertias[0] == pytest.approx(float(np.sum((IRIS.data - IRIS.data.mean(0)) ** 2)))
-    labels = KMeans(k=3, n_init=5, seed=0).fit(IRIS.data).labels_
+    labels = KMeans(n_clusters=3, n_init=5, random_state=0).fit(IRIS.data).labels_
     assert rows[2]["silhouette"] == pytest.approx(sk_silhouette(IRIS.data, labels), abs=1e-10)
     assert rows[2]["dunn"] == pytest.approx(_dunn_by_definition(IRIS.data, labels), rel=1e-9)
     # the silhouette prefers 2 clusters on iris (setosa apart from the rest)

@@ -31,7 +31,7 @@ def test_classifier_matches_sklearn_on_the_same_folds(method, k):
     np.testing.assert_allclose(ours, theirs, rtol=1e-12)
 
 
-@pytest.mark.parametrize("model", [LinearRegression(), KNeighborsRegressor(k=7)])
+@pytest.mark.parametrize("model", [LinearRegression(), KNeighborsRegressor(n_neighbors=7)])
 def test_regressor_matches_sklearn(model):
     X, y = load_diabetes(return_X_y=True)
     ours = cross_val_predict(model, X, y, k=10)

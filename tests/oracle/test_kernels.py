@@ -82,7 +82,7 @@ def test_poly_kernel_equals_explicit_feature_map_regression():
     rng = np.random.default_rng(2)
     X, X_new = rng.uniform(-1, 1, size=(40, 2)), rng.uniform(-1, 1, size=(10, 2))
     y = X[:, 0] * X[:, 1] + X[:, 0] ** 2
-    model = KernelRegression(kernel="poly", degree=2, c=1.0, learning_rate=0.01, max_iter=300, tol=0.0).fit(X, y)
+    model = KernelRegression(kernel="poly", degree=2, coef0=1.0, learning_rate=0.01, max_iter=300, tol=0.0).fit(X, y)
     # The same gradient descent on theta in the feature space: theta += alpha sum_i (y_i - theta.phi_i) phi_i.
     Phi = polynomial_feature_map(X, 2, 1.0)
     theta = np.zeros(Phi.shape[1])
@@ -150,14 +150,14 @@ XOR_Y = ["same", "differ", "differ", "same"]
 
 
 def test_kernel_perceptron_separates_xor_with_a_degree_2_kernel():
-    model = KernelPerceptron(kernel="poly", degree=2, c=1.0).fit(XOR_X, XOR_Y)
+    model = KernelPerceptron(kernel="poly", degree=2, coef0=1.0).fit(XOR_X, XOR_Y)
     assert model.converged_
     assert list(model.predict(XOR_X)) == XOR_Y
 
 
 def test_linear_kernel_cannot_separate_xor():
     with pytest.warns(ConvergenceWarning, match="not separated"):
-        model = KernelPerceptron(kernel="linear", max_epochs=20).fit(XOR_X, XOR_Y)
+        model = KernelPerceptron(kernel="linear", max_iter=20).fit(XOR_X, XOR_Y)
     assert not model.converged_
 
 
@@ -176,7 +176,7 @@ def test_linear_dual_perceptron_equals_the_primal_perceptron():
                 mistakes += 1
         if mistakes == 0:
             break
-    model = KernelPerceptron(kernel="linear", max_epochs=1000).fit(X, y)
+    model = KernelPerceptron(kernel="linear", max_iter=1000).fit(X, y)
     assert model.converged_ and mistakes == 0
     grid = np.random.default_rng(3).uniform(0, 5, size=(50, 2))
     assert np.allclose(model.decision_function(grid), np.hstack([np.ones((50, 1)), grid]) @ w)
@@ -187,7 +187,7 @@ def test_multiclass_kernel_perceptron():
     X, y = load_iris(return_X_y=True)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        model = KernelPerceptron(kernel="rbf", gamma=1.0, max_epochs=30, trace=True).fit(X, y)
+        model = KernelPerceptron(kernel="rbf", gamma=1.0, max_iter=30, trace=True).fit(X, y)
     assert model.alpha_.shape == (3, 150)
     assert np.all(model.alpha_.sum(axis=0) == 0)  # every mistake adds 1 to one class and takes 1 from another
     assert model.score(X, y) > 0.95

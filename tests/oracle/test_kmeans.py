@@ -60,23 +60,23 @@ def test_lloyd_equals_sklearn_from_the_same_centres(name, X, k):
 @pytest.mark.parametrize("name,X", [("iris", IRIS), ("wine", WINE_STD)])
 def test_best_of_n_init_no_worse_than_sklearn(name, X):
     for seed in range(3):
-        ours = KMeans(k=3, n_init=10, seed=seed).fit(X).inertia_
+        ours = KMeans(n_clusters=3, n_init=10, random_state=seed).fit(X).inertia_
         theirs = SKKMeans(3, n_init=10, random_state=seed).fit(X).inertia_
         assert ours <= theirs * (1 + 1e-6)
-    assert KMeans(k=3, n_init=10).fit(IRIS).inertia_ == pytest.approx(78.85144142614601, rel=1e-9)
+    assert KMeans(n_clusters=3, n_init=10).fit(IRIS).inertia_ == pytest.approx(78.85144142614601, rel=1e-9)
 
 
 def test_digits_within_a_tenth_of_a_percent_of_sklearn():
     # Both seed with greedy k-means++ but with their own random generators, so on digits (k=10) the
     # best of 10 runs is close but not always as low.
-    ours = KMeans(k=10, n_init=10, seed=0).fit(DIGITS).inertia_
+    ours = KMeans(n_clusters=10, n_init=10, random_state=0).fit(DIGITS).inertia_
     theirs = SKKMeans(10, n_init=10, random_state=0).fit(DIGITS).inertia_
     assert ours <= theirs * 1.001
 
 
 def test_kmeans_plus_plus_probabilities_are_d_squared():
     X = np.array([[0.0], [1.0], [3.0], [7.0], [7.0]])
-    model = KMeans(k=3, seed=4, trace=True).fit(X)
+    model = KMeans(n_clusters=3, random_state=4, trace=True).fit(X)
     seeds = [t for t in model.trace_ if t["step"] == "seed"]
     assert [t["centre_index"] for t in seeds] == [0, 1, 2]
     first = X[seeds[0]["chosen"], 0]
@@ -103,7 +103,7 @@ def test_kmeans_plus_plus_never_draws_a_chosen_point_and_follows_d_squared():
 
 
 def test_trace_of_iterations():
-    model = KMeans(k=3, seed=0, trace=True).fit(IRIS)
+    model = KMeans(n_clusters=3, random_state=0, trace=True).fit(IRIS)
     json.dumps(model.trace_)
     steps = [t for t in model.trace_ if t["step"] == "iteration"]
     assert [t["iter"] for t in steps] == list(range(1, len(steps) + 1))
@@ -112,7 +112,7 @@ def test_trace_of_iterations():
     assert steps[-1]["inertia"] == pytest.approx(model.inertia_)
     inertias = [t["inertia"] for t in steps]
     assert all(b <= a + 1e-9 for a, b in zip(inertias, inertias[1:]))  # Lloyd never increases it
-    big = KMeans(k=2, trace=True).fit(DIGITS)
+    big = KMeans(n_clusters=2, trace=True).fit(DIGITS)
     probabilities = [t for t in big.trace_ if t["step"] == "seed"][1]["probabilities"]
     assert len(probabilities["rows"]) <= 21  # thinned above 500 rows
 
@@ -130,15 +130,15 @@ def test_empty_cluster_gets_the_farthest_row():
 def test_fewer_distinct_rows_than_k_warns(init, trace):
     X = np.array([[0.0, 0.0], [0.0, 0.0], [5.0, 1.0], [5.0, 1.0], [5.0, 1.0]])  # 2 distinct rows
     with pytest.warns(ConvergenceWarning, match=r"distinct clusters \(2\) found smaller than k \(3\)"):
-        model = KMeans(k=3, init=init, trace=trace).fit(X)
+        model = KMeans(n_clusters=3, init=init, trace=trace).fit(X)
     assert len(np.unique(model.labels_)) == 2
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
-        KMeans(k=2, init=init, trace=trace).fit(X)
+        KMeans(n_clusters=2, init=init, trace=trace).fit(X)
 
 
 def test_predict_transform_score_and_round_trip():
-    model = KMeans(k=3, n_init=3, seed=1).fit(IRIS, feature_names=["a", "b", "c", "d"])
+    model = KMeans(n_clusters=3, n_init=3, random_state=1).fit(IRIS, feature_names=["a", "b", "c", "d"])
     np.testing.assert_array_equal(model.predict(IRIS), model.labels_)
     distances = model.transform(IRIS)
     expected = np.linalg.norm(IRIS[:, None, :] - model.cluster_centers_[None], axis=2)
@@ -151,7 +151,7 @@ def test_predict_transform_score_and_round_trip():
 
 def test_categorical_columns_are_one_hot_encoded():
     X = [[0.0, "red"], [0.1, "red"], [0.2, "red"], [0.0, "blue"], [0.1, "blue"], [0.2, "blue"]]
-    model = KMeans(k=2, n_init=5).fit(X)
+    model = KMeans(n_clusters=2, n_init=5).fit(X)
     assert len(set(model.labels_[:3])) == 1 and len(set(model.labels_[3:])) == 1
     assert model.labels_[0] != model.labels_[3]
     assert model.cluster_centers_.shape == (2, 3)  # x0, colour=blue, colour=red
@@ -160,17 +160,17 @@ def test_categorical_columns_are_one_hot_encoded():
 
 def test_errors():
     with pytest.raises(DataError, match="'k' must be at most the number of rows"):
-        KMeans(k=5).fit(IRIS[:4])
+        KMeans(n_clusters=5).fit(IRIS[:4])
     with pytest.raises(DataError, match="'init'"):
         KMeans(init="farthest").fit(IRIS)
     with pytest.raises(DataError, match="'n_init'"):
         KMeans(n_init=0).fit(IRIS)
     with pytest.raises(DataError, match="missing"):
-        KMeans(k=2).fit([[1.0], [np.nan], [3.0]])
+        KMeans(n_clusters=2).fit([[1.0], [np.nan], [3.0]])
     with pytest.raises(NotFittedError):
         KMeans().predict(IRIS)
     with pytest.raises(DataError, match="features"):
-        KMeans(k=2).fit(IRIS).predict(IRIS[:, :2])
+        KMeans(n_clusters=2).fit(IRIS).predict(IRIS[:, :2])
 
 
 @settings(max_examples=40, deadline=None)
@@ -183,7 +183,7 @@ def test_labels_partition_the_rows(X, k, init, seed):
     # so a row at 1e-76 beside rows at 0 and 1 can merge with the one at 0 (found by this test).
     if len(np.unique(np.round(X, 6), axis=0)) < k:
         return
-    model = KMeans(k=k, init=init, seed=seed).fit(X)
+    model = KMeans(n_clusters=k, init=init, random_state=seed).fit(X)
     assert model.labels_.shape == (len(X),)
     assert set(model.labels_.tolist()) == set(range(k))
     np.testing.assert_array_equal(model.predict(X), model.labels_)

@@ -40,20 +40,20 @@ def reaches_best(make):
 
 
 def test_the_default_reaches_the_best_inertia_at_least_19_times_in_20():
-    assert reaches_best(lambda k, seed: KMeans(k=k, seed=seed)) >= 19
+    assert reaches_best(lambda k, seed: KMeans(n_clusters=k, random_state=seed)) >= 19
     assert reaches_best(lambda k, seed: SKKMeans(k, random_state=seed)) >= 19  # the data are as easy as said
 
 
 def test_the_plain_seeding_falls_short_more_often():
     # one candidate per centre sometimes puts two centres in one blob, which Lloyd's steps cannot undo
-    assert reaches_best(lambda k, seed: KMeans(k=k, seed=seed, n_local_trials=1)) < 19
+    assert reaches_best(lambda k, seed: KMeans(n_clusters=k, random_state=seed, n_local_trials=1)) < 19
 
 
 def test_the_steps_view_shows_the_notes_plain_seeding():
     session = bridge.Session()
     table = session.handle("load_example", {"name": "blobs", "n": 200, "seed": 3})["result"]
     reply = session.handle("train", {"table_id": table["table_id"], "target": None, "features": None,
-                                    "model": "KMeans", "params": {"k": 4}})
+                                    "model": "KMeans", "params": {"n_clusters": 4}})
     assert reply["ok"], reply
     run = session.runs[reply["result"]["model_id"]]
     assert run.estimator.n_local_trials is None  # the model itself was seeded greedily

@@ -68,7 +68,7 @@ def fold_scores(model, params, X, y, pairs, scoring, scaled):
 @pytest.mark.parametrize("model, params, scaled, tolerance", [
     ("GaussianNB", {}, False, 1e-12),
     ("LogisticRegression", {"l2": 0.01}, True, 1e-6),
-    ("KNeighborsClassifier", {"k": 5}, True, 1e-12),
+    ("KNeighborsClassifier", {"n_neighbors": 5}, True, 1e-12),
     ("DecisionTreeClassifier", {"criterion": "gini", "max_depth": 2}, False, 1e-12),
 ])
 def test_per_fold_scores_are_scikit_learns_cross_val_score_on_the_same_folds(cancer, model, params, scaled,

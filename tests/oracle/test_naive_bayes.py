@@ -40,7 +40,7 @@ def test_laplace_estimate_tends_to_uniform_as_k_grows():
 def test_categorical_tables_use_the_laplace_estimate(k):
     X = [["red"], ["red"], ["blue"], ["blue"], ["green"]]
     y = ["a", "a", "a", "b", "b"]
-    model = CategoricalNB(k=k).fit(X, y)
+    model = CategoricalNB(alpha=k).fit(X, y)
     assert list(model.categories_[0]) == ["blue", "green", "red"]
     assert model.counts_[0].tolist() == [[1, 0, 2], [1, 1, 0]]
     # Class a: N = 3, |X| = 3 categories -> (count + k) / (3 + 3k).
@@ -52,12 +52,12 @@ def test_mle_zero_probability_never_predicts_that_class():
     # Notes 000's "minute" example: the word appears only in spam, so with k = 0 P(minute | ham) = 0.
     X = np.array([[1, 1], [1, 0], [0, 1], [0, 1], [0, 0]])  # columns: minute, free
     y = np.array(["spam", "spam", "ham", "ham", "ham"])
-    mle = BernoulliNB(k=0, binarize=None).fit(X, y)
+    mle = BernoulliNB(alpha=0, binarize=None).fit(X, y)
     assert np.exp(mle.feature_log_prob_[0, 0]) == 0.0  # classes_ = [ham, spam]
     proba = mle.predict_proba([[1, 1]])
     assert proba[0, 0] == 0.0 and proba[0, 1] == 1.0
     assert mle.predict([[1, 1]])[0] == "spam"
-    smoothed = BernoulliNB(k=1, binarize=None).fit(X, y)
+    smoothed = BernoulliNB(alpha=1, binarize=None).fit(X, y)
     assert 0 < smoothed.predict_proba([[1, 1]])[0, 0] < 1
 
 
@@ -66,7 +66,7 @@ def test_every_class_impossible_still_gives_probabilities():
     # are then compared on the rest, without NaN.
     X = np.array([[1, 0, 0], [1, 0, 1], [0, 1, 0], [0, 1, 1]])
     y = np.array([0, 0, 1, 1])
-    model = BernoulliNB(k=0, binarize=None).fit(X, y)
+    model = BernoulliNB(alpha=0, binarize=None).fit(X, y)
     proba = model.predict_proba([[1, 1, 1], [0, 0, 1]])
     assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1)
     explained = model.explain([1, 1, 1])
@@ -92,7 +92,7 @@ def _seed001_data():
 
 def test_seed001_count_tables_and_mle_estimates():
     X, y = _seed001_data()
-    model = BernoulliNB(k=0, binarize=None).fit(X, y)
+    model = BernoulliNB(alpha=0, binarize=None).fit(X, y)
     assert model.counts_[:, 0, :].tolist() == [[3, 10], [4, 13]]
     assert model.counts_[:, 1, :].tolist() == [[5, 8], [7, 10]]
     assert model.class_count_.tolist() == [13, 17]
@@ -108,7 +108,7 @@ def test_seed001_count_tables_and_mle_estimates():
 @pytest.mark.parametrize("k", [0, 1])
 def test_seed001_prediction_for_a_star_wars_fan_who_dislikes_harry_potter(k):
     X, y = _seed001_data()
-    model = BernoulliNB(k=k, binarize=None).fit(X, y)
+    model = BernoulliNB(alpha=k, binarize=None).fit(X, y)
 
     def p(count, n):  # notes 001: MLE count / n, Laplace MAP (count + 1) / (n + 2)
         return (count + k) / (n + 2 * k)
@@ -133,7 +133,7 @@ def test_gaussian_matches_sklearn(loader):
 @pytest.mark.parametrize("threshold", [0.0, 7.5])
 def test_bernoulli_matches_sklearn_on_binarised_digits(k, threshold):
     X, y = load_digits(return_X_y=True)
-    ours = BernoulliNB(k=k, binarize=threshold).fit(X, y)
+    ours = BernoulliNB(alpha=k, binarize=threshold).fit(X, y)
     theirs = sknb.BernoulliNB(alpha=k, binarize=threshold).fit(X, y)
     assert np.allclose(ours.predict_proba(X), theirs.predict_proba(X), rtol=0, atol=1e-8)
     assert np.allclose(ours.feature_log_prob_, theirs.feature_log_prob_)
@@ -142,7 +142,7 @@ def test_bernoulli_matches_sklearn_on_binarised_digits(k, threshold):
 @pytest.mark.parametrize("k", [1.0, 0.5, 0.01])
 def test_multinomial_matches_sklearn_on_digit_counts(k):
     X, y = load_digits(return_X_y=True)
-    ours = MultinomialNB(k=k).fit(X, y)
+    ours = MultinomialNB(alpha=k).fit(X, y)
     theirs = sknb.MultinomialNB(alpha=k).fit(X, y)
     assert np.allclose(ours.predict_proba(X), theirs.predict_proba(X), rtol=0, atol=1e-8)
     assert np.array_equal(ours.counts_, theirs.feature_count_)
@@ -159,7 +159,7 @@ def _binned_wine():
 @pytest.mark.parametrize("k", [1.0, 0.5])
 def test_categorical_matches_sklearn_on_binned_wine(k):
     X_text, codes, y = _binned_wine()
-    ours = CategoricalNB(k=k).fit(X_text, y)
+    ours = CategoricalNB(alpha=k).fit(X_text, y)
     # scikit-learn wants ordinal codes; ours sorts category names, so map them the same way.
     ordinal = np.column_stack([np.searchsorted(c, X_text[:, j]) for j, c in enumerate(ours.categories_)])
     theirs = sknb.CategoricalNB(alpha=k).fit(ordinal, y)
@@ -181,11 +181,11 @@ def test_gaussian_cross_validation_equals_sklearn():
 def test_unseen_category_is_smoothed_or_ignored():
     X = [["red", "s"], ["red", "m"], ["blue", "m"], ["blue", "l"]]
     y = ["a", "a", "b", "b"]
-    smoothed = CategoricalNB(k=1).fit(X, y)
+    smoothed = CategoricalNB(alpha=1).fit(X, y)
     terms = smoothed.explain(["purple", "m"])["terms"]
     # k / (N_y + k |X|) = 1 / (2 + 2) in both classes.
     assert np.allclose(terms[1]["log_prob"], np.log(1 / 4))
-    mle = CategoricalNB(k=0).fit(X, y)
+    mle = CategoricalNB(alpha=0).fit(X, y)
     explained = mle.explain(["purple", "m"])
     assert explained["terms"][1]["ignored"] is True
     proba = mle.predict_proba([["purple", "m"]])
@@ -194,7 +194,7 @@ def test_unseen_category_is_smoothed_or_ignored():
 
 def test_numeric_categories_and_values_never_seen():
     X = np.array([[1.0], [3.0], [7.0], [3.0]])
-    model = CategoricalNB(k=1).fit(X, [0, 0, 1, 1])
+    model = CategoricalNB(alpha=1).fit(X, [0, 0, 1, 1])
     assert model.categories_[0].tolist() == [1.0, 3.0, 7.0]
     unseen = np.log(1 / (2 + 3))  # k / (N_y + k |X|) with N_y = 2, |X| = 3
     for value in (2.0, 5.5, 10.0, -3.0):
@@ -223,19 +223,19 @@ def test_explain_accepts_a_dict_by_feature_name():
 
 def test_trace_records_counts_and_smoothed_estimates():
     X, y = _seed001_data()
-    model = BernoulliNB(k=1, binarize=None, trace=True).fit(X, y)
+    model = BernoulliNB(alpha=1, binarize=None, trace=True).fit(X, y)
     json.dumps(model.trace_, allow_nan=False)
     prior, first = model.trace_[0], model.trace_[1]
     assert prior["step"] == "prior" and prior["class_count"] == [13, 17]
     assert first["counts"] == [[3, 10], [4, 13]] and first["k"] == 1.0 and first["n_values"] == 2
     assert np.allclose(first["estimates"], [[4 / 15, 11 / 15], [5 / 19, 14 / 19]])
-    cat = CategoricalNB(k=0, trace=True).fit([["a"], ["b"], ["a"]], [0, 1, 1])
+    cat = CategoricalNB(alpha=0, trace=True).fit([["a"], ["b"], ["a"]], [0, 1, 1])
     assert cat.trace_[1]["log_estimates"][0] == [0.0, "-inf"]
 
 
 @pytest.mark.parametrize("model, data", [
-    (GaussianNB(), "iris"), (BernoulliNB(k=0, binarize=3.0), "iris"), (MultinomialNB(k=0), "iris"),
-    (CategoricalNB(k=0), "wine"), (CategoricalNB(k=2), "wine"),
+    (GaussianNB(), "iris"), (BernoulliNB(alpha=0, binarize=3.0), "iris"), (MultinomialNB(alpha=0), "iris"),
+    (CategoricalNB(alpha=0), "wine"), (CategoricalNB(alpha=2), "wine"),
 ])
 def test_round_trip_predicts_identically(model, data):
     if data == "iris":
@@ -256,7 +256,7 @@ def test_categorical_model_file_keeps_counts_and_reads_back_older_files():
     rng = np.random.default_rng(0)
     X = np.round(rng.normal(size=(6000, 3)), 3)  # about 2,500 distinct values a column
     y = np.where(X[:, 0] + rng.normal(size=6000) > 0, "yes", "no")
-    model = CategoricalNB(k=0.5).fit(X, y)
+    model = CategoricalNB(alpha=0.5).fit(X, y)
     d = json.loads(json.dumps(model.to_dict()))
     assert "log_prob_" not in d["state"]
     assert {table["dtype"] for table in d["state"]["counts_"]} == {"uint8"}  # no value seen 256 times
@@ -290,8 +290,8 @@ def test_text_columns_need_categorical_nb():
 
 
 def test_bad_parameters_and_unfitted_use():
-    with pytest.raises(DataError, match="'k'"):
-        BernoulliNB(k=-1).fit([[0], [1]], [0, 1])
+    with pytest.raises(DataError, match="'alpha'"):
+        BernoulliNB(alpha=-1).fit([[0], [1]], [0, 1])
     with pytest.raises(NotFittedError):
         MultinomialNB().predict([[1]])
     with pytest.raises(DataError, match="constant within class"):

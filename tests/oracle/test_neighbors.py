@@ -53,7 +53,7 @@ def _assert_same_as_sklearn(ours, theirs, Q):
 @pytest.mark.parametrize("weights", ["uniform", "distance"])
 def test_matches_sklearn_without_ties(metric, weights):
     X, y, Q = _blobs(400, 150, 4)
-    ours = KNeighborsClassifier(k=7, metric=metric, weights=weights).fit(X, y)
+    ours = KNeighborsClassifier(n_neighbors=7, metric=metric, weights=weights).fit(X, y)
     theirs = sknn.KNeighborsClassifier(7, metric=metric, weights=weights, algorithm="brute").fit(X, y)
     _assert_same_as_sklearn(ours, theirs, Q)
 
@@ -62,7 +62,7 @@ def test_matches_sklearn_without_ties(metric, weights):
 def test_large_training_set_path_is_exact(offset):
     # From 2048 training rows on, candidates are screened in float32 and then measured exactly.
     X, y, Q = _blobs(6000, 300, 6, seed=1, offset=offset)
-    ours = KNeighborsClassifier(k=5).fit(X, y)
+    ours = KNeighborsClassifier(n_neighbors=5).fit(X, y)
     d_ref, i_ref = _reference(X, Q, 5, "euclidean")
     d_ours, i_ours = ours.kneighbors(Q)
     assert np.array_equal(i_ours, i_ref)
@@ -78,7 +78,7 @@ def test_integer_data_with_many_ties_orders_by_training_row():
         Q = rng.integers(0, 4, size=(50, 3)).astype(float)
         y = rng.integers(0, 3, size=n)
         for metric in ("euclidean", "manhattan"):
-            d_ours, i_ours = KNeighborsClassifier(k=9, metric=metric).fit(X, y).kneighbors(Q)
+            d_ours, i_ours = KNeighborsClassifier(n_neighbors=9, metric=metric).fit(X, y).kneighbors(Q)
             d_ref, i_ref = _reference(X, Q, 9, metric)
             assert np.array_equal(i_ours, i_ref)
             assert np.allclose(d_ours, d_ref)
@@ -87,7 +87,7 @@ def test_integer_data_with_many_ties_orders_by_training_row():
 def test_regressor_matches_sklearn():
     X, y = load_diabetes(return_X_y=True)
     for weights in ("uniform", "distance"):
-        ours = KNeighborsRegressor(k=6, weights=weights).fit(X[:350], y[:350])
+        ours = KNeighborsRegressor(n_neighbors=6, weights=weights).fit(X[:350], y[:350])
         theirs = sknn.KNeighborsRegressor(6, weights=weights, algorithm="brute").fit(X[:350], y[:350])
         assert np.allclose(ours.predict(X[350:]), theirs.predict(X[350:]), rtol=1e-12)
 
@@ -100,7 +100,7 @@ def test_cross_validated_predictions_match_sklearn_pipeline_where_no_distance_ti
     X, y = loader(return_X_y=True)
     compared = 0
     for train, test in StratifiedKFold(10, shuffle=True, random_state=0).split(X, y):
-        ours = KNeighborsClassifier(k=5, standardize=True).fit(X[train], y[train]).predict(X[test])
+        ours = KNeighborsClassifier(n_neighbors=5, standardize=True).fit(X[train], y[train]).predict(X[test])
         pipe = make_pipeline(StandardScaler(), sknn.KNeighborsClassifier(5)).fit(X[train], y[train])
         D, _ = _reference(pipe[0].transform(X[train]), pipe[0].transform(X[test]), 6, "euclidean")  # (n test, 6)
         untied = D[:, 5] - D[:, 4] > 1e-9 * D.max()
@@ -219,13 +219,13 @@ def test_tree_gives_way_to_brute_force_where_boxes_cannot_prune():
 def test_two_feature_models_match_sklearn(metric, weights):
     # 2,000 rows in 2-D: the classifier searches with the tree; scikit-learn is the oracle.
     X, y, Q = _blobs(2000, 500, 2, seed=4)
-    ours = KNeighborsClassifier(k=9, metric=metric, weights=weights).fit(X, y)
+    ours = KNeighborsClassifier(n_neighbors=9, metric=metric, weights=weights).fit(X, y)
     assert "tree" in ours._prepared() and k_nearest(ours._prepared(), Q, 9, metric, True) is not None
     theirs = sknn.KNeighborsClassifier(9, metric=metric, weights=weights, algorithm="brute").fit(X, y)
     _assert_same_as_sklearn(ours, theirs, Q)
     if metric == "cosine" and weights == "distance":
         return  # 1 / (cosine distances near 1e-12) magnifies last-bit differences beyond any tolerance
-    reg = KNeighborsRegressor(k=9, metric=metric, weights=weights).fit(X, X[:, 0] * X[:, 1])
+    reg = KNeighborsRegressor(n_neighbors=9, metric=metric, weights=weights).fit(X, X[:, 0] * X[:, 1])
     sk_reg = sknn.KNeighborsRegressor(9, metric=metric, weights=weights, algorithm="brute")
     assert np.allclose(reg.predict(Q), sk_reg.fit(X, X[:, 0] * X[:, 1]).predict(Q), rtol=1e-12, atol=1e-12)
 
@@ -234,24 +234,24 @@ def test_two_feature_models_match_sklearn(metric, weights):
 
 def test_equidistant_neighbours_come_in_training_order():
     X = [[0, 1], [1, 0], [0, -1], [-1, 0], [3, 3]]
-    model = KNeighborsClassifier(k=2).fit(X, ["a", "b", "c", "d", "e"])
+    model = KNeighborsClassifier(n_neighbors=2).fit(X, ["a", "b", "c", "d", "e"])
     dist, idx = model.kneighbors([[0, 0]])
     assert idx.tolist() == [[0, 1]] and np.allclose(dist, 1.0)
 
 
 def test_a_tied_vote_goes_to_the_smallest_label():
     X = [[1.0], [-1.0], [5.0]]
-    model = KNeighborsClassifier(k=2).fit(X, ["b", "a", "b"])
+    model = KNeighborsClassifier(n_neighbors=2).fit(X, ["b", "a", "b"])
     assert model.predict([[0.0]])[0] == "a"
     assert model.predict_proba([[0.0]]).tolist() == [[0.5, 0.5]]
     # The nearer neighbour decides once the vote is weighted by 1 / distance.
-    weighted = KNeighborsClassifier(k=2, weights="distance").fit(X, ["b", "a", "b"])
+    weighted = KNeighborsClassifier(n_neighbors=2, weights="distance").fit(X, ["b", "a", "b"])
     assert weighted.predict([[0.4]])[0] == "b"
 
 
 def test_distance_weights_with_an_exact_match():
     X = [[0.0], [1.0], [2.0]]
-    model = KNeighborsRegressor(k=3, weights="distance").fit(X, [10.0, 20.0, 30.0])
+    model = KNeighborsRegressor(n_neighbors=3, weights="distance").fit(X, [10.0, 20.0, 30.0])
     assert model.predict([[1.0]])[0] == 20.0  # only the point at distance 0 votes
     assert np.isclose(model.predict([[0.5]])[0], (10 / 0.5 + 20 / 0.5 + 30 / 1.5) / (2 / 0.5 + 1 / 1.5))
 
@@ -259,7 +259,7 @@ def test_distance_weights_with_an_exact_match():
 def test_k_one_gives_voronoi_cells():
     # 1-NN labels every point with its nearest training point: the Voronoi cell it lies in (notes 004).
     X = np.array([[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]])
-    model = KNeighborsClassifier(k=1).fit(X, [0, 1, 2])
+    model = KNeighborsClassifier(n_neighbors=1).fit(X, [0, 1, 2])
     grid = np.stack(np.meshgrid(np.linspace(-2, 6, 41), np.linspace(-2, 6, 41)), axis=-1).reshape(-1, 2)
     nearest = np.argmin(((grid[:, None, :] - X[None]) ** 2).sum(axis=2), axis=1)
     assert np.array_equal(model.predict(grid), nearest)
@@ -267,10 +267,10 @@ def test_k_one_gives_voronoi_cells():
 
 def test_categorical_features_are_one_hot_encoded():
     X = [["red", 0.0], ["blue", 0.0], ["red", 3.0]]
-    model = KNeighborsClassifier(k=1).fit(X, ["r", "b", "far"], feature_names=["colour", "size"])
+    model = KNeighborsClassifier(n_neighbors=1).fit(X, ["r", "b", "far"], feature_names=["colour", "size"])
     dist, idx = model.kneighbors([["blue", 0.5]])
     assert idx.tolist() == [[1]] and np.isclose(dist[0, 0], 0.5)
-    dist, _ = model.kneighbors([["red", 0.0]], k=2)
+    dist, _ = model.kneighbors([["red", 0.0]], n_neighbors=2)
     assert np.allclose(dist[0], [0.0, np.sqrt(2.0)])  # a different colour is two one-hot coordinates away
 
 
@@ -278,7 +278,7 @@ def test_categorical_features_are_one_hot_encoded():
 
 def test_explain_lists_the_neighbours_and_the_vote():
     X, y = load_iris(return_X_y=True)
-    model = KNeighborsClassifier(k=5).fit(X, y)
+    model = KNeighborsClassifier(n_neighbors=5).fit(X, y)
     explained = model.explain(X[70])
     json.dumps(explained, allow_nan=False)
     dist, idx = model.kneighbors(X[70:71])
@@ -291,14 +291,14 @@ def test_explain_lists_the_neighbours_and_the_vote():
 def test_trace_and_round_trip():
     X = [["red", 1.0], ["blue", 2.0], ["red", 3.0], ["blue", 5.0]]
     y = ["a", "b", "a", "b"]
-    model = KNeighborsClassifier(k=3, standardize=True, weights="distance", trace=True).fit(X, y)
+    model = KNeighborsClassifier(n_neighbors=3, standardize=True, weights="distance", trace=True).fit(X, y)
     json.dumps(model.trace_, allow_nan=False)
     assert model.trace_[0]["features"] == ["x0=blue", "x0=red", "x1"]
     assert model.trace_[0]["class_count"] == [2, 2]
     rebuilt = from_dict(json.loads(json.dumps(model.to_dict())))
     Q = [["blue", 1.5], ["red", 4.0]]
     assert np.array_equal(rebuilt.predict_proba(Q), model.predict_proba(Q))
-    regressor = KNeighborsRegressor(k=2, metric="manhattan").fit([[0.0], [1.0], [3.0]], [1.0, 2.0, 4.0])
+    regressor = KNeighborsRegressor(n_neighbors=2, metric="manhattan").fit([[0.0], [1.0], [3.0]], [1.0, 2.0, 4.0])
     again = from_dict(json.loads(json.dumps(regressor.to_dict())))
     assert np.array_equal(again.predict([[0.2], [2.5]]), regressor.predict([[0.2], [2.5]]))
 
@@ -307,7 +307,7 @@ def test_trace_and_round_trip():
 
 def test_k_larger_than_the_training_set():
     with pytest.raises(DataError, match="larger than the training set, which has 3 rows"):
-        KNeighborsClassifier(k=5).fit([[0], [1], [2]], [0, 1, 0])
+        KNeighborsClassifier(n_neighbors=5).fit([[0], [1], [2]], [0, 1, 0])
 
 
 def test_bad_input_and_unfitted_use():
@@ -315,11 +315,11 @@ def test_bad_input_and_unfitted_use():
         KNeighborsClassifier(metric="chebyshev").fit([[0], [1]], [0, 1])
     with pytest.raises(NotFittedError):
         KNeighborsClassifier().predict([[0]])
-    model = KNeighborsClassifier(k=1).fit([[0, 1], [1, 0]], [0, 1])
+    model = KNeighborsClassifier(n_neighbors=1).fit([[0, 1], [1, 0]], [0, 1])
     with pytest.raises(DataError, match="X has 3 features, but KNeighborsClassifier is expecting 2 features"):
         model.predict([[0, 1, 2]])
-    with pytest.raises(DataError, match="k must be an integer from 1 to the 2 training rows"):
-        model.kneighbors([[0, 1]], k=3)
+    with pytest.raises(DataError, match="n_neighbors must be an integer from 1 to the 2 training rows"):
+        model.kneighbors([[0, 1]], n_neighbors=3)
 
 
 def test_copy_ranks_count_the_identical_rows_before_each_row():

@@ -34,7 +34,7 @@ def fit_quietly(model, X, y):
 
 
 def test_seed_single_pass_trace_exactly():
-    model = Perceptron(initial_weights=[-1, 0, 0], max_epochs=1, shuffle=False, trace=True)
+    model = Perceptron(initial_weights=[-1, 0, 0], max_iter=1, shuffle=False, trace=True)
     with pytest.warns(ConvergenceWarning, match="2 mistakes"):
         model.fit(SEED_X, SEED_Y)
     assert len(model.trace_) == 5
@@ -57,13 +57,13 @@ def test_seed_single_pass_trace_exactly():
 def test_seed_pass_without_trace_and_with_any_two_labels():
     # "neg" < "pos" when sorted, so "pos" (the second class) plays +1, as -1 < +1 did above.
     labels = ["pos" if v > 0 else "neg" for v in SEED_Y]
-    model = fit_quietly(Perceptron(initial_weights=[-1, 0, 0], max_epochs=1), SEED_X, labels)
+    model = fit_quietly(Perceptron(initial_weights=[-1, 0, 0], max_iter=1), SEED_X, labels)
     np.testing.assert_array_equal(model.weights_, SEED_FINAL)
     assert list(model.classes_) == ["neg", "pos"]
 
 
 def test_seed_data_is_separable_and_the_perceptron_converges_on_it():
-    model = Perceptron(max_epochs=100_000).fit(SEED_X, SEED_Y)
+    model = Perceptron(max_iter=100_000).fit(SEED_X, SEED_Y)
     assert model.converged_ and model.mistakes_[-1] == 0 and model.warnings_ == []
     np.testing.assert_array_equal(model.predict(SEED_X), SEED_Y)
     margins = np.array(SEED_Y) * model.decision_function(SEED_X)
@@ -82,7 +82,7 @@ def test_seed_binary_update_example():
 def test_points_on_the_boundary_are_classified_positive():
     # Notes 000: "we'll classify points on the line as positive".
     assert classify(np.zeros(3), np.array([1.0, 5.0, -2.0])) == 1
-    model = fit_quietly(Perceptron(max_epochs=1, trace=True), [[1.0], [2.0]], ["a", "b"])
+    model = fit_quietly(Perceptron(max_iter=1, trace=True), [[1.0], [2.0]], ["a", "b"])
     first = model.trace_[0]  # w = 0, score 0 -> predicted "b" (+1), wrong for "a": update -f
     assert first["score"] == 0 and first["predicted"] == "b" and first["update"] == [-1.0, -1.0]
 
@@ -103,7 +103,7 @@ def test_multiclass_estimator_applies_the_same_update():
     # One mistake, traced: the true class's row gains f, the predicted class's row loses it.
     X, y = [[3.0, 1.0], [0.0, 0.0], [1.0, 1.0]], [2, 0, 1]
     W0 = [[0, 2, 1], [1, 3, 4], [1, 4, -2]]
-    model = fit_quietly(Perceptron(initial_weights=np.ravel(W0).tolist(), max_epochs=1, trace=True), X, y)
+    model = fit_quietly(Perceptron(initial_weights=np.ravel(W0).tolist(), max_iter=1, trace=True), X, y)
     first = model.trace_[0]
     assert first["score"] == [7.0, 14.0, 11.0] and first["predicted"] == 1 and first["correct"] is False
     assert first["weights_after"] == [[0, 2, 1], [0, 0, 3], [2, 7, -1]]
@@ -113,14 +113,14 @@ def test_multiclass_estimator_applies_the_same_update():
 
 def test_multiclass_iris_behaves_sensibly():
     X, y = load_iris(return_X_y=True)
-    plain = fit_quietly(Perceptron(standardize=True, shuffle=True, seed=1), X, y)
-    averaged = fit_quietly(Perceptron(standardize=True, shuffle=True, seed=1, averaged=True), X, y)
+    plain = fit_quietly(Perceptron(standardize=True, shuffle=True, random_state=1), X, y)
+    averaged = fit_quietly(Perceptron(standardize=True, shuffle=True, random_state=1, averaged=True), X, y)
     assert plain.weights_.shape == (3, 5) and plain.coef_.shape == (3, 4) and plain.intercept_.shape == (3,)
     assert plain.score(X, y) > 0.8
     assert averaged.score(X, y) > 0.93
     np.testing.assert_array_equal(plain.predict(X), np.argmax(plain.decision_function(X), axis=1))
     # setosa is linearly separable from the rest: the binary problem converges
-    setosa = Perceptron(max_epochs=1000).fit(X, y == 0)
+    setosa = Perceptron(max_iter=1000).fit(X, y == 0)
     assert setosa.converged_ and setosa.score(X, y == 0) == 1.0
 
 
@@ -130,7 +130,7 @@ def test_vectorised_pass_equals_the_step_by_step_pass(n_classes, averaged):
     rng = np.random.default_rng(n_classes)
     X = rng.normal(size=(300, 4))
     y = rng.integers(0, n_classes, 300)
-    params = dict(max_epochs=7, shuffle=True, seed=3, averaged=averaged)
+    params = dict(max_iter=7, shuffle=True, random_state=3, averaged=averaged)
     fast = fit_quietly(Perceptron(**params), X, y)
     traced = fit_quietly(Perceptron(**params, trace=True), X, y)
     np.testing.assert_allclose(fast.weights_, traced.weights_, atol=1e-12)
@@ -145,9 +145,9 @@ def test_vectorised_pass_equals_the_step_by_step_pass(n_classes, averaged):
 
 def test_shuffle_is_reproducible_with_a_seed():
     X, y = load_breast_cancer(return_X_y=True)
-    a = fit_quietly(Perceptron(shuffle=True, seed=5, max_epochs=5, standardize=True), X, y)
-    b = fit_quietly(Perceptron(shuffle=True, seed=5, max_epochs=5, standardize=True), X, y)
-    c = fit_quietly(Perceptron(shuffle=True, seed=6, max_epochs=5, standardize=True), X, y)
+    a = fit_quietly(Perceptron(shuffle=True, random_state=5, max_iter=5, standardize=True), X, y)
+    b = fit_quietly(Perceptron(shuffle=True, random_state=5, max_iter=5, standardize=True), X, y)
+    c = fit_quietly(Perceptron(shuffle=True, random_state=6, max_iter=5, standardize=True), X, y)
     np.testing.assert_array_equal(a.weights_, b.weights_)
     assert not np.array_equal(a.weights_, c.weights_)
     assert a.score(X, y) > 0.9
@@ -162,7 +162,7 @@ def test_round_trip_predicts_identically():
 
 
 @pytest.mark.parametrize("params, word", [
-    ({"max_epochs": 0}, "max_epochs"), ({"shuffle": 1}, "shuffle"), ({"seed": -1}, "seed"),
+    ({"max_iter": 0}, "max_iter"), ({"shuffle": 1}, "shuffle"), ({"random_state": -1}, "random_state"),
     ({"initial_weights": "zeros"}, "initial_weights"), ({"averaged": None}, "averaged"),
 ])
 def test_bad_parameters(params, word):

@@ -38,7 +38,7 @@ def _same_as_sklearn(model, X, y, scoring, n_repeats, seed):
 @pytest.mark.parametrize("n_repeats", [1, 4])
 def test_classifier_on_held_out_rows_matches_sklearn(seed, n_repeats):
     X, y = load_iris(return_X_y=True)
-    model = KNeighborsClassifier(k=5).fit(X[::2], y[::2])
+    model = KNeighborsClassifier(n_neighbors=5).fit(X[::2], y[::2])
     _same_as_sklearn(model, X[1::2], y[1::2], None, n_repeats, seed)
 
 
@@ -117,7 +117,7 @@ def test_bad_arguments_are_data_errors(kwargs, message):
 def test_models_without_a_target_or_probabilities_are_refused():
     X, y = load_iris(return_X_y=True)
     with pytest.raises(DataError, match="no target to score"):
-        permutation_importance(KMeans(k=3).fit(X), X, y)
+        permutation_importance(KMeans(n_clusters=3).fit(X), X, y)
     with pytest.raises(DataError, match="classifier's probabilities"):
         permutation_importance(LinearRegression().fit(X, y), X, y, scoring="log_loss")
 

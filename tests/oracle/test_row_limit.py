@@ -71,7 +71,7 @@ def test_a_kernel_method_refuses_a_table_above_its_limit_and_trains_on_a_split_o
     limit = SQUARE_OF_THE_ROWS[model]
     session, table_id = session_with(regression_table(limit + 300))
     args = {"table_id": table_id, "target": target, "features": ["a", "b", "c"], "model": model,
-            "params": {"max_epochs": 5} if model == "KernelPerceptron" else {"max_iter": 20},
+            "params": {"max_iter": 5} if model == "KernelPerceptron" else {"max_iter": 20},
             "evaluation": {"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 7}}
     refused = session.handle("train", args)
     assert not refused["ok"] and refused["error"]["code"] == "data_error"

@@ -90,11 +90,11 @@ def test_pipeline_nested_set_params_and_same_output(name):
 
 def test_get_params_deep_reaches_a_nested_estimator():
     """A parameter holding an estimator shows its own parameters as "name__param" and can set them."""
-    pipe = make_pipeline(StandardScaler(), pellucid.KNeighborsClassifier(k=3))
+    pipe = make_pipeline(StandardScaler(), pellucid.KNeighborsClassifier(n_neighbors=3))
     deep = pipe.get_params(deep=True)
-    assert deep["kneighborsclassifier__k"] == 3
-    pipe.set_params(kneighborsclassifier__k=5)
-    assert pipe.steps[-1][1].k == 5
+    assert deep["kneighborsclassifier__n_neighbors"] == 3
+    pipe.set_params(kneighborsclassifier__n_neighbors=5)
+    assert pipe.steps[-1][1].n_neighbors == 5
     with pytest.raises(pellucid.DataError, match="no parameter 'kk'"):
         pellucid.KNeighborsClassifier().set_params(kk=1)
 
@@ -113,13 +113,13 @@ def test_cross_val_score_equals_a_hand_written_loop(name):
 
 
 # A hyperparameter of each supervised estimator that changes what it learns, and two values for it.
-GRIDS = {"BernoulliNB": {"k": [0.5, 2.0]}, "CategoricalNB": {"k": [0.5, 2.0]},
+GRIDS = {"BernoulliNB": {"alpha": [0.5, 2.0]}, "CategoricalNB": {"alpha": [0.5, 2.0]},
          "DecisionTreeClassifier": {"max_depth": [1, 3]}, "DecisionTreeRegressor": {"max_depth": [1, 3]},
-         "GaussianNB": {"var_smoothing": [1e-9, 0.5]}, "KNeighborsClassifier": {"k": [1, 7]},
-         "KNeighborsRegressor": {"k": [1, 7]}, "KernelPerceptron": {"max_epochs": [1, 20]},
+         "GaussianNB": {"var_smoothing": [1e-9, 0.5]}, "KNeighborsClassifier": {"n_neighbors": [1, 7]},
+         "KNeighborsRegressor": {"n_neighbors": [1, 7]}, "KernelPerceptron": {"max_iter": [1, 20]},
          "KernelRegression": {"l2": [0.0, 1.0]}, "LinearRegression": {"l2": [0.0, 1.0]},
-         "LogisticRegression": {"l2": [0.01, 1.0]}, "MultinomialNB": {"k": [0.5, 2.0]},
-         "Perceptron": {"max_epochs": [1, 20]}}
+         "LogisticRegression": {"l2": [0.01, 1.0]}, "MultinomialNB": {"alpha": [0.5, 2.0]},
+         "Perceptron": {"max_iter": [1, 20]}}
 
 
 def test_every_supervised_estimator_has_a_grid():

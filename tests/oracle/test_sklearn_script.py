@@ -113,11 +113,11 @@ SAME = [
     ("BernoulliNB", {"binarize": 0.0}, NUMERIC, (SPLIT,)),
     ("MultinomialNB", {}, ["visits", "age"], (SPLIT,)),  # counts, and unstandardised (not scale-sensitive)
     ("CategoricalNB", {}, ["region", "plan", "visits"], (SPLIT, KFOLD)),
-    ("KNeighborsClassifier", {"k": 7}, MIXED, (SPLIT,)),
-    ("KNeighborsRegressor", {"k": 5}, MIXED, (SPLIT, KFOLD)),
+    ("KNeighborsClassifier", {"n_neighbors": 7}, MIXED, (SPLIT,)),
+    ("KNeighborsRegressor", {"n_neighbors": 5}, MIXED, (SPLIT, KFOLD)),
     ("DecisionTreeClassifier", {"max_depth": 4}, NUMERIC, (SPLIT, KFOLD)),
     ("DecisionTreeRegressor", {"max_depth": 4}, NUMERIC, (SPLIT,)),
-    ("AgglomerativeClustering", {"k": 3}, MIXED, (SPLIT,)),
+    ("AgglomerativeClustering", {"n_clusters": 3}, MIXED, (SPLIT,)),
     ("PCA", {"n_components": 2}, MIXED, (SPLIT,)),
 ]
 
@@ -152,9 +152,9 @@ DIFFERENT = [
     # A categorical column splits many ways in pellucid and on one-hot columns in scikit-learn: other trees.
     ("DecisionTreeClassifier", {}, MIXED, 0.15),
     # One perceptron shuffles with its own generator and stops after a clean pass; the other runs every pass.
-    ("Perceptron", {"max_epochs": 30}, NUMERIC, 0.15),
+    ("Perceptron", {"max_iter": 30}, NUMERIC, 0.15),
     # Both seed with greedy k-means++, each with its own random generator: other local minima.
-    ("KMeans", {"k": 3}, MIXED, 0.05),
+    ("KMeans", {"n_clusters": 3}, MIXED, 0.05),
 ]
 
 
@@ -234,7 +234,7 @@ def assert_same_scores(result, printed):
 def test_the_runs_own_imputation_and_dropped_rows_are_in_the_script(data_file, preprocessing):
     """Missing regions (NA, #N/A, ? and empty) left to the run's preprocessing: imputed on the training
     rows (categorical: the most frequent, the smallest on a tie, as scikit-learn), or their rows dropped."""
-    result, printed = train_and_export(data_file, "KNeighborsClassifier", {"k": 5}, MIXED, KFOLD, fill=False,
+    result, printed = train_and_export(data_file, "KNeighborsClassifier", {"n_neighbors": 5}, MIXED, KFOLD, fill=False,
                                        preprocessing=preprocessing)
     assert_same_scores(result, printed)
 
@@ -272,7 +272,7 @@ def test_day_first_dates_with_gaps_and_none_in_numbers(tmp_path):
         lines.append(f"{when},{amount},{rng.normal(i % 12, 1):.3f}")
     path = tmp_path / "days.csv"
     path.write_text("\n".join(lines) + "\n")
-    result, printed = train_and_export(path, "KNeighborsRegressor", {"k": 3}, ["when", "amount"], SPLIT,
+    result, printed = train_and_export(path, "KNeighborsRegressor", {"n_neighbors": 3}, ["when", "amount"], SPLIT,
                                        fill=False, preprocessing={"impute": "mean", "standardize": True})
     assert "when day of year" in result["features"]
     assert_same_scores(result, printed)

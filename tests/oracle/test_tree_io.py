@@ -102,7 +102,7 @@ def test_bad_input_raises_data_error():
     ({"criterion": "log_loss"}, "criterion"), ({"max_depth": 0}, "max_depth"),
     ({"min_samples_split": 1}, "min_samples_split"), ({"min_gain": -0.1}, "min_gain"),
     ({"prune": "cost_complexity"}, "prune"), ({"alpha": 1.5}, "alpha"),
-    ({"validation_fraction": 1.0}, "validation_fraction"), ({"seed": -1}, "seed"),
+    ({"validation_fraction": 1.0}, "validation_fraction"), ({"random_state": -1}, "random_state"),
 ])
 def test_bad_parameters_are_named(params, name):
     X, y = load_iris(return_X_y=True)

@@ -110,7 +110,7 @@ def test_reduced_error_holds_out_a_stratified_seeded_share():
     assert np.array_equal(val, stratified_holdout(y, 0.25, seed=3)[1])
     assert not np.array_equal(val, stratified_holdout(y, 0.25, seed=4)[1])
     X, y = load_breast_cancer(return_X_y=True)
-    a = DecisionTreeClassifier(prune="reduced_error", seed=1).fit(X, y)
-    b = DecisionTreeClassifier(prune="reduced_error", seed=1).fit(X, y)
+    a = DecisionTreeClassifier(prune="reduced_error", random_state=1).fit(X, y)
+    b = DecisionTreeClassifier(prune="reduced_error", random_state=1).fit(X, y)
     assert a.to_dict() == b.to_dict()
     assert a.tree_.samples[0] == len(y) - round(0.2 * 212) - round(0.2 * 357)  # grown on the rest

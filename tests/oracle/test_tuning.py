@@ -77,7 +77,7 @@ def test_tree_depth_and_leaf_size_match_grid_search_cv():
     # The premise: no equally good split is broken by scikit-learn's random feature order (other orders
     # give every cell the same scores), and one cell is best.
     for seed in (7, 13):
-        other_order = grid_search(twin("DecisionTreeClassifier", {"seed": seed}, 160), sk_grid, X, y, cv)
+        other_order = grid_search(twin("DecisionTreeClassifier", {"random_state": seed}, 160), sk_grid, X, y, cv)
         np.testing.assert_allclose(other_order.cv_results_["mean_test_score"], search.cv_results_["mean_test_score"])
     assert_one_best(reply)
     assert_same_cells(reply, search, lambda p: p)
@@ -87,7 +87,7 @@ def test_knn_k_matches_grid_search_cv_with_standardizing_inside_each_fold():
     table, X, y = two_class_table(150, seed=4)
     ks = [1, 3, 5, 7, 9, 13, 21, 31]  # odd: two classes never tie a uniform vote
     reply = tuning.tune(table, "label", None, "KNeighborsClassifier", {}, KFOLD, None,
-                        [{"name": "k", "values": ks}])
+                        [{"name": "n_neighbors", "values": ks}])
     assert reply["preprocessing"]["standardize"] is True  # k-NN is scale-sensitive: scaled in every fold
     cv = cv_pairs(reply, len(y))
     # The premise: in every fold, after scaling on its training rows, no two training rows are at the same
@@ -101,7 +101,7 @@ def test_knn_k_matches_grid_search_cv_with_standardizing_inside_each_fold():
     model = make_pipeline(StandardScaler(), twin("KNeighborsClassifier", {}, 120))
     search = grid_search(model, {"kneighborsclassifier__n_neighbors": ks}, X, y, cv)
     assert_one_best(reply)
-    assert_same_cells(reply, search, lambda p: {"kneighborsclassifier__n_neighbors": p["k"]})
+    assert_same_cells(reply, search, lambda p: {"kneighborsclassifier__n_neighbors": p["n_neighbors"]})
 
 
 def test_logistic_l2_matches_grid_search_cv_through_the_descriptors_c():
@@ -134,7 +134,7 @@ def test_knn_regression_with_missing_cells_matches_grid_search_cv_imputing_insid
     table = Table({**{f"x{j}": X[:, j] for j in range(3)}, "y": y})
     ks = [1, 2, 4, 8, 16]
     reply = tuning.tune(table, "y", None, "KNeighborsRegressor", {}, {"method": "kfold", "k": 4, "seed": 1}, None,
-                        [{"name": "k", "values": ks}])
+                        [{"name": "n_neighbors", "values": ks}])
     assert reply["splitter"] == "KFold" and reply["scoring"] == "r2"
     cv = cv_pairs(reply, len(y))
     model = make_pipeline(SimpleImputer(strategy="mean"), StandardScaler(), twin("KNeighborsRegressor", {}, 90))
@@ -145,7 +145,7 @@ def test_knn_regression_with_missing_cells_matches_grid_search_cv_imputing_insid
         assert min(np.min(distances[:, k] - distances[:, k - 1]) for k in ks) > 1e-9
     search = grid_search(model, {"kneighborsregressor__n_neighbors": ks}, X, y, cv)
     assert_one_best(reply)
-    assert_same_cells(reply, search, lambda p: {"kneighborsregressor__n_neighbors": p["k"]})
+    assert_same_cells(reply, search, lambda p: {"kneighborsregressor__n_neighbors": p["n_neighbors"]})
 
 
 def test_under_a_split_the_folds_cover_the_training_and_validation_rows_only():
@@ -223,7 +223,7 @@ def test_a_bad_grid_is_refused_naming_the_problem(iris, grid, named):
 
 
 def test_a_learner_without_a_target_cannot_be_tuned(iris):
-    message = tune_error(iris, [{"name": "k", "values": [2, 3]}], model="KMeans", target=None)
+    message = tune_error(iris, [{"name": "n_clusters", "values": [2, 3]}], model="KMeans", target=None)
     assert "no target to score" in message
 
 
@@ -258,7 +258,7 @@ def test_a_loss_picks_the_lowest_mean_as_grid_search_cv_picks_the_highest_negate
     table = Table({"x0": X[:, 0], "x1": X[:, 1], "y": y})
     ks = [1, 2, 4, 8, 16, 32]
     reply = tuning.tune(table, "y", None, "KNeighborsRegressor", {}, {"method": "kfold", "k": 4, "seed": 2},
-                        {"standardize": False}, [{"name": "k", "values": ks}], "mean_absolute_error")
+                        {"standardize": False}, [{"name": "n_neighbors", "values": ks}], "mean_absolute_error")
     assert reply["greater_is_better"] is False and reply["score_name"] == "MAE"
     cv = cv_pairs(reply, len(y))
     for train, test in cv:  # the premise: no distance ties near any k-th place in any fold
@@ -267,7 +267,7 @@ def test_a_loss_picks_the_lowest_mean_as_grid_search_cv_picks_the_highest_negate
     search = grid_search(twin("KNeighborsRegressor", {}, 90), {"n_neighbors": ks}, X, y, cv,
                          scoring="neg_mean_absolute_error")
     assert_one_best(reply)
-    assert_same_cells(reply, search, lambda p: {"n_neighbors": p["k"]}, sign=-1)
+    assert_same_cells(reply, search, lambda p: {"n_neighbors": p["n_neighbors"]}, sign=-1)
     assert reply["best"]["validation_mean"] == min(cell["validation_mean"] for cell in reply["cells"])
 
 

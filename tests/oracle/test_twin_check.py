@@ -78,8 +78,8 @@ def scores(c):
 
 @pytest.mark.parametrize("model, params, target", [
     ("DecisionTreeClassifier", {}, "species"), ("LogisticRegression", {"l2": 0.01}, "species"),
-    ("GaussianNB", {}, "species"), ("KNeighborsClassifier", {"k": 5}, "species"),
-    ("KMeans", {"k": 3}, None), ("PCA", {"n_components": 2}, None)])
+    ("GaussianNB", {}, "species"), ("KNeighborsClassifier", {"n_neighbors": 5}, "species"),
+    ("KMeans", {"n_clusters": 3}, None), ("PCA", {"n_components": 2}, None)])
 def test_sklearn_is_fitted_and_scored_on_the_runs_rows(iris, model, params, target):
     result = train(iris[0], model, params, target=target)
     c = compare(result)
@@ -107,12 +107,12 @@ def test_same_objective_gives_the_same_scores(iris, model, params):
         assert ours == pytest.approx(theirs, abs=1e-12), split
 
 
-@pytest.mark.parametrize("params", [{"k": 5}, {"k": 7, "standardize": True}])
+@pytest.mark.parametrize("params", [{"n_neighbors": 5}, {"n_neighbors": 7, "standardize": True}])
 def test_k_nn_gives_the_same_scores_where_no_distances_tie(iris, tmp_path, params):
     # Tied votes are no exception: both libraries give a tied vote to the smallest label.
     table_id, X, _ = load_untied_iris(iris, tmp_path)
     result = train(table_id, "KNeighborsClassifier", params)
-    assert_no_tie_at_the_kth_neighbour(X, result["splits"], params["k"], params.get("standardize", False))
+    assert_no_tie_at_the_kth_neighbour(X, result["splits"], params["n_neighbors"], params.get("standardize", False))
     for split, (ours, theirs) in scores(compare(result)).items():
         assert ours == pytest.approx(theirs, abs=1e-12), split
 
@@ -129,7 +129,7 @@ def test_sklearn_score_is_that_of_sklearn_on_those_rows(iris, tmp_path):
     # k-NN on rows without tied distances, where scikit-learn's own searches (brute force in the
     # comparison, a tree here by default) find the same neighbours.
     untied_id, X, y = load_untied_iris(iris, tmp_path)
-    result = train(untied_id, "KNeighborsClassifier", {"k": 3})
+    result = train(untied_id, "KNeighborsClassifier", {"n_neighbors": 3})
     assert_no_tie_at_the_kth_neighbour(X, result["splits"], 3)
     train_rows, validation_rows = (np.array(result["splits"][name]) - 1 for name in ("train", "validation"))
     oracle = KNeighborsClassifier(n_neighbors=3).fit(X[train_rows], y[train_rows])
@@ -144,7 +144,7 @@ def test_tree_kmeans_and_pca_agree_where_they_should(iris):
     pca = scores(compare(train(iris[0], "PCA", {"n_components": 2}, target=None)))
     for ours, theirs in pca.values():
         assert ours == pytest.approx(theirs, abs=1e-9)  # the same components
-    kmeans = scores(compare(train(iris[0], "KMeans", {"k": 3}, target=None)))
+    kmeans = scores(compare(train(iris[0], "KMeans", {"n_clusters": 3}, target=None)))
     for ours, theirs in kmeans.values():
         assert ours == pytest.approx(theirs, abs=0.05)  # greedy k-means++ may start elsewhere
 

@@ -86,7 +86,7 @@ def test_perceptron_exercise_is_the_weight_after_the_step():
 
 
 def test_naive_bayes_posterior_matches_scikit_learn_with_alpha_1():
-    _, run = trained("restaurant", "CategoricalNB", "WillWait", {"k": 3})  # the exercise uses k = 1 anyway
+    _, run = trained("restaurant", "CategoricalNB", "WillWait", {"alpha": 3})  # the exercise uses k = 1 anyway
     features = run.features
     X = np.column_stack([run.table.column(f) for f in features])
     y = run.table.column("WillWait")
@@ -102,7 +102,7 @@ def test_naive_bayes_posterior_matches_scikit_learn_with_alpha_1():
 
 
 def test_kmeans_centre_exercise_is_the_mean_of_the_cluster():
-    _, run = trained("blobs", "KMeans", None, {"k": 3}, n=120, seed=5)
+    _, run = trained("blobs", "KMeans", None, {"n_clusters": 3}, n=120, seed=5)
     ex = exercises.exercise(run, 2)
     out = exercises.check_exercise(run, 2, 0)
     rows = np.array(ex["given"]["rows"]) - 1

@@ -110,7 +110,7 @@ SCRIPT = textwrap.dedent("""
     print("ok turns")
 
     y = (X[:, 0] + X[:, 1] > 0).astype(int)
-    model = pellucid.KNeighborsClassifier(k=7).fit(X, y)
+    model = pellucid.KNeighborsClassifier(n_neighbors=7).fit(X, y)
     neighbors_kernel.searcher = lambda *args: None
     plain = model.predict_proba(Q)
     neighbors_kernel.searcher = real_searcher

@@ -148,7 +148,7 @@ def _exported_and_back(estimator, table, target):
 
 def test_a_50000_row_knn_model_exports_compactly_and_predicts_the_same_after_import():
     table, y, _ = _blobs()
-    knn = KNeighborsClassifier(k=5).fit(Preprocessor(standardize=True).fit(table).transform(table), y)
+    knn = KNeighborsClassifier(n_neighbors=5).fit(Preprocessor(standardize=True).fit(table).transform(table), y)
     text, imported = _exported_and_back(knn, table, "label")
     stored = json.loads(text)["state"]["X_fit_"]
     assert "__packed__" in stored and stored["shape"] == [50_000, 20]

@@ -70,7 +70,7 @@ def test_the_form_offers_one_standardize_switch_the_preprocessing_step():
     the page standardizes in its preprocessing step instead, so their forms show no second switch."""
     menu = ok("models")
     knn = next(m for m in menu if m["name"] == "KNeighborsClassifier")
-    assert {p["name"] for p in knn["params"]} >= {"k", "metric", "weights"}
+    assert {p["name"] for p in knn["params"]} >= {"n_neighbors", "metric", "weights"}
     for model in menu:
         assert not {p["name"] for p in model["params"]} & {"standardize", "trace"}, model["name"]
 

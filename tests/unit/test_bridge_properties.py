@@ -116,7 +116,7 @@ def target_for(model):
 
 
 # A step count in the billions is valid and just takes that long (the page's Cancel stops it).
-STEP_COUNTS = {"max_iter", "max_epochs", "n_init"}
+STEP_COUNTS = {"max_iter", "n_init"}
 
 
 def _quick(params):

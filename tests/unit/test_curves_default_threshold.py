@@ -19,7 +19,8 @@ SPLIT = {"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 7}
 def knn_run(tmp_path: Path):
     session = session_with_csv(tmp_path, tied_csv())
     reply = session.handle("train", {"table_id": session.table_id, "target": "label", "features": None,
-                                     "model": "KNeighborsClassifier", "params": {"k": 2}, "evaluation": SPLIT})
+                                     "model": "KNeighborsClassifier", "params": {"n_neighbors": 2},
+                                     "evaluation": SPLIT})
     assert reply["ok"], reply
     return session, reply["result"]
 

@@ -35,9 +35,9 @@ def numbered_by_first_row(model, roots):
 def test_a_cut_numbered_by_first_rows_is_the_models_labels():
     rng = np.random.default_rng(2)
     X = np.vstack([rng.normal(c, 0.4, (s, 2)) for c, s in zip([0, 5, 10], [40, 25, 15])])
-    model = AgglomerativeClustering(k=3, linkage="average").fit(X[rng.permutation(len(X))])
+    model = AgglomerativeClustering(n_clusters=3, linkage="average").fit(X[rng.permutation(len(X))])
     n = model.n_leaves_
-    kept = n - model.k  # the merges made before stopping at k clusters: the roots are the others' children
+    kept = n - model.n_clusters  # the merges made before stopping at k clusters: the roots are the others' children
     roots = {int(c) for c in model.children_[kept:].ravel()} - set(range(n + kept, 2 * n - 1))
     assert len(roots) == 3
     np.testing.assert_array_equal(numbered_by_first_row(model, roots), model.labels_)
@@ -46,7 +46,7 @@ def test_a_cut_numbered_by_first_rows_is_the_models_labels():
 def test_a_truncated_reply_names_the_first_row_of_each_collapsed_cluster():
     rng = np.random.default_rng(3)
     X = rng.normal(0, 1, (DENDROGRAM_FULL + 50, 2))
-    model = AgglomerativeClustering(k=4).fit(X)
+    model = AgglomerativeClustering(n_clusters=4).fit(X)
     reply = dendrogram(model)
     n, first = reply["n_leaves"], reply["first_merge"]
     assert reply["truncated"] and first > 0
@@ -74,7 +74,7 @@ def test_test_rows_are_scored_by_the_cluster_predict_gives_them_or_told_why_not(
     assert reply["metrics"]["test"]["silhouette"] > 0.8
 
     one = session.handle("train", {"table_id": session.table_id, "target": None, "features": ["a", "b"],
-                                   "model": "AgglomerativeClustering", "params": {"k": 1},
+                                   "model": "AgglomerativeClustering", "params": {"n_clusters": 1},
                                    "evaluation": split})["result"]
     assert one["metrics"]["test"]["silhouette"] is None
     assert any("of the test rows need at least two clusters" in w for w in one["warnings"])

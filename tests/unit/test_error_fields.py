@@ -44,8 +44,8 @@ BASE = {"target": "label", "features": ["x", "z"], "model": "DecisionTreeClassif
     ({"params": {"max_depth": -1}}, "params.max_depth"),
     ({"params": {"criterion": "best"}}, "params.criterion"),
     ({"params": {"colour": 1}}, "params.colour"),
-    ({"model": "KNeighborsClassifier", "params": {"k": 500}}, "params.k"),
-    ({"target": None, "model": "KMeans", "params": {"k": 500}}, "params.k"),
+    ({"model": "KNeighborsClassifier", "params": {"n_neighbors": 500}}, "params.n_neighbors"),
+    ({"target": None, "model": "KMeans", "params": {"n_clusters": 500}}, "params.n_clusters"),
     ({"evaluation": {"method": "holdout"}}, "evaluation.method"),
     ({"evaluation": {"method": "split", "train": 50, "validation": 0, "test": 20}}, "evaluation.split"),
     ({"evaluation": {"method": "split", "train": 0, "validation": 0, "test": 100}}, "evaluation.split"),
@@ -71,9 +71,9 @@ def test_the_row_limit_is_about_the_sample(tmp_path):
 
 
 def test_a_fold_that_fails_keeps_the_field_of_its_error(session):
-    field = field_of(session, "train", **{**BASE, "model": "KNeighborsClassifier"}, params={"k": 39},
+    field = field_of(session, "train", **{**BASE, "model": "KNeighborsClassifier"}, params={"n_neighbors": 39},
                      evaluation={"method": "kfold", "k": 5})
-    assert field == "params.k"
+    assert field == "params.n_neighbors"
 
 
 @pytest.mark.parametrize("change, field", [
@@ -84,8 +84,8 @@ def test_a_fold_that_fails_keeps_the_field_of_its_error(session):
     ({"grid": [{"name": "max_depth", "values": [1, 2]}], "metric": "loudness"}, "metric"),
     ({"grid": [{"name": "max_depth", "values": [1, 2]}], "evaluation": {"method": "kfold", "k": 99}}, "evaluation.k"),
     ({"grid": [{"name": "max_depth", "values": [1, 2]}], "target": "nope"}, "target"),
-    ({"grid": [{"name": "k", "values": [1, 39]}], "model": "KNeighborsClassifier"}, "grid.k"),
-    ({"grid": [{"name": "k", "values": [2]}], "model": "KMeans", "target": None}, "model"),
+    ({"grid": [{"name": "n_neighbors", "values": [1, 39]}], "model": "KNeighborsClassifier"}, "grid.n_neighbors"),
+    ({"grid": [{"name": "n_clusters", "values": [2]}], "model": "KMeans", "target": None}, "model"),
 ], ids=lambda v: v if isinstance(v, str) else None)
 def test_tune_names_the_setting_it_refused(session, change, field):
     assert field_of(session, "tune", **{**BASE, **change}) == field

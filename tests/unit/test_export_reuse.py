@@ -28,7 +28,7 @@ def test_knn_export_reuses_the_training_probabilities(monkeypatch):
     session = bridge.Session()
     table_id = session.handle("load_example", {"name": "iris"})["result"]["table_id"]
     reply = session.handle("train", dict(table_id=table_id, target="species", features=None,
-                                         model="KNeighborsClassifier", params={"k": 7}, evaluation=SPLIT))
+                                         model="KNeighborsClassifier", params={"n_neighbors": 7}, evaluation=SPLIT))
     run = session.runs[reply["result"]["model_id"]]
     expected = run.estimator.predict_proba(run.model_input())  # (150, 3)
     assert np.array_equal(run.probabilities, expected)

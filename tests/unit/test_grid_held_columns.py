@@ -51,8 +51,8 @@ CASES = [
     ("LogisticRegression", "label", {}),
     ("LogisticRegression", "label", {"class_weight": "balanced", "l2": 0.01}),
     ("GaussianNB", "label", {}),
-    ("KNeighborsClassifier", "label", {"k": 3}),
-    ("KNeighborsClassifier", "label", {"k": 7, "weights": "distance", "metric": "manhattan"}),
+    ("KNeighborsClassifier", "label", {"n_neighbors": 3}),
+    ("KNeighborsClassifier", "label", {"n_neighbors": 7, "weights": "distance", "metric": "manhattan"}),
     ("CategoricalNB", "label", {}),
     ("KernelRegression", "value", {}),
     ("KernelRegression", "value", {"kernel": "rbf", "gamma": 4.0}),
@@ -122,7 +122,7 @@ def test_categorical_nb_grid_over_counted_values_is_predict(k):
     colour = rng.choice(["red", "green", "blue"], size=n).astype(object)
     label = np.where(a + b > 6, "high", np.where(colour == "red", "red", "low")).astype(object)
     table = Table({"a": a, "b": b, "colour": colour, "label": label})
-    run, _ = training.train(table, "label", ["a", "b", "colour"], "CategoricalNB", {"k": k}, SPLIT)
+    run, _ = training.train(table, "label", ["a", "b", "colour"], "CategoricalNB", {"alpha": k}, SPLIT)
     held = grid.held_values(run, exclude=["a", "b"])
     gx, gy = np.meshgrid(np.arange(-1.0, 8.0), np.arange(-1.0, 11.0, 0.5))  # seen, unseen, between
     varying = {"a": gx.ravel(), "b": gy.ravel()}

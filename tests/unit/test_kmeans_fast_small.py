@@ -19,8 +19,8 @@ def test_untraced_fit_equals_traced_fit(seed):
     rng = np.random.default_rng(100 + seed)
     n, d, k = int(rng.integers(20, 1500)), int(rng.integers(1, 12)), int(rng.integers(1, 7))
     X = _blobs(rng, n, d, max(k, 2))
-    traced = KMeans(k=k, seed=seed, trace=True).fit(X)
-    fast = KMeans(k=k, seed=seed).fit(X)
+    traced = KMeans(n_clusters=k, random_state=seed, trace=True).fit(X)
+    fast = KMeans(n_clusters=k, random_state=seed).fit(X)
     assert np.array_equal(traced.labels_, fast.labels_)
     assert traced.n_iter_ == fast.n_iter_
     np.testing.assert_allclose(fast.cluster_centers_, traced.cluster_centers_, rtol=1e-10, atol=1e-12)

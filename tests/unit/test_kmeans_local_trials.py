@@ -62,10 +62,10 @@ def test_default_trials_are_two_plus_floor_ln_k(k, trials):
 
 def test_the_default_is_greedy_and_one_trial_the_plain_seeding():
     rng_rows = np.random.default_rng(0).normal(size=(60, 2))
-    greedy = KMeans(k=4, seed=2, trace=True).fit(rng_rows)
+    greedy = KMeans(n_clusters=4, random_state=2, trace=True).fit(rng_rows)
     assert greedy.n_local_trials is None
     assert all(len(t["candidates"]) == 3 for t in greedy.trace_[1:4])  # 2 + floor(ln 4)
-    plain = KMeans(k=4, seed=2, n_local_trials=1, trace=True).fit(rng_rows)
+    plain = KMeans(n_clusters=4, random_state=2, n_local_trials=1, trace=True).fit(rng_rows)
     assert all("candidates" not in t for t in plain.trace_ if t["step"] == "seed")
 
 
@@ -73,7 +73,7 @@ def test_n_local_trials_is_checked_and_kept_in_model_files():
     for bad in (0, 101, 10 ** 9):  # 10 ** 9 would ask for a (10 ** 9, n) block of distances
         with pytest.raises(DataError, match="n_local_trials"):
             KMeans(n_local_trials=bad).fit(X)
-    model = KMeans(k=2, n_local_trials=1).fit(X)
+    model = KMeans(n_clusters=2, n_local_trials=1).fit(X)
     assert from_dict(model.to_dict()).n_local_trials == 1
     damaged = model.to_dict()
     damaged["params"]["n_local_trials"] = -3

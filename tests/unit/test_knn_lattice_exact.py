@@ -130,7 +130,7 @@ def test_classifier_votes_on_a_grid_are_the_definitions(weights):
     rng = np.random.default_rng(3)
     X = rng.normal(size=(600, 4))
     y = np.where(X[:, 0] + X[:, 1] > 0, "a", np.where(X[:, 2] > 0.5, "b", "c"))
-    model = KNeighborsClassifier(k=7, weights=weights).fit(X, y)
+    model = KNeighborsClassifier(n_neighbors=7, weights=weights).fit(X, y)
     Q = _grid(np.linspace(-3, 3, 41), np.linspace(-3, 3, 37), X.mean(axis=0), 1, 3)
     dist, idx = neighbors.k_nearest(Q, X, 7, "euclidean")
     w = np.ones_like(dist) if weights == "uniform" else 1.0 / dist

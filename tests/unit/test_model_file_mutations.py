@@ -238,7 +238,7 @@ def test_every_damaged_field_is_refused_or_harmless(name):
 def _knn_file():
     from pellucid import KNeighborsClassifier
     X = [[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]]
-    return KNeighborsClassifier(k=3).fit(X, ["a", "b", "a", "b"]).to_dict(), X
+    return KNeighborsClassifier(n_neighbors=3).fit(X, ["a", "b", "a", "b"]).to_dict(), X
 
 
 def _refusal(d):
@@ -267,11 +267,11 @@ def test_a_knn_file_without_its_rows_or_with_rows_of_another_type_is_refused():
 
 def test_more_neighbours_than_stored_rows_is_refused_before_predict():
     d, X = _knn_file()
-    message = _refusal({**d, "params": {**d["params"], "k": 10 ** 9}})
-    assert "params.k" in message and "4 training rows" in message
+    message = _refusal({**d, "params": {**d["params"], "n_neighbors": 10 ** 9}})
+    assert "params.n_neighbors" in message and "4 training rows" in message
     from pellucid import KNeighborsClassifier
     from pellucid.core.base import from_dict
-    expected = KNeighborsClassifier(k=3).fit(X, ["a", "b", "a", "b"]).predict(X)
+    expected = KNeighborsClassifier(n_neighbors=3).fit(X, ["a", "b", "a", "b"]).predict(X)
     assert from_dict(d).predict(X).tolist() == expected.tolist()  # the file as written still reads
 
 

@@ -147,7 +147,7 @@ def test_a_kept_run_shown_again_after_others_gives_its_reply_and_export(session,
     """A k-NN run waiting in the history has let go of its probabilities; showing it and exporting its
     predictions gives what it gave as the newest run."""
     knn = ok(session, "train", table_id=iris, target="species", features=IRIS_FEATURES,
-             model="KNeighborsClassifier", params={"k": 7}, evaluation=HOLD_OUT)
+             model="KNeighborsClassifier", params={"n_neighbors": 7}, evaluation=HOLD_OUT)
     exported = ok(session, "export_predictions", model_id=knn["model_id"])
     train_tree(session, iris, 2)
     waiting = session.runs[knn["model_id"]]

@@ -113,9 +113,9 @@ def test_python_script_from_the_pages_setup_reproduces_kfold(tmp_path):
     table_id = ok("load_example", name="iris")["table_id"]
     evaluation = {"method": "kfold", "k": 4, "stratify": True, "seed": 2}
     result = ok("train", table_id=table_id, target="species", features=["petal length (cm)", "sepal width (cm)"],
-                model="KNeighborsClassifier", params={"k": 7}, evaluation=evaluation)
+                model="KNeighborsClassifier", params={"n_neighbors": 7}, evaluation=evaluation)
     setup = {"file": "iris.csv", "target": "species", "features": ["petal length (cm)", "sepal width (cm)"],
-             "model": "KNeighborsClassifier", "params": {"k": 7}, "evaluation": evaluation}
+             "model": "KNeighborsClassifier", "params": {"n_neighbors": 7}, "evaluation": evaluation}
     script = ok("export_python", setup=setup)["script"]
     out = _run_script(script, tmp_path, "iris.csv", load_iris().csv_text)
     line = next(line for line in out.splitlines() if line.startswith("mean"))

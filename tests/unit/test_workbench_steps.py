@@ -104,7 +104,7 @@ def test_every_frame_breakdown_matches_its_node_counts_and_the_tree_is_tagged_by
 def test_perceptron_frames_reproduce_seed_000_table():
     info = session.keep_table(read_csv(SEED_CSV), "seed.csv")
     reply = session.handle("train", {"table_id": info["table_id"], "target": "y", "features": None,
-                                    "model": "Perceptron", "params": {"initial_weights": [-1, 0, 0], "max_epochs": 1},
+                                    "model": "Perceptron", "params": {"initial_weights": [-1, 0, 0], "max_iter": 1},
                                     "preprocessing": {"standardize": False}})  # the notes' raw units
     run = session.runs[reply["result"]["model_id"]]
     tl = steps.timeline(run)
@@ -117,7 +117,7 @@ def test_perceptron_frames_reproduce_seed_000_table():
 
 
 def test_kmeans_frames_inertia_never_rises_and_ends_at_the_model():
-    run, _ = trained("blobs", "KMeans", None, {"k": 3}, n=200, seed=3)
+    run, _ = trained("blobs", "KMeans", None, {"n_clusters": 3}, n=200, seed=3)
     tl = steps.timeline(run)
     seeds = [f for f in tl["frames"] if f["kind"] == "seed"]
     iters = [f for f in tl["frames"] if f["kind"] == "iteration"]
@@ -154,7 +154,7 @@ def test_other_families_give_frames():
 
 
 def test_knn_timeline_and_explain_list_the_nearest_rows():
-    run, _ = trained("iris", "KNeighborsClassifier", "species", {"k": 3})
+    run, _ = trained("iris", "KNeighborsClassifier", "species", {"n_neighbors": 3})
     tl = steps.timeline(run, row=60)
     X = np.column_stack([run.table.column(c) for c in run.features])
     X = (X - X.mean(axis=0)) / X.std(axis=0)  # standardised on the training rows (all of them here)
@@ -184,7 +184,7 @@ def test_a_wide_table_writes_each_formula_once_and_leaves_the_numbers_to_the_per
     path.write_text("\n".join(lines) + "\n")
     table = session.handle("load_csv", {"path": str(path), "name": "wide.csv"})["result"]
     reply = session.handle("train", {"table_id": table["table_id"], "target": "y", "features": None,
-                                    "model": "Perceptron", "params": {"max_epochs": 1}})
+                                    "model": "Perceptron", "params": {"max_iter": 1}})
     run = session.runs[reply["result"]["model_id"]]
     tl = steps.timeline(run)
     mean, scale, constant = tl["standardized"]["x11"]

@@ -13,6 +13,7 @@ import { showResult } from "./results.js";
 import { trainAndRecord } from "./result-actions.js";
 import { trainingSettings } from "./result-standing.js";
 import { restoreModel } from "./model-controls.js";
+import { paramLabel, paramValues } from "./params-form.js";
 import { showTable, rememberSession } from "./data-controls.js";
 import { saveHistory, loadHistory } from "./session-store.js";
 
@@ -78,8 +79,10 @@ const IMPUTED = { mean: "missing cells get the mean", median: "missing cells get
 // The words an entry shows: the learner, its parameters that differ from the defaults, the evaluation as
 // Python describes the split it made (a regression's is never "stratified") and the preprocessing.
 function describeRun(args, model, result) {
-  const changed = (model?.params || []).filter((p) => p.name in args.params && args.params[p.name] !== p.default)
-    .map((p) => `${p.name.replaceAll("_", " ")} ${args.params[p.name] === null ? "none" : args.params[p.name]}`);
+  const params = model?.params || [];
+  const values = paramValues(params, args.params);  // an entry saved before a rename names the old parameter
+  const changed = params.filter((p) => p.name in values && values[p.name] !== p.default)
+    .map((p) => `${paramLabel(p)} ${values[p.name] === null ? "none" : values[p.name]}`);
   const { standardize, impute } = args.preprocessing || {};
   const defaults = model?.preprocessing || {};  // the learner's own (the models menu), for a choice left to it
   const standardized = standardize ?? Boolean(defaults.standardize);

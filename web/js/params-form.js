@@ -17,6 +17,19 @@ function controlFor(param) {
   return input;
 }
 
+// What the page calls a parameter: the notes' symbol where the Python side gives one (k for n_neighbors,
+// seed for random_state), else its name with spaces.
+export function paramLabel(param) {
+  return param.label || param.name.replaceAll("_", " ");
+}
+
+// The value `values` holds for `param`, under its name or the name it had before scikit-learn's (a saved
+// session or a link written then); undefined when neither is there.
+function valueFor(param, values) {
+  if (param.name in values) return values[param.name];
+  return param.was && param.was in values ? values[param.was] : undefined;
+}
+
 function setControl(control, kind, value) {
   if (kind === "bool") control.checked = Boolean(value);
   else control.value = value === null || value === undefined ? "" : String(value);
@@ -31,8 +44,9 @@ export function renderParams(container, params, values = {}) {
     control.id = id;
     control.dataset.param = param.name;
     control.dataset.kind = param.kind;
-    setControl(control, param.kind, param.name in values ? values[param.name] : param.default);
-    const label = el("label", { for: id, text: param.name.replaceAll("_", " ") });
+    const value = valueFor(param, values);
+    setControl(control, param.kind, value === undefined ? param.default : value);
+    const label = el("label", { for: id, text: paramLabel(param) });
     const help = param.help ? el("span", { class: "help", id: `${id}-help`, text: param.help }) : null;
     const error = el("span", { class: "field-error", id: `${id}-error`, hidden: true });
     control.setAttribute("aria-describedby", [help && help.id, error.id].filter(Boolean).join(" "));
@@ -74,8 +88,10 @@ export function paramProblem(param, value) {
 
 // The value of each parameter with a control: `values` where they name it, else its default.
 export function paramValues(params, values = {}) {
-  return Object.fromEntries(params.filter((p) => p.kind !== "vector")
-    .map((p) => [p.name, p.name in values ? values[p.name] : p.default]));
+  return Object.fromEntries(params.filter((p) => p.kind !== "vector").map((p) => {
+    const value = valueFor(p, values);
+    return [p.name, value === undefined ? p.default : value];
+  }));
 }
 
 // Marks each control whose value in `values` breaks its rule, and returns ["name: problem", ...]
@@ -90,7 +106,7 @@ export function checkParams(container, params, values) {
     error.textContent = problem;
     error.hidden = !problem;
     control.setAttribute("aria-invalid", problem ? "true" : "false");
-    if (problem) problems.push(`${param.name.replaceAll("_", " ")}: ${problem}`);
+    if (problem) problems.push(`${paramLabel(param)}: ${problem}`);
   }
   return problems;
 }

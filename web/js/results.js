@@ -64,7 +64,7 @@ export function showResult(result) {
   store.set({
     result, enabledViews: result.views || [], wanted: {}, view: openingView(result, wanted.view),
     axes: { boundary: startAxes(result, "boundary", wanted), clusters: startAxes(result, "clusters", wanted) },
-    cut: result.model?.params?.k ?? result.clusters?.centres?.length ?? 2,
+    cut: result.model?.params?.n_clusters ?? result.model?.params?.k ?? result.clusters?.centres?.length ?? 2,
   });
 }
 

@@ -8,7 +8,7 @@ import { python } from "./python.js";
 import { run, showMessage } from "./work.js";
 import { chosenModel, needsTarget } from "./model-controls.js";
 import { showParams } from "./model-panel.js";
-import { paramProblem } from "./params-form.js";
+import { paramLabel, paramProblem } from "./params-form.js";
 import { train, trainingArgs } from "./training.js";
 import { renderer, sizeFor } from "./view-draw.js";
 import { rankMetrics, isPercent } from "./leaderboard.js";
@@ -17,6 +17,8 @@ const e = byId;
 const MAX_RANGE = 100;  // a range a..b lists at most this many values (the grid's own limit)
 
 const tunable = (model) => (model?.params || []).filter((p) => p.kind !== "vector");
+// What the page calls the parameter named `name` of the chosen model (the notes' symbol where it has one).
+const labelOf = (name) => paramLabel((chosenModel()?.params || []).find((p) => p.name === name) || { name });
 const label = (value) => (value === null ? "none" : String(value));
 const round = (v) => Number(v.toPrecision(6));
 
@@ -38,7 +40,7 @@ export function suggestedValues(param) {
 
 // The text of a values box read as the parameter's values: {values} or {problem}.
 export function parseValues(param, text) {
-  const name = param.name.replaceAll("_", " ");
+  const name = paramLabel(param);
   const values = [];
   for (const raw of text.split(",").map((t) => t.trim()).filter(Boolean)) {
     const range = /^(-?\d+)\s*\.\.\s*(-?\d+)$/.exec(raw);
@@ -71,8 +73,8 @@ function fillMenus(s) {
   const params = tunable(chosenModel(s));
   const [first, second] = [e("tune-param-1"), e("tune-param-2")];
   const keep = [first.value, second.value];
-  first.replaceChildren(...params.map((p) => option(p.name, p.name.replaceAll("_", " "))));
-  second.replaceChildren(option("", "none"), ...params.map((p) => option(p.name, p.name.replaceAll("_", " "))));
+  first.replaceChildren(...params.map((p) => option(p.name, paramLabel(p))));
+  second.replaceChildren(option("", "none"), ...params.map((p) => option(p.name, paramLabel(p))));
   first.value = params.some((p) => p.name === keep[0]) ? keep[0] : params[0]?.name ?? "";
   second.value = params.some((p) => p.name === keep[1]) && keep[1] !== first.value ? keep[1] : "";
   suggest(1);
@@ -131,7 +133,7 @@ async function tune() {
 
 function caption(r) {
   const best = r.best;
-  const cell = Object.entries(best.params).map(([n, v]) => `${n.replaceAll("_", " ")} = ${label(v)}`).join(", ");
+  const cell = Object.entries(best.params).map(([n, v]) => `${labelOf(n)} = ${label(v)}`).join(", ");
   const held = r.test_rows_left_out ? `; the ${r.test_rows_left_out} test rows were left out, for the model you train next` : "";
   return `${r.score_name} of ${r.label} by ${r.k}-fold cross-validation (${r.splitter === "StratifiedKFold" ? "stratified, " : ""}`
     + `seed ${r.seed}) on ${r.n_rows} rows, the preprocessing fitted inside each fold${held}. Best: ${cell}, `
@@ -153,7 +155,7 @@ async function draw(r) {
   const [rows, columns] = r.params;
   if (!columns) {
     const mod = await renderer("validation-curve");
-    const data = { labels: rows.values.map(label), xName: rows.name.replaceAll("_", " "), valueName: r.score_name, best: r.best.index,
+    const data = { labels: rows.values.map(label), xName: labelOf(rows.name), valueName: r.score_name, best: r.best.index,
       percent: isPercent(r.scoring),
       validation: { mean: r.cells.map((c) => c.validation_mean), std: r.cells.map((c) => c.validation_std) },
       train: { mean: r.cells.map((c) => c.train_mean), std: r.cells.map((c) => c.train_std) } };
@@ -163,7 +165,7 @@ async function draw(r) {
   } else {
     const mod = await renderer("heatmap");
     const data = { rows: rows.values.map(label), columns: columns.values.map(label), values: r.cells.map((c) => c.validation_mean),
-      best: r.best.index, rowName: rows.name.replaceAll("_", " "), columnName: columns.name.replaceAll("_", " ") };
+      best: r.best.index, rowName: labelOf(rows.name), columnName: labelOf(columns.name) };
     canvas.setAttribute("aria-label", `Heatmap of the mean validation ${r.score_name} over ${data.rowName} and ${data.columnName}`);
     mod.drawHeatmap(canvas, data, { width, title: `Mean validation ${r.score_name}` });
     e("tune-text").replaceChildren(mod.describeHeatmap(data, { caption: `Mean validation ${r.score_name} by ${r.k}-fold cross-validation` }));

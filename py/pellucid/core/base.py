@@ -13,6 +13,7 @@ from . import serialize
 from .descriptor import Task
 from .errors import DataError, not_fitted
 from .file_fields import FIELD, check_state, damaged, require_dict, require_int, require_key
+from .param_names import accept_old_names, current_names
 from .params import check_params
 from .scores import accuracy_score, r2_score
 
@@ -36,6 +37,7 @@ class Estimator:
         # user's) is added by `register_estimator` (the learner registry does it), so it never leaks
         # into the list of pellucid's estimators just because its module was imported.
         super().__init_subclass__(**kwargs)
+        accept_old_names(cls)
         if not cls.__name__.startswith("_") and cls.task is not None and cls.__module__.startswith("pellucid."):
             _REGISTRY[cls.__name__] = cls
 
@@ -163,6 +165,7 @@ def from_dict(d):
         raise DataError(f"Unknown model {name!r}; known models are: {', '.join(sorted(_REGISTRY))}.", field=FIELD)
     cls = _REGISTRY[name]
     params = require_dict(serialize.decode(d.get("params", {}), "params"), "params")
+    params = current_names(cls, params, field=FIELD)  # a file written before a parameter was renamed
     unknown = sorted(set(params) - set(cls._param_names()))
     if unknown:
         raise damaged("params", f"name parameters {name} does not have: {', '.join(map(str, unknown))}")

@@ -11,19 +11,25 @@ from .errors import DataError
 
 
 class Rule:
-    """A constraint on one hyperparameter; `none_ok` lets None mean "no limit" or "automatic"."""
+    """A constraint on one hyperparameter; `none_ok` lets None mean "no limit" or "automatic". `label` is
+    what the page calls it when that is not the parameter's name: the notes' symbol (k, the seed) for a
+    parameter that carries scikit-learn's name (n_neighbors, random_state)."""
 
     kind = "any"
 
-    def __init__(self, none_ok=False, help=""):
+    def __init__(self, none_ok=False, help="", label=None, also=()):
         self.none_ok = none_ok
         self.help = help
+        self.label = label
+        self.also = tuple(also)  # values accepted besides the rule's (KMeans' n_init="auto", C=inf)
 
     def check(self, name, value):
         if value is None:
             if not self.none_ok:
                 raise DataError(f"Parameter {name!r} must be {self.expectation()}; got None.",
                                 field=f"params.{name}")
+            return
+        if isinstance(value, (str, numbers.Real)) and value in self.also:
             return
         self._check_value(name, value)
 
@@ -34,7 +40,8 @@ class Rule:
         return "set"
 
     def describe(self):
-        return {"kind": self.kind, "none_ok": self.none_ok, "help": self.help}
+        return {"kind": self.kind, "none_ok": self.none_ok, "help": self.help, "label": self.label,
+                "also": [value if isinstance(value, str) else repr(value) for value in self.also]}
 
 
 class Number(Rule):
@@ -67,6 +74,7 @@ class Number(Rule):
         if self.high is not None:
             parts.append(f"{'<' if self.high_open else '<='} {self.high}")
         text = noun + (" " + " and ".join(parts) if parts else "")
+        text += "".join(f" or {value!r}" for value in self.also)
         return text + (" or None" if self.none_ok else "")
 
     def describe(self):

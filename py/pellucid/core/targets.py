@@ -102,5 +102,5 @@ def check_classes(y, minimum=2):
 def check_k_within_rows(k, n_rows):
     """A clustering cannot make more clusters than it has rows."""
     if k > n_rows:
-        raise DataError(f"Parameter 'k' must be at most the number of rows (n_samples={n_rows}); got {k}: "
-                        "choose a smaller k or use more rows.", field="params.k")
+        raise DataError(f"Parameter 'n_clusters' (k) must be at most the number of rows (n_samples={n_rows}); "
+                        f"got {k}: choose a smaller k or use more rows.", field="params.n_clusters")

@@ -148,7 +148,7 @@ def k_sweep(X, ks, seed=0, n_init=10):
                         f"({len(M)}); got {ks}.")
     rows = []
     for k in ks:
-        model = KMeans(k=k, n_init=n_init, seed=seed).fit(M)
+        model = KMeans(n_clusters=k, n_init=n_init, random_state=seed).fit(M)
         distinct = len(np.unique(model.labels_))
         dunn = dunn_index(M, model.labels_) if distinct >= 2 else None
         sil = silhouette_score(M, model.labels_) if 2 <= distinct <= len(M) - 1 else None

@@ -107,7 +107,7 @@ def _perceptron_update(run, rng):
 
 
 def _nb_posterior(run, rng):
-    est = type(run.estimator)(**{**run.estimator.get_params(), "k": 1.0, "trace": False})
+    est = type(run.estimator)(**{**run.estimator.get_params(), "alpha": 1.0, "trace": False})
     X, y, rows = steps.training_data(run)
     est.fit(X, y)
     row = int(rows[int(rng.integers(len(rows)))]) + 1

@@ -159,7 +159,7 @@ def _categorical_nb_grid(model, rows, proba):
     only (a numeric column of 35,000 distinct values is as many categories to search), then gathered over
     the grid and summed; a held column's terms are added once."""
     finite = np.zeros((rows.n_rows, len(model.classes_)))  # (m, C)
-    n_zero = None if model.k > 0 else np.zeros_like(finite)
+    n_zero = None if model.alpha > 0 else np.zeros_like(finite)
     for name, (fin, zero) in zip(model.feature_names_in_, model.column_log_terms(rows.few)):
         spread = rows.inverse.get(name, 0)  # (m,) each grid row's distinct value, or row 0 for a held column
         finite += fin[spread]

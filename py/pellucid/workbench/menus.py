@@ -1,6 +1,7 @@
 """The page's two menus: the data sets (built-in examples and generators) and the models, with what the page
 needs to build each model's controls. The bridge answers its "datasets" and "models" commands from here."""
 
+from ..core.param_names import old_name_of
 from ..core.settings import preprocessing_defaults
 from ..learners import registry
 from . import tables
@@ -13,7 +14,9 @@ def datasets():
 
 # Parameters the page does not offer: tracing is the steps view's business, and standardizing is the
 # preprocessing step's (one switch for every learner, fitted on the training rows), not a second box.
-NOT_IN_THE_FORM = ("trace", "standardize")
+# scikit-learn's C is logistic regression's l2 said the other way round (C = 1/(n l2)): the form offers the
+# notes' l2 alone, so one setting has one box.
+NOT_IN_THE_FORM = ("trace", "standardize", "C")
 
 
 def models():
@@ -26,7 +29,8 @@ def models():
     for learner in registry.learners():
         cls = learner.estimator
         defaults = cls().get_params()
-        params = [{"name": name, "default": defaults[name], **rule.describe()}
+        # "was": the name before scikit-learn's, so a saved session or link that uses it still fills the form.
+        params = [{"name": name, "default": defaults[name], "was": old_name_of(cls, name), **rule.describe()}
                   for name, rule in cls._param_rules.items() if name not in NOT_IN_THE_FORM]
         menu.append({"name": learner.name, "label": learner.label, "group": learner.group, "task": learner.task,
                      "capabilities": sorted(learner.capabilities), "needs": learner.needs,

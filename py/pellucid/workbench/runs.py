@@ -8,6 +8,7 @@ import numpy as np
 
 from ..core.descriptor import Task
 from ..core.errors import DataError
+from ..core.param_names import current_names
 from ..learners import registry
 
 SUPERVISED = tuple(task.value for task in Task if task.supervised)  # the tasks that learn a target
@@ -146,7 +147,7 @@ def make_estimator(model, params, trace=False):
     """A new estimator of the learner called `model` with the page's params (unknown names: a DataError)."""
     learner = registry.get(model)
     cls = learner.estimator
-    params = dict(params or {})
+    params = current_names(cls, dict(params or {}))  # a link or saved session from before a rename
     unknown = sorted(set(params) - set(cls._param_rules))
     if unknown:
         raise DataError(f"{learner.label} has no parameter {', '.join(map(repr, unknown))}.",

@@ -42,7 +42,7 @@ def kmeans(est, X, y, rows, run, row):
                                      "text": f"μ_j ← mean of the rows in cluster j; sizes {sizes}"}]})
     pts = {"x": M[keep, 0].tolist(), "y": (M[keep, 1] if M.shape[1] > 1 else np.zeros(len(keep))).tolist(),
            "rows": (keep + 1).tolist()}
-    return {"family": "kmeans", "frames": frames, "points": pts, "feature_names": names, "k": int(est.k)}
+    return {"family": "kmeans", "frames": frames, "points": pts, "feature_names": names, "k": int(est.n_clusters)}
 
 
 def agglomerative(est, X, y, rows, run, row):

@@ -1,14 +1,15 @@
-"""Agglomerative (bottom-up hierarchical) clustering with single, complete or average link (notes 004).
+"""Agglomerative (bottom-up hierarchical) clustering with single, complete, average or Ward link (notes 004).
 
 The notes' "Agglomerative clustering": start with every point in its own cluster and repeatedly merge
 the two closest clusters, where the distance between two clusters is that of their closest pair of
 points (single link) or of their farthest pair (complete link); average link, the mean over all pairs,
-is the usual third choice. The merges form a tree (dendrogram); cutting it after n - k merges leaves
+is the usual third choice, and Ward's (scikit-learn's default) merges the pair whose union least increases
+the total within-cluster sum of squares. The merges form a tree (dendrogram); cutting it after n - k merges leaves
 k clusters.
 
 Single link is computed from a minimum spanning tree (Prim's algorithm, one row of the distance matrix
 per step, made when needed: the single-link merges are the tree's edges taken from the shortest up);
-O(n^2) time, O(n d) memory. Complete and average link use the nearest-neighbour chain algorithm with
+O(n^2) time, O(n d) memory. Complete, average and Ward link use the nearest-neighbour chain algorithm with
 the Lance-Williams update of an n x n distance matrix: O(n^2) time and memory. The merge order and
 tie-breaking follow scipy's `linkage`, so on data without tied distances the tree is scipy's. (Data on
 a grid, such as raw iris or digits pixels, has exactly tied distances; which of the tied pairs merges
@@ -51,10 +52,11 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
     """
 
     _param_rules = {
-        "k": Integer(1, None, help="Number of clusters left when merging stops."),
-        "linkage": Choice("single", "complete", "average",
+        "n_clusters": Integer(1, None, label="k", help="Number of clusters left when merging stops (the notes' k)."),
+        "linkage": Choice("single", "complete", "average", "ward",
                           help="Distance between clusters: closest pair (single link), farthest pair "
-                               "(complete link) or mean over all pairs (average link)."),
+                               "(complete link), mean over all pairs (average link), or Ward's: how much "
+                               "merging them would add to the within-cluster sum of squares."),
         "trace": Flag(help="Record every merge: which clusters, at what distance, of what size."),
     }
     # A model file's state (core.file_fields): the merges, the fitted rows and their clusters.
@@ -75,8 +77,10 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         if self.labels_.size and self.labels_.max() >= n:
             raise damaged("state.labels_", f"must hold cluster numbers below {n}")
 
-    def __init__(self, k=2, linkage="single", trace=False):
-        self.k = k
+    _renamed_params = {"k": "n_clusters"}  # before scikit-learn's name
+
+    def __init__(self, n_clusters=2, linkage="single", trace=False):
+        self.n_clusters = n_clusters
         self.linkage = linkage
         self.trace = trace
 
@@ -86,7 +90,7 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
         n = len(M)
         check_row_limit(self, n, MAX_ROWS, "Its distances between every pair of rows")
-        check_k_within_rows(self.k, n)
+        check_k_within_rows(self.n_clusters, n)
         mean = M.mean(axis=0)
         M = M - mean  # centring keeps the distance expansion accurate
         scale = unit_scale(M)  # and dividing by a power of two keeps squares of tiny values from underflowing
@@ -102,7 +106,7 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         self.distances_ = dist[order] * scale
         self.n_leaves_ = n
         self.X_fit_ = M * scale + mean  # (n, d) the encoded rows, for predict
-        self.labels_ = self.labels_for(self.k)
+        self.labels_ = self.labels_for(self.n_clusters)
         if self.trace:
             self.trace_ = [{"step": i, **merge} for i, merge in enumerate(self.merges_)]
         return self
@@ -186,13 +190,15 @@ def minimum_spanning_tree(M):
 
 
 def nearest_neighbour_chain(M, linkage):
-    """Complete or average link merges by the nearest-neighbour chain algorithm (as scipy's nn_chain).
+    """Complete, average or Ward link merges by the nearest-neighbour chain algorithm (as scipy's nn_chain).
 
     Follow nearest neighbours from any cluster until two clusters are each other's nearest; merge them
     (the one with the smaller index is dropped, the other holds the union) and update its row and column
     of the distance matrix by Lance-Williams: complete d(i, a+b) = max(d(i, a), d(i, b)); average
-    d(i, a+b) = (|a| d(i, a) + |b| d(i, b)) / (|a| + |b|). Returns the merges (a, b, distance) in the
-    order made.
+    d(i, a+b) = (|a| d(i, a) + |b| d(i, b)) / (|a| + |b|); Ward, on squared distances,
+    d2(i, a+b) = ((|i|+|a|) d2(i, a) + (|i|+|b|) d2(i, b) - |i| d2(a, b)) / (|i| + |a| + |b|), so a merge's
+    distance is sqrt(2 |a||b| / (|a|+|b|)) times the distance of the two centroids, as scipy and
+    scikit-learn report it. Returns the merges (a, b, distance) in the order made.
 
     Dropped clusters are hidden by adding `dropped` (0 or inf) to each row read; once half the matrix
     is dropped it is compacted to the live clusters (kept in index order, so ties still go to the
@@ -200,7 +206,8 @@ def nearest_neighbour_chain(M, linkage):
     n = len(M)
     D = pairwise_squared_distances(M)  # (n, n) squared_distances(M, M), one triangle computed and mirrored
     if linkage == "average":
-        np.sqrt(D, out=D)  # averages need real distances; complete link can stay squared (max is monotone)
+        np.sqrt(D, out=D)  # averages need real distances; complete link can stay squared (max is monotone),
+        # and Ward's update is on squared distances
     np.fill_diagonal(D, np.inf)  # a cluster is not its own neighbour
     ids = np.arange(n)  # original cluster index of each matrix position
     size = np.ones(n)
@@ -214,14 +221,14 @@ def nearest_neighbour_chain(M, linkage):
             chain.append(int(np.argmax(size > 0)))
         x, y = _mutual_neighbours(D, dropped, chain)
         a[step], b[step], dist[step] = ids[x], ids[y], D[x, y]
-        _lance_williams(D[y], D[x], size[y], size[x], linkage)  # row y becomes the merged cluster's
+        _lance_williams(D[y], D[x], size, y, x, linkage)  # row y becomes the merged cluster's
         D[y, y] = np.inf
         D[:, y] = D[y]
         dropped[x] = np.inf
         size[y] += size[x]
         size[x] = 0
         live -= 1
-    return a, b, (np.sqrt(dist) if linkage == "complete" else dist)
+    return a, b, (dist if linkage == "average" else np.sqrt(dist))
 
 
 def _mutual_neighbours(D, dropped, chain):
@@ -248,13 +255,19 @@ def _compact(D, ids, size, chain):
     return D, ids[keep], size[keep], np.zeros(len(keep)), [int(position[c]) for c in chain]
 
 
-def _lance_williams(dy, dx, ny, nx, linkage):
-    """Overwrite dy with the distances to the union of clusters y and x."""
+def _lance_williams(dy, dx, size, y, x, linkage):
+    """Overwrite dy (row y of the distance matrix) with the distances to the union of clusters y and x;
+    `size` holds every cluster's row count (0 for merged-away ones, whose entries are never read)."""
+    ny, nx = size[y], size[x]
     if linkage == "complete":
         np.maximum(dy, dx, out=dy)
-    else:
+    elif linkage == "average":
         dy *= ny / (nx + ny)
         dy += (nx / (nx + ny)) * dx
+    else:  # Ward, squared distances
+        d_xy = dy[x]
+        with np.errstate(invalid="ignore"):  # inf entries (the diagonal) stay inf or are overwritten
+            dy[:] = ((size + ny) * dy + (size + nx) * dx - size * d_xy) / (size + nx + ny)
 
 
 def label_merges(a, b, n):

@@ -15,7 +15,7 @@ def _gaussian_notes(p):
 
 
 def _categorical(sk, p, ctx):
-    return sk.naive_bayes.CategoricalNB(alpha=p["k"], force_alpha=True, min_categories=ctx["n_categories"])
+    return sk.naive_bayes.CategoricalNB(alpha=p["alpha"], force_alpha=True, min_categories=ctx["n_categories"])
 
 
 def _categorical_notes(p):
@@ -26,11 +26,11 @@ def _categorical_notes(p):
 
 
 def _bernoulli(sk, p, ctx):
-    return sk.naive_bayes.BernoulliNB(alpha=p["k"], binarize=p["binarize"], force_alpha=True)
+    return sk.naive_bayes.BernoulliNB(alpha=p["alpha"], binarize=p["binarize"], force_alpha=True)
 
 
 def _multinomial(sk, p, ctx):
-    return sk.naive_bayes.MultinomialNB(alpha=p["k"], force_alpha=True)
+    return sk.naive_bayes.MultinomialNB(alpha=p["alpha"], force_alpha=True)
 
 
 def _notes(p):

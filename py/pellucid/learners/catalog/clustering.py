@@ -6,8 +6,8 @@ from ..kmeans.kmeans import KMeans
 
 
 def _kmeans(sk, p, ctx):
-    return sk.cluster.KMeans(n_clusters=p["k"], init=p["init"], n_init=p["n_init"], max_iter=p["max_iter"],
-                             tol=p["tol"], random_state=p["seed"])
+    return sk.cluster.KMeans(n_clusters=p["n_clusters"], init=p["init"], n_init=p["n_init"], max_iter=p["max_iter"],
+                             tol=p["tol"], random_state=p["random_state"])
 
 
 def _kmeans_notes(p):
@@ -20,7 +20,7 @@ def _kmeans_notes(p):
 
 
 def _agglomerative(sk, p, ctx):
-    return sk.cluster.AgglomerativeClustering(n_clusters=p["k"], linkage=p["linkage"])
+    return sk.cluster.AgglomerativeClustering(n_clusters=p["n_clusters"], linkage=p["linkage"])
 
 
 def _agglomerative_notes(p):

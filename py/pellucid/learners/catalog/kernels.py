@@ -11,7 +11,7 @@ from ..kernels.kernel_regression import MAX_ROWS as KERNEL_MAX_ROWS, KernelRegre
 def _kernel_regression(sk, p, ctx):
     kernel = {"linear": "linear", "poly": "poly", "rbf": "rbf"}[p["kernel"]]
     gamma = 1.0 if kernel == "poly" else ctx["gamma"]  # ours: (x.z + c)^degree, exp(-gamma |x - z|^2)
-    return sk.kernel_ridge.KernelRidge(alpha=p["l2"], kernel=kernel, degree=p["degree"], coef0=p["c"],
+    return sk.kernel_ridge.KernelRidge(alpha=p["l2"], kernel=kernel, degree=p["degree"], coef0=p["coef0"],
                                        gamma=gamma)
 
 

@@ -30,7 +30,7 @@ def _linear_notes(p):
 
 
 def _logistic(sk, p, ctx):
-    C = np.inf if p["l2"] == 0 else 1.0 / (ctx["n_train"] * p["l2"])  # the same objective
+    C = p["C"] if p.get("C") is not None else np.inf if p["l2"] == 0 else 1.0 / (ctx["n_train"] * p["l2"])
     return sk.linear_model.LogisticRegression(C=C, tol=1e-8, max_iter=1000, class_weight=p["class_weight"])
 
 
@@ -44,8 +44,8 @@ def _logistic_notes(p):
 
 def _perceptron(sk, p, ctx):
     return sk.linear_model.SGDClassifier(loss="perceptron", penalty=None, learning_rate="constant", eta0=1.0,
-                                         max_iter=p["max_epochs"], tol=None, shuffle=bool(p["shuffle"]),
-                                         random_state=p["seed"], average=bool(p["averaged"]),
+                                         max_iter=p["max_iter"], tol=None, shuffle=bool(p["shuffle"]),
+                                         random_state=p["random_state"], average=bool(p["averaged"]),
                                          class_weight=p["class_weight"])
 
 
@@ -54,7 +54,7 @@ def _perceptron_notes(p):
              "three or more classes scikit-learn trains one binary perceptron per class (one-vs-rest); "
              "pellucid's multiclass perceptron keeps one weight vector per class and updates two of them "
              "on a mistake.",
-             "scikit-learn runs all max_epochs passes; pellucid stops after a pass with no mistake. Their "
+             "scikit-learn runs all max_iter passes; pellucid stops after a pass with no mistake. Their "
              "shuffled orders differ (different random generators)."]
     if p.get("initial_weights") is not None:
         notes.append("initial_weights are not passed on: scikit-learn starts from zero.")

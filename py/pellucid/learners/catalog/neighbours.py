@@ -7,7 +7,7 @@ from ..neighbors.neighbors import KNeighborsClassifier, KNeighborsRegressor
 def _twin(kind):
     def build(sk, p, ctx):
         cls = getattr(sk.neighbors, f"KNeighbors{kind}")
-        return cls(n_neighbors=p["k"], metric=p["metric"], weights=p["weights"], algorithm="brute")
+        return cls(n_neighbors=p["n_neighbors"], metric=p["metric"], weights=p["weights"], algorithm="brute")
     return build
 
 

@@ -6,9 +6,7 @@ from ..projection.pca import PCA
 
 def _twin(sk, p, ctx):
     n = p["n_components"]
-    if p.get("variance") is not None:
-        n = float(p["variance"]) if p["variance"] < 1 else None
-    if n is not None and not isinstance(n, float):
+    if n is not None and n >= 1:  # a count (a fraction below 1 means the same in both)
         n = min(int(n), ctx["n_features"], ctx["n_train"])
     return sk.decomposition.PCA(n_components=n, svd_solver="full")
 

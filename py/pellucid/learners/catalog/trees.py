@@ -36,7 +36,7 @@ def _classifier(sk, p, ctx):
     return sk.tree.DecisionTreeClassifier(criterion=_sklearn_criterion(p["criterion"]), max_depth=p["max_depth"],
                                           min_samples_split=p["min_samples_split"],
                                           min_samples_leaf=p["min_samples_leaf"],
-                                          max_leaf_nodes=p["max_leaf_nodes"], random_state=p["seed"],
+                                          max_leaf_nodes=p["max_leaf_nodes"], random_state=p["random_state"],
                                           class_weight=p["class_weight"])
 
 

@@ -38,7 +38,7 @@ def lattice_sums(model, held_row, axes, coef):
     held_dot = X[:, held] @ held_row[held]  # (n,)
     if model.kernel == "linear":
         return _polynomial(held_dot, 1, along, values, coef)
-    return _polynomial(held_dot + model.c, model.degree, along, values, coef)
+    return _polynomial(held_dot + model.coef0, model.degree, along, values, coef)
 
 
 def _rbf(gamma, held_squares, along, values, coef):

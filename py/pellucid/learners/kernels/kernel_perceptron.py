@@ -34,7 +34,7 @@ class KernelPerceptron(ClassifierMixin, _KernelModel):
 
     The notes' bias feature (a constant 1 appended to every f(x)) adds 1 to every kernel value. Examples
     are visited in order, epoch after epoch, until an epoch makes no mistake (the data are separated)
-    or `max_epochs` pass (ConvergenceWarning).
+    or `max_iter` pass (ConvergenceWarning).
     Two classes: y* = +1 for classes_[1] and -1 for classes_[0]; f(x) >= 0 is classified +1 (the notes
     put points on the boundary in the positive class); a mistake on i adds 1 to alpha_i.
     More classes: one alpha vector per class (the multiclass perceptron, notes 000); the prediction is the
@@ -51,7 +51,7 @@ class KernelPerceptron(ClassifierMixin, _KernelModel):
 
     _param_rules = {
         **_KERNEL_RULES,
-        "max_epochs": Integer(1, help="Most passes through the training data."),
+        "max_iter": Integer(1, label="max epochs", help="Most passes (epochs) through the training data."),
         "trace": Flag(help="Record every epoch's mistakes and the first 200 updates."),
     }
     # A model file's state (core.file_fields): the encoded training rows, their class numbers and the
@@ -64,12 +64,14 @@ class KernelPerceptron(ClassifierMixin, _KernelModel):
         if self.y_fit_.size and self.y_fit_.max() >= len(self.classes_):
             raise damaged("state.y_fit_", f"must hold class numbers below {len(self.classes_)}")
 
-    def __init__(self, kernel="poly", degree=2, c=1.0, gamma=None, max_epochs=100, trace=False):
+    _renamed_params = {"c": "coef0", "max_epochs": "max_iter"}  # before scikit-learn's names
+
+    def __init__(self, kernel="poly", degree=2, coef0=1.0, gamma=None, max_iter=100, trace=False):
         self.kernel = kernel
         self.degree = degree
-        self.c = c
+        self.coef0 = coef0
         self.gamma = gamma
-        self.max_epochs = max_epochs
+        self.max_iter = max_iter
         self.trace = trace
 
     def fit(self, X, y, feature_names=None):
@@ -83,15 +85,15 @@ class KernelPerceptron(ClassifierMixin, _KernelModel):
         binary = len(self.classes_) == 2
         self.alpha_ = np.zeros(len(y) if binary else (len(self.classes_), len(y)), dtype=np.intp)
         epochs, self._n_listed = [], 0
-        for epoch in range(1, self.max_epochs + 1):
+        for epoch in range(1, self.max_iter + 1):
             updates = (self._binary_epoch if binary else self._multiclass_epoch)(K)
             epochs.append(self._epoch_step(epoch, updates, K))
             if not updates:
                 break
         self.n_iter_, self.converged_ = len(epochs), not updates
         if not self.converged_:
-            warnings.warn(f"KernelPerceptron still made {len(updates)} mistakes in epoch {self.max_epochs}; "
-                          "the data are not separated with this kernel (raise max_epochs or change the "
+            warnings.warn(f"KernelPerceptron still made {len(updates)} mistakes in epoch {self.max_iter}; "
+                          "the data are not separated with this kernel (raise max_iter or change the "
                           "kernel).", ConvergenceWarning, stacklevel=2)
         if self.trace:
             self.trace_ = [self._kernel_step({})] + epochs

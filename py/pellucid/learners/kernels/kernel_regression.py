@@ -42,7 +42,8 @@ _KERNEL_RULES = {
     "kernel": Choice("linear", "poly", "rbf", help="The kernel K(x, z): linear x.z, poly (x.z + c)^degree, "
                                                    "rbf exp(-gamma |x - z|^2)."),
     "degree": Integer(1, help="Degree of the polynomial kernel."),
-    "c": Number(0, help="The constant c in the polynomial kernel (x.z + c)^degree."),
+    "coef0": Number(0, label="c", help="The constant c in the polynomial kernel (x.z + c)^degree "
+                                        "(scikit-learn's coef0)."),
     "gamma": Number(0, low_open=True, none_ok=True, help="Width of the rbf kernel; None means 1 / number "
                                                            "of features."),
 }
@@ -60,7 +61,7 @@ class _KernelModel(Estimator):
         if self.kernel == "linear":
             return linear_kernel(A, B)
         if self.kernel == "poly":
-            return polynomial_kernel(A, B, self.degree, self.c)
+            return polynomial_kernel(A, B, self.degree, self.coef0)
         return rbf_kernel(A, B, self.gamma_)
 
     def _against_training(self, X, coef, rows=None):
@@ -72,7 +73,7 @@ class _KernelModel(Estimator):
         return np.concatenate([self._kernel(Q[s:s + block], train) @ coef for s in range(0, len(Q), block)])
 
     def _kernel_step(self, extra):
-        return {"step": "kernel", "kernel": self.kernel, "degree": int(self.degree), "c": float(self.c),
+        return {"step": "kernel", "kernel": self.kernel, "degree": int(self.degree), "c": float(self.coef0),
                 "gamma": self.gamma_, "n_train": int(len(self.X_fit_)), **extra}
 
 
@@ -143,11 +144,13 @@ class KernelRegression(RegressorMixin, _KernelModel):
                      "lambda_max_": Real(), "learning_rate_": Real(low=0), "beta_": Array("f", ("n_rows",)),
                      "loss_curve_": Curve(), "n_iter_": Int(0), "converged_": Bool(), "warnings_": Texts()}
 
-    def __init__(self, kernel="rbf", degree=2, c=1.0, gamma=None, learning_rate=None, max_iter=1000, l2=0.0,
+    _renamed_params = {"c": "coef0"}  # before scikit-learn's name
+
+    def __init__(self, kernel="rbf", degree=2, coef0=1.0, gamma=None, learning_rate=None, max_iter=1000, l2=0.0,
                  tol=1e-6, trace=False):
         self.kernel = kernel
         self.degree = degree
-        self.c = c
+        self.coef0 = coef0
         self.gamma = gamma
         self.learning_rate = learning_rate
         self.max_iter = max_iter

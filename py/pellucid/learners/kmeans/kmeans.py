@@ -40,15 +40,15 @@ MAX_LOCAL_TRIALS = 100
 class KMeans(ClusterMixin, Estimator):
     """k-means (notes 004): Lloyd's assign / update iterations from k-means++ or random centres.
 
-    Parameters: `k` clusters; `init` "k-means++" (D(x)^2 seeding) or "random" (k distinct rows drawn
-    uniformly); `n_local_trials` candidates drawn for each k-means++ centre after the first, the one that
-    lowers the potential sum D(x)^2 most kept: None is 2 + floor(ln k), greedy k-means++ as scikit-learn
-    seeds, 1 is the notes' plain k-means++ (ignored with init="random"); `n_init` runs from different
-    seedings, keeping the one of least inertia (1 by default, as scikit-learn's n_init="auto" gives for
-    k-means++; its "auto" runs 10 with init="random", here n_init stays as given); `max_iter`
-    iterations at most per run; `tol`: a run also stops when the squared movement of all centres in one
-    iteration is at most tol * (mean variance of the columns), as scikit-learn; otherwise it stops when
-    the assignment no longer changes (the notes' "until clusters stay the same"); `seed` for
+    Parameters: `n_clusters` (the notes' k) clusters; `init` "k-means++" (D(x)^2 seeding) or "random" (k
+    distinct rows drawn uniformly); `n_local_trials` candidates drawn for each k-means++ centre after the
+    first, the one that lowers the potential sum D(x)^2 most kept: None is 2 + floor(ln k), greedy
+    k-means++ as scikit-learn seeds, 1 is the notes' plain k-means++ (ignored with init="random");
+    `n_init` runs from different seedings, keeping the one of least inertia (1 by default; "auto" is 1
+    with k-means++ and 10 with init="random", as scikit-learn's); `max_iter` iterations at most per run;
+    `tol`: a run also stops when the squared movement of all centres in one iteration is at most
+    tol * (mean variance of the columns), as scikit-learn; otherwise it stops when the assignment no
+    longer changes (the notes' "until clusters stay the same"); `random_state` (the seed) for
     `np.random.default_rng`.
 
     Categorical columns are one-hot encoded (0/1 columns, not standardised), so distances are taken
@@ -73,7 +73,7 @@ class KMeans(ClusterMixin, Estimator):
     """
 
     _param_rules = {
-        "k": Integer(1, None, help="Number of clusters k."),
+        "n_clusters": Integer(1, None, label="k", help="Number of clusters k."),
         "init": Choice("k-means++", "random",
                        help="How to choose the first centres: k-means++ draws each next centre with "
                             "probability proportional to D(x)^2; random picks k rows uniformly."),
@@ -81,12 +81,14 @@ class KMeans(ClusterMixin, Estimator):
                                   help="k-means++ candidates drawn for each next centre; the one that lowers "
                                        "the sum of D(x)^2 most is kept. None: 2 + ln k (scikit-learn's greedy "
                                        "k-means++); 1: the notes' plain k-means++."),
-        "n_init": Integer(1, None, help="Number of runs from different initial centres; the run with the "
-                                        "smallest inertia is kept."),
+        "n_init": Integer(1, None, also=("auto",),
+                          help="Number of runs from different initial centres; the run with the smallest inertia "
+                               "is kept. \"auto\" (scikit-learn's): 1 with k-means++, 10 with random."),
         "max_iter": Integer(1, None, help="Most assign/update iterations per run."),
         "tol": Number(0, None, help="Stop when the centres move less than this (relative to the data's "
                                     "variance)."),
-        "seed": Integer(0, None, none_ok=True, help="Random seed for choosing the initial centres."),
+        "random_state": Integer(0, None, none_ok=True, label="seed",
+                                help="Random seed for choosing the initial centres (None: a fresh one each fit)."),
         "trace": Flag(help="Record the seeding draws and every iteration's centres and clusters."),
     }
     # A model file's state (core.file_fields): the centres and each training row's cluster.
@@ -100,16 +102,17 @@ class KMeans(ClusterMixin, Estimator):
 
     # The steps view refits with these (workbench.steps.refit_traced): it shows the notes' seeding.
     _steps_params = {"n_local_trials": 1}
+    _renamed_params = {"k": "n_clusters", "seed": "random_state"}  # before scikit-learn's names
 
-    def __init__(self, k=3, init="k-means++", n_local_trials=None, n_init=1, max_iter=300, tol=1e-4, seed=0,
-                 trace=False):
-        self.k = k
+    def __init__(self, n_clusters=3, init="k-means++", n_local_trials=None, n_init=1, max_iter=300, tol=1e-4,
+                 random_state=0, trace=False):
+        self.n_clusters = n_clusters
         self.init = init
         self.n_local_trials = n_local_trials
         self.n_init = n_init
         self.max_iter = max_iter
         self.tol = tol
-        self.seed = seed
+        self.random_state = random_state
         self.trace = trace
 
     def fit(self, X, y=None, feature_names=None):
@@ -117,8 +120,8 @@ class KMeans(ClusterMixin, Estimator):
         self._check_params()
         M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
         n = len(M)
-        check_k_within_rows(self.k, n)
-        rng = np.random.default_rng(self.seed)
+        check_k_within_rows(self.n_clusters, n)
+        rng = np.random.default_rng(self.random_state)
         scale = square_safe_scale(M)  # the runs work on M / scale, where squares neither underflow nor
         M = M / scale if scale != 1.0 else M  # overflow (scale is 1 for data of an ordinary size)
         # k-means is unmoved by a shift; centred data keeps the distance expansion exact. The rows are
@@ -128,7 +131,7 @@ class KMeans(ClusterMixin, Estimator):
         x_sq = np.einsum("ij,ij->j", MT, MT)  # (n,)
         tol = self.tol * float(x_sq.sum()) / M.size  # sklearn's scaling: tol * mean column variance
         best = None
-        for _ in range(self.n_init):
+        for _ in range(self._runs()):
             seeding = [] if self.trace else None
             centres = self._initial_centres(MT, x_sq, rng, seeding)
             # the one choice of path: the notes' steps when traced, else the same clusters faster
@@ -148,21 +151,27 @@ class KMeans(ClusterMixin, Estimator):
     def _warn_if_fewer_clusters(self):
         """Rows that coincide share a centre, so data with fewer than k distinct rows gives fewer than k
         clusters: said rather than left for the caller to notice (scikit-learn warns alike)."""
-        found = np.count_nonzero(np.bincount(self.labels_, minlength=self.k))
-        if found < self.k:
-            warnings.warn(f"Number of distinct clusters ({found}) found smaller than k ({self.k}), "
+        found = np.count_nonzero(np.bincount(self.labels_, minlength=self.n_clusters))
+        if found < self.n_clusters:
+            warnings.warn(f"Number of distinct clusters ({found}) found smaller than k ({self.n_clusters}), "
                           "usually because X has fewer than k distinct rows (duplicate points); choose a "
                           "smaller k.",
                           ConvergenceWarning, stacklevel=3)
 
+    def _runs(self):
+        """n_init, with scikit-learn's "auto": one k-means++ run, or ten random starts."""
+        if self.n_init == "auto":
+            return 1 if self.init == "k-means++" else 10
+        return self.n_init
+
     def _initial_centres(self, MT, x_sq, rng, seeding):
         if self.init == "random":
-            rows = rng.choice(MT.shape[1], size=self.k, replace=False)
+            rows = rng.choice(MT.shape[1], size=self.n_clusters, replace=False)
             if seeding is not None:
                 seeding.extend({"step": "seed", "centre_index": j, "chosen": int(r), "probabilities": None}
                                for j, r in enumerate(rows))
         else:
-            rows = kmeans_plus_plus(MT.T, self.k, rng, x_sq, seeding, self.n_local_trials)
+            rows = kmeans_plus_plus(MT.T, self.n_clusters, rng, x_sq, seeding, self.n_local_trials)
         return MT[:, rows].T.copy()  # (k, d)
 
     def predict(self, X):

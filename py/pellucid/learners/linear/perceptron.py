@@ -69,9 +69,9 @@ class Perceptron(ClassifierMixin, Estimator):
     predicted class's row.
 
     Training visits the examples in order (or in a fresh random order each epoch when `shuffle=True`,
-    from `np.random.default_rng(seed)`), starting from `initial_weights` (default all zeros; binary: d+1
+    from `np.random.default_rng(random_state)`), starting from `initial_weights` (default all zeros; binary: d+1
     numbers, multiclass: K*(d+1) numbers, row by row). It stops after an epoch with no update (then
-    `converged_ = True`) or after `max_epochs` epochs (`converged_ = False`, with a ConvergenceWarning).
+    `converged_ = True`) or after `max_iter` epochs (`converged_ = False`, with a ConvergenceWarning).
     `averaged=True` predicts with the average of the weights after every visit (averaged perceptron).
     `class_weight="balanced"` scales the update after a mistake on an example of class c by
     s_c = n / (K n_c), as scikit-learn's Perceptron does, so mistakes on a rare class move the weights more;
@@ -93,11 +93,12 @@ class Perceptron(ClassifierMixin, Estimator):
     """
 
     _param_rules = {
-        "max_epochs": Integer(1, None, help="Most passes through the training data"),
+        "max_iter": Integer(1, None, label="max epochs", help="Most passes (epochs) through the training data"),
         "shuffle": Flag(help="Visit the examples in a new random order each pass"),
         "initial_weights": Vector(none_ok=True, help="Starting weights, bias first (None: all zeros)"),
         "averaged": Flag(help="Predict with the average of the weights over all steps"),
-        "seed": Integer(0, None, help="Random seed for the shuffled order"),
+        "random_state": Integer(0, None, none_ok=True, label="seed",
+                                help="Random seed for the shuffled order (None: a fresh one each fit)"),
         "standardize": Flag(help="Scale numeric features to mean 0, sd 1 before training"),
         "class_weight": CLASS_WEIGHT_RULE,
         "trace": Flag(help="Record every step: weights, score, prediction and update"),
@@ -111,13 +112,15 @@ class Perceptron(ClassifierMixin, Estimator):
                      "mistakes_": Curve(),
                      "n_iter_": Int(0), "converged_": Bool(), "warnings_": Texts()}
 
-    def __init__(self, max_epochs=100, shuffle=False, initial_weights=None, averaged=False, seed=0,
+    _renamed_params = {"max_epochs": "max_iter", "seed": "random_state"}  # before scikit-learn's names
+
+    def __init__(self, max_iter=100, shuffle=False, initial_weights=None, averaged=False, random_state=0,
                  standardize=False, class_weight=None, trace=False):
-        self.max_epochs = max_epochs
+        self.max_iter = max_iter
         self.shuffle = shuffle
         self.initial_weights = initial_weights
         self.averaged = averaged
-        self.seed = seed
+        self.random_state = random_state
         self.standardize = standardize
         self.class_weight = class_weight
         self.trace = trace
@@ -132,9 +135,9 @@ class Perceptron(ClassifierMixin, Estimator):
         steps = np.ones(len(F)) if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
         run = _Run(self._initial_weights(F.shape[1]), binary, self.averaged, self.trace,
                    weighted=self.class_weights_ is not None)
-        rng = np.random.default_rng(self.seed)
+        rng = np.random.default_rng(self.random_state)
         self.mistakes_, self.converged_ = [], False
-        for epoch in range(1, self.max_epochs + 1):
+        for epoch in range(1, self.max_iter + 1):
             order = rng.permutation(len(F)) if self.shuffle else np.arange(len(F))
             mistakes = run.epoch(F, targets, steps, order, epoch, self.classes_)
             self.mistakes_.append(mistakes)
@@ -166,8 +169,8 @@ class Perceptron(ClassifierMixin, Estimator):
         self.warnings_ = []
         if not self.converged_:
             message = (f"The perceptron still made {self.mistakes_[-1]} mistakes in its last pass "
-                       f"(epoch {self.n_iter_} of max_epochs={self.max_epochs}); the data may not be "
-                       "linearly separable. Raise max_epochs, or try averaged=True.")
+                       f"(epoch {self.n_iter_} of max_iter={self.max_iter}); the data may not be "
+                       "linearly separable. Raise max_iter, or try averaged=True.")
             self.warnings_.append(message)
             warnings.warn(message, ConvergenceWarning, stacklevel=3)
 

@@ -5,8 +5,8 @@ import warnings
 import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator
-from ...core.errors import ConvergenceWarning
-from ...core.file_fields import Array, Bool, Curve, Int, Labels, Optional, Text, Texts, damaged
+from ...core.errors import ConvergenceWarning, DataError
+from ...core.file_fields import Array, Bool, Curve, Int, Labels, Optional, Real, Text, Texts, damaged
 from ...tabular.features import NUMERIC_STATE, fit_classes, numeric
 from ..shared.class_weights import CLASS_WEIGHT_RULE, check_saved_weights, class_weights
 from . import logistic_fast
@@ -34,7 +34,8 @@ class LogisticRegression(ClassifierMixin, Estimator):
     Objective (minimised; the negative of the averaged log-likelihood, plus an L2 penalty):
         loss(w) = -(1/n) LL(w) + (l2 / 2) * ||w||^2         (the biases are not penalised)
     This is scikit-learn's objective with C = 1 / (n * l2): `LogisticRegression(l2=a)` matches
-    `sklearn.linear_model.LogisticRegression(C=1 / (n * a))`, and l2 = 0 matches `C=np.inf`.
+    `sklearn.linear_model.LogisticRegression(C=1 / (n * a))`, and l2 = 0 matches `C=np.inf`. `C` may be
+    given instead of l2, with scikit-learn's meaning: the fit then uses l2 = 1 / (n C) (`l2_` says which).
 
     class_weight="balanced" weighs each example of class c by s_c = n / (K n_c) in the log-likelihood,
     loss(w) = -(1/n) sum_i s_(y_i) log P(y_i | x_i) + (l2 / 2) ||w||^2, scikit-learn's class_weight with
@@ -71,6 +72,9 @@ class LogisticRegression(ClassifierMixin, Estimator):
 
     _param_rules = {
         "l2": Number(0, None, help="L2 penalty (l2/2)||w||^2 on the weights (not the biases); C = 1/(n l2)"),
+        "C": Number(0, None, low_open=True, none_ok=True, also=(float("inf"),),
+                    help="scikit-learn's inverse penalty, instead of l2: l2 = 1/(n C) for n training rows "
+                         "(None: l2 is used; inf: no penalty)"),
         "solver": Choice("newton", "gd", help="newton: Newton's method (IRLS), fast and exact; "
                                               "gd: gradient ascent on the log-likelihood"),
         "learning_rate": Number(0, None, low_open=True, help="Step size eta of gradient ascent"),
@@ -86,11 +90,13 @@ class LogisticRegression(ClassifierMixin, Estimator):
                      "class_weights_": Optional(Array("f", ("n_classes",), low=0)),
                      "coef_": Array("f", ("n_scores", "n_encoded")), "intercept_": Array("f", ("n_scores",)),
                      "solver_": Text("newton", "lbfgs", "gd"), "n_iter_": Int(0), "converged_": Bool(),
-                     "loss_curve_": Curve(), "warnings_": Texts()}
+                     "loss_curve_": Curve(), "warnings_": Texts(),
+                     "l2_": Optional(Real(low=0))}  # absent from files written before C was offered
 
     def __init__(self, l2=0.0, solver="newton", learning_rate=0.1, max_iter=None, tol=1e-6,
-                 standardize=False, class_weight=None, trace=False):
+                 standardize=False, class_weight=None, C=None, trace=False):
         self.l2 = l2
+        self.C = C
         self.solver = solver
         self.learning_rate = learning_rate
         self.max_iter = max_iter
@@ -104,13 +110,14 @@ class LogisticRegression(ClassifierMixin, Estimator):
         self._check_params()
         Xb, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1), (n,) class numbers 0..K-1
         n_classes = len(self.classes_)
+        self.l2_ = self._penalty(len(Xb))
         self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_)
         row_weights = None if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
         n_params = Xb.shape[1] * (1 if n_classes == 2 else n_classes)
         start = None  # w = 0
         if self.trace:  # the steps view: the formulas as written
-            objective = (binary_log_loss(Xb, y_index, self.l2, row_weights) if n_classes == 2
-                         else softmax_log_loss(Xb, y_index, n_classes, self.l2, row_weights))
+            objective = (binary_log_loss(Xb, y_index, self.l2_, row_weights) if n_classes == 2
+                         else softmax_log_loss(Xb, y_index, n_classes, self.l2_, row_weights))
         else:  # the same numbers, fewer passes over the rows, and on many rows a nearer start
             XbT = np.ascontiguousarray(Xb.T)  # (d + 1, n)
             make_loss = self._fast_loss(n_classes)
@@ -131,11 +138,20 @@ class LogisticRegression(ClassifierMixin, Estimator):
             self.trace_ = iteration_trace(solution, view)
         return self
 
+    def _penalty(self, n):
+        """The l2 the fit uses: `l2`, or scikit-learn's C read as l2 = 1 / (n C) for n training rows."""
+        if self.C is None:
+            return float(self.l2)
+        if self.l2:
+            raise DataError(f"Give l2 or C, not both; got l2={self.l2!r} and C={self.C!r} (C = 1/(n l2)).",
+                            field="params.C")
+        return 0.0 if self.C == float("inf") else 1.0 / (n * float(self.C))
+
     def _fast_loss(self, n_classes):
         """make_loss(XbT, y_index, row_weights) -> logistic_fast's (value_grad, hessian) on those rows."""
         if n_classes == 2:
-            return lambda XbT, y_index, weights: logistic_fast.binary_log_loss(XbT, y_index, self.l2, weights)
-        return lambda XbT, y_index, weights: logistic_fast.softmax_log_loss(XbT, y_index, n_classes, self.l2,
+            return lambda XbT, y_index, weights: logistic_fast.binary_log_loss(XbT, y_index, self.l2_, weights)
+        return lambda XbT, y_index, weights: logistic_fast.softmax_log_loss(XbT, y_index, n_classes, self.l2_,
                                                                             weights)
 
     def _solve(self, objective, n_params, start=None):
@@ -159,7 +175,7 @@ class LogisticRegression(ClassifierMixin, Estimator):
     def _report_convergence(self, solution, Xb, W, y_index):
         """Set converged_/warnings_ and warn when the weights are not the maximum-likelihood ones."""
         self.warnings_ = []
-        separable = self.l2 == 0 and separates(Xb @ W.T, y_index)
+        separable = self.l2_ == 0 and separates(Xb @ W.T, y_index)
         self.converged_ = bool(solution.converged and not separable)
         if separable:
             message = ("The classes are linearly separable in the training data, so the likelihood has no "

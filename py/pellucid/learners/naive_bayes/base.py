@@ -38,8 +38,9 @@ from .estimates import jsonable, laplace_estimate, normalise, safe_log
 from ...core.params import Flag, Number
 from ...core.validation import check_classes
 
-_K_RULE = Number(0, help="Laplace smoothing strength k: act as if every outcome had been seen k more "
-                         "times; k = 0 is the maximum-likelihood estimate, k = 1 is Laplace's rule.")
+_K_RULE = Number(0, label="k", help="Laplace smoothing strength k (scikit-learn's alpha): act as if every "
+                                    "outcome had been seen k more times; k = 0 is the maximum-likelihood "
+                                    "estimate, k = 1 is Laplace's rule.")
 _TRACE_RULE = Flag(help="Record the count tables and the smoothed estimates for the chosen k.")
 
 
@@ -132,7 +133,7 @@ class _BaseNB(ClassifierMixin, Estimator):
 
     def _table_step(self, j, values, counts, totals, n_values):
         """One feature's count table (C, V) and its Laplace estimates, as the trace shows them."""
-        estimates = laplace_estimate(counts, np.asarray(totals)[:, None], self.k, n_values)  # (C, V)
+        estimates = laplace_estimate(counts, np.asarray(totals)[:, None], self.alpha, n_values)  # (C, V)
         return jsonable({"step": "likelihood", "feature": self.feature_names_in_[j], "values": values,
-                      "counts": counts, "totals": totals, "k": float(self.k), "n_values": int(n_values),
+                      "counts": counts, "totals": totals, "k": float(self.alpha), "n_values": int(n_values),
                       "estimates": estimates, "log_estimates": safe_log(estimates)})

@@ -32,7 +32,7 @@ class BernoulliNB(_BaseNB):
     """
 
     _param_rules = {
-        "k": _K_RULE,
+        "alpha": _K_RULE,
         "binarize": Number(none_ok=True, help="A feature is present (1) when its value is above this "
                                                "threshold; None means the features are already 0/1."),
         "trace": _TRACE_RULE,
@@ -46,8 +46,10 @@ class BernoulliNB(_BaseNB):
         tags.classifier_tags.poor_score = True  # one bit per feature: as coarse as scikit-learn's own
         return tags
 
-    def __init__(self, k=1.0, binarize=0.0, trace=False):
-        self.k = k
+    _renamed_params = {"k": "alpha"}  # before scikit-learn's name
+
+    def __init__(self, alpha=1.0, binarize=0.0, trace=False):
+        self.alpha = alpha
         self.binarize = binarize
         self.trace = trace
 
@@ -66,7 +68,7 @@ class BernoulliNB(_BaseNB):
     def _fit_tables(self, X, codes):
         ones = class_sums(X, codes, len(self.classes_))  # (C, d)
         self.counts_ = np.stack([self.class_count_[:, None] - ones, ones], axis=2)  # (C, d, 2)
-        self.log_prob_ = safe_log(laplace_estimate(self.counts_, self.class_count_[:, None, None], self.k, 2))
+        self.log_prob_ = safe_log(laplace_estimate(self.counts_, self.class_count_[:, None, None], self.alpha, 2))
 
     @property
     def feature_log_prob_(self):
@@ -108,7 +110,7 @@ class MultinomialNB(_BaseNB):
     "estimates", "log_estimates"}.
     """
 
-    _param_rules = {"k": _K_RULE, "trace": _TRACE_RULE}
+    _param_rules = {"alpha": _K_RULE, "trace": _TRACE_RULE}
     # A model file's state (core.file_fields): each class's sums per column and their log estimates.
     _state_fields = {**NB_STATE, "counts_": Array("f", ("n_classes", "n_features"), low=0),
                      "totals_": Array("f", ("n_classes",), low=0),
@@ -120,8 +122,10 @@ class MultinomialNB(_BaseNB):
         tags.classifier_tags.poor_score = True  # as scikit-learn's own MultinomialNB is marked
         return tags
 
-    def __init__(self, k=1.0, trace=False):
-        self.k = k
+    _renamed_params = {"k": "alpha"}  # before scikit-learn's name
+
+    def __init__(self, alpha=1.0, trace=False):
+        self.alpha = alpha
         self.trace = trace
 
     def _prepare(self, columns):
@@ -135,7 +139,7 @@ class MultinomialNB(_BaseNB):
     def _fit_tables(self, X, codes):
         self.counts_ = class_sums(X, codes, len(self.classes_))  # (C, d)
         self.totals_ = self.counts_.sum(axis=1)  # (C,)
-        self.feature_log_prob_ = safe_log(laplace_estimate(self.counts_, self.totals_[:, None], self.k,
+        self.feature_log_prob_ = safe_log(laplace_estimate(self.counts_, self.totals_[:, None], self.alpha,
                                                        self.counts_.shape[1]))  # (C, d)
 
     @property
@@ -202,13 +206,15 @@ class CategoricalNB(_BaseNB):
     "counts": (C, n_j) table, "totals": [N_y], "k", "n_values": n_j, "estimates", "log_estimates"}.
     """
 
-    _param_rules = {"k": _K_RULE, "trace": _TRACE_RULE}
+    _param_rules = {"alpha": _K_RULE, "trace": _TRACE_RULE}
     # A model file's state (core.file_fields): each column's categories, sorted, and a count per class and
     # category; the log estimates are made again from the counts.
     _state_fields = {**NB_STATE, "categories_": Custom(_categories), "counts_": Custom(_count_tables)}
 
-    def __init__(self, k=1.0, trace=False):
-        self.k = k
+    _renamed_params = {"k": "alpha"}  # before scikit-learn's name
+
+    def __init__(self, alpha=1.0, trace=False):
+        self.alpha = alpha
         self.trace = trace
 
     def _prepare(self, columns):
@@ -231,7 +237,7 @@ class CategoricalNB(_BaseNB):
 
     def _log_estimates(self, table):
         """(C, n_j) log P_LAP,k(x_j = v | y) from the feature's count table, |X_j| its n_j categories."""
-        return safe_log(laplace_estimate(table, self.class_count_[:, None], self.k, table.shape[1]))
+        return safe_log(laplace_estimate(table, self.class_count_[:, None], self.alpha, table.shape[1]))
 
     # A model file keeps the counts, and not the estimates the counts give again: with a numeric column's
     # 35,000 distinct values as categories, that halves a file of tens of MB. The counts are whole numbers,
@@ -263,7 +269,7 @@ class CategoricalNB(_BaseNB):
         seen = cats[pos] == col  # (n,)
         terms = self.log_prob_[j].T[pos]  # (n, C)
         if not seen.all():
-            unseen = self.k / (self.class_count_ + self.k * len(cats)) if self.k > 0 else 1.0
+            unseen = self.alpha / (self.class_count_ + self.alpha * len(cats)) if self.alpha > 0 else 1.0
             terms[~seen] = safe_log(unseen)
         return terms, seen
 
@@ -276,11 +282,11 @@ class CategoricalNB(_BaseNB):
     def _terms(self, data):
         for j, col in enumerate(data):
             log_p, _ = self._column_terms(j, col)  # (n, C)
-            yield (log_p, None) if self.k > 0 else finite_and_zero(log_p)  # only k = 0 has log 0 = -inf
+            yield (log_p, None) if self.alpha > 0 else finite_and_zero(log_p)  # only k = 0 has log 0 = -inf
 
     def _log_likelihood(self, data):
         finite = np.zeros((len(data[0]), len(self.classes_)))  # (n, C)
-        n_zero = None if self.k > 0 else np.zeros_like(finite)
+        n_zero = None if self.alpha > 0 else np.zeros_like(finite)
         for fin, zero in self._terms(data):
             finite += fin
             if zero is not None:
@@ -291,7 +297,7 @@ class CategoricalNB(_BaseNB):
         terms = []
         for j, col in enumerate(self._prepare(columns)):
             log_p, seen = self._column_terms(j, col)
-            terms.append(log_p[0] if seen[0] or self.k > 0 else None)
+            terms.append(log_p[0] if seen[0] or self.alpha > 0 else None)
         return terms
 
     def _table_steps(self):

@@ -53,7 +53,8 @@ def k_nearest(Q, X, k, metric):
 # --- the estimators -----------------------------------------------------------------------------------
 
 _RULES = {
-    "k": Integer(1, help="How many of the closest training points vote (the notes suggest 3 or 5)."),
+    "n_neighbors": Integer(1, label="k", help="How many of the closest training points vote (the notes' k; they "
+                                              "suggest 3 or 5)."),
     "metric": Choice("euclidean", "manhattan", "cosine", help="How distance between two points is measured."),
     "weights": Choice("uniform", "distance", help="uniform: every neighbour counts the same; distance: "
                                                   "closer neighbours count more (1 / distance)."),
@@ -67,23 +68,25 @@ class _NeighborsBase(Estimator):
     """Storing the training rows, finding the neighbours of queries, weighting their votes."""
 
     _param_rules = _RULES
+    _renamed_params = {"k": "n_neighbors"}
 
     def _check_state(self):
         """k at most the stored rows: a larger k would ask predict for more neighbours than there are."""
-        if self.k > len(self.X_fit_):
-            raise damaged("params.k", f"is {self.k}, more than the {len(self.X_fit_)} training rows the file keeps")
+        if self.n_neighbors > len(self.X_fit_):
+            raise damaged("params.n_neighbors",
+                          f"is {self.n_neighbors}, more than the {len(self.X_fit_)} training rows the file keeps")
 
-    def __init__(self, k=5, metric="euclidean", weights="uniform", standardize=False, trace=False):
-        self.k = k
+    def __init__(self, n_neighbors=5, metric="euclidean", weights="uniform", standardize=False, trace=False):
+        self.n_neighbors = n_neighbors
         self.metric = metric
         self.weights = weights
         self.standardize = standardize
         self.trace = trace
 
     def _store(self, M):
-        if self.k > len(M):
-            raise DataError(f"k = {self.k} is larger than the training set, which has {len(M)} "
-                            f"rows (n_samples={len(M)}); choose k <= {len(M)}.", field="params.k")
+        if self.n_neighbors > len(M):
+            raise DataError(f"k = {self.n_neighbors} (n_neighbors) is larger than the training set, which has "
+                            f"{len(M)} rows (n_samples={len(M)}); choose k <= {len(M)}.", field="params.n_neighbors")
         self.X_fit_ = np.array(M, dtype=float)  # (n, p) a copy: M may be the caller's array
         self._cache = None
         self._prepared()  # built here, so that predicting leaves the fitted model as it is
@@ -105,14 +108,16 @@ class _NeighborsBase(Estimator):
         """Distances found on the scaled rows, in the data's units (a cosine distance has none)."""
         return distances if self.metric == "cosine" else distances * self._scale()
 
-    def kneighbors(self, X, k=None):
+    def kneighbors(self, X, n_neighbors=None, return_distance=True):
         """(distances, indices), each (m, k): the k nearest training rows of each row of X, nearest
-        first, equal distances by training row."""
+        first, equal distances by training row (only the indices when `return_distance` is False)."""
         self._check_fitted()
-        k = self.k if k is None else k
+        k = self.n_neighbors if n_neighbors is None else n_neighbors
         if not isinstance(k, (int, np.integer)) or not 1 <= k <= len(self.X_fit_):
-            raise DataError(f"k must be an integer from 1 to the {len(self.X_fit_)} training rows; got {k!r}.")
-        return self._kneighbors_encoded(numeric(self, X), int(k))
+            raise DataError(f"n_neighbors must be an integer from 1 to the {len(self.X_fit_)} training rows; "
+                            f"got {k!r}.")
+        dist, idx = self._kneighbors_encoded(numeric(self, X), int(k))
+        return (dist, idx) if return_distance else idx
 
     def _kneighbors_encoded(self, M, k):
         """kneighbors of rows M (m, p) already encoded as the training rows were."""
@@ -131,14 +136,14 @@ class _NeighborsBase(Estimator):
 
     def _fit_trace(self, extra):
         enc = self.encoder_
-        self.trace_ = [{"step": "store", "n_train": int(len(self.X_fit_)), "k": int(self.k),
+        self.trace_ = [{"step": "store", "n_train": int(len(self.X_fit_)), "k": int(self.n_neighbors),
                         "metric": self.metric, "weights": self.weights, "features": enc.output_names,
                         "standardize": {"means": dict(enc.means), "scales": dict(enc.scales)}, **extra}]
 
     def _explain_neighbors(self, x_row, targets):
         columns = one_row(self, x_row)
         scale = self._scale()  # the definition, on the rows scaled as every search scales them
-        dist, idx = k_nearest(numeric(self, columns) / scale, self.X_fit_ / scale, self.k, self.metric)
+        dist, idx = k_nearest(numeric(self, columns) / scale, self.X_fit_ / scale, self.n_neighbors, self.metric)
         dist = self._in_data_units(dist)
         w = self._vote_weights(dist)[0]
         return columns, [{"row": int(i), "distance": float(d), "target": python_scalar(t), "weight": float(wi)}
@@ -183,10 +188,11 @@ class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
         """(m, C) the (weighted) vote for each class of rows M (m, p) already encoded as the training rows
         were: a boundary's grid encodes its few distinct rows, not all of its rows (workbench/grid.py)."""
         if self.weights == "uniform":  # one vote each: which rows, not how far (the order of 1s adds the same)
-            idx = nearest_neighbors(M / self._scale(), self._prepared(), self.metric, int(self.k), distances=False)[1]
+            idx = nearest_neighbors(M / self._scale(), self._prepared(), self.metric, int(self.n_neighbors),
+                                    distances=False)[1]
             w = np.ones(idx.shape)  # (m, k)
         else:
-            dist, idx = self._kneighbors_encoded(M, int(self.k))
+            dist, idx = self._kneighbors_encoded(M, int(self.n_neighbors))
             w = self._vote_weights(dist)  # (m, k)
         m, n_classes = len(idx), len(self.classes_)
         slots = np.arange(m)[:, None] * n_classes + self.y_fit_[idx]  # (m, k) row-major vote slots
@@ -209,7 +215,8 @@ class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
         for nb in neighbours:
             nb["label"] = nb.pop("target")
         votes = self._votes(columns)[0]
-        return {"k": int(self.k), "neighbors": neighbours, "classes": [python_scalar(c) for c in self.classes_],
+        return {"k": int(self.n_neighbors), "neighbors": neighbours,
+                "classes": [python_scalar(c) for c in self.classes_],
                 "votes": votes.tolist(), "proba": (votes / votes.sum()).tolist(),
                 "prediction": python_scalar(self.classes_[int(np.argmax(votes))])}
 
@@ -245,4 +252,4 @@ class KNeighborsRegressor(RegressorMixin, _NeighborsBase):
         """The k neighbours of one row (training row, distance, target, weight) and their weighted mean."""
         self._check_fitted()
         columns, neighbours = self._explain_neighbors(x_row, self.y_fit_)
-        return {"k": int(self.k), "neighbors": neighbours, "prediction": float(self.predict(columns)[0])}
+        return {"k": int(self.n_neighbors), "neighbors": neighbours, "prediction": float(self.predict(columns)[0])}

@@ -17,7 +17,7 @@ from ...core.base import Estimator, TransformerMixin
 from ...core.errors import DataError
 from ...core.file_fields import Array, Int
 from ...tabular.features import NUMERIC_STATE, fit_numeric, numeric
-from ...core.params import Flag, Integer, Number
+from ...core.params import Flag, Number
 from ..shared.distances import square_safe_scale, unit_scale
 from ..shared.gram_fast import gram
 
@@ -31,8 +31,9 @@ class PCA(TransformerMixin, Estimator):
     Variances divide by n - 1, as scikit-learn. Signs: each component is flipped so that its entry of
     largest absolute value is positive (scikit-learn's `svd_flip` for PCA does the same).
 
-    Parameters: `n_components` K to keep (None: all min(n, d)), or `variance` in (0, 1]: keep the fewest
-    components whose explained-variance ratios add up to at least this (the notes' 0.9). Not both.
+    Parameters: `n_components`, as scikit-learn's: a whole number K of components to keep, a fraction in
+    (0, 1): keep the fewest components whose explained-variance ratios add up to at least this (the
+    notes' 0.9), or None: all min(n, d). (Files written with the former `variance` parameter still read.)
     Categorical columns are one-hot encoded (0/1, not standardised) before centring, so `mean_`,
     `components_` and `inverse_transform` live in the encoded feature space (`encoder_.output_names`).
 
@@ -44,15 +45,14 @@ class PCA(TransformerMixin, Estimator):
       {"step": "mean", "mean": [...]}                                    line 1
       {"step": "covariance", "matrix": [[...]]}  (d <= 50 only; else "matrix": None)   line 2
       {"step": "eigen", "eigenvalues": [...], "ratios": [...], "cumulative": [...]}   line 3, all of them
-      {"step": "choose", "n_components": K, "rule": "n_components" | "variance" | "all"}
+      {"step": "choose", "n_components": K, "rule": "n_components" | "variance" | "all"}  (variance: a fraction)
     """
 
     _param_rules = {
-        "n_components": Integer(1, None, none_ok=True,
-                                help="Number of principal components K to keep (empty: all)."),
-        "variance": Number(0, 1, low_open=True, none_ok=True,
-                           help="Keep the fewest components explaining at least this fraction of the "
-                                "variance (e.g. 0.9); leave empty to use n_components."),
+        "n_components": Number(0, None, low_open=True, none_ok=True, label="components",
+                               help="How many principal components K to keep (a whole number), or a fraction "
+                                    "below 1: the fewest components explaining at least that share of the "
+                                    "variance (the notes' 0.9). Empty: all."),
         "trace": Flag(help="Record the mean, the covariance, its eigenvalues and the choice of K."),
     }
     # A model file's state (core.file_fields): the mean, the components and what each explains.
@@ -63,25 +63,25 @@ class PCA(TransformerMixin, Estimator):
                      "singular_values_": Array("f", ("n_components",), low=0),
                      "n_components_": Int(1, dim="n_components"), "n_samples_": Int(1)}
 
-    def __init__(self, n_components=None, variance=None, trace=False):
+    # `variance` (a fraction, 1 for all) was a parameter of its own before n_components took fractions.
+    _renamed_params = {"variance": ("n_components", lambda share: None if share >= 1 else share)}
+
+    def __init__(self, n_components=None, trace=False):
         self.n_components = n_components
-        self.variance = variance
         self.trace = trace
 
     def fit(self, X, y=None, feature_names=None):
         """Find the principal components of the rows of X."""
         self._check_params()
-        if self.n_components is not None and self.variance is not None:
-            raise DataError("Set either 'n_components' or 'variance', not both; got n_components="
-                            f"{self.n_components!r} and variance={self.variance!r}.")
+        fraction = self._fraction()
         M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
         n, d = M.shape
         if n < 2:
             raise DataError(f"PCA needs at least 2 rows to estimate a variance; X has {n} (n_samples={n}).")
         most = min(n, d)
-        if self.n_components is not None and self.n_components > most:
+        if fraction is None and self.n_components is not None and self.n_components > most:
             raise DataError(f"Parameter 'n_components' must be at most min(rows, columns) = {most}; "
-                            f"got {self.n_components}.")
+                            f"got {self.n_components}.", field="params.n_components")
         trace = [] if self.trace else None
         mean = np.ones(n) @ M / n  # (d,) line 1
         # The scatter is found from M / scale, whose squares neither underflow nor overflow (scale is 1
@@ -109,14 +109,25 @@ class PCA(TransformerMixin, Estimator):
         self.n_samples_ = n
         return self
 
+    def _fraction(self):
+        """The share of variance to explain when n_components is a fraction; None when it counts
+        components (a whole number) or is None. Any other number is refused by name."""
+        n = self.n_components
+        if n is None or n >= 1 and float(n).is_integer():
+            return None
+        if n < 1:
+            return float(n)
+        raise DataError(f"Parameter 'n_components' must be a whole number of components or a fraction below 1; "
+                        f"got {n!r}.", field="params.n_components")
+
     def _choose(self, ratios, most):
+        fraction = self._fraction()
+        if fraction is not None:
+            cumulative = np.cumsum(ratios)
+            k = int(np.searchsorted(cumulative, fraction - 1e-12)) + 1  # the fewest components reaching it
+            return min(k, most), "variance"
         if self.n_components is not None:
             return int(self.n_components), "n_components"
-        if self.variance is not None:
-            cumulative = np.cumsum(ratios)
-            # the fewest components reaching the fraction (a rounding margin so 1.0 means "all")
-            k = int(np.searchsorted(cumulative, self.variance - 1e-12)) + 1
-            return min(k, most), "variance"
         return most, "all"
 
     def transform(self, X):

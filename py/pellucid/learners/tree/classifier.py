@@ -85,7 +85,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     freedom, counting non-empty branches and classes present). prune="reduced_error" replaces,
     bottom-up, every inner node whose replacement by a leaf does not increase the error on validation
     data: X_val, y_val given to fit, or else a stratified `validation_fraction` of the training rows
-    (drawn with `seed`) held out from growing. X_val and y_val are ignored by the other settings.
+    (drawn with `random_state`, the seed) held out from growing. X_val and y_val are ignored by the other settings.
 
     Fitted: classes_, class_weights_ (weight of each class's examples, or None), tree_ (flat node
     arrays), feature_names_in_, feature_kinds_, categories_ (sorted training values of each categorical
@@ -118,14 +118,17 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
                         help="Significance level of the chi-squared test"),
         "validation_fraction": Number(0.0, 1.0, low_open=True, high_open=True,
                                       help="Share of training rows held out for reduced-error pruning"),
-        "seed": Integer(0, None, help="Seed of the random validation hold-out"),
+        "random_state": Integer(0, None, none_ok=True, label="seed",
+                                help="Seed of the random validation hold-out (None: a fresh one each fit)"),
         "class_weight": CLASS_WEIGHT_RULE,
         "trace": Flag(help="Record every split, leaf and pruning test"),
     }
 
+    _renamed_params = {"seed": "random_state"}  # before scikit-learn's name
+
     def __init__(self, criterion="entropy", max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  max_leaf_nodes=None, categorical_split="auto", min_gain=0.0, prune=None, alpha=0.05,
-                 validation_fraction=0.2, seed=0, class_weight=None, trace=False):
+                 validation_fraction=0.2, random_state=0, class_weight=None, trace=False):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -136,7 +139,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         self.prune = prune
         self.alpha = alpha
         self.validation_fraction = validation_fraction
-        self.seed = seed
+        self.random_state = random_state
         self.class_weight = class_weight
         self.trace = trace
 
@@ -151,7 +154,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         grow_rows = np.arange(len(codes))
         if self.prune == "reduced_error":
             if X_val is None and y_val is None:
-                grow_rows, val_rows = stratified_holdout(codes, self.validation_fraction, self.seed)
+                grow_rows, val_rows = stratified_holdout(codes, self.validation_fraction, self.random_state)
                 X_v, y_v = X_encoded[val_rows], codes[val_rows]
             else:
                 X_v, labels = check_validation(self, X_val, y_val)
