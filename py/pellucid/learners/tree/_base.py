@@ -12,6 +12,7 @@ from . import tracing
 from .columns import category_lists, encode
 from .description import from_nested, to_nested
 from .export import export_text
+from .importance import impurity_decrease
 from .packed import from_packed, to_packed
 from . import growth, growth_fast
 from .leaf_budget import limit_leaves
@@ -97,9 +98,25 @@ class _TreeModel:
         return steps, node_paths
 
     def apply(self, X):
-        """The id of the node each row of X ends in (a leaf, or the inner node where its value was unseen)."""
+        """(n,) the id of the node each row of X ends in: its leaf, as scikit-learn's apply, or the inner
+        node where a categorical value unseen in training stopped it. Ids are breadth first (the root 0,
+        a node's children consecutive), not scikit-learn's depth-first order."""
         X_encoded = self._encode(X)  # checks the model is fitted first
         return self.tree_.apply(X_encoded, self._is_categorical)
+
+    def decision_path(self, X):
+        """The nodes each row of X passes through, as scikit-learn's decision_path: an (n, n_nodes)
+        indicator, 1 where row i visits node j. A scipy.sparse CSR matrix when scipy can be imported, as
+        scikit-learn returns; else (scipy is not a dependency, and the page has none) a dense 0/1 array."""
+        ends = self.apply(X)  # (n,)
+        return _indicator(path_nodes(self.tree_, ends), self.tree_.depth[ends] + 1, self.tree_.node_count)
+
+    @property
+    def feature_importances_(self):
+        """(n_features,) impurity importance, scikit-learn's meaning (importance.py): each feature's share
+        of the training rows' total impurity decrease, adding up to 1 (all 0 for a tree of one leaf)."""
+        self._check_fitted()
+        return impurity_decrease(self.tree_, self.n_features_in_)
 
     def get_depth(self):
         """Length of the longest root-to-leaf path."""
@@ -165,6 +182,33 @@ class _TreeModel:
         for key, value in counted.items():
             if key in d and require_int(d[key], key) != value:
                 raise damaged(key, f"is {d[key]}, but the nodes make {value}")
+
+
+def path_nodes(tree, ends):
+    """The nodes from the root to each of `ends`, concatenated row after row, each path in root-first
+    (ascending id) order: a node's depth is its place in its path."""
+    lengths = tree.depth[ends] + 1  # (n,)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))  # (n,)
+    nodes = np.empty(int(lengths.sum()), dtype=np.intp)
+    at = np.asarray(ends, dtype=np.intp).copy()
+    live = np.arange(len(at))
+    while live.size:  # every row climbs one level per pass, writing the node it is at
+        nodes[starts[live] + tree.depth[at[live]]] = at[live]
+        at[live] = tree.parent[at[live]]
+        live = live[at[live] >= 0]
+    return nodes
+
+
+def _indicator(nodes, lengths, n_nodes):
+    """The (n, n_nodes) 0/1 matrix of rows whose paths are `nodes` (split by `lengths`), CSR if scipy is there."""
+    indptr = np.concatenate(([0], np.cumsum(lengths))).astype(np.intp)  # (n + 1,)
+    try:
+        from scipy.sparse import csr_matrix
+    except ImportError:
+        dense = np.zeros((len(lengths), n_nodes), dtype=np.int64)
+        dense[np.repeat(np.arange(len(lengths)), lengths), nodes] = 1
+        return dense
+    return csr_matrix((np.ones(len(nodes), dtype=np.int64), nodes, indptr), shape=(len(lengths), n_nodes))
 
 
 def _categories(values, kind, path):
