@@ -36,6 +36,7 @@ def _classifier(sk, p, ctx):
     return sk.tree.DecisionTreeClassifier(criterion=_sklearn_criterion(p["criterion"]), max_depth=p["max_depth"],
                                           min_samples_split=p["min_samples_split"],
                                           min_samples_leaf=p["min_samples_leaf"],
+                                          min_weight_fraction_leaf=p["min_weight_fraction_leaf"],
                                           max_leaf_nodes=p["max_leaf_nodes"], random_state=p["seed"],
                                           class_weight=p["class_weight"])
 
@@ -43,6 +44,7 @@ def _classifier(sk, p, ctx):
 def _regressor(sk, p, ctx):
     return sk.tree.DecisionTreeRegressor(max_depth=p["max_depth"], min_samples_split=p["min_samples_split"],
                                          min_samples_leaf=p["min_samples_leaf"],
+                                         min_weight_fraction_leaf=p["min_weight_fraction_leaf"],
                                          max_leaf_nodes=p["max_leaf_nodes"], random_state=0)
 
 

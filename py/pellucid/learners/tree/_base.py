@@ -5,7 +5,7 @@ import numpy as np
 from ...core.errors import DataError
 from ...core.file_fields import (Dims, Kinds, damaged, require_dict, require_int, require_key, require_list,
                                  require_names)
-from ...core.params import Choice, Integer
+from ...core.params import Choice, Integer, Number
 from ...core.validation import CATEGORICAL, Columns, check_target
 from ...tabular.features import fit_columns, read
 from . import tracing
@@ -26,6 +26,9 @@ MAX_COUNT = 2 ** 53  # the most rows a node of a model file may count: beyond it
 SIZE_RULES = {
     "min_samples_leaf": Integer(1, None, help="Every branch of a split keeps at least this many examples "
                                               "(an empty branch of a multiway split is allowed)"),
+    "min_weight_fraction_leaf": Number(0.0, 0.5, help="Every branch of a split keeps at least this share of "
+                                                      "the examples' total weight (as scikit-learn; with class or "
+                                                      "sample weights, of their sum)"),
     "max_leaf_nodes": Integer(2, None, none_ok=True,
                               help="Grow best-first, splitting the leaf that lowers impurity most, up to "
                                    "this many leaves (None: no cap)"),
@@ -81,13 +84,16 @@ class _TreeModel:
         binary = [kind in BINARY_KINDS for kind in self.categorical_splits_]
         single = [kind == "one_vs_rest" for kind in self.categorical_splits_]
         grow = growth.grow if self.trace else growth_fast.grow
+        total = target.mass(target.stats_of_rows(np.arange(X_encoded.shape[0])).sum(axis=0))  # all rows weigh
         tree = grow(X_encoded, self._is_categorical, n_values, target, max_depth=self.max_depth,
                     min_samples_split=self.min_samples_split, min_gain=self.min_gain,
-                    min_samples_leaf=self.min_samples_leaf, binary=binary, single=single)
+                    min_samples_leaf=self.min_samples_leaf, binary=binary, single=single,
+                    min_weight_leaf=self.min_weight_fraction_leaf * float(total))
+        tree.impurity = target.impurity(tree.stats.T)  # (N,) read from every statistic grown
+        tree.stats, tree.weighted = target.parts(tree.stats)  # counts of rows, and sample weights if any
         tree.class_weights = target.weights
         if self.max_leaf_nodes is not None:
             tree = limit_leaves(tree, self.max_leaf_nodes)
-        tree.impurity = target.impurity(tree.stats.T)  # (N,)
         return tree
 
     def _start_trace(self, tree):
@@ -148,6 +154,8 @@ class _TreeModel:
                  "n_nodes": int(self.tree_.node_count), "depth": self.get_depth(),
                  "n_leaves": self.get_n_leaves(), "categorical_splits": list(self.categorical_splits_),
                  **self._extra_state()}
+        if self.tree_.weighted is not None:  # fitted with sample_weight: every node says what its rows weigh
+            state["sample_weighted"] = True
         if max_nodes is None and self.tree_.node_count > PACK_NODES_ABOVE:
             state["nodes"] = to_packed(self.tree_, self._node_values())
             return state
@@ -170,12 +178,18 @@ class _TreeModel:
         self.n_features_in_ = len(names)
         self.categorical_splits_ = _split_kinds(d.get("categorical_splits"), categories)
         self._read_extra_state(d)
+        self._file_weighted = require_flag(d.get("sample_weighted", False), "sample_weighted")
         if "nodes" in d:
             tree, values = from_packed(require_dict(d["nodes"], "nodes"), categories, self._n_stats(),
-                                       self._n_counts())
+                                       self._n_counts(), self._n_weighted() if self._file_weighted else 0)
         else:
             tree, values = from_nested(require_dict(require_key(d, "tree", ""), "tree"), names, categories,
                                        self._read_node_payload)
+            if self._file_weighted:  # each node's column ends with what its rows weigh
+                tree.stats, tree.weighted = tree.stats[:-self._n_weighted()], tree.stats[-self._n_weighted():]
+                if self._n_counts() == self._n_stats():  # a classifier's statistics are whole counts
+                    tree.stats = tree.stats.round().astype(np.intp)
+        del self._file_weighted
         self.tree_ = tree
         self._set_node_values(values)
         counted = {"n_nodes": tree.node_count, "depth": self.get_depth(), "n_leaves": self.get_n_leaves()}
@@ -209,6 +223,13 @@ def _indicator(nodes, lengths, n_nodes):
         dense[np.repeat(np.arange(len(lengths)), lengths), nodes] = 1
         return dense
     return csr_matrix((np.ones(len(nodes), dtype=np.int64), nodes, indptr), shape=(len(lengths), n_nodes))
+
+
+def require_flag(value, path):
+    """A true or false of a model file."""
+    if not isinstance(value, bool):
+        raise damaged(path, "must be true or false")
+    return value
 
 
 def _categories(values, kind, path):
