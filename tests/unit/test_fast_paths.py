@@ -157,6 +157,27 @@ def test_tree_growth_with_sample_weights_readable_equals_fast(seed, kind, limits
 
 
 @pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio", "regression"])
+@pytest.mark.parametrize("n_offered", [1, 2, 4])
+def test_tree_growth_with_max_features_readable_equals_fast(seed, kind, n_offered):
+    """Each node offered n_offered of its open attributes (max_features), multiway and binary category
+    tests among them: both growers draw the same subsets, so they grow the same tree."""
+    X, is_categorical, n_values, target = _tree_inputs(seed, kind)
+    rng = np.random.default_rng(seed + 400)
+    city = rng.integers(0, 15, size=len(X))
+    X, is_categorical, n_values = np.column_stack([X, city]), np.append(is_categorical, True), n_values + [15]
+    binary = [False, False, False, False, seed % 2 == 0]
+    options = {"binary": binary, "n_offered": n_offered, "seed": seed}
+    readable = growth.grow(X, is_categorical, n_values, target, **options)
+    fast = growth_fast.grow(X, is_categorical, n_values, target, **options)
+    assert readable.node_count > 1
+    scored = ~np.isnan(readable.candidates[readable.feature >= 0])
+    assert (scored.sum(axis=1) <= n_offered).all()  # the premise: only the offered attributes were scored
+    _assert_same_tree(readable, fast, kind == "regression")
+    assert np.array_equal(readable.apply(X, is_categorical), fast.apply(X, is_categorical))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_kmeans_readable_steps_equal_fast_lloyd(seed):
     rng = np.random.default_rng(seed)
     n, k = int(rng.integers(30, 400)), int(rng.integers(2, 7))

@@ -12,6 +12,7 @@ from . import tracing
 from .columns import category_lists, encode
 from .description import from_nested, to_nested
 from .export import export_text
+from .feature_draw import MaxFeaturesRule, n_offered
 from .importance import impurity_decrease
 from .packed import from_packed, to_packed
 from . import growth, growth_fast
@@ -32,6 +33,9 @@ SIZE_RULES = {
     "max_leaf_nodes": Integer(2, None, none_ok=True,
                               help="Grow best-first, splitting the leaf that lowers impurity most, up to "
                                    "this many leaves (None: no cap)"),
+    "max_features": MaxFeaturesRule(help="How many features each node may test, drawn at random with the "
+                                         "seed (None: all; sqrt or log2 of their number; or a number or "
+                                         "share of them), as a random forest's trees do"),
     "categorical_split": Choice("auto", "multiway", "binary", "one_vs_rest",
                                 help="Categorical tests: one branch per value (multiway, the notes' ID3), "
                                      "the best set of values against the rest (binary), one value against "
@@ -88,7 +92,8 @@ class _TreeModel:
         tree = grow(X_encoded, self._is_categorical, n_values, target, max_depth=self.max_depth,
                     min_samples_split=self.min_samples_split, min_gain=self.min_gain,
                     min_samples_leaf=self.min_samples_leaf, binary=binary, single=single,
-                    min_weight_leaf=self.min_weight_fraction_leaf * float(total))
+                    min_weight_leaf=self.min_weight_fraction_leaf * float(total),
+                    n_offered=n_offered(self.max_features, X_encoded.shape[1]), seed=self.seed)
         tree.impurity = target.impurity(tree.stats.T)  # (N,) read from every statistic grown
         tree.stats, tree.weighted = target.parts(tree.stats)  # counts of rows, and sample weights if any
         tree.class_weights = target.weights

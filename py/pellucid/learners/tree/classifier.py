@@ -91,6 +91,10 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     predict_proba, feature_importances_ and the chi-squared test read. reduced_error pruning refuses
     sample weights (its validation errors are counted row by row).
 
+    max_features offers each node a random subset of the attributes still open there, drawn with `seed`
+    (feature_draw.py; scikit-learn's values: None for all, an int, a share, "sqrt", "log2"): what the
+    trees of a random forest do. None, the default, grows the tree of every attribute.
+
     prune="chi2" replaces, bottom-up, every node whose children are all leaves and whose split is not
     significant at level alpha (Delta ~ chi-squared with (branches - 1)(classes - 1) degrees of
     freedom, counting non-empty branches and classes present). prune="reduced_error" replaces,
@@ -129,19 +133,22 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
                         help="Significance level of the chi-squared test"),
         "validation_fraction": Number(0.0, 1.0, low_open=True, high_open=True,
                                       help="Share of training rows held out for reduced-error pruning"),
-        "seed": Integer(0, None, help="Seed of the random validation hold-out"),
+        "seed": Integer(0, None, help="Seed of the random validation hold-out and of the features offered "
+                                      "to each node (max_features)"),
         "class_weight": CLASS_WEIGHT_RULE,
         "trace": Flag(help="Record every split, leaf and pruning test"),
     }
 
     def __init__(self, criterion="entropy", max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  max_leaf_nodes=None, categorical_split="auto", min_gain=0.0, prune=None, alpha=0.05,
-                 validation_fraction=0.2, seed=0, class_weight=None, trace=False, min_weight_fraction_leaf=0.0):
+                 validation_fraction=0.2, seed=0, class_weight=None, trace=False, min_weight_fraction_leaf=0.0,
+                 max_features=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
         self.max_leaf_nodes = max_leaf_nodes
         self.categorical_split = categorical_split
         self.min_gain = min_gain

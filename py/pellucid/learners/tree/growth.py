@@ -34,6 +34,7 @@ Leaves keep their statistics; PLURALITY-VALUE is read from them (classifier.plur
 import numpy as np
 
 from .criteria import heavy_enough
+from .feature_draw import offered
 from .structure import LEAF, REASON, Tree
 
 
@@ -139,9 +140,10 @@ class Learner:
     """DECISION-TREE-LEARNING on the encoded (n, d) matrix X (categorical columns hold value codes)."""
 
     def __init__(self, X, is_categorical, n_values, target, max_depth, min_samples_split, min_gain,
-                 min_samples_leaf=1, binary=None, single=None, min_weight_leaf=0.0):
+                 min_samples_leaf=1, binary=None, single=None, min_weight_leaf=0.0, n_offered=None, seed=0):
         self.X, self.target = X, target
         self.min_weight = min_weight_leaf
+        self.n_offered, self.seed = n_offered, seed  # max_features: attributes offered at each node
         self.is_categorical = [bool(c) for c in is_categorical]
         self.n_values = [int(v) for v in n_values]
         self.binary = [False] * X.shape[1] if binary is None else [bool(b) for b in binary]
@@ -152,13 +154,15 @@ class Learner:
     def stats(self, rows):
         return self.target.stats_of_rows(rows).sum(axis=0)  # (s,)
 
-    def learn(self, rows, attributes, depth=0, parent=None, branch=0):
-        """The subtree grown on the examples `rows` (attributes: columns still open to a test)."""
+    def learn(self, rows, attributes, depth=0, parent=None, branch=0, path=()):
+        """The subtree grown on the examples `rows` (attributes: columns still open to a test; path: the
+        branches taken from the root)."""
         node = Node(self.stats(rows), depth, parent, branch)
         node.reason = self.stop_reason(node, rows, attributes)
         if node.reason is not None:
             return node
-        node.candidates, node.subsets = self.importance_of_each(rows, attributes, node.stats)
+        scored = offered(attributes, self.n_offered, self.seed, path).tolist()  # all, unless max_features
+        node.candidates, node.subsets = self.importance_of_each(rows, scored, node.stats)
         gains = node.candidates[:, 0]
         best = np.nanmax(gains)
         if not best > self.min_gain + self.target.tol:
@@ -177,7 +181,7 @@ class Learner:
         else:  # x <= t, then x > t; a numeric attribute may be tested again
             node.threshold, below = node.candidates[a, 1], attributes
             groups = [rows[values <= node.threshold], rows[values > node.threshold]]
-        node.children = [self.learn(exs, below, depth + 1, node, k) for k, exs in enumerate(groups)]
+        node.children = [self.learn(exs, below, depth + 1, node, k, path + (k,)) for k, exs in enumerate(groups)]
         return node
 
     def stop_reason(self, node, rows, attributes):
@@ -243,12 +247,13 @@ def flatten(root, n_features):
 
 
 def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,
-         min_samples_leaf=1, binary=None, single=None, min_weight_leaf=0.0):
+         min_samples_leaf=1, binary=None, single=None, min_weight_leaf=0.0, n_offered=None, seed=0):
     """DECISION-TREE-LEARNING(all examples, all attributes) as a Tree. n_values[j]: how many values
     column j takes in the whole training set (branches of a multiway test on it); binary[j]: True for
     a categorical column tested "A in S" instead; single[j]: True when that S is one value;
-    min_weight_leaf: the least weight (target.mass) a branch of a test may have."""
+    min_weight_leaf: the least weight (target.mass) a branch of a test may have; n_offered: how many
+    attributes each node is offered, drawn with `seed` (feature_draw.py), or None for all."""
     learner = Learner(X, is_categorical, n_values, target, max_depth, min_samples_split, min_gain,
-                      min_samples_leaf, binary, single, min_weight_leaf)
+                      min_samples_leaf, binary, single, min_weight_leaf, n_offered, seed)
     root = learner.learn(np.arange(X.shape[0]), list(range(X.shape[1])))
     return flatten(root, X.shape[1])

@@ -21,6 +21,7 @@ import numpy as np
 
 from .criteria import heavy_enough
 from .criteria_fast import for_target
+from .feature_draw import offered
 from .structure import LEAF, REASON, Tree, in_left_set
 
 
@@ -192,9 +193,11 @@ class _Grower:
     """State of one growth: node records appended level by level."""
 
     def __init__(self, X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain,
-                 min_samples_leaf=1, binary=None, single=None, min_weight_leaf=0.0):
+                 min_samples_leaf=1, binary=None, single=None, min_weight_leaf=0.0, n_offered=None, seed=0):
         self.X, self.criterion = X, criterion
         self.min_weight = min_weight_leaf
+        self.n_offered, self.seed = n_offered, seed  # max_features: attributes offered at each node
+        self.paths = []  # per node id, the branches taken from the root (what seeds its draw)
         self.is_cat = np.asarray(is_categorical, dtype=bool)
         self.binary = np.zeros(X.shape[1], dtype=bool) if binary is None else np.asarray(binary, dtype=bool)
         self.single = np.zeros(X.shape[1], dtype=bool) if single is None else np.asarray(single, dtype=bool)
@@ -219,6 +222,8 @@ class _Grower:
         count = stats.shape[1]
         ids = np.arange(self.n_nodes, self.n_nodes + count)
         self.n_nodes += count
+        if self.n_offered is not None:
+            self.paths += [self.paths[p] + (b,) if p >= 0 else () for p, b in zip(parent.tolist(), branch.tolist())]
         samples = self.criterion.samples(stats)
         reason = np.full(count, -1)
         attributes_left = (~used[:, self.is_cat]).any(axis=1) | (len(self.numeric) > 0)
@@ -290,6 +295,8 @@ class _Grower:
         Returns the children still to expand, with their orders."""
         sizes = self.criterion.samples(stats).astype(np.intp)  # (A,)
         gains, thresholds = self.score(stats, used, orders, sizes)
+        if self.n_offered is not None:
+            gains = self.offer(ids, used, gains)
         self.evaluated.append((ids, gains))
         best = np.nanmax(gains, axis=1)  # (A,)
         # Gains within tol (1e-12 bits; 1e-12 of Var(y) for regression) tie: the earliest column wins.
@@ -333,6 +340,15 @@ class _Grower:
         orders = _partition(orders, child_of_row, np.append(open_, False))
         return child_ids[open_], child_stats[:, open_], child_used[open_], orders
 
+    def offer(self, ids, used, gains):
+        """The (A, d) gains with those of attributes not offered to each node (max_features) set to NaN:
+        the node's draw among its open attributes, as growth.py draws it (feature_draw.offered)."""
+        kept = np.full(gains.shape, np.nan)
+        for a, node in enumerate(ids.tolist()):
+            chosen = offered(np.flatnonzero(~used[a]), self.n_offered, self.seed, self.paths[node])
+            kept[a, chosen] = gains[a, chosen]
+        return kept
+
     def chosen_subsets(self, nodes, features):
         """{k: sorted left set} for the split nodes (level indices `nodes`) whose test is binary categorical."""
         out = {}
@@ -367,8 +383,8 @@ class _Grower:
 
 
 def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,
-         min_samples_leaf=1, binary=None, single=None, min_weight_leaf=0.0):
+         min_samples_leaf=1, binary=None, single=None, min_weight_leaf=0.0, n_offered=None, seed=0):
     """growth.grow's tree (same arguments; target: criteria.Classes or criteria.Values), grown level-wise."""
     criterion = for_target(target)
     return _Grower(X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain,
-                   min_samples_leaf, binary, single, min_weight_leaf).grow()
+                   min_samples_leaf, binary, single, min_weight_leaf, n_offered, seed).grow()

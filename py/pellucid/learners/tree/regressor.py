@@ -31,7 +31,7 @@ class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
     Growth stops when a node's targets are all equal, at max_depth, below min_samples_split examples,
     or when the best reduction is <= min_gain; min_samples_leaf and max_leaf_nodes (best-first growth)
     limit it as in DecisionTreeClassifier, and so do min_weight_fraction_leaf and fit's sample_weight
-    (weighted means and variances; a row of weight 0 left out).
+    (weighted means and variances; a row of weight 0 left out), and max_features with `seed`.
 
     Fitted: tree_, feature_names_in_, feature_kinds_, categories_, categorical_splits_, n_features_in_;
     feature_importances_, apply and decision_path as scikit-learn's.
@@ -45,15 +45,19 @@ class DecisionTreeRegressor(_TreeModel, RegressorMixin, Estimator):
         "min_samples_split": Integer(2, None, help="A node with fewer examples becomes a leaf"),
         **SIZE_RULES,
         "min_gain": Number(0.0, None, help="Split only when the best variance reduction exceeds this"),
+        "seed": Integer(0, None, help="Seed of the features offered to each node (max_features)"),
         "trace": Flag(help="Record every split and leaf"),
     }
 
     def __init__(self, max_depth=None, min_samples_split=2, min_samples_leaf=1, max_leaf_nodes=None,
-                 categorical_split="auto", min_gain=0.0, trace=False, min_weight_fraction_leaf=0.0):
+                 categorical_split="auto", min_gain=0.0, trace=False, min_weight_fraction_leaf=0.0,
+                 max_features=None, seed=0):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.seed = seed
         self.max_leaf_nodes = max_leaf_nodes
         self.categorical_split = categorical_split
         self.min_gain = min_gain
