@@ -23,11 +23,6 @@ EXPECTED_FAILURES = {
     },
     # The check weighs class 0 by 1000 and the others by 0.0001 on three noisy blobs and wants class 0
     # predicted for 87% of the test rows. The weights themselves are scikit-learn's (test_class_weight_dicts).
-    "DecisionTreeClassifier": {
-        "check_class_weight_classifiers":
-            "the check also sets min_weight_fraction_leaf=0.01, which the tree does not have; grown fully, "
-            "a leaf of light rows alone still predicts their class, as scikit-learn's tree does without it.",
-    },
     "Perceptron": {
         "check_class_weight_classifiers":
             "with three classes the multiclass perceptron (one weight vector per class, not one-vs-rest) "

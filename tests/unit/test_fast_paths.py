@@ -42,7 +42,7 @@ def _tree_inputs(seed, kind):
     return X, is_categorical, n_values, target
 
 
-def _assert_same_tree(a, b, regression):
+def _assert_same_tree(a, b, regression, atol=1e-12):
     for name in ("feature", "child_start", "n_children", "parent", "branch", "depth", "reason"):
         assert np.array_equal(getattr(a, name), getattr(b, name)), name
     assert np.array_equal(a.threshold, b.threshold, equal_nan=True)  # the same midpoints
@@ -50,13 +50,14 @@ def _assert_same_tree(a, b, regression):
         np.testing.assert_allclose(a.stats, b.stats, rtol=1e-9, atol=1e-9)
     else:
         assert np.array_equal(a.stats, b.stats)
-    np.testing.assert_allclose(a.gain, b.gain, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(a.candidates, b.candidates, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(a.gain, b.gain, rtol=1e-9, atol=atol)
+    np.testing.assert_allclose(a.candidates, b.candidates, rtol=1e-9, atol=atol)
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio", "regression"])
-@pytest.mark.parametrize("limits", [{}, {"max_depth": 3, "min_samples_split": 5, "min_gain": 0.01}])
+@pytest.mark.parametrize("limits", [{}, {"max_depth": 3, "min_samples_split": 5, "min_gain": 0.01},
+                                    {"min_weight_leaf": 7.0}])
 def test_tree_growth_readable_equals_fast(seed, kind, limits):
     X, is_categorical, n_values, target = _tree_inputs(seed, kind)
     readable = growth.grow(X, is_categorical, n_values, target, **limits)
@@ -100,7 +101,8 @@ def test_tree_growth_with_binary_category_tests_readable_equals_fast(seed, kind,
 
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio"])
-@pytest.mark.parametrize("limits", [{}, {"min_samples_leaf": 4}, {"max_depth": 3, "min_gain": 0.01}])
+@pytest.mark.parametrize("limits", [{}, {"min_samples_leaf": 4}, {"max_depth": 3, "min_gain": 0.01},
+                                    {"min_weight_leaf": 10.0}])
 def test_tree_growth_with_class_weights_readable_equals_fast(seed, kind, limits):
     """Class weights (one class rare, as class_weight="balanced" weighs it) on numeric, multiway and
     binary categorical tests: the same tree, gains and leaves from both growers."""
@@ -118,6 +120,60 @@ def test_tree_growth_with_class_weights_readable_equals_fast(seed, kind, limits)
     assert readable.node_count > 1
     _assert_same_tree(readable, fast, regression=False)
     assert readable.left_values.keys() == fast.left_values.keys()
+    assert np.array_equal(readable.apply(X, is_categorical), fast.apply(X, is_categorical))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio", "regression"])
+@pytest.mark.parametrize("limits", [{}, {"min_samples_leaf": 4}, {"max_depth": 3, "min_gain": 0.01},
+                                    {"min_weight_leaf": 6.0}, {"min_weight_leaf": 15.0, "min_samples_leaf": 3}])
+@pytest.mark.parametrize("one_value", [False, True], ids=["best_set", "one_vs_rest"])
+def test_tree_growth_with_sample_weights_readable_equals_fast(seed, kind, limits, one_value):
+    """Sample weights, a fifth of them 0, with class weights on odd seeds, on numeric, multiway and
+    binary categorical tests, with least branch weights (min_weight_fraction_leaf): the same tree, gains
+    and leaves from both growers."""
+    X, is_categorical, n_values, target = _tree_inputs(seed, kind)
+    rng = np.random.default_rng(seed + 300)
+    city = rng.integers(0, 15, size=len(X))
+    X, is_categorical, n_values = np.column_stack([X, city]), np.append(is_categorical, True), n_values + [15]
+    weight = rng.choice([0.0, 0.5, 1.0, 2.5, 3.0], size=len(X), p=[0.2, 0.2, 0.2, 0.2, 0.2])
+    if kind == "regression":
+        target = Values(target.y_raw + city % 3, sample_weight=weight)
+    else:
+        labels = np.where(rng.random(len(X)) < 0.5, target.y, city % target.k)
+        class_weights = rng.uniform(0.5, 2.0, size=target.k) if seed % 2 else None
+        target = Classes(labels, target.k, kind, class_weights, sample_weight=weight)
+    binary = [False, False, seed % 2 == 0, False, True]
+    single = [False, False, False, False, one_value]
+    readable = growth.grow(X, is_categorical, n_values, target, binary=binary, single=single, **limits)
+    fast = growth_fast.grow(X, is_categorical, n_values, target, binary=binary, single=single, **limits)
+    assert readable.node_count > 1
+    # Running sums of weights round differently from a node's own sums: gains of 0 may come out as 1e-12.
+    _assert_same_tree(readable, fast, regression=True, atol=1e-9)
+    assert readable.left_values.keys() == fast.left_values.keys()
+    for node, codes in readable.left_values.items():
+        assert np.array_equal(codes, fast.left_values[node]), node
+    assert np.array_equal(readable.apply(X, is_categorical), fast.apply(X, is_categorical))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio", "regression"])
+@pytest.mark.parametrize("n_offered", [1, 2, 4])
+def test_tree_growth_with_max_features_readable_equals_fast(seed, kind, n_offered):
+    """Each node offered n_offered of its open attributes (max_features), multiway and binary category
+    tests among them: both growers draw the same subsets, so they grow the same tree."""
+    X, is_categorical, n_values, target = _tree_inputs(seed, kind)
+    rng = np.random.default_rng(seed + 400)
+    city = rng.integers(0, 15, size=len(X))
+    X, is_categorical, n_values = np.column_stack([X, city]), np.append(is_categorical, True), n_values + [15]
+    binary = [False, False, False, False, seed % 2 == 0]
+    options = {"binary": binary, "n_offered": n_offered, "seed": seed}
+    readable = growth.grow(X, is_categorical, n_values, target, **options)
+    fast = growth_fast.grow(X, is_categorical, n_values, target, **options)
+    assert readable.node_count > 1
+    scored = ~np.isnan(readable.candidates[readable.feature >= 0])
+    assert (scored.sum(axis=1) <= n_offered).all()  # the premise: only the offered attributes were scored
+    _assert_same_tree(readable, fast, kind == "regression")
     assert np.array_equal(readable.apply(X, is_categorical), fast.apply(X, is_categorical))
 
 

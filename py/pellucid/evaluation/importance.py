@@ -9,8 +9,8 @@ permutation_importance draws them for the same seed, so the numbers agree with i
 
 Impurity importance of a tree: the total decrease of impurity, weighted by the rows it concerns, at
 the nodes that test feature j, as a share of all features' decrease (scikit-learn's
-feature_importances_). It reflects training rows only, which is why held-out permutation importance
-is shown next to it.
+feature_importances_, which the tree computes itself). It reflects training rows only, which is why
+held-out permutation importance is shown next to it.
 """
 
 import numpy as np
@@ -118,23 +118,12 @@ def permutation_importance(model, X, y, scoring=None, n_repeats=5, seed=0, progr
 
 
 def impurity_importance(tree_model):
-    """A fitted decision tree's impurity importance per feature (scikit-learn's feature_importances_):
-    for feature j, the sum over inner nodes v testing j of
-        n_v imp(v) - sum_{children c} n_c imp(c)
-    (n = training rows reaching the node, imp = its entropy, Gini impurity or variance), divided by the
-    sum over all features so the values add up to 1 (all 0 for a tree that never splits).
+    """A fitted decision tree's impurity importance per feature: its feature_importances_ (the tree
+    layer's learners/tree/importance.py, scikit-learn's meaning), by feature name.
 
     Returns {"features", "importances"}."""
-    tree = getattr(tree_model, "tree_", None)
-    if tree is None or getattr(tree, "impurity", None) is None:
+    if getattr(tree_model, "tree_", None) is None or getattr(tree_model.tree_, "impurity", None) is None:
         raise DataError(f"{type(tree_model).__name__} is not a fitted decision tree; impurity importance "
                         "needs one (permutation importance works for any model).")
-    samples, impurity = np.asarray(tree.weighted_samples, dtype=float), np.asarray(tree.impurity, dtype=float)
-    cost = samples * impurity  # (N,) impurity weighted by the rows (or their class weights) at each node
-    names = list(tree_model.feature_names_in_)
-    decrease = np.zeros(len(names))
-    for node in np.flatnonzero(tree.feature >= 0):
-        children = np.arange(tree.child_start[node], tree.child_start[node] + tree.n_children[node])
-        decrease[tree.feature[node]] += cost[node] - cost[children].sum()
-    total = decrease.sum()
-    return {"features": names, "importances": (decrease / total if total > 0 else decrease).tolist()}
+    return {"features": list(tree_model.feature_names_in_),
+            "importances": np.asarray(tree_model.feature_importances_, dtype=float).tolist()}

@@ -21,6 +21,10 @@ def _notes(p):
     if p.get("prune"):
         notes.append(f"pellucid prunes the tree ({p['prune']}); scikit-learn has no such pruning here and "
                      "keeps the fully grown tree.")
+    if p.get("max_features") is not None:
+        notes.append("max_features draws other subsets of features: pellucid seeds each node's draw by the "
+                     "seed and the node's place in the tree, scikit-learn draws from its random_state as it "
+                     "grows, so the two trees differ.")
     if p.get("min_gain"):
         notes.append("min_gain is not passed on: scikit-learn's min_impurity_decrease weighs the decrease by "
                      "the node's share of the rows.")
@@ -36,14 +40,18 @@ def _classifier(sk, p, ctx):
     return sk.tree.DecisionTreeClassifier(criterion=_sklearn_criterion(p["criterion"]), max_depth=p["max_depth"],
                                           min_samples_split=p["min_samples_split"],
                                           min_samples_leaf=p["min_samples_leaf"],
-                                          max_leaf_nodes=p["max_leaf_nodes"], random_state=p["random_state"],
+                                          min_weight_fraction_leaf=p["min_weight_fraction_leaf"],
+                                          max_leaf_nodes=p["max_leaf_nodes"], max_features=p["max_features"],
+                                          random_state=p["random_state"],
                                           class_weight=p["class_weight"])
 
 
 def _regressor(sk, p, ctx):
     return sk.tree.DecisionTreeRegressor(max_depth=p["max_depth"], min_samples_split=p["min_samples_split"],
                                          min_samples_leaf=p["min_samples_leaf"],
-                                         max_leaf_nodes=p["max_leaf_nodes"], random_state=0)
+                                         min_weight_fraction_leaf=p["min_weight_fraction_leaf"],
+                                         max_leaf_nodes=p["max_leaf_nodes"], max_features=p["max_features"],
+                                         random_state=p["random_state"])
 
 
 LEARNERS = (

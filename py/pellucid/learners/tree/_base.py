@@ -5,13 +5,15 @@ import numpy as np
 from ...core.errors import DataError
 from ...core.file_fields import (Dims, Kinds, damaged, require_dict, require_int, require_key, require_list,
                                  require_names)
-from ...core.params import Choice, Integer
+from ...core.params import Choice, Integer, Number
 from ...core.validation import CATEGORICAL, Columns, check_target
 from ...tabular.features import fit_columns, read
 from . import tracing
 from .columns import category_lists, encode
 from .description import from_nested, to_nested
 from .export import export_text
+from .feature_draw import MaxFeaturesRule, n_offered
+from .importance import impurity_decrease
 from .packed import from_packed, to_packed
 from . import growth, growth_fast
 from .leaf_budget import limit_leaves
@@ -25,9 +27,15 @@ MAX_COUNT = 2 ** 53  # the most rows a node of a model file may count: beyond it
 SIZE_RULES = {
     "min_samples_leaf": Integer(1, None, help="Every branch of a split keeps at least this many examples "
                                               "(an empty branch of a multiway split is allowed)"),
+    "min_weight_fraction_leaf": Number(0.0, 0.5, help="Every branch of a split keeps at least this share of "
+                                                      "the examples' total weight (as scikit-learn; with class or "
+                                                      "sample weights, of their sum)"),
     "max_leaf_nodes": Integer(2, None, none_ok=True,
                               help="Grow best-first, splitting the leaf that lowers impurity most, up to "
                                    "this many leaves (None: no cap)"),
+    "max_features": MaxFeaturesRule(help="How many features each node may test, drawn at random with the "
+                                         "seed (None: all; sqrt or log2 of their number; or a number or "
+                                         "share of them), as a random forest's trees do"),
     "categorical_split": Choice("auto", "multiway", "binary", "one_vs_rest",
                                 help="Categorical tests: one branch per value (multiway, the notes' ID3), "
                                      "the best set of values against the rest (binary), one value against "
@@ -80,15 +88,23 @@ class _TreeModel:
         binary = [kind in BINARY_KINDS for kind in self.categorical_splits_]
         single = [kind == "one_vs_rest" for kind in self.categorical_splits_]
         grow = growth.grow if self.trace else growth_fast.grow
+        total = target.mass(target.stats_of_rows(np.arange(X_encoded.shape[0])).sum(axis=0))  # all rows weigh
         tree = grow(X_encoded, self._is_categorical, n_values, target, max_depth=self.max_depth,
                     min_samples_split=self.min_samples_split, min_gain=self.min_gain,
-                    min_samples_leaf=self.min_samples_leaf, binary=binary, single=single)
+                    min_samples_leaf=self.min_samples_leaf, binary=binary, single=single,
+                    min_weight_leaf=self.min_weight_fraction_leaf * float(total),
+                    n_offered=n_offered(self.max_features, X_encoded.shape[1]), seed=self._seed())
+        tree.impurity = target.impurity(tree.stats.T)  # (N,) read from every statistic grown
+        tree.stats, tree.weighted = target.parts(tree.stats)  # counts of rows, and sample weights if any
         tree.class_weights = target.weights
         if self.max_leaf_nodes is not None:
             tree = limit_leaves(tree, self.max_leaf_nodes)
-        tree.impurity = target.impurity(tree.stats.T)  # (N,)
         return tree
 
+
+    def _seed(self):
+        """The seed of the features offered to each node: random_state, or a fresh one when it is None."""
+        return self.random_state if self.random_state is not None else int(np.random.SeedSequence().entropy % 2**32)
     def _start_trace(self, tree):
         """Growth steps of the freshly grown tree, and the node paths pruning steps refer to."""
         node_paths = tracing.paths(tree, self.feature_names_in_, self.categories_)
@@ -97,9 +113,25 @@ class _TreeModel:
         return steps, node_paths
 
     def apply(self, X):
-        """The id of the node each row of X ends in (a leaf, or the inner node where its value was unseen)."""
+        """(n,) the id of the node each row of X ends in: its leaf, as scikit-learn's apply, or the inner
+        node where a categorical value unseen in training stopped it. Ids are breadth first (the root 0,
+        a node's children consecutive), not scikit-learn's depth-first order."""
         X_encoded = self._encode(X)  # checks the model is fitted first
         return self.tree_.apply(X_encoded, self._is_categorical)
+
+    def decision_path(self, X):
+        """The nodes each row of X passes through, as scikit-learn's decision_path: an (n, n_nodes)
+        indicator, 1 where row i visits node j. A scipy.sparse CSR matrix when scipy can be imported, as
+        scikit-learn returns; else (scipy is not a dependency, and the page has none) a dense 0/1 array."""
+        ends = self.apply(X)  # (n,)
+        return _indicator(path_nodes(self.tree_, ends), self.tree_.depth[ends] + 1, self.tree_.node_count)
+
+    @property
+    def feature_importances_(self):
+        """(n_features,) impurity importance, scikit-learn's meaning (importance.py): each feature's share
+        of the training rows' total impurity decrease, adding up to 1 (all 0 for a tree of one leaf)."""
+        self._check_fitted()
+        return impurity_decrease(self.tree_, self.n_features_in_)
 
     def get_depth(self):
         """Length of the longest root-to-leaf path."""
@@ -131,6 +163,8 @@ class _TreeModel:
                  "n_nodes": int(self.tree_.node_count), "depth": self.get_depth(),
                  "n_leaves": self.get_n_leaves(), "categorical_splits": list(self.categorical_splits_),
                  **self._extra_state()}
+        if self.tree_.weighted is not None:  # fitted with sample_weight: every node says what its rows weigh
+            state["sample_weighted"] = True
         if max_nodes is None and self.tree_.node_count > PACK_NODES_ABOVE:
             state["nodes"] = to_packed(self.tree_, self._node_values())
             return state
@@ -153,18 +187,58 @@ class _TreeModel:
         self.n_features_in_ = len(names)
         self.categorical_splits_ = _split_kinds(d.get("categorical_splits"), categories)
         self._read_extra_state(d)
+        self._file_weighted = require_flag(d.get("sample_weighted", False), "sample_weighted")
         if "nodes" in d:
             tree, values = from_packed(require_dict(d["nodes"], "nodes"), categories, self._n_stats(),
-                                       self._n_counts())
+                                       self._n_counts(), self._n_weighted() if self._file_weighted else 0)
         else:
             tree, values = from_nested(require_dict(require_key(d, "tree", ""), "tree"), names, categories,
                                        self._read_node_payload)
+            if self._file_weighted:  # each node's column ends with what its rows weigh
+                tree.stats, tree.weighted = tree.stats[:-self._n_weighted()], tree.stats[-self._n_weighted():]
+                if self._n_counts() == self._n_stats():  # a classifier's statistics are whole counts
+                    tree.stats = tree.stats.round().astype(np.intp)
+        del self._file_weighted
         self.tree_ = tree
         self._set_node_values(values)
         counted = {"n_nodes": tree.node_count, "depth": self.get_depth(), "n_leaves": self.get_n_leaves()}
         for key, value in counted.items():
             if key in d and require_int(d[key], key) != value:
                 raise damaged(key, f"is {d[key]}, but the nodes make {value}")
+
+
+def path_nodes(tree, ends):
+    """The nodes from the root to each of `ends`, concatenated row after row, each path in root-first
+    (ascending id) order: a node's depth is its place in its path."""
+    lengths = tree.depth[ends] + 1  # (n,)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))  # (n,)
+    nodes = np.empty(int(lengths.sum()), dtype=np.intp)
+    at = np.asarray(ends, dtype=np.intp).copy()
+    live = np.arange(len(at))
+    while live.size:  # every row climbs one level per pass, writing the node it is at
+        nodes[starts[live] + tree.depth[at[live]]] = at[live]
+        at[live] = tree.parent[at[live]]
+        live = live[at[live] >= 0]
+    return nodes
+
+
+def _indicator(nodes, lengths, n_nodes):
+    """The (n, n_nodes) 0/1 matrix of rows whose paths are `nodes` (split by `lengths`), CSR if scipy is there."""
+    indptr = np.concatenate(([0], np.cumsum(lengths))).astype(np.intp)  # (n + 1,)
+    try:
+        from scipy.sparse import csr_matrix
+    except ImportError:
+        dense = np.zeros((len(lengths), n_nodes), dtype=np.int64)
+        dense[np.repeat(np.arange(len(lengths)), lengths), nodes] = 1
+        return dense
+    return csr_matrix((np.ones(len(nodes), dtype=np.int64), nodes, indptr), shape=(len(lengths), n_nodes))
+
+
+def require_flag(value, path):
+    """A true or false of a model file."""
+    if not isinstance(value, bool):
+        raise damaged(path, "must be true or false")
+    return value
 
 
 def _categories(values, kind, path):

@@ -5,13 +5,16 @@ import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator
 from ...core.params import Choice, Flag, Integer, Number
+from ...core.errors import DataError
 from ...core.validation import check_classes
 from . import tracing
 from ..shared.class_weights import CLASS_WEIGHT_RULE, check_saved_weights, class_weights
-from ...core.file_fields import damaged, require_array, require_dict, require_int, require_key, require_labels
+from ...core.file_fields import (damaged, require_array, require_dict, require_int, require_key, require_labels,
+                                 require_number)
 from ._base import MAX_COUNT, SIZE_RULES, _TreeModel, check_validation
 from .criteria import Classes
 from .pruning import chi2_prune, reduced_error_prune
+from .sample_weights import check_sample_weight, drop_weightless
 
 
 def stratified_holdout(codes, fraction, seed):
@@ -34,10 +37,10 @@ def plurality_value(counts):
 
 
 def node_distribution(tree):
-    """(N, k) class frequencies of every node, weighted by the tree's class weights if it has them; an
-    empty leaf takes its parent's (PLURALITY-VALUE of the parent's examples). Parents have smaller ids,
-    so one pass in id order suffices."""
-    counts = tree.stats.T.astype(float)  # (N, k)
+    """(N, k) class frequencies of every node, weighted by the rows' sample weights and the tree's class
+    weights if it has them; an empty leaf takes its parent's (PLURALITY-VALUE of the parent's examples).
+    Parents have smaller ids, so one pass in id order suffices."""
+    counts = (tree.stats if tree.weighted is None else tree.weighted).T.astype(float)  # (N, k)
     if tree.class_weights is not None:
         counts *= tree.class_weights
     samples = counts.sum(axis=1, keepdims=True)  # (N, 1)
@@ -68,7 +71,9 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     distinct values) and may be tested again. Ties in PLURALITY-VALUE go to the smallest label; ties between
     attributes (gains within 1e-12) to the earlier column. Growth stops at pure nodes, when no attribute is
     left, at max_depth, below min_samples_split examples, or when the best gain is <= min_gain; a test
-    leaving fewer than min_samples_leaf examples in a branch is not considered. max_leaf_nodes grows
+    leaving fewer than min_samples_leaf examples in a branch, or less than min_weight_fraction_leaf of
+    the examples' total weight (class and sample weights included, as scikit-learn), is not
+    considered. max_leaf_nodes grows
     best-first, as scikit-learn does: the leaf whose split lowers the total impurity most (samples * gain)
     is split first, until that many leaves.
 
@@ -80,6 +85,16 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     min_samples_leaf count rows, as in scikit-learn; the chi-squared test and reduced-error pruning
     count rows as well.
 
+    fit's sample_weight (n,) makes each row count as that many rows, scikit-learn's meaning, times its
+    class's weight: integer weights grow the tree of the rows repeated, and a row of weight 0 is left
+    out. The nodes then also keep each class's sum of sample weights, which impurity, gains, leaves,
+    predict_proba, feature_importances_ and the chi-squared test read. reduced_error pruning refuses
+    sample weights (its validation errors are counted row by row).
+
+    max_features offers each node a random subset of the attributes still open there, drawn with `random_state`
+    (feature_draw.py; scikit-learn's values: None for all, an int, a share, "sqrt", "log2"): what the
+    trees of a random forest do. None, the default, grows the tree of every attribute.
+
     prune="chi2" replaces, bottom-up, every node whose children are all leaves and whose split is not
     significant at level alpha (Delta ~ chi-squared with (branches - 1)(classes - 1) degrees of
     freedom, counting non-empty branches and classes present). prune="reduced_error" replaces,
@@ -90,7 +105,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     Fitted: classes_, class_weights_ (weight of each class's examples, or None), tree_ (flat node
     arrays), feature_names_in_, feature_kinds_, categories_ (sorted training values of each categorical
     column, None for numeric ones), categorical_splits_ (per column None, "multiway", "binary" or "one_vs_rest"),
-    n_features_in_.
+    n_features_in_; feature_importances_ (impurity importance), apply and decision_path as scikit-learn's.
 
     trace=True records trace_, a list of steps. Growth, in the order of the recursive pseudocode:
     {"step": "split" | "leaf", "node": path such as "root/Pat=Full", "depth", "samples",
@@ -119,7 +134,8 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         "validation_fraction": Number(0.0, 1.0, low_open=True, high_open=True,
                                       help="Share of training rows held out for reduced-error pruning"),
         "random_state": Integer(0, None, none_ok=True, label="seed",
-                                help="Seed of the random validation hold-out (None: a fresh one each fit)"),
+                                help="Seed of the random validation hold-out and of the features offered to each "
+                                     "node (max_features); None: a fresh one each fit"),
         "class_weight": CLASS_WEIGHT_RULE,
         "trace": Flag(help="Record every split, leaf and pruning test"),
     }
@@ -128,11 +144,14 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
 
     def __init__(self, criterion="entropy", max_depth=None, min_samples_split=2, min_samples_leaf=1,
                  max_leaf_nodes=None, categorical_split="auto", min_gain=0.0, prune=None, alpha=0.05,
-                 validation_fraction=0.2, random_state=0, class_weight=None, trace=False):
+                 validation_fraction=0.2, random_state=0, class_weight=None, trace=False,
+                 min_weight_fraction_leaf=0.0, max_features=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
         self.max_leaf_nodes = max_leaf_nodes
         self.categorical_split = categorical_split
         self.min_gain = min_gain
@@ -143,14 +162,19 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         self.class_weight = class_weight
         self.trace = trace
 
-    def fit(self, X, y, feature_names=None, X_val=None, y_val=None):
-        """Grow (and prune) the tree on X, y."""
+    def fit(self, X, y, feature_names=None, X_val=None, y_val=None, sample_weight=None):
+        """Grow (and prune) the tree on X, y; sample_weight (n,): how many rows each row counts as."""
         self._check_params()
         self.__dict__.pop("trace_", None)
         X_encoded, y = self._read_training(X, y, feature_names, "classification")
+        sample_weight = check_sample_weight(sample_weight, len(y))
+        if sample_weight is not None and self.prune == "reduced_error":
+            raise DataError("prune='reduced_error' counts the validation rows' errors one by one, so it does "
+                            "not take sample_weight: leave out sample_weight, or prune with 'chi2' or None.")
         self.classes_ = check_classes(y)
         codes = np.searchsorted(self.classes_, y)  # (n,)
-        self.class_weights_ = class_weights(self.class_weight, codes, self.classes_)
+        self.class_weights_ = class_weights(self.class_weight, codes, self.classes_)  # of all rows, as scikit-learn
+        X_encoded, codes, sample_weight = drop_weightless(X_encoded, codes, sample_weight)
         grow_rows = np.arange(len(codes))
         if self.prune == "reduced_error":
             if X_val is None and y_val is None:
@@ -160,7 +184,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
                 X_v, labels = check_validation(self, X_val, y_val)
                 index = {c: i for i, c in enumerate(self.classes_.tolist())}
                 y_v = np.array([index.get(v, -1) for v in labels.tolist()], dtype=np.intp)
-        target = Classes(codes[grow_rows], len(self.classes_), self.criterion, self.class_weights_)
+        target = Classes(codes[grow_rows], len(self.classes_), self.criterion, self.class_weights_, sample_weight)
         tree = self._grow(X_encoded[grow_rows], target)
         steps, paths = self._start_trace(tree) if self.trace else ([], None)
         if self.prune == "chi2":
@@ -204,7 +228,10 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
 
     def _node_payload(self, i):
         label = self.classes_[self._prediction[i]]
-        return {"counts": self._counts(self.tree_.stats, i), "prediction": label.item()}
+        payload = {"counts": self._counts(self.tree_.stats, i), "prediction": label.item()}
+        if self.tree_.weighted is not None:  # each class's sum of sample weights
+            payload["weights"] = {str(c): float(w) for c, w in zip(self.classes_.tolist(), self.tree_.weighted[:, i])}
+        return payload
 
     def _trace_payload(self, tree, i):
         return {"counts": self._counts(tree.stats, i)}
@@ -236,6 +263,9 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
     def _n_counts(self):
         return len(self.classes_)  # every statistic is a class's count
 
+    def _n_weighted(self):
+        return len(self.classes_)  # each class's sum of sample weights
+
     def _read_node_payload(self, node, path="tree"):
         """The class counts of a node: a whole number per class, adding up to its samples."""
         counts = require_dict(require_key(node, "counts", path), f"{path}.counts")
@@ -245,6 +275,11 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         column = np.array([require_int(counts[c], f"{path}.counts.{c}", 0, MAX_COUNT) for c in labels], dtype=np.intp)
         if int(column.sum()) != require_int(require_key(node, "samples", path), f"{path}.samples", 0, MAX_COUNT):
             raise damaged(f"{path}.counts", f"must add up to the node's samples ({node['samples']})")
+        if getattr(self, "_file_weighted", False):  # then the class's sums of sample weights follow
+            weights = require_dict(require_key(node, "weights", path), f"{path}.weights")
+            if sorted(weights) != sorted(labels):
+                raise damaged(f"{path}.weights", "must give a weight for each class, and no other")
+            column = np.concatenate([column, [require_number(weights[c], f"{path}.weights.{c}", 0.0) for c in labels]])
         return column, None
 
 

@@ -14,16 +14,17 @@
         return tree
 
 The added stops (max_depth, min_samples_split, best gain <= min_gain) are the pre-pruning of notes 004
-("if info. gain of best attribute at a node is below a threshold, stop and make this node a leaf").
-A numeric attribute gets a binary test x <= t, with t halfway between consecutive distinct values
-(the best such t is the attribute's IMPORTANCE), and stays in `attributes` below it. A categorical
-attribute marked binary gets a test "A in S" instead of the multiway one (see
-`binary_category_importance`) and also stays in `attributes`. min_samples_leaf rules out tests that
-leave fewer examples in a branch (an empty branch of a multiway test is still allowed: it is the
-notes' PLURALITY-VALUE(parent_examples) leaf). Ties go to the first: gains within the target's tol
-tie, and the earlier column, the lower threshold or the earlier subset wins. Each attribute's test is
-the one of largest gain; its IMPORTANCE is that gain, or with criterion="gain_ratio" the gain over the
-test's split information (criteria.py: `rank`).
+("if info. gain of best attribute at a node is below a threshold, stop and make this node a leaf"). A
+numeric attribute gets a binary test x <= t, with t halfway between consecutive distinct values (the
+best such t is the attribute's IMPORTANCE), and stays in `attributes` below it. A categorical attribute
+marked binary gets a test "A in S" instead of the multiway one (see `binary_category_importance`) and
+also stays in `attributes`. min_samples_leaf rules out tests that leave fewer examples in a branch (an
+empty branch of a multiway test is still allowed: it is the notes' PLURALITY-VALUE(parent_examples)
+leaf), and min_weight_fraction_leaf those that leave a branch less than that share of the examples'
+total weight (scikit-learn's min_weight_leaf). Ties go to the first: gains within the target's tol tie,
+and the earlier column, the lower threshold or the earlier subset wins. Each attribute's test is the one
+of largest gain; its IMPORTANCE is that gain, or with criterion="gain_ratio" the gain over the test's
+split information (criteria.py: `rank`).
 
 This grower is the one a traced fit (trace=True, the steps view) runs. growth_fast.py grows the same
 tree, every node of a depth at once, for everything else; tests/unit/test_fast_paths.py checks they agree.
@@ -32,6 +33,8 @@ Leaves keep their statistics; PLURALITY-VALUE is read from them (classifier.plur
 
 import numpy as np
 
+from .criteria import heavy_enough
+from .feature_draw import offered
 from .structure import LEAF, REASON, Tree
 
 
@@ -48,7 +51,7 @@ class Node:
         self.children = []
 
 
-def numeric_importance(target, values, rows, parent, min_leaf=1):
+def numeric_importance(target, values, rows, parent, min_leaf=1, min_weight=0.0):
     """(gains, thresholds), each (F,): the best test x <= t on each numeric attribute at a node (the
     largest gain), with its IMPORTANCE; (0, NaN) for an attribute whose values there are all equal. values: (m, F) the
     attributes at the node's rows. The attributes are scored side by side: the same steps, one array."""
@@ -59,6 +62,9 @@ def numeric_importance(target, values, rows, parent, min_leaf=1):
     sides = np.stack([left, parent - left], axis=2)  # (m - 1, F, 2, s) the two branches of each cut
     n_left = np.arange(1, m)[:, None]  # (m - 1, 1)
     valid = (v[:-1] < v[1:]) & (n_left >= min_leaf) & (m - n_left >= min_leaf)
+    if min_weight > 0:  # and both sides weigh at least min_weight
+        mass_left = target.mass(left)  # (m - 1, F)
+        valid &= heavy_enough(mass_left, min_weight) & heavy_enough(target.mass(parent) - mass_left, min_weight)
     gains = np.where(valid, target.importance(parent, sides), -np.inf)  # (m - 1, F)
     best = gains.max(axis=0, initial=-np.inf)  # (F,)
     first = np.argmax(gains >= best - target.tol, axis=0)  # (F,) the lowest threshold among equal gains
@@ -79,12 +85,13 @@ def value_stats(target, codes, rows, n_values):
     return stats
 
 
-def categorical_importance(target, codes, rows, parent, n_values, min_leaf=1):
+def categorical_importance(target, codes, rows, parent, n_values, min_leaf=1, min_weight=0.0):
     """Gain of a multiway test on a categorical attribute: one branch per value (codes 0..n_values-1);
-    0 when a non-empty branch would hold fewer than min_leaf examples."""
+    0 when a non-empty branch would hold fewer than min_leaf examples, or weigh less than min_weight."""
     branches = value_stats(target, codes, rows, n_values)  # (n_values, s)
     sizes = target.size(branches)
-    if ((sizes > 0) & (sizes < min_leaf)).any():
+    light = ~heavy_enough(target.mass(branches), min_weight) if min_weight > 0 else False
+    if ((sizes > 0) & ((sizes < min_leaf) | light)).any():
         return 0.0
     return float(target.rank(target.importance(parent, branches), branches))
 
@@ -101,12 +108,12 @@ def candidate_subsets(target, branches, single=False):
     present = np.flatnonzero(sizes > 0)
     if single or (target.kind != "variance" and target.k > 2):  # one value against the rest
         return [present[i:i + 1] for i in range(len(present))]
-    key = branches[present, 1] / sizes[present]  # P(second class), or the mean of the centred target
+    key = target.order_key(branches, present)  # P(second class), or the mean of the centred target
     ordered = present[np.argsort(key, kind="stable")]
     return [np.sort(ordered[:i]) for i in range(1, len(ordered))]
 
 
-def binary_category_importance(target, codes, rows, parent, n_values, min_leaf=1, single=False):
+def binary_category_importance(target, codes, rows, parent, n_values, min_leaf=1, single=False, min_weight=0.0):
     """(gain, left set) of the best test "A in S" on a categorical attribute (S of one value when
     `single`); (0, None) when no test leaves examples on both sides (at least min_leaf each). Values
     absent from the node go right."""
@@ -118,6 +125,9 @@ def binary_category_importance(target, codes, rows, parent, n_values, min_leaf=1
         sides = np.stack([left, parent - left], axis=1)  # (c, 2, s)
         n_left = target.size(left)
         valid = (n_left >= min_leaf) & (target.size(parent) - n_left >= min_leaf)
+        if min_weight > 0:
+            mass_left = target.mass(left)  # (c,)
+            valid &= heavy_enough(mass_left, min_weight) & heavy_enough(target.mass(parent) - mass_left, min_weight)
         gains = np.where(valid, target.importance(parent, sides), -np.inf)  # (c,)
         best = gains.max()
         if np.isfinite(best):
@@ -130,8 +140,10 @@ class Learner:
     """DECISION-TREE-LEARNING on the encoded (n, d) matrix X (categorical columns hold value codes)."""
 
     def __init__(self, X, is_categorical, n_values, target, max_depth, min_samples_split, min_gain,
-                 min_samples_leaf=1, binary=None, single=None):
+                 min_samples_leaf=1, binary=None, single=None, min_weight_leaf=0.0, n_offered=None, seed=0):
         self.X, self.target = X, target
+        self.min_weight = min_weight_leaf
+        self.n_offered, self.seed = n_offered, seed  # max_features: attributes offered at each node
         self.is_categorical = [bool(c) for c in is_categorical]
         self.n_values = [int(v) for v in n_values]
         self.binary = [False] * X.shape[1] if binary is None else [bool(b) for b in binary]
@@ -142,13 +154,15 @@ class Learner:
     def stats(self, rows):
         return self.target.stats_of_rows(rows).sum(axis=0)  # (s,)
 
-    def learn(self, rows, attributes, depth=0, parent=None, branch=0):
-        """The subtree grown on the examples `rows` (attributes: columns still open to a test)."""
+    def learn(self, rows, attributes, depth=0, parent=None, branch=0, path=()):
+        """The subtree grown on the examples `rows` (attributes: columns still open to a test; path: the
+        branches taken from the root)."""
         node = Node(self.stats(rows), depth, parent, branch)
         node.reason = self.stop_reason(node, rows, attributes)
         if node.reason is not None:
             return node
-        node.candidates, node.subsets = self.importance_of_each(rows, attributes, node.stats)
+        scored = offered(attributes, self.n_offered, self.seed, path).tolist()  # all, unless max_features
+        node.candidates, node.subsets = self.importance_of_each(rows, scored, node.stats)
         gains = node.candidates[:, 0]
         best = np.nanmax(gains)
         if not best > self.min_gain + self.target.tol:
@@ -167,7 +181,7 @@ class Learner:
         else:  # x <= t, then x > t; a numeric attribute may be tested again
             node.threshold, below = node.candidates[a, 1], attributes
             groups = [rows[values <= node.threshold], rows[values > node.threshold]]
-        node.children = [self.learn(exs, below, depth + 1, node, k) for k, exs in enumerate(groups)]
+        node.children = [self.learn(exs, below, depth + 1, node, k, path + (k,)) for k, exs in enumerate(groups)]
         return node
 
     def stop_reason(self, node, rows, attributes):
@@ -196,14 +210,14 @@ class Learner:
             if self.binary[a]:
                 scores[a, 0], subsets[a] = binary_category_importance(self.target, codes, rows, parent,
                                                                       self.n_values[a], self.min_leaf,
-                                                                      self.single[a])
+                                                                      self.single[a], self.min_weight)
             else:
                 scores[a, 0] = categorical_importance(self.target, codes, rows, parent, self.n_values[a],
-                                                      self.min_leaf)
+                                                      self.min_leaf, self.min_weight)
         numeric = [a for a in attributes if not self.is_categorical[a]]
         if numeric:
             scores[numeric, 0], scores[numeric, 1] = numeric_importance(self.target, self.X[np.ix_(rows, numeric)],
-                                                                        rows, parent, self.min_leaf)
+                                                                        rows, parent, self.min_leaf, self.min_weight)
         return scores, subsets
 
 
@@ -233,11 +247,13 @@ def flatten(root, n_features):
 
 
 def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,
-         min_samples_leaf=1, binary=None, single=None):
+         min_samples_leaf=1, binary=None, single=None, min_weight_leaf=0.0, n_offered=None, seed=0):
     """DECISION-TREE-LEARNING(all examples, all attributes) as a Tree. n_values[j]: how many values
     column j takes in the whole training set (branches of a multiway test on it); binary[j]: True for
-    a categorical column tested "A in S" instead; single[j]: True when that S is one value."""
+    a categorical column tested "A in S" instead; single[j]: True when that S is one value;
+    min_weight_leaf: the least weight (target.mass) a branch of a test may have; n_offered: how many
+    attributes each node is offered, drawn with `seed` (feature_draw.py), or None for all."""
     learner = Learner(X, is_categorical, n_values, target, max_depth, min_samples_split, min_gain,
-                      min_samples_leaf, binary, single)
+                      min_samples_leaf, binary, single, min_weight_leaf, n_offered, seed)
     root = learner.learn(np.arange(X.shape[0]), list(range(X.shape[1])))
     return flatten(root, X.shape[1])

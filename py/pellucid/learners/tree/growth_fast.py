@@ -19,7 +19,9 @@ of the table with each node's values in their order; one-value tests (one_vs_res
 
 import numpy as np
 
+from .criteria import heavy_enough
 from .criteria_fast import for_target
+from .feature_draw import offered
 from .structure import LEAF, REASON, Tree, in_left_set
 
 
@@ -27,7 +29,7 @@ def _starts(sizes):
     return np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.intp)  # (A,)
 
 
-def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1):
+def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1, min_weight=0.0):
     """Best threshold of every numeric column at every open node.
 
     XT: (F, n) numeric columns; orders: (F, m) orders; sizes: (A,) rows per node; totals: (s, A) node
@@ -44,6 +46,11 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1):
     if min_leaf > 1:  # both sides keep at least min_leaf rows
         n_left = np.arange(1, m + 1) - np.repeat(starts, sizes)  # (m,)
         valid &= (n_left >= min_leaf) & (np.repeat(sizes, sizes) - n_left >= min_leaf)
+    if min_weight > 0:  # both sides weigh at least min_weight: running weights along each order
+        masses = criterion.mass(totals)  # (A,)
+        left = np.cumsum(_take_rows(np.broadcast_to(criterion.row_mass, (F, len(criterion.row_mass))), orders),
+                         axis=1) - np.repeat(np.cumsum(masses) - masses, sizes)  # (F, m)
+        valid &= heavy_enough(left, min_weight) & heavy_enough(np.repeat(masses, sizes) - left, min_weight)
     # Candidate cuts in ascending flat order (so grouped by column, then node) with their cost, or
     # (when every valid cut is a candidate) the (F, m) costs with inf at the invalid ones. Costs within
     # tol * samples of the best tie (gains within tol): the first is chosen, as growth.py chooses.
@@ -97,15 +104,18 @@ def _value_table(criterion, codes, n_values, rows, node, n_nodes):
     return table.reshape(-1, n_nodes, n_values)
 
 
-def _multiway_cost(criterion, table, min_leaf):
+def _multiway_cost(criterion, table, min_leaf, min_weight=0.0):
     """(A,) cost after a multiway split on the column of `table` (inf where a non-empty branch would
-    hold fewer than min_leaf rows)."""
+    hold fewer than min_leaf rows, or weigh less than min_weight)."""
     n_value = criterion.samples(table)  # (A, V)
     cost = criterion.cost(table).sum(axis=1)
-    return np.where(((n_value > 0) & (n_value < min_leaf)).any(axis=1), np.inf, cost)
+    small = n_value < min_leaf
+    if min_weight > 0:
+        small |= ~heavy_enough(criterion.mass(table), min_weight)
+    return np.where(((n_value > 0) & small).any(axis=1), np.inf, cost)
 
 
-def _binary_cost(criterion, table, totals, min_leaf):
+def _binary_cost(criterion, table, totals, min_leaf, min_weight=0.0):
     """Best test "A in S" on one categorical column at every open node: (cost (A,), inf where no test
     is valid; what its left set weighs (A,); order (A, V); count (A,)), the left set of node a being
     order[a, :count[a]].
@@ -120,13 +130,18 @@ def _binary_cost(criterion, table, totals, min_leaf):
         order = np.broadcast_to(np.arange(V), (A, V))
         left = table  # (s, A, V) each value alone
     else:
-        key = np.where(n_value > 0, table[1] / np.maximum(n_value, 1), np.inf)  # absent values last
+        key = criterion.order_key(table, n_value)  # (A, V) absent values last
         order = np.argsort(key, axis=1, kind="stable")  # (A, V)
         left = np.cumsum(np.take_along_axis(table, order[None], axis=2), axis=2)  # (s, A, V) prefixes
     n_left = criterion.samples(left)  # (A, V)
     n_node = criterion.samples(totals)[:, None]  # (A, 1)
     cost = criterion.cost(left) + criterion.cost(totals[:, :, None] - left)  # (A, V)
     cost = np.where((n_left >= min_leaf) & (n_node - n_left >= min_leaf), cost, np.inf)
+    if min_weight > 0:
+        mass_left = criterion.mass(left)  # (A, V)
+        mass_right = criterion.mass(totals)[:, None] - mass_left
+        heavy = heavy_enough(mass_left, min_weight) & heavy_enough(mass_right, min_weight)
+        cost = np.where(heavy, cost, np.inf)
     best = cost.min(axis=1)  # (A,)
     first = np.argmax(cost <= (best + criterion.tol * criterion.mass(totals))[:, None], axis=1)  # (A,)
     left_mass = criterion.mass(left)[np.arange(A), first]  # (A,) what the chosen left set weighs
@@ -135,7 +150,7 @@ def _binary_cost(criterion, table, totals, min_leaf):
     return best, left_mass, order, first + 1
 
 
-def _one_vs_rest_cost(criterion, codes, n_values, rows, node, totals, min_leaf):
+def _one_vs_rest_cost(criterion, codes, n_values, rows, node, totals, min_leaf, min_weight=0.0):
     """_binary_cost's answer for a one_vs_rest column, from the (node, value) pairs present only: a
     column of hundreds of values meets a few of them at each deep node, so the dense (s, A, V) table
     would be nearly all zeros. Candidates in value order within a node; ties go to the lowest value."""
@@ -147,6 +162,10 @@ def _one_vs_rest_cost(criterion, codes, n_values, rows, node, totals, min_leaf):
     n_node = criterion.samples(totals)[at]  # (P,)
     cost = criterion.cost(left) + criterion.cost(totals[:, at] - left)  # (P,)
     cost = np.where((n_left >= min_leaf) & (n_node - n_left >= min_leaf), cost, np.inf)
+    if min_weight > 0:
+        mass_left = criterion.mass(left)  # (P,)
+        heavy = heavy_enough(mass_left, min_weight) & heavy_enough(criterion.mass(totals)[at] - mass_left, min_weight)
+        cost = np.where(heavy, cost, np.inf)
     first = np.searchsorted(at, np.arange(A))  # (A,) each node's first pair (every open node has rows)
     best = np.minimum.reduceat(cost, first)  # (A,)
     near = cost <= (best + criterion.tol * criterion.mass(totals))[at]  # (P,) costs that tie the best
@@ -174,8 +193,11 @@ class _Grower:
     """State of one growth: node records appended level by level."""
 
     def __init__(self, X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain,
-                 min_samples_leaf=1, binary=None, single=None):
+                 min_samples_leaf=1, binary=None, single=None, min_weight_leaf=0.0, n_offered=None, seed=0):
         self.X, self.criterion = X, criterion
+        self.min_weight = min_weight_leaf
+        self.n_offered, self.seed = n_offered, seed  # max_features: attributes offered at each node
+        self.paths = []  # per node id, the branches taken from the root (what seeds its draw)
         self.is_cat = np.asarray(is_categorical, dtype=bool)
         self.binary = np.zeros(X.shape[1], dtype=bool) if binary is None else np.asarray(binary, dtype=bool)
         self.single = np.zeros(X.shape[1], dtype=bool) if single is None else np.asarray(single, dtype=bool)
@@ -200,6 +222,8 @@ class _Grower:
         count = stats.shape[1]
         ids = np.arange(self.n_nodes, self.n_nodes + count)
         self.n_nodes += count
+        if self.n_offered is not None:
+            self.paths += [self.paths[p] + (b,) if p >= 0 else () for p, b in zip(parent.tolist(), branch.tolist())]
         samples = self.criterion.samples(stats)
         reason = np.full(count, -1)
         attributes_left = (~used[:, self.is_cat]).any(axis=1) | (len(self.numeric) > 0)
@@ -237,7 +261,8 @@ class _Grower:
         gains = np.full((A, d), np.nan)
         thresholds = np.full((A, d), np.nan)
         if len(self.numeric):
-            cost, threshold, left = _best_thresholds(self.criterion, self.XT, orders, sizes, stats, self.min_leaf)
+            cost, threshold, left = _best_thresholds(self.criterion, self.XT, orders, sizes, stats, self.min_leaf,
+                                                     self.min_weight)
             thresholds[:, self.numeric] = threshold.T
             gain = np.where(np.isfinite(cost.T), parent_cost[:, None] - cost.T, 0.0) / masses[:, None]  # (A, F)
             if self.criterion.by_ratio:
@@ -247,15 +272,17 @@ class _Grower:
         for j in np.flatnonzero(self.is_cat):
             if self.single[j]:
                 cost, left, *self.subsets[j] = _one_vs_rest_cost(self.criterion, self.codes[j], self.n_values[j],
-                                                                 orders[0], node, stats, self.min_leaf)
+                                                                 orders[0], node, stats, self.min_leaf,
+                                                                 self.min_weight)
                 branches = np.stack([left, masses - left], axis=-1)  # (A, 2) what each side weighs
             elif self.binary[j]:
                 table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
-                cost, left, *self.subsets[j] = _binary_cost(self.criterion, table, stats, self.min_leaf)
+                cost, left, *self.subsets[j] = _binary_cost(self.criterion, table, stats, self.min_leaf,
+                                                            self.min_weight)
                 branches = np.stack([left, masses - left], axis=-1)
             else:
                 table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
-                cost = _multiway_cost(self.criterion, table, self.min_leaf)
+                cost = _multiway_cost(self.criterion, table, self.min_leaf, self.min_weight)
                 branches = self.criterion.mass(table) if self.criterion.by_ratio else None  # (A, V)
             gain = np.where(np.isfinite(cost), parent_cost - cost, 0.0) / masses
             if self.criterion.by_ratio:
@@ -268,6 +295,8 @@ class _Grower:
         Returns the children still to expand, with their orders."""
         sizes = self.criterion.samples(stats).astype(np.intp)  # (A,)
         gains, thresholds = self.score(stats, used, orders, sizes)
+        if self.n_offered is not None:
+            gains = self.offer(ids, used, gains)
         self.evaluated.append((ids, gains))
         best = np.nanmax(gains, axis=1)  # (A,)
         # Gains within tol (1e-12 bits; 1e-12 of Var(y) for regression) tie: the earliest column wins.
@@ -311,6 +340,15 @@ class _Grower:
         orders = _partition(orders, child_of_row, np.append(open_, False))
         return child_ids[open_], child_stats[:, open_], child_used[open_], orders
 
+    def offer(self, ids, used, gains):
+        """The (A, d) gains with those of attributes not offered to each node (max_features) set to NaN:
+        the node's draw among its open attributes, as growth.py draws it (feature_draw.offered)."""
+        kept = np.full(gains.shape, np.nan)
+        for a, node in enumerate(ids.tolist()):
+            chosen = offered(np.flatnonzero(~used[a]), self.n_offered, self.seed, self.paths[node])
+            kept[a, chosen] = gains[a, chosen]
+        return kept
+
     def chosen_subsets(self, nodes, features):
         """{k: sorted left set} for the split nodes (level indices `nodes`) whose test is binary categorical."""
         out = {}
@@ -345,8 +383,8 @@ class _Grower:
 
 
 def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,
-         min_samples_leaf=1, binary=None, single=None):
+         min_samples_leaf=1, binary=None, single=None, min_weight_leaf=0.0, n_offered=None, seed=0):
     """growth.grow's tree (same arguments; target: criteria.Classes or criteria.Values), grown level-wise."""
     criterion = for_target(target)
     return _Grower(X, is_categorical, n_values, criterion, max_depth, min_samples_split, min_gain,
-                   min_samples_leaf, binary, single).grow()
+                   min_samples_leaf, binary, single, min_weight_leaf, n_offered, seed).grow()

@@ -31,6 +31,8 @@ def to_packed(tree, values=None):
     arrays = {name: _narrowest(getattr(tree, name)) for name in _INTEGER_FIELDS}
     arrays.update(threshold=tree.threshold, gain=tree.gain, impurity=tree.impurity, stats=tree.stats,
                   scored=scored, candidates=tree.candidates[scored], values=values)
+    if tree.weighted is not None:  # what each node's rows weigh, when they were fitted with sample weights
+        arrays["weighted"] = tree.weighted
     state = serialize.encode(arrays)
     state["left_values"] = {str(node): codes.tolist() for node, codes in tree.left_values.items()}
     return state
@@ -42,10 +44,10 @@ def _narrowest(values):
     return values.astype(np.promote_types(np.min_scalar_type(min(low, -1)), np.min_scalar_type(-high - 1)))
 
 
-def from_packed(state, categories, n_stats, n_counts=None):
+def from_packed(state, categories, n_stats, n_counts=None, n_weighted=0):
     """(Tree, values or None) from `to_packed` output, checked against the columns' `categories` (None for
     a numeric one) and the number of statistics a node keeps (`n_stats`), the first `n_counts` of them
-    (all by default) counts of rows."""
+    (all by default) counts of rows; n_weighted > 0: the nodes' sample weights, (n_weighted, N), too."""
     fields = [*_INTEGER_FIELDS, "threshold", "gain", "impurity", "stats", "scored", "candidates", "left_values",
               "values"]
     for name in fields:
@@ -72,12 +74,24 @@ def from_packed(state, categories, n_stats, n_counts=None):
                                             "branch", "depth")),
                 arrays["stats"], arrays["gain"], candidates, arrays["reason"], left_values)
     tree.impurity = np.asarray(arrays["impurity"], dtype=float)
+    if n_weighted:
+        tree.weighted = _weights(state, n_weighted, n)
     _check_structure(tree, categories)
     numeric_tests = (tree.feature != LEAF) & (np.array([c is None for c in categories] + [False])[tree.feature])
     if not np.isfinite(tree.threshold[numeric_tests]).all():
         raise DataError("The tree's packed nodes are damaged: a numeric test has no finite threshold.",
                         field=FIELD)
     return tree, arrays["values"]
+
+
+def _weights(state, n_weighted, n):
+    """The (n_weighted, n) sums of sample weights of the nodes: finite and not negative."""
+    weighted = serialize.decode(require_key(state, "weighted", "nodes"), "nodes.weighted")
+    weighted = require_array(weighted, "nodes.weighted", "f", (n_weighted, n))
+    if not np.isfinite(weighted).all() or (weighted < 0).any():
+        raise DataError("The tree's packed nodes are damaged: weighted must hold finite numbers, not negative.",
+                        field=FIELD)
+    return np.asarray(weighted, dtype=float)
 
 
 def _node_id(key):

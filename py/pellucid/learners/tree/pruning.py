@@ -12,7 +12,8 @@ def chi2_prune(tree, alpha):
     """Notes 000: "starting from nodes that have only leaf descendants, we perform statistical tests
     (for example chi^2 test) ... If they are deemed unimportant, we replace them with a leaf node. We
     continue this process until either all nodes with only leaf descendants have been pruned or they
-    have been considered significant". A split is kept when its p-value is below alpha.
+    have been considered significant". A split is kept when its p-value is below alpha. With sample
+weights the table counts each row as its weight (a frequency: weight 3 is three rows).
 
     Returns one record per test: (node, Delta, dof, p_value, pruned)."""
     records = []
@@ -22,7 +23,8 @@ def chi2_prune(tree, alpha):
         kids = tree.children(i)
         if (tree.feature[kids.start:kids.stop] != LEAF).any():
             continue  # a child survived its own test, so this split stays
-        delta, dof = deviation(tree.stats[:, kids.start:kids.stop].T)  # (branches, classes)
+        counts = tree.stats if tree.weighted is None else tree.weighted  # rows, or what they weigh
+        delta, dof = deviation(counts[:, kids.start:kids.stop].T)  # (branches, classes)
         p_value = chi2_sf(delta, dof) if dof > 0 else 1.0
         pruned = p_value >= alpha
         if pruned:

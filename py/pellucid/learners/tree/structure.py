@@ -59,6 +59,9 @@ class Tree:
         self.left_values = {int(k): np.asarray(v, dtype=np.intp) for k, v in (left_values or {}).items()}
         self.impurity = None  # (N,) set by the estimator once the tree is final
         self.class_weights = None  # (k,) weight of each class's examples (class_weight="balanced"), or None
+        # With sample weights: (k, N) each class's sum of sample weights, or (1, N) a regression node's
+        # sum of weights; None when every row weighs 1 (the counts in `stats` are then the weights).
+        self.weighted = None
         self._router = None  # compiled routing of a numeric tree, built on first use
         self._fixed = None  # (held values, FixedTree) of the last `fixed` call
 
@@ -72,11 +75,11 @@ class Tree:
 
     @property
     def weighted_samples(self):
-        """(N,) how much each node's examples weigh: their number, or with class weights the sum of
-        their classes' weights (what impurity decreases are weighted by)."""
+        """(N,) how much each node's examples weigh: their number, or their sum of sample weights, times
+        their classes' weights if any (what impurity decreases are weighted by)."""
         if self.class_weights is None:
-            return self.samples
-        return self.class_weights @ self.stats
+            return self.samples if self.weighted is None else self.weighted.sum(axis=0)
+        return self.class_weights @ (self.stats if self.weighted is None else self.weighted)
 
     def is_leaf(self, node):
         return self.feature[node] == LEAF
@@ -158,6 +161,8 @@ class Tree:
         for name in self.FIELDS:
             setattr(self, name, getattr(self, name)[keep])
         self.stats = self.stats[:, keep]
+        if self.weighted is not None:
+            self.weighted = self.weighted[:, keep]
         self.candidates = self.candidates[keep]
         if self.impurity is not None:
             self.impurity = self.impurity[keep]
