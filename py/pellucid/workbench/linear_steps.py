@@ -50,10 +50,12 @@ def _perceptron_frame(r, binary):
 
 
 def _class_weight_factor(r):
-    """(tex, text) of the update's class-weight factor, "" without class weights (class_weight=None)."""
-    if "class_weight" not in r:
+    """(tex, text) of the update's scale: the class weight times the row's sample weight, "" when neither
+    was given (class_weight=None, no sample_weight)."""
+    if "class_weight" not in r and "sample_weight" not in r:
         return "", ""
-    return rf"{num(r['class_weight'])}\,", f"{num(r['class_weight'])}·"
+    scale = r.get("class_weight", 1.0) * r.get("sample_weight", 1.0)
+    return rf"{num(scale)}\,", f"{num(scale)}·"
 
 
 def _no_update(sign):

@@ -1,14 +1,18 @@
 """The perceptron: a linear classifier trained by mistake-driven updates (binary and multiclass)."""
 
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator
 from ...core.errors import ConvergenceWarning, DataError
 from ...core.file_fields import Array, Bool, Curve, Custom, Int, Labels, Optional, Texts, damaged, require_array
-from ...tabular.features import NUMERIC_STATE, fit_classes, numeric
+from ...core.validation import check_target
+from ...tabular.features import NUMERIC_STATE, fit_classes, fit_numeric, numeric, with_bias
 from ..shared.class_weights import CLASS_WEIGHT_RULE, check_saved_weights, class_weights
+from ..shared.partial_fit import check_same_classes, class_codes, first_classes
+from ..shared.sample_weight import check_sample_weight
 from ..shared.optim import as_list
 from ...core.params import Flag, Integer, Vector
 
@@ -75,7 +79,11 @@ class Perceptron(ClassifierMixin, Estimator):
     `averaged=True` predicts with the average of the weights after every visit (averaged perceptron).
     `class_weight="balanced"` scales the update after a mistake on an example of class c by
     s_c = n / (K n_c), as scikit-learn's Perceptron does, so mistakes on a rare class move the weights more;
-    a dict {label: s_c} sets s_c for the classes it names (the others 1).
+    a dict {label: s_c} sets s_c for the classes it names (the others 1). `fit(..., sample_weight=v)` scales
+    the update after a mistake on row i by v_i as well (scikit-learn's meaning: a step, not repeated rows);
+    a row of weight 0 is left out of training, as if it were not there.
+    `partial_fit(X, y, classes=None, sample_weight=None)` makes one pass over a chunk from the weights so
+    far (the classes named on the first call; class_weight as a dict, since "balanced" needs all the rows).
 
     Fitted attributes: `classes_`, `class_weights_` (s_c per class, or None), `weights_` (binary (d+1,),
     multiclass (K, d+1), bias first; the
@@ -87,7 +95,8 @@ class Perceptron(ClassifierMixin, Estimator):
       {"epoch", "step" (visit number, from 1), "index" (row of X), "x": [1, f1, ..], "y": label,
        "weights": weights before, "score": w . f (binary) or [w_y . f for each class], "predicted": label,
        "correct": bool, "update": what was added (binary: y* f or zeros; multiclass: one row per class),
-       "weights_after"}; with class weights also "class_weight": s_c of the example's class.
+       "weights_after"}; with class weights also "class_weight": s_c of the example's class, and with
+       sample weights "sample_weight": the row's weight (the update is scaled by both).
     Binary rows also carry "target": y* as +1/-1. After 10,000 rows recording stops and a last row
     {"omitted": number of visits not recorded} says so.
     """
@@ -122,33 +131,99 @@ class Perceptron(ClassifierMixin, Estimator):
         self.class_weight = class_weight
         self.trace = trace
 
-    def fit(self, X, y, feature_names=None):
+    def fit(self, X, y, feature_names=None, sample_weight=None):
         """Run perceptron passes over the data until one makes no mistake; returns self."""
         self._check_params()
         F, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1) feature vectors f(x) = [1, x]
-        binary = len(self.classes_) == 2
-        targets = np.where(y_index == 1, 1, -1) if binary else y_index  # (n,) y* as +-1 or class number
         self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_)
-        steps = np.ones(len(F)) if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
-        run = _Run(self._initial_weights(F.shape[1]), binary, self.averaged, self.trace,
-                   weighted=self.class_weights_ is not None)
+        rows = self._steps(y_index, sample_weight)
+        run = self._start_run(F.shape[1])
         rng = np.random.default_rng(self.seed)
         self.mistakes_, self.converged_ = [], False
         for epoch in range(1, self.max_epochs + 1):
-            order = rng.permutation(len(F)) if self.shuffle else np.arange(len(F))
-            mistakes = run.epoch(F, targets, steps, order, epoch, self.classes_)
-            self.mistakes_.append(mistakes)
+            mistakes = self._pass(run, F, y_index, rows, rng, epoch)
             if mistakes == 0:
                 self.converged_ = True
                 break
+        self._finish(run, rng)
+        self._report_convergence()
+        return self
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """One pass over a chunk of rows, from the weights so far (scikit-learn's partial_fit): `classes`
+        (every label there will be) on the first call. A first call reads the columns (and, with
+        standardize=True, their means and scales) from its chunk."""
+        self._check_params()
+        if self.class_weight == "balanced":
+            raise DataError("class_weight='balanced' counts the classes over all the rows, which partial_fit "
+                            "never sees together; give the weights as a dict, or use fit.",
+                            field="params.class_weight")
+        if "classes_" not in vars(self):
+            classes = first_classes(classes)
+            X, y = fit_numeric(self, X, y, task="classification", standardize=self.standardize)
+            self.classes_, self.mistakes_ = classes, []
+            run, rng = self._start_run(X.shape[1] + 1), np.random.default_rng(self.seed)
+        else:
+            check_same_classes(classes, self.classes_)
+            X = numeric(self, X)
+            y = check_target(y, len(X), task="classification")
+            run, rng = self._continued_run()
+        y_index = class_codes(self.classes_, y)
+        self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_)
+        rows = self._steps(y_index, sample_weight)
+        self.converged_ = self._pass(run, with_bias(X), y_index, rows, rng, len(self.mistakes_) + 1) == 0
+        self._finish(run, rng)
+        self.warnings_ = []
+        return self
+
+    def _steps(self, y_index, sample_weight):
+        """The rows' update scales (each its class weight times its sample weight) and the rows that take
+        part: a row of weight 0 is left out, as if it were not there."""
+        weights = check_sample_weight(sample_weight, len(y_index))  # (n,)
+        if not (weights > 0).any():
+            raise DataError("sample_weight gives every row weight 0: there is nothing to learn from.")
+        by_class = None if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
+        steps = weights if by_class is None else weights * by_class
+        # what the trace records of each row's scale: s_c and the row's weight, when they are given
+        recorded = {"class_weight": by_class, "sample_weight": None if sample_weight is None else weights}
+        return _Rows(steps, np.flatnonzero(steps > 0), {k: v for k, v in recorded.items() if v is not None})
+
+    def _start_run(self, n_cols):
+        return _Run(self._initial_weights(n_cols), len(self.classes_) == 2, self.averaged, self.trace)
+
+    def _continued_run(self):
+        """The training state a later partial_fit continues from: kept since the last call, or, for a
+        model read from a file, its weights (a file keeps the averaged weights only, so not when averaged)."""
+        if "_run" in vars(self):
+            return self._run, self._rng
+        if self.averaged:
+            raise DataError("This averaged perceptron was read from a model file, which keeps its averaged "
+                            "weights but not the running sum that continues them; fit it again.",
+                            field="params.averaged")
+        w = np.array(self.weights_, dtype=float)
+        self.mistakes_ = [int(m) for m in self.mistakes_]  # a file holds them as an array
+        return _Run(w, len(self.classes_) == 2, False, self.trace), np.random.default_rng(self.seed)
+
+    def _pass(self, run, F, y_index, rows, rng, epoch):
+        """One pass over the rows that take part (in a fresh random order when shuffle=True); returns its
+        mistakes."""
+        binary = len(self.classes_) == 2
+        targets = np.where(y_index == 1, 1, -1) if binary else y_index  # (n,) y* as +-1 or class number
+        run.recorded = rows.recorded
+        order = rows.kept[rng.permutation(len(rows.kept))] if self.shuffle else rows.kept
+        mistakes = run.epoch(F, targets, rows.steps, order, epoch, self.classes_)
+        self.mistakes_.append(mistakes)
+        return mistakes
+
+    def _finish(self, run, rng):
+        """Set the fitted weights from the run, and keep the run for a later partial_fit."""
         self.n_iter_ = len(self.mistakes_)
         self.weights_ = run.averaged_weights() if self.averaged else run.w.copy()
-        W = self.weights_.reshape(-1, F.shape[1])  # (1 or K, d + 1)
+        W = self.weights_.reshape(-1, run.w.shape[-1])  # (1 or K, d + 1)
         self.intercept_, self.coef_ = W[:, 0].copy(), W[:, 1:].copy()
         if self.trace:
             self.trace_ = run.rows + ([{"omitted": run.omitted}] if run.omitted else [])
-        self._report_convergence()
-        return self
+        self._run, self._rng = run, rng
 
     def _initial_weights(self, n_cols):
         k = 1 if len(self.classes_) == 2 else len(self.classes_)
@@ -190,12 +265,20 @@ class Perceptron(ClassifierMixin, Estimator):
         return self.classes_[index]
 
 
+class _Rows(NamedTuple):
+    """The training rows' update scales (n,), the rows that take part (those of scale > 0), and the
+    scales by name that the trace records (class_weight, sample_weight)."""
+    steps: np.ndarray
+    kept: np.ndarray
+    recorded: dict
+
+
 class _Run:
     """The weights during training, the running sum for averaging, and the trace rows."""
 
-    def __init__(self, w, binary, averaged, trace, weighted=False):
+    def __init__(self, w, binary, averaged, trace):
         self.w, self.binary, self.averaged, self.trace = w, binary, averaged, trace
-        self.weighted = weighted  # updates are scaled by class weights (recorded in the trace rows)
+        self.recorded = {}  # per-row scales of the update, by name, recorded in the trace rows
         self.visits = 0
         self.weighted_updates = np.zeros_like(w)  # sum over updates of (visit number - 1) * update
         self.rows, self.omitted = [], 0
@@ -247,8 +330,8 @@ class _Run:
                    "weights_after": as_list(self.w)}
             if self.binary:
                 row["target"] = int(target)
-            if self.weighted:
-                row["class_weight"] = float(step)
+            for name, values in self.recorded.items():
+                row[name] = float(values[index])
             self.rows.append(row)
         return 0 if correct else 1
 

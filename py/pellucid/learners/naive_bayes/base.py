@@ -37,6 +37,7 @@ from ...core.file_fields import Array, Labels
 from ...core.params import Flag, Number
 from ...core.validation import check_classes, check_target
 from ...tabular.features import COLUMNS_STATE, one_row, read, read_fit
+from ..shared.partial_fit import check_same_classes, class_codes, first_classes
 from ..shared.sample_weight import check_sample_weight
 from .estimates import jsonable, laplace_estimate, normalise, safe_log
 from .sparse import is_sparse, read_sparse, read_sparse_fit
@@ -54,24 +55,6 @@ def _matrix(model, data):
 
 def _n_rows(data):
     return data.n_rows if hasattr(data, "n_rows") else data.shape[0]
-
-
-def _same_labels(a, b):
-    a, b = np.unique(np.asarray(a)), np.asarray(b)
-    return len(a) == len(b) and bool(np.all(a == b))
-
-
-def class_codes(classes, y):
-    """(n,) the index in `classes` of each label of y; a label that is not a class is a DataError (a
-    later partial_fit may only bring the classes named on the first call)."""
-    codes = np.minimum(np.searchsorted(classes, y), len(classes) - 1)
-    unknown = classes[codes] != y
-    if np.any(unknown):
-        labels = np.unique(y[unknown])
-        extra = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in labels[:5])
-        raise DataError(f"The target holds {extra}, which {'is' if len(labels) == 1 else 'are'} not among the "
-                        f"classes {list(classes.tolist())} named on the first call to partial_fit.", field="target")
-    return codes
 
 
 # What every naive Bayes model file holds (core.file_fields): its columns, classes and prior.
@@ -101,15 +84,11 @@ class _BaseNB(ClassifierMixin, Estimator):
         self._check_params()
         first = "classes_" not in vars(self)
         if first:
-            if classes is None:
-                raise DataError("classes must be passed on the first call to partial_fit: the labels of every "
-                                "class the chunks will hold, as a chunk may not show them all.")
+            classes = first_classes(classes)
             data, y = self._read_fit(X, y, None)
-            self.classes_ = check_classes(np.asarray(classes))
+            self.classes_ = classes
         else:
-            if classes is not None and not _same_labels(classes, self.classes_):
-                raise DataError(f"classes={list(np.unique(classes))} is not the same as on the first call to "
-                                f"partial_fit, which was {list(self.classes_)}.")
+            check_same_classes(classes, self.classes_)
             data = self._sparse_or(X, read)
             y = check_target(y, _n_rows(data), task="classification")
         self._learn(data, y, sample_weight, first=first)
