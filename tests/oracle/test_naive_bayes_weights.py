@@ -127,7 +127,7 @@ def test_partial_fit_needs_the_classes_first_and_keeps_them(name):
     (lambda n: -np.ones(n), "must not be negative.*-1 at row 1"),
     (lambda n: np.ones(n - 1), "has .* weights, but X has .* rows"),
     (lambda n: np.full(n, np.nan), "must be finite"),
-    (lambda n: np.zeros(n), "every row weight 0"),
+    (lambda n: np.zeros(n), "zero for every row"),
 ])
 def test_bad_weights_are_refused_naming_sample_weight(name, weights, message):
     make, _, data = CASES[name]

@@ -181,7 +181,7 @@ class Perceptron(ClassifierMixin, Estimator):
         part: a row of weight 0 is left out, as if it were not there."""
         weights = check_sample_weight(sample_weight, len(y_index))  # (n,)
         if not (weights > 0).any():
-            raise DataError("sample_weight gives every row weight 0: there is nothing to learn from.")
+            raise DataError("sample_weight is zero for every row: there is nothing to learn from.")
         by_class = None if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
         steps = weights if by_class is None else weights * by_class
         # what the trace records of each row's scale: s_c and the row's weight, when they are given

@@ -115,7 +115,7 @@ class _BaseNB(ClassifierMixin, Estimator):
         before = self.class_count_.copy()
         self.class_count_ = self.class_count_ + np.bincount(codes, weights, minlength=len(self.classes_))
         if not self.class_count_.sum() > 0:
-            raise DataError("sample_weight gives every row weight 0: there is nothing to count.")
+            raise DataError("sample_weight is zero for every row: there is nothing to count.")
         self._add_tables(X, codes, weights, before)
         self.class_log_prior_ = safe_log(self.class_count_ / self.class_count_.sum())  # (C,)
         self._estimate()

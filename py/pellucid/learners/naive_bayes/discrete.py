@@ -285,6 +285,9 @@ class CategoricalNB(_BaseNB):
 
     def _add_tables(self, data, codes, weights, before):
         n_classes = len(self.classes_)
+        counted = weights > 0  # a row of weight 0 brings no category either: as if it were not there
+        if not counted.all():
+            data, codes, weights = [col[counted] for col in data], codes[counted], weights[counted]
         for j, col in enumerate(data):
             cats, inverse = np.unique(col, return_inverse=True)
             table = np.bincount(codes * len(cats) + inverse, weights, minlength=n_classes * len(cats))
