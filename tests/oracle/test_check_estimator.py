@@ -44,10 +44,6 @@ EXPECTED_FAILURES = {
             "a row's weight scales the perceptron's step after a mistake, as in scikit-learn's Perceptron "
             "(which declares the same failure): one step of 2 f(x) is not two steps of f(x), the second of "
             "which a copy of the row may no longer take.",
-        "check_class_weight_classifiers":
-            "with three classes the multiclass perceptron (one weight vector per class, not one-vs-rest) "
-            "stops moving once every heavy row is right and keeps the light rows it classifies right, so "
-            "fewer test rows than the check asks are class 0. Two classes pass.",
     },
 }
 

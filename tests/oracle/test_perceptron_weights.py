@@ -79,7 +79,10 @@ def test_multiclass_trace_records_both_scales():
     step = next(r for r in model.trace_ if not r["correct"])
     scale = step["class_weight"] * step["sample_weight"]
     assert step["sample_weight"] == 0.5 and step["class_weight"] == model.class_weights_[step["y"]]
-    np.testing.assert_allclose(np.array(step["update"])[step["y"]], scale * np.array(step["x"]))
+    # each wrong class moves by y*_c times its scale times f: s_y w for the row's own class, w for the rest
+    expected = [(t * (scale if t > 0 else step["sample_weight"]) * np.array(step["x"]) if (s >= 0) != (t > 0)
+                 else np.zeros(len(step["x"]))) for s, t in zip(step["score"], step["targets"])]
+    np.testing.assert_allclose(step["update"], expected)
 
 
 def test_partial_fit_is_one_pass_per_call_as_scikit_learns():
