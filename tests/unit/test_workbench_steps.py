@@ -133,7 +133,7 @@ def test_multiclass_perceptron_frames_write_the_update_they_made(multiclass):
     if multiclass == "ovr":
         assert first["targets"] == [-1, -1, 1]
         assert first["update"] == [[-1, -1, -1], [-1, -1, -1], [0, 0, 0]]
-        assert first["change"] == "−f from a, −f from b"
+        assert first["change"] == "−f from a, b"
         assert first["math"][1]["text"] == "one-vs-rest: w_a −= f(x), w_b −= f(x)"
     else:
         assert first["update"] == [[-1, -1, -1], [0, 0, 0], [1, 1, 1]]

@@ -65,7 +65,7 @@ def _one_vs_rest_math(r, labels):
         math.append({"tex": rf"w_c \cdot \mathbf{{f}} \ge 0 \text{{ only for }} c = {r['y']}:\ \text{{no update}}",
                      "text": f"w_c · f(x) ≥ 0 only for c = {r['y']}: no update"})
         return math, "none"
-    tex, text, change = [], [], []
+    tex, text = [], []
     for c, t in moved:
         factor = r.get("sample_weight", 1.0) * (r.get("class_weight", 1.0) if t > 0 else 1.0)
         scale_tex, scale_text = ("", "") if factor == 1.0 else (rf"{num(factor)}\,", f"{num(factor)}·")
@@ -73,9 +73,10 @@ def _one_vs_rest_math(r, labels):
         name = labels[c]
         tex.append(rf"\mathbf{{w}}_{{{name}}} {op_tex} {scale_tex}\mathbf{{f}}")
         text.append(f"w_{name} {op_text} {scale_text}f(x)")
-        change.append(("+f to " if t > 0 else "−f from ") + str(name))
     math.append({"tex": r"\text{one-vs-rest: }" + r",\ ".join(tex), "text": "one-vs-rest: " + ", ".join(text)})
-    return math, ", ".join(change)
+    up = [str(labels[c]) for c, t in moved if t > 0]  # at most the row's own class
+    down = ", ".join(str(labels[c]) for c, t in moved if t < 0)
+    return math, ", ".join([f"+f to {c}" for c in up] + ([f"−f from {down}"] if down else []))
 
 
 def _class_weight_factor(r):
