@@ -138,6 +138,29 @@ def test_perceptron_table_reproduces_the_notes_pass(learn):
     shot(page, "perceptron")
 
 
+def test_three_class_perceptron_steps_show_each_class_moving_one_vs_rest(learn):
+    page = learn
+    page.evaluate("""async (csv) => {
+        const path = new TextEncoder().encode(csv).buffer;
+        const table = await window.python.call('load_csv', { path, name: 'three.csv' });
+        const run = await window.python.call('train', { table_id: table.table_id, target: 'y', features: null,
+            model: 'Perceptron', params: { max_iter: 1 }, evaluation: { method: 'none' },
+            preprocessing: { standardize: false } });
+        window.learnContext = { table_id: table.table_id, model_id: run.model_id, model_name: run.label, target: 'y',
+                                features: run.features };
+    }""", "f1,f2,y\n1,1,c\n3,2,a\n2,4,b\n3,4,a\n2,3,c\n")
+    show_steps(page, 5)
+    rows = page.locator(".learn-perceptron tbody tr")
+    first = rows.first.locator("td").all_inner_texts()
+    # from zero weights every class's own perceptron says "mine" for the class-c row: a and b are wrong
+    assert first[-2:] == ["no", "−f from a, b"]
+    assert "one-vs-rest: w_a −= f(x), w_b −= f(x)" in step_math(page)
+    for _ in range(4):
+        page.get_by_role("button", name="Step forward").click()
+    expect(rows).to_have_count(5)
+    shot(page, "perceptron-one-vs-rest")
+
+
 def test_kmeans_iterations_and_the_agglomerative_merges(learn):
     page = learn
     page.evaluate("() => window.trainFor('blobs', 'KMeans', null, {k: 3}, null, {n: 150, noise: 0.5, seed: 1})")

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 pytest.importorskip("sklearn", reason="an oracle test: it compares with scikit-learn")
 from sklearn.datasets import load_breast_cancer, load_iris
+from sklearn.linear_model import Perceptron as SkPerceptron
 
 from pellucid.core.base import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
@@ -103,7 +104,8 @@ def test_multiclass_estimator_applies_the_same_update():
     # One mistake, traced: the true class's row gains f, the predicted class's row loses it.
     X, y = [[3.0, 1.0], [0.0, 0.0], [1.0, 1.0]], [2, 0, 1]
     W0 = [[0, 2, 1], [1, 3, 4], [1, 4, -2]]
-    model = fit_quietly(Perceptron(initial_weights=np.ravel(W0).tolist(), max_iter=1, trace=True), X, y)
+    model = fit_quietly(Perceptron(initial_weights=np.ravel(W0).tolist(), max_iter=1, trace=True,
+                                   multiclass="joint"), X, y)
     first = model.trace_[0]
     assert first["score"] == [7.0, 14.0, 11.0] and first["predicted"] == 1 and first["correct"] is False
     assert first["weights_after"] == [[0, 2, 1], [0, 0, 3], [2, 7, -1]]
@@ -111,26 +113,28 @@ def test_multiclass_estimator_applies_the_same_update():
     assert model.weights_.shape == (3, 3) and model.coef_.shape == (3, 2)
 
 
-def test_multiclass_iris_behaves_sensibly():
+@pytest.mark.parametrize("multiclass, at_least", [("joint", 0.93), ("ovr", 0.9)])
+def test_multiclass_iris_behaves_sensibly(multiclass, at_least):
     X, y = load_iris(return_X_y=True)
-    plain = fit_quietly(Perceptron(standardize=True, shuffle=True, random_state=1), X, y)
-    averaged = fit_quietly(Perceptron(standardize=True, shuffle=True, random_state=1, averaged=True), X, y)
+    params = dict(standardize=True, shuffle=True, random_state=1, multiclass=multiclass)
+    plain = fit_quietly(Perceptron(**params), X, y)
+    averaged = fit_quietly(Perceptron(**params, averaged=True), X, y)
     assert plain.weights_.shape == (3, 5) and plain.coef_.shape == (3, 4) and plain.intercept_.shape == (3,)
     assert plain.score(X, y) > 0.8
-    assert averaged.score(X, y) > 0.93
+    assert averaged.score(X, y) > at_least
     np.testing.assert_array_equal(plain.predict(X), np.argmax(plain.decision_function(X), axis=1))
     # setosa is linearly separable from the rest: the binary problem converges
     setosa = Perceptron(max_iter=1000).fit(X, y == 0)
     assert setosa.converged_ and setosa.score(X, y == 0) == 1.0
 
 
-@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("n_classes, multiclass", [(2, "ovr"), (3, "ovr"), (3, "joint")])
 @pytest.mark.parametrize("averaged", [False, True])
-def test_vectorised_pass_equals_the_step_by_step_pass(n_classes, averaged):
+def test_vectorised_pass_equals_the_step_by_step_pass(n_classes, multiclass, averaged):
     rng = np.random.default_rng(n_classes)
     X = rng.normal(size=(300, 4))
     y = rng.integers(0, n_classes, 300)
-    params = dict(max_iter=7, shuffle=True, random_state=3, averaged=averaged)
+    params = dict(max_iter=7, shuffle=True, random_state=3, averaged=averaged, multiclass=multiclass)
     fast = fit_quietly(Perceptron(**params), X, y)
     traced = fit_quietly(Perceptron(**params, trace=True), X, y)
     np.testing.assert_allclose(fast.weights_, traced.weights_, atol=1e-12)
@@ -161,9 +165,42 @@ def test_round_trip_predicts_identically():
     np.testing.assert_array_equal(copy.predict(X), model.predict(X))
 
 
+def test_one_vs_rest_updates_every_class_whose_own_perceptron_is_wrong():
+    # W f = [7, 14, 11] for f = [1, 3, 1] of class 2: all three say "mine" (score >= 0), so classes 0 and 1
+    # are wrong (y* = -1) and lose f; class 2 is right and stays.
+    X, y = [[3.0, 1.0], [0.0, 0.0], [1.0, 1.0]], [2, 0, 1]
+    W0 = [[0, 2, 1], [1, 3, 4], [1, 4, -2]]
+    model = fit_quietly(Perceptron(initial_weights=np.ravel(W0).tolist(), max_iter=1, trace=True), X, y)
+    first = model.trace_[0]
+    assert first["score"] == [7.0, 14.0, 11.0] and first["predicted"] == 1 and first["correct"] is False
+    assert first["targets"] == [-1, -1, 1]
+    assert first["update"] == [[-1, -3, -1], [-1, -3, -1], [0, 0, 0]]
+    assert first["weights_after"] == [[-1, -1, 0], [0, 0, 3], [1, 4, -2]]
+
+
+@pytest.mark.parametrize("class_weight", [None, "balanced", {0: 5.0, 2: 0.5}])
+def test_one_vs_rest_equals_scikit_learns(class_weight):
+    """Three classes, the same rows in the same order from the same (non-zero) start, so that no score
+    is exactly 0 (scikit-learn counts 0 as a mistake, the notes as positive): every class's perceptron
+    ends where scikit-learn's one-vs-rest one does, class weights included (s_c for class c's own rows
+    in its perceptron, 1 for the rest)."""
+    X, y = load_iris(return_X_y=True)
+    X, y = (X - X.mean(axis=0)) / X.std(axis=0), np.r_[y[::3], y[1::3], y[2::3]]  # unequal class counts
+    X, y = X[:130], y[:130]
+    start = np.random.default_rng(0).normal(size=(3, 5))
+    ours = fit_quietly(Perceptron(initial_weights=start.ravel().tolist(), max_iter=6, class_weight=class_weight),
+                       X, y)
+    theirs = SkPerceptron(max_iter=6, tol=None, shuffle=False, class_weight=class_weight).fit(
+        X, y, coef_init=start[:, 1:].copy(), intercept_init=start[:, 0].copy())
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-9, atol=1e-9)
+    np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
+
+
 @pytest.mark.parametrize("params, word", [
     ({"max_iter": 0}, "max_iter"), ({"shuffle": 1}, "shuffle"), ({"random_state": -1}, "random_state"),
     ({"initial_weights": "zeros"}, "initial_weights"), ({"averaged": None}, "averaged"),
+    ({"multiclass": "softmax"}, "multiclass"),
 ])
 def test_bad_parameters(params, word):
     with pytest.raises(DataError, match=word):

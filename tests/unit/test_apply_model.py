@@ -114,7 +114,7 @@ def test_rows_missing_a_value_get_no_prediction_when_the_model_fills_no_gaps(tmp
 
 
 def test_clusters_and_components_of_new_rows(tmp_path):
-    _, km = train("KMeans", k=3)
+    _, km = train("KMeans", n_clusters=3)
     applied = ok("apply_model", model_id=km["model_id"], path=iris_reordered(tmp_path, extra=False))
     run = session.runs[km["model_id"]]
     clusters = read_csv(applied["csv"].encode()).column("cluster")

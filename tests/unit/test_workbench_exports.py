@@ -40,7 +40,7 @@ def test_predictions_csv_has_rows_split_prediction_and_probabilities():
 
 
 def test_cluster_and_pca_exports():
-    km = train("KMeans", evaluation={"method": "none"}, k=3)
+    km = train("KMeans", evaluation={"method": "none"}, n_clusters=3)
     table = read_csv(ok("export_predictions", model_id=km["model_id"])["csv"].encode())
     assert table.column("cluster").tolist() == km["clusters"]["labels"]
     pca = train("PCA", evaluation={"method": "none"}, n_components=3)

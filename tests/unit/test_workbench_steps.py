@@ -116,6 +116,33 @@ def test_perceptron_frames_reproduce_seed_000_table():
     assert tl["points"] == {"x": [1.0, 3.0, 2.0, 3.0, 2.0], "y": [1.0, 2.0, 4.0, 4.0, 3.0], "label": [0, 1, 1, 1, 0]}
 
 
+# Three classes, the notes' raw units: from zero weights the first row (class c) scores 0 everywhere, so
+# every class's own perceptron says "mine" and all but c's are wrong.
+THREE_CSV = b"f1,f2,y\n1,1,c\n3,2,a\n2,4,b\n3,4,a\n2,3,c\n"
+
+
+@pytest.mark.parametrize("multiclass", ["ovr", "joint"])
+def test_multiclass_perceptron_frames_write_the_update_they_made(multiclass):
+    info = session.keep_table(read_csv(THREE_CSV), "three.csv")
+    reply = session.handle("train", {"table_id": info["table_id"], "target": "y", "features": None,
+                                    "model": "Perceptron", "params": {"max_iter": 1, "multiclass": multiclass},
+                                    "preprocessing": {"standardize": False}})
+    tl = steps.timeline(session.runs[reply["result"]["model_id"]])
+    first = tl["frames"][0]
+    assert first["score"] == [0, 0, 0] and first["predicted"] == "a" and first["y"] == "c"
+    if multiclass == "ovr":
+        assert first["targets"] == [-1, -1, 1]
+        assert first["update"] == [[-1, -1, -1], [-1, -1, -1], [0, 0, 0]]
+        assert first["change"] == "−f from a, b"
+        assert first["math"][1]["text"] == "one-vs-rest: w_a −= f(x), w_b −= f(x)"
+    else:
+        assert first["update"] == [[-1, -1, -1], [0, 0, 0], [1, 1, 1]]
+        assert first["change"] == "+f to c, −f from a"
+    for frame in tl["frames"]:  # the update column says what the weights did
+        moved = [any(u) for u in frame["update"]]
+        assert (frame["change"] == "none") == (not any(moved)) == frame["correct"]
+
+
 def test_kmeans_frames_inertia_never_rises_and_ends_at_the_model():
     run, _ = trained("blobs", "KMeans", None, {"n_clusters": 3}, n=200, seed=3)
     tl = steps.timeline(run)

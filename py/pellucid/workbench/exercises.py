@@ -93,13 +93,23 @@ def _perceptron_update(run, rng):
         given = {"weights before": f["weights"], "f(x)": f["x"], "y*": f["target"]}
         if "class_weight" in f:  # class_weight="balanced" scales the update
             given["class weight"] = f["class_weight"]
+        if "sample_weight" in f:
+            given["sample weight"] = f["sample_weight"]
     else:
         classes = list(run.estimator.classes_)
-        row = classes.index(f["y"]) if rng.random() < 0.5 or f["correct"] else classes.index(f["predicted"])
+        if "targets" in f:  # one-vs-rest: a class whose own perceptron moved (else the true class)
+            moved = [c for c, u in enumerate(f["update"]) if any(u)] or [classes.index(f["y"])]
+            row = moved[int(rng.integers(len(moved)))]
+        else:
+            row = classes.index(f["y"]) if rng.random() < 0.5 or f["correct"] else classes.index(f["predicted"])
         expected = float(f["weights_after"][row][j])
         ask = f"What is {label} of class {classes[row]}'s weight vector after this step?"
         given = {"weights before (one row per class)": {str(c): w for c, w in zip(classes, f["weights"])},
                  "f(x)": f["x"], "true class": f["y"]}
+        if "targets" in f:
+            given["training"] = "one-vs-rest: each class's own perceptron, y* = +1 for its class"
+        if "sample_weight" in f:
+            given["sample weight"] = f["sample_weight"]
         if "class_weight" in f:  # class_weight="balanced" scales the update
             given["class weight"] = f["class_weight"]
     q = {"question": f"Perceptron step {f['step']} (epoch {f['epoch']}). {ask}", "given": given}

@@ -12,7 +12,8 @@ from .frames import MAX_FRAMES, encoded_names, num, sample, short, vec
 def perceptron(est, X, y, rows, run, row):
     trace = [r for r in est.trace_ if "omitted" not in r]
     omitted = sum(r.get("omitted", 0) for r in est.trace_)
-    frames = [_perceptron_frame(r, len(est.classes_) == 2) for r in trace[:MAX_FRAMES]]
+    names = [python_scalar(c) for c in est.classes_]
+    frames = [_perceptron_frame(r, len(est.classes_) == 2, names) for r in trace[:MAX_FRAMES]]
     first_epoch = {}
     for r in trace:
         first_epoch.setdefault(r["index"], r["x"][1:])
@@ -30,16 +31,19 @@ def perceptron(est, X, y, rows, run, row):
             "omitted": omitted + max(0, len(trace) - MAX_FRAMES)}
 
 
-def _perceptron_frame(r, binary):
+def _perceptron_frame(r, binary, labels):
     f = r["x"]
     frame = {"kind": "visit", **r}
     if binary:
         sign = "+" if r["target"] > 0 else "-"
         math = _binary_visit_math(r, f, sign) if short(f) else _binary_visit_summary(r, sign)
+    elif "targets" in r:
+        math, frame["change"] = _one_vs_rest_math(r, labels)
     else:
         scores = ", ".join(num(s) for s in r["score"])
         math = [{"tex": rf"W\mathbf{{f}}(\mathbf{{x}}) = [{scores}],\ \hat y = \arg\max = {r['predicted']}",
                  "text": f"W f(x) = [{scores}], predicted {r['predicted']}"}]
+        frame["change"] = "none" if r["correct"] else f"+f to {r['y']}, −f from {r['predicted']}"
         if not r["correct"]:
             c_tex, c_text = _class_weight_factor(r)
             math.append({"tex": rf"\mathbf{{w}}_{{{r['y']}}} \mathrel{{+}}= {c_tex}\mathbf{{f}},\ "
@@ -49,11 +53,39 @@ def _perceptron_frame(r, binary):
     return frame
 
 
+def _one_vs_rest_math(r, labels):
+    """One-vs-rest: each class's own binary perceptron reads w_c . f(x) >= 0 as "class c" and is updated
+    by y*_c f(x) where that is wrong (scaled by s_c for the row's own class, by 1 for the rest, and by the
+    row's sample weight). Returns the math lines and the short change for the update column."""
+    scores = ", ".join(num(s) for s in r["score"])
+    math = [{"tex": rf"W\mathbf{{f}}(\mathbf{{x}}) = [{scores}],\ \hat y = \arg\max = {r['predicted']}",
+             "text": f"W f(x) = [{scores}], predicted {r['predicted']}"}]
+    moved = [(c, t) for c, (t, u) in enumerate(zip(r["targets"], r["update"])) if any(u)]
+    if not moved:
+        math.append({"tex": rf"w_c \cdot \mathbf{{f}} \ge 0 \text{{ only for }} c = {r['y']}:\ \text{{no update}}",
+                     "text": f"w_c · f(x) ≥ 0 only for c = {r['y']}: no update"})
+        return math, "none"
+    tex, text = [], []
+    for c, t in moved:
+        factor = r.get("sample_weight", 1.0) * (r.get("class_weight", 1.0) if t > 0 else 1.0)
+        scale_tex, scale_text = ("", "") if factor == 1.0 else (rf"{num(factor)}\,", f"{num(factor)}·")
+        op_tex, op_text = (r"\mathrel{+}=", "+=") if t > 0 else (r"\mathrel{-}=", "−=")
+        name = labels[c]
+        tex.append(rf"\mathbf{{w}}_{{{name}}} {op_tex} {scale_tex}\mathbf{{f}}")
+        text.append(f"w_{name} {op_text} {scale_text}f(x)")
+    math.append({"tex": r"\text{one-vs-rest: }" + r",\ ".join(tex), "text": "one-vs-rest: " + ", ".join(text)})
+    up = [str(labels[c]) for c, t in moved if t > 0]  # at most the row's own class
+    down = ", ".join(str(labels[c]) for c, t in moved if t < 0)
+    return math, ", ".join([f"+f to {c}" for c in up] + ([f"−f from {down}"] if down else []))
+
+
 def _class_weight_factor(r):
-    """(tex, text) of the update's class-weight factor, "" without class weights (class_weight=None)."""
-    if "class_weight" not in r:
+    """(tex, text) of the update's scale: the class weight times the row's sample weight, "" when neither
+    was given (class_weight=None, no sample_weight)."""
+    if "class_weight" not in r and "sample_weight" not in r:
         return "", ""
-    return rf"{num(r['class_weight'])}\,", f"{num(r['class_weight'])}·"
+    scale = r.get("class_weight", 1.0) * r.get("sample_weight", 1.0)
+    return rf"{num(scale)}\,", f"{num(scale)}·"
 
 
 def _no_update(sign):

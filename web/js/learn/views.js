@@ -69,7 +69,7 @@ function perceptron(box, tl) {
   box.append(el("div", { class: "learn-split" }, tableBox, canvas), terms);
   const update = (r) => {
     if (r.correct) return "none";
-    if (!tl.binary) return `+f to ${r.y}, −f from ${r.predicted}`;
+    if (!tl.binary) return r.change;  // Python writes it (one-vs-rest or the notes' joint update)
     return wide ? `${r.target > 0 ? "+" : "−"}f(x)` : `${r.target > 0 ? "+" : "−"}${vec(r.x)}`;
   };
   return (i) => {

@@ -50,17 +50,20 @@ def _perceptron(sk, p, ctx):
 
 
 def _perceptron_notes(p):
-    notes = ["Both add the misclassified example to the weights (step 1, bias included, no penalty). For "
-             "three or more classes scikit-learn trains one binary perceptron per class (one-vs-rest); "
-             "pellucid's multiclass perceptron keeps one weight vector per class and updates two of them "
-             "on a mistake.",
+    multiclass = ("For three or more classes both train one binary perceptron per class against the rest "
+                  "(one-vs-rest)." if p.get("multiclass", "ovr") == "ovr" else
+                  "For three or more classes scikit-learn trains one binary perceptron per class (one-vs-rest); "
+                  "multiclass='joint' keeps one weight vector per class and updates two of them on a mistake.")
+    notes = ["Both add the misclassified example to the weights (step 1, bias included, no penalty). " + multiclass,
              "scikit-learn runs all max_iter passes; pellucid stops after a pass with no mistake. Their "
              "shuffled orders differ (different random generators)."]
     if p.get("initial_weights") is not None:
         notes.append("initial_weights are not passed on: scikit-learn starts from zero.")
     if p.get("class_weight") is not None:
         notes.append("Both scale the update after a mistake by the class weight of the example's class; in "
-                     "scikit-learn's one-vs-rest, the other classes' examples weigh 1 in each class's perceptron.")
+                     "one-vs-rest, class c's weight scales its own examples in class c's perceptron and the other "
+                     "classes' examples weigh 1" + (" in both." if p.get("multiclass", "ovr") == "ovr" else
+                                                   " (scikit-learn; multiclass='joint' scales the whole update)."))
     return notes
 
 

@@ -1,16 +1,20 @@
 """The perceptron: a linear classifier trained by mistake-driven updates (binary and multiclass)."""
 
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator
 from ...core.errors import ConvergenceWarning, DataError
 from ...core.file_fields import Array, Bool, Curve, Custom, Int, Labels, Optional, Texts, damaged, require_array
-from ...tabular.features import NUMERIC_STATE, fit_classes, numeric
+from ...core.validation import check_target
+from ...tabular.features import NUMERIC_STATE, fit_classes, fit_numeric, numeric, with_bias
 from ..shared.class_weights import CLASS_WEIGHT_RULE, check_saved_weights, class_weights
+from ..shared.partial_fit import check_same_classes, class_codes, first_classes
+from ..shared.sample_weight import check_sample_weight
 from ..shared.optim import as_list
-from ...core.params import Flag, Integer, Vector
+from ...core.params import Choice, Flag, Integer, Vector
 
 MAX_TRACE_VISITS = 10_000  # rows kept in trace_; later visits are counted, not recorded
 
@@ -64,9 +68,13 @@ class Perceptron(ClassifierMixin, Estimator):
     Binary (two classes of any labels): the SECOND of the sorted classes (`classes_[1]`) is +1 and the
     first is -1. Classify +1 when w . f(x) >= 0 (the notes classify points on the boundary as positive),
     else -1; on a mistake w <- w + y* f(x).
-    Multiclass: one weight vector per class (rows in the order of `classes_`); predict argmax_y w_y . f(x)
-    (the first class on a tie); on a mistake add f(x) to the true class's row and subtract it from the
-    predicted class's row.
+    Three or more classes: one weight vector per class (rows in the order of `classes_`); predict
+    argmax_y w_y . f(x) (the first class on a tie). How the rows learn is `multiclass`:
+      "ovr" (default, scikit-learn's one-vs-rest): row c is the binary perceptron of "class c" (+1)
+      against the rest (-1), trained as above on every example at once with the others: each class whose
+      w_c . f(x) >= 0 disagrees with y*_c is updated, w_c <- w_c + y*_c f(x).
+      "joint" (notes 000's "Multiclass Perceptron"): on a mistake (argmax not the true class) add f(x) to
+      the true class's row and subtract it from the predicted class's row.
 
     Training visits the examples in order (or in a fresh random order each epoch when `shuffle=True`,
     from `np.random.default_rng(random_state)`), starting from `initial_weights` (default all zeros; binary: d+1
@@ -75,7 +83,14 @@ class Perceptron(ClassifierMixin, Estimator):
     `averaged=True` predicts with the average of the weights after every visit (averaged perceptron).
     `class_weight="balanced"` scales the update after a mistake on an example of class c by
     s_c = n / (K n_c), as scikit-learn's Perceptron does, so mistakes on a rare class move the weights more;
-    a dict {label: s_c} sets s_c for the classes it names (the others 1).
+    a dict {label: s_c} sets s_c for the classes it names (the others 1). One-vs-rest applies s_c in class
+    c's own perceptron to the rows of class c, and 1 to the rest, as scikit-learn does (each binary problem
+    weighs its positive class); the joint multiclass perceptron scales its whole update by the example's
+    s_c. `fit(..., sample_weight=v)` scales
+    the update after a mistake on row i by v_i as well (scikit-learn's meaning: a step, not repeated rows);
+    a row of weight 0 is left out of training, as if it were not there.
+    `partial_fit(X, y, classes=None, sample_weight=None)` makes one pass over a chunk from the weights so
+    far (the classes named on the first call; class_weight as a dict, since "balanced" needs all the rows).
 
     Fitted attributes: `classes_`, `class_weights_` (s_c per class, or None), `weights_` (binary (d+1,),
     multiclass (K, d+1), bias first; the
@@ -86,10 +101,11 @@ class Perceptron(ClassifierMixin, Estimator):
     Trace (`trace=True`): one row per example visit,
       {"epoch", "step" (visit number, from 1), "index" (row of X), "x": [1, f1, ..], "y": label,
        "weights": weights before, "score": w . f (binary) or [w_y . f for each class], "predicted": label,
-       "correct": bool, "update": what was added (binary: y* f or zeros; multiclass: one row per class),
-       "weights_after"}; with class weights also "class_weight": s_c of the example's class.
-    Binary rows also carry "target": y* as +1/-1. After 10,000 rows recording stops and a last row
-    {"omitted": number of visits not recorded} says so.
+       "correct": bool (no update), "update": what was added (binary: y* f or zeros; multiclass: one row
+       per class), "weights_after"}; with class weights also "class_weight": s_c of the example's class,
+       and with sample weights "sample_weight": the row's weight (the update is scaled by both).
+    Binary rows also carry "target": y* as +1/-1, one-vs-rest rows "targets": y*_c per class. After
+    10,000 rows recording stops and a last row {"omitted": number of visits not recorded} says so.
     """
 
     _param_rules = {
@@ -101,6 +117,9 @@ class Perceptron(ClassifierMixin, Estimator):
                                 help="Random seed for the shuffled order (None: a fresh one each fit)"),
         "standardize": Flag(help="Scale numeric features to mean 0, sd 1 before training"),
         "class_weight": CLASS_WEIGHT_RULE,
+        "multiclass": Choice("ovr", "joint", help="Three or more classes: one binary perceptron per class "
+                                                  "against the rest (ovr, as scikit-learn), or one weight "
+                                                  "vector per class updated together (joint, the notes')"),
         "trace": Flag(help="Record every step: weights, score, prediction and update"),
     }
     # What a model file holds (core.file_fields): the classes, one row of weights per class (one row for
@@ -115,7 +134,7 @@ class Perceptron(ClassifierMixin, Estimator):
     _renamed_params = {"max_epochs": "max_iter", "seed": "random_state"}  # before scikit-learn's names
 
     def __init__(self, max_iter=100, shuffle=False, initial_weights=None, averaged=False, random_state=0,
-                 standardize=False, class_weight=None, trace=False):
+                 standardize=False, class_weight=None, multiclass="ovr", trace=False):
         self.max_iter = max_iter
         self.shuffle = shuffle
         self.initial_weights = initial_weights
@@ -123,35 +142,125 @@ class Perceptron(ClassifierMixin, Estimator):
         self.random_state = random_state
         self.standardize = standardize
         self.class_weight = class_weight
+        self.multiclass = multiclass
         self.trace = trace
 
-    def fit(self, X, y, feature_names=None):
+    def fit(self, X, y, feature_names=None, sample_weight=None):
         """Run perceptron passes over the data until one makes no mistake; returns self."""
         self._check_params()
         F, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1) feature vectors f(x) = [1, x]
-        binary = len(self.classes_) == 2
-        targets = np.where(y_index == 1, 1, -1) if binary else y_index  # (n,) y* as +-1 or class number
         self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_)
-        steps = np.ones(len(F)) if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
-        run = _Run(self._initial_weights(F.shape[1]), binary, self.averaged, self.trace,
-                   weighted=self.class_weights_ is not None)
+        rows = self._steps(y_index, sample_weight)
+        run = self._start_run(F.shape[1])
         rng = np.random.default_rng(self.random_state)
         self.mistakes_, self.converged_ = [], False
         for epoch in range(1, self.max_iter + 1):
-            order = rng.permutation(len(F)) if self.shuffle else np.arange(len(F))
-            mistakes = run.epoch(F, targets, steps, order, epoch, self.classes_)
-            self.mistakes_.append(mistakes)
+            mistakes = self._pass(run, F, y_index, rows, rng, epoch)
             if mistakes == 0:
                 self.converged_ = True
                 break
+        self._finish(run, rng)
+        self._report_convergence()
+        return self
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """One pass over a chunk of rows, from the weights so far (scikit-learn's partial_fit): `classes`
+        (every label there will be) on the first call. A first call reads the columns (and, with
+        standardize=True, their means and scales) from its chunk."""
+        self._check_params()
+        if self.class_weight == "balanced":
+            raise DataError("class_weight='balanced' counts the classes over all the rows, which partial_fit "
+                            "never sees together; give the weights as a dict, or use fit.",
+                            field="params.class_weight")
+        if "classes_" not in vars(self):
+            classes = first_classes(classes)
+            X, y = fit_numeric(self, X, y, task="classification", standardize=self.standardize)
+            self.classes_, self.mistakes_ = classes, []
+            run, rng = self._start_run(X.shape[1] + 1), np.random.default_rng(self.random_state)
+        else:
+            check_same_classes(classes, self.classes_)
+            X = numeric(self, X)
+            y = check_target(y, len(X), task="classification")
+            run, rng = self._continued_run()
+        y_index = class_codes(self.classes_, y)
+        self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_)
+        rows = self._steps(y_index, sample_weight)
+        self.converged_ = self._pass(run, with_bias(X), y_index, rows, rng, len(self.mistakes_) + 1) == 0
+        self._finish(run, rng)
+        self.warnings_ = []
+        return self
+
+    def _steps(self, y_index, sample_weight):
+        """The rows' update scales (each its class weight times its sample weight) and the rows that take
+        part: a row of weight 0 is left out, as if it were not there.
+
+        One-vs-rest scales per class as scikit-learn does: in class c's perceptron the rows of class c
+        step by s_c and the rest by 1 (each binary problem weighs its positive class), so the scales are
+        (n, K) there."""
+        weights = check_sample_weight(sample_weight, len(y_index))  # (n,)
+        if not (weights > 0).any():
+            raise DataError("sample_weight is zero for every row: there is nothing to learn from.")
+        by_class = None if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
+        if by_class is None:
+            steps = weights
+        elif self._mode() == "ovr":
+            own = y_index[:, None] == np.arange(len(self.classes_))  # (n, K) the row's own class
+            steps = weights[:, None] * np.where(own, self.class_weights_, 1.0)  # (n, K)
+        else:
+            steps = weights * by_class
+        # what the trace records of each row's scale: s_c and the row's weight, when they are given
+        recorded = {"class_weight": by_class, "sample_weight": None if sample_weight is None else weights}
+        kept = np.flatnonzero(weights > 0 if steps.ndim == 2 else steps > 0)
+        return _Rows(steps, kept, {k: v for k, v in recorded.items() if v is not None})
+
+    def _start_run(self, n_cols):
+        return _Run(self._initial_weights(n_cols), self._mode(), self.averaged, self.trace)
+
+    def _mode(self):
+        return "binary" if len(self.classes_) == 2 else self.multiclass
+
+    def _continued_run(self):
+        """The training state a later partial_fit continues from: kept since the last call, or, for a
+        model read from a file, its weights (a file keeps the averaged weights only, so not when averaged)."""
+        if "_run" in vars(self):
+            return self._run, self._rng
+        if self.averaged:
+            raise DataError("This averaged perceptron was read from a model file, which keeps its averaged "
+                            "weights but not the running sum that continues them; fit it again.",
+                            field="params.averaged")
+        w = np.array(self.weights_, dtype=float)
+        self.mistakes_ = [int(m) for m in self.mistakes_]  # a file holds them as an array
+        return _Run(w, self._mode(), False, self.trace), np.random.default_rng(self.random_state)
+
+    def _pass(self, run, F, y_index, rows, rng, epoch):
+        """One pass over the rows that take part (in a fresh random order when shuffle=True); returns its
+        mistakes."""
+        binary = len(self.classes_) == 2
+        targets = np.where(y_index == 1, 1, -1) if binary else y_index  # (n,) y* as +-1 or class number
+        run.recorded = rows.recorded
+        order = rows.kept[rng.permutation(len(rows.kept))] if self.shuffle else rows.kept
+        mistakes = run.epoch(F, targets, rows.steps, order, epoch, self.classes_)
+        self.mistakes_.append(mistakes)
+        return mistakes
+
+    def _who(self, scores, target):
+        """What `_apply` needs besides the target: None (binary), the predicted class (joint), or the
+        (K,) mask of the classes whose own perceptron is wrong (one-vs-rest)."""
+        if self.binary:
+            return None
+        if self.mode == "ovr":
+            return (scores >= 0) != (np.arange(len(scores)) == target)
+        return int(scores.argmax())
+
+    def _finish(self, run, rng):
+        """Set the fitted weights from the run, and keep the run for a later partial_fit."""
         self.n_iter_ = len(self.mistakes_)
         self.weights_ = run.averaged_weights() if self.averaged else run.w.copy()
-        W = self.weights_.reshape(-1, F.shape[1])  # (1 or K, d + 1)
+        W = self.weights_.reshape(-1, run.w.shape[-1])  # (1 or K, d + 1)
         self.intercept_, self.coef_ = W[:, 0].copy(), W[:, 1:].copy()
         if self.trace:
             self.trace_ = run.rows + ([{"omitted": run.omitted}] if run.omitted else [])
-        self._report_convergence()
-        return self
+        self._run, self._rng = run, rng
 
     def _initial_weights(self, n_cols):
         k = 1 if len(self.classes_) == 2 else len(self.classes_)
@@ -193,12 +302,23 @@ class Perceptron(ClassifierMixin, Estimator):
         return self.classes_[index]
 
 
+class _Rows(NamedTuple):
+    """The training rows' update scales (n,), the rows that take part (those of scale > 0), and the
+    scales by name that the trace records (class_weight, sample_weight)."""
+    steps: np.ndarray
+    kept: np.ndarray
+    recorded: dict
+
+
 class _Run:
     """The weights during training, the running sum for averaging, and the trace rows."""
 
-    def __init__(self, w, binary, averaged, trace, weighted=False):
-        self.w, self.binary, self.averaged, self.trace = w, binary, averaged, trace
-        self.weighted = weighted  # updates are scaled by class weights (recorded in the trace rows)
+    def __init__(self, w, mode, averaged, trace):
+        """mode: "binary" (one weight vector), "ovr" (one binary perceptron per class) or "joint" (notes
+        000's multiclass perceptron)."""
+        self.w, self.mode, self.averaged, self.trace = w, mode, averaged, trace
+        self.binary = mode == "binary"
+        self.recorded = {}  # per-row scales of the update, by name, recorded in the trace rows
         self.visits = 0
         self.weighted_updates = np.zeros_like(w)  # sum over updates of (visit number - 1) * update
         self.rows, self.omitted = [], 0
@@ -209,8 +329,15 @@ class _Run:
 
     def _apply(self, f, target, predicted, step):
         """The notes' update scaled by the example's class weight `step`, in place; self.visits is the
-        number of earlier visits."""
-        if self.binary:
+        number of earlier visits. One-vs-rest: `predicted` is the (K,) mask of the classes whose own
+        perceptron was wrong, each moved towards its y* (+1 for the example's class, -1 for the others)."""
+        if self.mode == "ovr":
+            signs = np.where(np.arange(len(self.w)) == target, step, -step)[predicted]  # (m,) wrong classes
+            delta = signs[:, None] * f  # (m, d + 1)
+            self.w[predicted] += delta
+            if self.averaged:
+                self.weighted_updates[predicted] += self.visits * delta
+        elif self.binary:
             self.w += (step * target) * f
             if self.averaged:
                 self.weighted_updates += (self.visits * step * target) * f
@@ -235,6 +362,12 @@ class _Run:
             score, sign = activation(before, f), classify(before, f)
             correct, predicted = sign == target, classes[(sign + 1) // 2]
             label = classes[(target + 1) // 2]
+        elif self.mode == "ovr":
+            scores = before @ f  # (K,)
+            truth = np.arange(len(scores)) == target  # (K,) y* = +1 for the example's class
+            wrong = (scores >= 0) != truth  # (K,) the classes whose own perceptron is wrong
+            score, correct = scores.tolist(), not wrong.any()
+            predicted, label, guess = classes[int(np.argmax(scores))], classes[target], wrong
         else:
             score, guess = (before @ f).tolist(), multiclass_classify(before, f)
             correct, predicted, label = guess == target, classes[guess], classes[target]
@@ -250,8 +383,10 @@ class _Run:
                    "weights_after": as_list(self.w)}
             if self.binary:
                 row["target"] = int(target)
-            if self.weighted:
-                row["class_weight"] = float(step)
+            elif self.mode == "ovr":
+                row["targets"] = [1 if c == target else -1 for c in range(len(score))]
+            for name, values in self.recorded.items():
+                row[name] = float(values[index])
             self.rows.append(row)
         return 0 if correct else 1
 
@@ -266,6 +401,8 @@ class _Run:
             scores = F[start:stop] @ self.w.T  # (b,) or (b, K)
             if self.binary:
                 wrong = (scores >= 0) != positive[start:stop]  # (b,)
+            elif self.mode == "ovr":
+                wrong = ((scores >= 0) != (targets[start:stop, None] == np.arange(scores.shape[1]))).any(axis=1)
             else:
                 wrong = scores.argmax(axis=1) != targets[start:stop]  # (b,)
             j = int(wrong.argmax())
@@ -275,8 +412,17 @@ class _Run:
                 continue
             self.visits += j  # the correctly classified examples before the mistake
             i = start + j
-            self._apply(F[i], targets[i], None if self.binary else int(scores[j].argmax()), steps[i])
+            self._apply(F[i], targets[i], self._who(scores[j], targets[i]), steps[i])
             self.visits += 1
             mistakes += 1
             start, block = i + 1, max(8, 2 * (j + 1))
         return mistakes
+
+    def _who(self, scores, target):
+        """What `_apply` needs besides the target: None (binary), the predicted class (joint), or the
+        (K,) mask of the classes whose own perceptron is wrong (one-vs-rest)."""
+        if self.binary:
+            return None
+        if self.mode == "ovr":
+            return (scores >= 0) != (np.arange(len(scores)) == target)
+        return int(scores.argmax())

@@ -32,11 +32,15 @@ Ties between classes go to the first class in `classes_` (the smallest label).
 import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator
+from ...core.errors import DataError
 from ...core.file_fields import Array, Labels
-from ...tabular.features import COLUMNS_STATE, one_row, read, read_fit
-from .estimates import jsonable, laplace_estimate, normalise, safe_log
 from ...core.params import Flag, Number
-from ...core.validation import check_classes
+from ...core.validation import check_classes, check_target
+from ...tabular.features import COLUMNS_STATE, one_row, read, read_fit
+from ..shared.partial_fit import check_same_classes, class_codes, first_classes
+from ..shared.sample_weight import check_sample_weight
+from .estimates import jsonable, laplace_estimate, normalise, safe_log
+from .sparse import is_sparse, read_sparse, read_sparse_fit
 
 _K_RULE = Number(0, label="k", help="Laplace smoothing strength k (scikit-learn's alpha): act as if every "
                                     "outcome had been seen k more times; k = 0 is the maximum-likelihood "
@@ -45,37 +49,91 @@ _TRACE_RULE = Flag(help="Record the count tables and the smoothed estimates for 
 
 
 def _matrix(model, data):
-    """(n, d) float matrix from an already numeric array or from Columns (text columns are an error)."""
-    return data if isinstance(data, np.ndarray) else data.numeric_matrix(type(model).__name__)
+    """(n, d) float matrix from an already numeric array or from Columns (text columns are an error); a
+    sparse matrix (multinomial and Bernoulli) stays sparse."""
+    return data if isinstance(data, np.ndarray) or is_sparse(data) else data.numeric_matrix(type(model).__name__)
+
+
+def _n_rows(data):
+    return data.n_rows if hasattr(data, "n_rows") else data.shape[0]
 
 
 # What every naive Bayes model file holds (core.file_fields): its columns, classes and prior.
 NB_STATE = {**COLUMNS_STATE, "classes_": Labels(), "class_count_": Array("f", ("n_classes",), low=0),
-            "class_log_prior_": Array("f", ("n_classes",), high=0)}
+            "class_log_prior_": Array("f", ("n_classes",), finite=False, high=0)}
 
 
 class _BaseNB(ClassifierMixin, Estimator):
-    """What every naive Bayes shares: the MLE prior, the log-space argmax, probabilities and `explain`."""
+    """What every naive Bayes shares: the MLE prior, the log-space argmax, probabilities and `explain`.
 
-    def fit(self, X, y, feature_names=None):
+    Training counts: `fit` counts the data from nothing, `partial_fit` adds a chunk to the counts so far
+    (scikit-learn's contract: the classes are named on the first call), and fitting chunk by chunk gives
+    the model `fit` gives on all the rows. A row of weight w (`sample_weight`) counts as w rows."""
+
+    _sparse_ok = False  # a scipy.sparse count matrix is read as it is (multinomial and Bernoulli)
+
+    def fit(self, X, y, feature_names=None, sample_weight=None):
         """Count the training data into the prior and the per-feature tables."""
         self._check_params()
-        data, y = read_fit(self, X, y, feature_names, task="classification")
+        data, y = self._read_fit(X, y, feature_names)
         self.classes_ = check_classes(y)
-        codes = np.searchsorted(self.classes_, y)  # (n,) class index of each row
-        self.class_count_ = np.bincount(codes, minlength=len(self.classes_)).astype(float)  # (C,)
-        self.class_log_prior_ = np.log(self.class_count_ / self.class_count_.sum())  # (C,)
-        self._fit_tables(self._prepare(data), codes)
+        self._learn(data, y, sample_weight, first=True)
+        return self
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """Add a chunk of rows to the counts; `classes` (every label there will be) on the first call."""
+        self._check_params()
+        first = "classes_" not in vars(self)
+        if first:
+            classes = first_classes(classes)
+            data, y = self._read_fit(X, y, None)
+            self.classes_ = classes
+        else:
+            check_same_classes(classes, self.classes_)
+            data = self._sparse_or(X, read)
+            y = check_target(y, _n_rows(data), task="classification")
+        self._learn(data, y, sample_weight, first=first)
+        return self
+
+    def _read_fit(self, X, y, feature_names):
+        if self._sparse_ok and is_sparse(X):
+            return read_sparse_fit(self, X, y)
+        return read_fit(self, X, y, feature_names, task="classification")
+
+    def _sparse_or(self, X, reader):
+        """X at predict time (or a later partial_fit): a sparse matrix as it is where the model takes one."""
+        return read_sparse(self, X) if self._sparse_ok and is_sparse(X) else reader(self, X)
+
+    def _learn(self, data, y, sample_weight, first):
+        """Add the rows (data, y) of weights `sample_weight` to the counts (from zero when `first`), then
+        make the prior and the estimates from the counts."""
+        codes = class_codes(self.classes_, y)  # (n,) class index of each row
+        weights = check_sample_weight(sample_weight, len(codes))  # (n,)
+        X = self._prepare(data)
+        if first:
+            self.class_count_ = np.zeros(len(self.classes_))  # (C,)
+            self._start_tables(X)
+        before = self.class_count_.copy()
+        self.class_count_ = self.class_count_ + np.bincount(codes, weights, minlength=len(self.classes_))
+        if not self.class_count_.sum() > 0:
+            raise DataError("sample_weight is zero for every row: there is nothing to count.")
+        self._add_tables(X, codes, weights, before)
+        self.class_log_prior_ = safe_log(self.class_count_ / self.class_count_.sum())  # (C,)
+        self._estimate()
         if self.trace:
             self.trace_ = [self._prior_step()] + self._table_steps()
-        return self
+
+    @property
+    def class_prior_(self):
+        """(C,) P(y), the share of the (weighted) training rows in each class."""
+        return np.exp(self.class_log_prior_)
 
     # --- prediction ------------------------------------------------------------------------------
 
     def _joint_log_likelihood(self, X):
         """(n, C) log P(y) + sum_j log P(x_j | y), with the all-zero fallback described in the module."""
         self._check_fitted()
-        return self.joint_of(*self._log_likelihood(self._prepare(read(self, X))))
+        return self.joint_of(*self._log_likelihood(self._prepare(self._sparse_or(X, read))))
 
     def joint_of(self, finite, n_zero):
         """(n, C) joint log-likelihoods from the rows' summed log P(x_j | y): `finite`, the sum of the finite

@@ -13,6 +13,7 @@ from ...tabular.features import read
 from ...core.file_fields import Array, Custom, damaged, require_array, require_list
 from .base import NB_STATE, _BaseNB, _K_RULE, _TRACE_RULE, _matrix
 from .estimates import category_positions, class_sums, finite_and_zero, laplace_estimate, safe_log
+from .sparse import is_sparse, sparse_position
 
 
 class BernoulliNB(_BaseNB):
@@ -21,6 +22,7 @@ class BernoulliNB(_BaseNB):
 
     A feature's absence counts as evidence too: a row contributes log P(x_j = 0 | y) for every absent
     feature. Features are 0/1, or binarised as x > `binarize`. Estimates are (count + k) / (N_y + 2k).
+    X may be a scipy.sparse matrix, read without making it dense (then `binarize` must be None or >= 0).
 
     Fitted: `classes_`, `class_count_`, `class_log_prior_`, `counts_` (C, d, 2) with counts_[c, j, v] the
     number of class-c rows whose feature j equals v, `log_prob_` (C, d, 2) = log P(x_j = v | y), and
@@ -41,9 +43,12 @@ class BernoulliNB(_BaseNB):
     _state_fields = {**NB_STATE, "counts_": Array("f", ("n_classes", "n_features", 2), low=0),
                      "log_prob_": Array("f", ("n_classes", "n_features", 2), finite=False, high=0)}
 
+    _sparse_ok = True
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.poor_score = True  # one bit per feature: as coarse as scikit-learn's own
+        tags.input_tags.sparse = True
         return tags
 
     _renamed_params = {"k": "alpha"}  # before scikit-learn's name
@@ -54,20 +59,46 @@ class BernoulliNB(_BaseNB):
         self.trace = trace
 
     def _prepare(self, columns):
-        X = _matrix(self, columns)  # (n, d)
+        X = _matrix(self, columns)  # (n, d), or sparse
+        if is_sparse(X):
+            return self._binary_sparse(X)
         if self.binarize is not None:
             return (X > self.binarize).astype(float)
         bad = (X != 0) & (X != 1)
         if bad.any():
             row, col = np.argwhere(bad)[0]
-            raise DataError(f"BernoulliNB with binarize=None needs 0/1 features, but column "
-                            f"{self.feature_names_in_[col]!r} holds {X[row, col]:g} at row {row + 1}; "
-                            "set binarize to a threshold to turn values into 0/1.")
+            raise self._not_binary(row, col, X[row, col])
         return X
 
-    def _fit_tables(self, X, codes):
-        ones = class_sums(X, codes, len(self.classes_))  # (C, d)
-        self.counts_ = np.stack([self.class_count_[:, None] - ones, ones], axis=2)  # (C, d, 2)
+    def _binary_sparse(self, X):
+        """A sparse X's 0/1 form, still sparse: only the stored entries are compared with the threshold."""
+        if self.binarize is None:
+            bad = (X.data != 0) & (X.data != 1)
+            if bad.any():
+                row, col = sparse_position(X, int(np.argmax(bad)))
+                raise self._not_binary(row, col, X.data[bad][0])
+            return X
+        if self.binarize < 0:
+            raise DataError(f"binarize={self.binarize:g} would make every zero of a sparse matrix present (1), "
+                            "filling it in; use a threshold of 0 or more.", field="params.binarize")
+        X.data = (X.data > self.binarize).astype(float)
+        X.eliminate_zeros()
+        return X
+
+    def _not_binary(self, row, col, value):
+        return DataError(f"BernoulliNB with binarize=None needs 0/1 features, but column "
+                         f"{self.feature_names_in_[col]!r} holds {value:g} at row {row + 1}; "
+                         "set binarize to a threshold to turn values into 0/1.")
+
+    def _start_tables(self, X):
+        self.counts_ = np.zeros((len(self.classes_), X.shape[1], 2))  # (C, d, 2)
+
+    def _add_tables(self, X, codes, weights, before):
+        ones = class_sums(X, codes, len(self.classes_), weights)  # (C, d) weight of the rows with x_j = 1
+        rows = (self.class_count_ - before)[:, None]  # (C, 1) this chunk's weight per class
+        self.counts_ = self.counts_ + np.stack([np.maximum(rows - ones, 0.0), ones], axis=2)  # (C, d, 2)
+
+    def _estimate(self):
         self.log_prob_ = safe_log(laplace_estimate(self.counts_, self.class_count_[:, None, None], self.alpha, 2))
 
     @property
@@ -83,10 +114,10 @@ class BernoulliNB(_BaseNB):
         absent_fin, absent_zero = finite_and_zero(self.log_prob_[:, :, 0])  # (C, d)
         present_fin, present_zero = finite_and_zero(self.log_prob_[:, :, 1])  # (C, d)
         # sum_j [x_j log p_j + (1 - x_j) log(1 - p_j)] = x . (log p - log(1 - p)) + sum_j log(1 - p_j)
-        finite = X @ (present_fin - absent_fin).T + absent_fin.sum(axis=1)  # (n, C)
+        finite = np.asarray(X @ (present_fin - absent_fin).T) + absent_fin.sum(axis=1)  # (n, C)
         if not (present_zero.any() or absent_zero.any()):
             return finite, None
-        return finite, X @ (present_zero - absent_zero).T + absent_zero.sum(axis=1)  # (n, C)
+        return finite, np.asarray(X @ (present_zero - absent_zero).T) + absent_zero.sum(axis=1)  # (n, C)
 
     def _row_terms(self, columns):
         x = self._prepare(columns)[0].astype(int)  # (d,)
@@ -100,7 +131,8 @@ class BernoulliNB(_BaseNB):
 class MultinomialNB(_BaseNB):
     """Naive Bayes for counts (notes 002's multinomial event model): each class is one distribution over
     the d features ("words"), P(j | y) = (count(j, y) + k) / (total count in y + k d); a row with counts
-    x_j contributes sum_j x_j log P(j | y), so a word seen more often weighs more.
+    x_j contributes sum_j x_j log P(j | y), so a word seen more often weighs more. X may be a scipy.sparse
+    count matrix (a CountVectorizer's output), read without making it dense.
 
     Fitted: `classes_`, `class_count_`, `class_log_prior_`, `counts_` (C, d) summed feature values per
     class (scikit-learn's `feature_count_`), `totals_` (C,) and `feature_log_prob_` (C, d).
@@ -120,6 +152,7 @@ class MultinomialNB(_BaseNB):
         tags = super().__sklearn_tags__()
         tags.input_tags.positive_only = True  # counts: a negative value is refused
         tags.classifier_tags.poor_score = True  # as scikit-learn's own MultinomialNB is marked
+        tags.input_tags.sparse = True
         return tags
 
     _renamed_params = {"k": "alpha"}  # before scikit-learn's name
@@ -128,19 +161,30 @@ class MultinomialNB(_BaseNB):
         self.alpha = alpha
         self.trace = trace
 
+    _sparse_ok = True
+
     def _prepare(self, columns):
-        X = _matrix(self, columns)  # (n, d)
-        if (X < 0).any():
-            row, col = np.argwhere(X < 0)[0]
+        X = _matrix(self, columns)  # (n, d), or sparse
+        values = X.data if is_sparse(X) else X  # a sparse matrix's stored entries are all its non-zeros
+        if (values < 0).any():
+            if is_sparse(X):
+                row, col = sparse_position(X, int(np.argmax(values < 0)))
+            else:
+                row, col = np.argwhere(X < 0)[0]
             raise DataError(f"Negative values in data: MultinomialNB needs counts (values >= 0), but column "
                             f"{self.feature_names_in_[col]!r} holds {X[row, col]:g} at row {row + 1}.")
         return X
 
-    def _fit_tables(self, X, codes):
-        self.counts_ = class_sums(X, codes, len(self.classes_))  # (C, d)
+    def _start_tables(self, X):
+        self.counts_ = np.zeros((len(self.classes_), X.shape[1]))  # (C, d)
+
+    def _add_tables(self, X, codes, weights, before):
+        self.counts_ = self.counts_ + class_sums(X, codes, len(self.classes_), weights)  # (C, d)
+
+    def _estimate(self):
         self.totals_ = self.counts_.sum(axis=1)  # (C,)
         self.feature_log_prob_ = safe_log(laplace_estimate(self.counts_, self.totals_[:, None], self.alpha,
-                                                       self.counts_.shape[1]))  # (C, d)
+                                                           self.counts_.shape[1]))  # (C, d)
 
     @property
     def feature_count_(self):
@@ -148,7 +192,8 @@ class MultinomialNB(_BaseNB):
 
     def _log_likelihood(self, X):
         finite, zero = finite_and_zero(self.feature_log_prob_)  # (C, d)
-        return X @ finite.T, ((X > 0) @ zero.T if zero.any() else None)  # (n, C), (n, C)
+        present = (X > 0).astype(float)  # (n, d), sparse where X is
+        return np.asarray(X @ finite.T), (np.asarray(present @ zero.T) if zero.any() else None)  # (n, C), (n, C)
 
     def _row_terms(self, columns):
         x = self._prepare(columns)[0]  # (d,)
@@ -189,6 +234,23 @@ def _count_tables(value, path, dims):
             for j, (table, cats) in enumerate(zip(tables, categories))]
 
 
+def _compact(table):
+    """A count table in the smallest unsigned type that holds it exactly, or as it is when not whole."""
+    if np.all(table == np.round(table)):
+        return table.astype(np.min_scalar_type(int(table.max(initial=0))))
+    return table
+
+
+def _merged(old_cats, old_table, cats, table):
+    """The union of two sorted category lists and the two count tables (C, n) added over it."""
+    old_cats = old_cats.astype(str) if old_cats.dtype == object else old_cats
+    union = np.union1d(old_cats, cats)
+    merged = np.zeros((table.shape[0], len(union)))  # (C, n_union)
+    merged[:, np.searchsorted(union, old_cats)] += old_table
+    merged[:, np.searchsorted(union, cats)] += table
+    return union, merged
+
+
 class CategoricalNB(_BaseNB):
     """Naive Bayes with one categorical table P(x_j = v | y) per feature (notes 000's Laplace estimate with
     |X| = the number of categories of feature j seen in training; notes 001 section 2 for many values).
@@ -200,7 +262,7 @@ class CategoricalNB(_BaseNB):
 
     Fitted: `classes_`, `class_count_`, `class_log_prior_`, `categories_` (list of d arrays),
     `counts_` (list of (C, n_j) tables, scikit-learn's `category_count_`) and `log_prob_` (list of
-    (C, n_j) log-estimate tables, scikit-learn's `feature_log_prob_`).
+    (C, n_j) log-estimate tables, scikit-learn's `feature_log_prob_`); `n_categories_` (d,) counts them.
 
     trace_: the prior step, then per feature {"step": "likelihood", "feature", "values": categories,
     "counts": (C, n_j) table, "totals": [N_y], "k", "n_values": n_j, "estimates", "log_estimates"}.
@@ -223,29 +285,39 @@ class CategoricalNB(_BaseNB):
             return list(np.ascontiguousarray(columns.T))  # contiguous columns search faster
         return [col.astype(str) if col.dtype == object else col for col in columns.data]
 
-    def _fit_tables(self, data, codes):
+    def _start_tables(self, data):
+        self.categories_ = [None] * len(data)  # the first chunk's categories come in _add_tables
+        self.counts_ = [None] * len(data)
+
+    def _add_tables(self, data, codes, weights, before):
         n_classes = len(self.classes_)
-        self.categories_, self.counts_, self.log_prob_ = [], [], []
-        for col in data:
+        counted = weights > 0  # a row of weight 0 brings no category either: as if it were not there
+        if not counted.all():
+            data, codes, weights = [col[counted] for col in data], codes[counted], weights[counted]
+        for j, col in enumerate(data):
             cats, inverse = np.unique(col, return_inverse=True)
-            table = np.bincount(codes * len(cats) + inverse, minlength=n_classes * len(cats))
-            table = table.reshape(n_classes, len(cats)).astype(float)  # (C, n_j)
-            cats = cats.astype(object) if cats.dtype.kind == "U" else cats
-            self.categories_.append(cats)
-            self.counts_.append(table)
-            self.log_prob_.append(self._log_estimates(table))
+            table = np.bincount(codes * len(cats) + inverse, weights, minlength=n_classes * len(cats))
+            table = table.reshape(n_classes, len(cats))  # (C, n_j)
+            if self.categories_[j] is not None:  # a later chunk: merge the categories seen so far
+                cats, table = _merged(self.categories_[j], self.counts_[j], cats, table)
+            self.categories_[j] = cats.astype(object) if cats.dtype.kind == "U" else cats
+            self.counts_[j] = table
+
+    def _estimate(self):
+        self.log_prob_ = [self._log_estimates(table) for table in self.counts_]
 
     def _log_estimates(self, table):
         """(C, n_j) log P_LAP,k(x_j = v | y) from the feature's count table, |X_j| its n_j categories."""
         return safe_log(laplace_estimate(table, self.class_count_[:, None], self.alpha, table.shape[1]))
 
     # A model file keeps the counts, and not the estimates the counts give again: with a numeric column's
-    # 35,000 distinct values as categories, that halves a file of tens of MB. The counts are whole numbers,
-    # written in the smallest unsigned type that holds them (uint8 when no category is seen 256 times).
+    # 35,000 distinct values as categories, that halves a file of tens of MB. Whole counts are written in
+    # the smallest unsigned type that holds them (uint8 when no category is seen 256 times); counts of
+    # fractional row weights (sample_weight) stay floats.
 
     def _state_to_dict(self):
         state = {k: getattr(self, k) for k in self.fitted_attributes() if k not in ("trace_", "log_prob_")}
-        state["counts_"] = [table.astype(np.min_scalar_type(int(table.max(initial=0)))) for table in self.counts_]
+        state["counts_"] = [_compact(table) for table in self.counts_]
         return {"state": serialize.encode(state)}
 
     def _state_from_dict(self, d):
@@ -259,6 +331,11 @@ class CategoricalNB(_BaseNB):
     @property
     def category_count_(self):
         return self.counts_
+
+    @property
+    def n_categories_(self):
+        """(d,) the number of categories of each feature seen in training."""
+        return np.array([len(cats) for cats in self.categories_], dtype=int)
 
     def _column_terms(self, j, col):
         """(n, C) log P(x_j | y) for one column and (n,) whether each value was seen in training; an

@@ -33,10 +33,15 @@ def finite_and_zero(log_p):
     return np.where(zero, 0.0, log_p), zero.astype(float)
 
 
-def class_sums(values, codes, n_classes):
-    """(C, d) per-class column sums, as one matrix product with the one-hot class indicator (built
-    as (C, n): in Pyodide that layout makes the indicator and the product about twice as fast)."""
+def class_sums(values, codes, n_classes, weights=None):
+    """(C, d) per-class column sums (each row times its weight), as one matrix product with the one-hot
+    class indicator (built as (C, n): in Pyodide that layout makes the indicator and the product about
+    twice as fast). A sparse `values` stays sparse: the product is taken as X^T @ indicator^T."""
     onehot = (codes == np.arange(n_classes)[:, None]).astype(float)  # (C, n)
+    if weights is not None:
+        onehot *= weights
+    if hasattr(values, "tocsr"):  # scipy.sparse: its own product, (d, C), never densifying X
+        return np.asarray(values.T @ onehot.T).T
     return onehot @ values
 
 

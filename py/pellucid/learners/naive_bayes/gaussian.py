@@ -20,8 +20,11 @@ class GaussianNB(_BaseNB):
     by `var_smoothing` times the largest feature variance, so a feature constant within a class does
     not give a zero variance.
 
-    Fitted: `classes_`, `class_count_`, `class_log_prior_`, `theta_` (C, d) means, `var_` (C, d)
-    smoothed variances, `epsilon_`.
+    Fitted: `classes_`, `class_count_`, `class_log_prior_` (and `class_prior_`), `theta_` (C, d) means,
+    `var_` (C, d) smoothed variances, `epsilon_`. With row weights (or chunk by chunk) the means and
+    variances are those of the rows counted as often as their weights; epsilon_ is taken from the
+    variance of all the rows so counted (scikit-learn's from the last chunk's, unweighted; they differ by
+    a part in 10^9 of a variance).
 
     trace_: the prior step, then per feature {"step": "gaussian", "feature", "mean": [per class],
     "var": [per class], "epsilon"}.
@@ -47,20 +50,41 @@ class GaussianNB(_BaseNB):
     def _prepare(self, columns):
         return _matrix(self, columns)  # (n, d)
 
-    def _fit_tables(self, X, codes):
-        n_c = self.class_count_[:, None]  # (C, 1)
-        self.theta_ = class_sums(X, codes, len(self.classes_)) / n_c  # (C, d)
-        # (n, d); two passes, as np.var does, for accuracy (np.take gathers rows faster than theta_[codes])
-        residual = X - np.take(self.theta_, codes, axis=0)
-        spread = class_sums(residual * residual, codes, len(self.classes_)) / n_c  # (C, d) MLE variances
+    def _start_tables(self, X):
+        shape = (len(self.classes_), X.shape[1])
+        self.theta_, self.var_, self.epsilon_ = np.zeros(shape), np.zeros(shape), 0.0  # (C, d) each
+
+    def _add_tables(self, X, codes, weights, before):
+        """Merge this chunk's weighted means and spreads per class into those so far (Chan, Golub and
+        LeVeque's pairwise update), so chunks give the means and variances of all their rows together."""
+        n_classes = len(self.classes_)
+        n_old, n_new = before[:, None], (self.class_count_ - before)[:, None]  # (C, 1) weights so far, in chunk
+        with np.errstate(divide="ignore", invalid="ignore"):
+            mean = np.where(n_new > 0, class_sums(X, codes, n_classes, weights) / n_new, 0.0)  # (C, d)
+            # two passes, as np.var does, for accuracy (np.take gathers rows faster than mean[codes])
+            residual = X - np.take(mean, codes, axis=0)  # (n, d)
+            spread = np.where(n_new > 0, class_sums(residual * residual, codes, n_classes, weights) / n_new, 0.0)
+            old_spread = np.maximum(self.var_ - self.epsilon_, 0.0)  # (C, d) the MLE variances so far
+            n = n_old + n_new
+            merged_mean = (n_old * self.theta_ + n_new * mean) / n
+            merged_spread = (n_old * old_spread + n_new * spread + n_old * n_new / n * (mean - self.theta_) ** 2) / n
+        first = n_old == 0  # a class's first rows: this chunk's figures as they are, without rounding
+        self.theta_ = np.where(first, mean, np.where(n_new > 0, merged_mean, self.theta_))
+        self._spread = np.where(first, spread, np.where(n_new > 0, merged_spread, old_spread))
+
+    def _estimate(self):
         # Each feature's variance over all rows, from the classes' means and spreads (no pass over X):
         # var = sum_c n_c (spread_c + (mean_c - mean)^2) / n.
+        n_c = self.class_count_[:, None]  # (C, 1)
         mean = (n_c * self.theta_).sum(axis=0) / n_c.sum()  # (d,)
-        overall = (n_c * (spread + (self.theta_ - mean) ** 2)).sum(axis=0) / n_c.sum()  # (d,)
+        overall = (n_c * (self._spread + (self.theta_ - mean) ** 2)).sum(axis=0) / n_c.sum()  # (d,)
         self.epsilon_ = float(self.var_smoothing * overall.max())
-        self.var_ = spread + self.epsilon_  # (C, d)
+        self.var_ = self._spread + self.epsilon_  # (C, d)
         if (self.var_ <= 0).any():
             c, j = np.argwhere(self.var_ <= 0)[0]
+            if self.class_count_[c] == 0:
+                raise DataError(f"Class {self.classes_[c]!r} has no rows yet and var_smoothing adds nothing, "
+                                "so its variances are 0; raise var_smoothing above 0.")
             raise DataError(f"Column {self.feature_names_in_[j]!r} is constant within class "
                             f"{self.classes_[c]!r} and var_smoothing adds nothing; raise var_smoothing "
                             "above 0 or leave the column out.")
