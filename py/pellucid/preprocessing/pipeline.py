@@ -19,6 +19,8 @@ class Pipeline(Estimator):
         self.task = getattr(model, "task", None)
 
     def fit(self, X, y=None, **fit_params):
+        """Fit the preprocessor on X and the model on what it makes of X; `fit_params` (sample_weight,
+        feature_names) go to the model's fit, as scikit-learn's Pipeline passes them to its last step."""
         prepared = self.preprocessor.fit(X).transform(X)
         self.model.fit(prepared, y, **fit_params)
         self.fitted_ = True
@@ -33,6 +35,9 @@ class Pipeline(Estimator):
 
     def predict_proba(self, X):
         return self.model.predict_proba(self._prepared(X))
+
+    def predict_log_proba(self, X):
+        return self.model.predict_log_proba(self._prepared(X))
 
     def transform(self, X):
         return self.model.transform(self._prepared(X))
