@@ -34,5 +34,5 @@ def check_sample_weight(sample_weight, n_rows):
         raise DataError(f"Negative values in sample_weight: a row cannot count fewer than zero times; row {row} "
                         f"weighs {weights[row]}.")
     if n_rows and not np.any(weights > 0):
-        raise DataError("sample_weight gives every row weight 0, so there is nothing to learn from.")
+        raise DataError("sample_weight is zero for every row, so there is nothing to learn from.")
     return weights
