@@ -155,3 +155,14 @@ def test_agglomerative_n_clusters_is_scikit_learns(linkage):
         ours = AgglomerativeClustering(k=k, linkage=linkage).fit(X)
         twin = SKAgglomerative(n_clusters=k, linkage=linkage).fit(X)
         assert ours.n_clusters_ == twin.n_clusters_ == k
+
+
+def test_pellucids_pipeline_asks_for_what_its_model_asks_for():
+    from pellucid.preprocessing.chain import Preprocessor
+    from pellucid.preprocessing.pipeline import Pipeline
+
+    pipe = Pipeline(Preprocessor(standardize=True), LogisticRegression(l2=0.01)).set_fit_request(sample_weight=True)
+    result = cross_validate(pipe, WINE, WINE_Y, cv=FOLDS, params={"sample_weight": WEIGHTS})
+    expected = by_hand(lambda: Pipeline(Preprocessor(standardize=True), LogisticRegression(l2=0.01)), WINE, WINE_Y,
+                       WEIGHTS)
+    np.testing.assert_allclose(result["test_score"], expected, rtol=1e-12)

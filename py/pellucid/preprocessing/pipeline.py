@@ -26,6 +26,17 @@ class Pipeline(Estimator):
         self.fitted_ = True
         return self
 
+    # The pipeline's fit hands its metadata to the model's fit, so it asks for what the model asks for:
+    # scikit-learn's meta-estimators route sample_weight to a pipeline whose model requests it.
+    def set_fit_request(self, **requests):
+        """The model's set_fit_request (scikit-learn's metadata routing); returns the pipeline."""
+        self.model.set_fit_request(**requests)
+        return self
+
+    def get_metadata_routing(self):
+        """The model's metadata requests, which are the pipeline's."""
+        return self.model.get_metadata_routing()
+
     def _prepared(self, X):
         self._check_fitted()
         return self.preprocessor.transform(X)
