@@ -148,8 +148,8 @@ class Estimator:
             if isinstance(alias, str) and alias == _UNCHANGED:
                 continue
             if not (alias is True or alias is False or alias is None or _is_alias(alias)):
-                raise ValueError(f"The alias you're setting for `{name}` should be either a valid identifier or "
-                                 f"one of {{None, True, False}}, but given value is: `{alias}`")
+                raise DataError(f"The alias you're setting for `{name}` should be either a valid identifier or "
+                                f"one of {{None, True, False}}, but given value is: `{alias}`")
             chosen[name] = True if alias == name else alias
         self._fit_requests = chosen
         return self
