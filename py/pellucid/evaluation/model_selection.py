@@ -9,13 +9,13 @@ on S_i, and estimate the error as (1/k) sum_i error_i. Names follow scikit-learn
 made by `np.random.default_rng(seed)`, and the caller's arrays and model are never changed.
 """
 
-import copy
 import time
 
 import numpy as np
 
 from . import metrics
 from .imbalance import balanced_accuracy_score
+from ..core import base
 from ..core.base import Estimator
 from ..core.errors import DataError
 from .splits import (KFold, StratifiedKFold, _check_same_rows, _is_int, _labels,  # noqa: F401 (public here too)
@@ -25,12 +25,11 @@ from .splits import (KFold, StratifiedKFold, _check_same_rows, _is_int, _labels,
 # --- fitting and scoring -------------------------------------------------------------------------
 
 def clone(estimator):
-    """A new, unfitted estimator of the same class with the same hyperparameters (deep-copied)."""
+    """A new, unfitted estimator of the same class with the same hyperparameters (deep-copied), keeping
+    its metadata requests (`set_fit_request`) and output setting (`set_output`)."""
     if not isinstance(estimator, Estimator):
         raise DataError(f"clone expects a pellucid estimator; got {type(estimator).__name__}.")
-    params = {name: clone(v) if isinstance(v, Estimator) else copy.deepcopy(v)
-              for name, v in estimator.get_params(deep=False).items()}
-    return type(estimator)(**params)
+    return base.clone(estimator)
 
 
 def _macro(which):
@@ -70,9 +69,12 @@ def _score(model, scoring, X, y):
     return float(metric(y, model.predict(X)))
 
 
-def _fit(model, X, y, feature_names, context=None):
-    """Fit and return the seconds it took; a DataError says which fit failed (`context`)."""
-    extra = {} if feature_names is None else {"feature_names": feature_names}
+def _fit(model, X, y, feature_names, context=None, params=None):
+    """Fit (with `params`, fit's metadata such as sample_weight) and return the seconds it took; a
+    DataError says which fit failed (`context`)."""
+    extra = dict(params or {})
+    if feature_names is not None:
+        extra["feature_names"] = feature_names
     start = time.perf_counter()
     try:
         model.fit(X, y, **extra)
@@ -83,6 +85,16 @@ def _fit(model, X, y, feature_names, context=None):
     return time.perf_counter() - start
 
 
+def _fold_params(params, n, rows):
+    """fit's metadata for the rows `rows`: a value with one entry per row (sample_weight) is cut to them,
+    any other passed whole (scikit-learn's rule for cross_validate's params)."""
+    return {name: take_rows(value, rows) if _per_row(value, n) else value for name, value in params.items()}
+
+
+def _per_row(value, n):
+    return hasattr(value, "__len__") and not isinstance(value, (str, dict)) and len(value) == n
+
+
 def _splitter(model, k, stratified, shuffle, seed):
     if stratified is None:
         stratified = getattr(model, "task", None) == "classification"
@@ -90,7 +102,7 @@ def _splitter(model, k, stratified, shuffle, seed):
 
 
 def cross_validate(model, X, y, k=10, stratified=None, shuffle=True, seed=0, scoring=None,
-                   return_train_score=False, return_indices=False, feature_names=None):
+                   return_train_score=False, return_indices=False, feature_names=None, params=None):
     """k-fold cross-validation (notes 003, section 2.1): for each fold i, fit a fresh copy of `model` on
     the other folds and score it on fold i. Folds are stratified for classifiers unless
     `stratified=False`, and the rows are shuffled first (the notes partition *randomly*; sklearn's
@@ -101,9 +113,13 @@ def cross_validate(model, X, y, k=10, stratified=None, shuffle=True, seed=0, sco
     Returns {"k", "splitter", "scoring", "greater_is_better", "test_scores", "mean", "std" (population),
     "fit_times", "score_times", "fold_sizes", ...}; for accuracy also the notes' "errors" and
     "mean_error" = (1/k) sum_i error_i; optionally "train_scores" and "test_rows" (indices per fold).
+
+    `params` go to every fold's fit, as scikit-learn's cross_validate(params=...): {"sample_weight": w}
+    weighs the rows, each fold's model getting the weights of its training rows. Scores are unweighted.
     """
     name, greater = _scoring(model, scoring)
     n = _check_same_rows([X, y], ["X", "y"])
+    params = _check_params_dict(params)
     splitter = _splitter(model, k, stratified, shuffle, seed)
     out = {"k": _jsonable(k), "splitter": type(splitter).__name__, "shuffle": bool(shuffle), "seed": seed,
            "scoring": name, "greater_is_better": greater, "test_scores": [], "fit_times": [],
@@ -115,7 +131,8 @@ def cross_validate(model, X, y, k=10, stratified=None, shuffle=True, seed=0, sco
     for train, test in splitter.split(X, _labels(y, n)):
         fold_model = clone(model)
         X_train, y_train = take_rows(X, train), take_rows(y, train)
-        out["fit_times"].append(_fit(fold_model, X_train, y_train, feature_names))
+        out["fit_times"].append(_fit(fold_model, X_train, y_train, feature_names,
+                                     params=_fold_params(params, n, train)))
         start = time.perf_counter()
         out["test_scores"].append(_score(fold_model, scoring, take_rows(X, test), take_rows(y, test)))
         out["score_times"].append(time.perf_counter() - start)
@@ -130,6 +147,15 @@ def cross_validate(model, X, y, k=10, stratified=None, shuffle=True, seed=0, sco
         out["errors"] = (1.0 - scores).tolist()
         out["mean_error"] = float(np.mean(1.0 - scores))
     return out
+
+
+def _check_params_dict(params):
+    if params is None:
+        return {}
+    if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
+        raise DataError(f"params must be a dict of fit's arguments by name, such as {{'sample_weight': w}}; "
+                        f"got {type(params).__name__}.")
+    return params
 
 
 def _jsonable(value):

@@ -19,10 +19,23 @@ class Pipeline(Estimator):
         self.task = getattr(model, "task", None)
 
     def fit(self, X, y=None, **fit_params):
+        """Fit the preprocessor on X and the model on what it makes of X; `fit_params` (sample_weight,
+        feature_names) go to the model's fit, as scikit-learn's Pipeline passes them to its last step."""
         prepared = self.preprocessor.fit(X).transform(X)
         self.model.fit(prepared, y, **fit_params)
         self.fitted_ = True
         return self
+
+    # The pipeline's fit hands its metadata to the model's fit, so it asks for what the model asks for:
+    # scikit-learn's meta-estimators route sample_weight to a pipeline whose model requests it.
+    def set_fit_request(self, **requests):
+        """The model's set_fit_request (scikit-learn's metadata routing); returns the pipeline."""
+        self.model.set_fit_request(**requests)
+        return self
+
+    def get_metadata_routing(self):
+        """The model's metadata requests, which are the pipeline's."""
+        return self.model.get_metadata_routing()
 
     def _prepared(self, X):
         self._check_fitted()
@@ -33,6 +46,9 @@ class Pipeline(Estimator):
 
     def predict_proba(self, X):
         return self.model.predict_proba(self._prepared(X))
+
+    def predict_log_proba(self, X):
+        return self.model.predict_log_proba(self._prepared(X))
 
     def transform(self, X):
         return self.model.transform(self._prepared(X))

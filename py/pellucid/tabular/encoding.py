@@ -14,13 +14,22 @@ from ..core.file_fields import (KINDS, damaged, require_bool, require_dict, requ
 from ..core.validation import CATEGORICAL, Columns
 
 
+def _mean_std(values, weights):
+    if weights is None:
+        return float(values.mean()), float(values.std())
+    mean = float(np.average(values, weights=weights))
+    return mean, float(np.sqrt(np.average((values - mean) ** 2, weights=weights)))
+
+
 class FeatureEncoder:
     """Fitted one-hot + optional standardisation; `output_names` name the encoded columns."""
 
     def __init__(self, standardize=False):
         self.standardize = standardize
 
-    def fit(self, columns: Columns):
+    def fit(self, columns: Columns, sample_weight=None):
+        """Learn the categories and, when standardising, each numeric column's mean and sd (weighted by
+        `sample_weight` when given, so weights that are whole numbers standardise as the rows repeated)."""
         self.input_names = list(columns.names)
         self.input_kinds = list(columns.kinds)
         self.categories = {}
@@ -29,8 +38,8 @@ class FeatureEncoder:
             if kind == CATEGORICAL:
                 self.categories[name] = sorted(set(col.tolist()))
             elif self.standardize:
-                std = float(col.std())
-                self.means[name] = float(col.mean())
+                mean, std = _mean_std(col.astype(float), sample_weight)
+                self.means[name] = mean
                 self.scales[name] = std if std > 0 else 1.0
         return self
 

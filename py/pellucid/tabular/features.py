@@ -20,6 +20,7 @@ import numpy as np
 from .encoding import FeatureEncoder
 from ..core.errors import DataError
 from ..core.file_fields import Custom, Int, Kinds, Names, damaged, require_names
+from ..core.sample_weight import check_sample_weight
 from ..core.validation import (CATEGORICAL, Columns, check_classes, check_target, check_X, check_X_fitted,
                                names_at_predict, names_source, workable_scale)
 
@@ -86,21 +87,25 @@ def fit_columns(model, X, y=None, feature_names=None, *, task=None):
     return _as_columns(model, data), y
 
 
-def fit_numeric(model, X, y=None, feature_names=None, *, task=None, standardize=False):
-    """(M, y): X validated and encoded into an (n, d) float matrix, y checked for `task`.
+def fit_numeric(model, X, y=None, feature_names=None, *, task=None, standardize=False, sample_weight=None):
+    """(M, y): X validated and encoded into an (n, d) float matrix, y checked for `task`. Standardising
+    uses the weighted means and sds when `sample_weight` (checked by core.sample_weight) is given.
 
     Sets `feature_names_in_`, `feature_kinds_`, `n_features_in_`, `encoder_` and `feature_names_out_`."""
     data, y = read_fit(model, X, y, feature_names, task=task)
-    model.encoder_ = FeatureEncoder(standardize=standardize).fit(_as_columns(model, data))
+    columns = _as_columns(model, data)
+    weights = check_sample_weight(sample_weight, columns.n_rows)
+    model.encoder_ = FeatureEncoder(standardize=standardize).fit(columns, weights)
     model.feature_names_out_ = list(model.encoder_.output_names)
     return _encode(model.encoder_, data), y
 
 
-def fit_classes(model, X, y, feature_names=None):
+def fit_classes(model, X, y, feature_names=None, sample_weight=None):
     """The linear classifiers' opening (logistic regression, the perceptron): X encoded (standardised
     when model.standardize), `classes_` set, and (F, y_index): the rows with the constant feature 1
     first, F = [1, x] (n, d + 1), and each row's class number 0..K-1 (n,)."""
-    X, y = fit_numeric(model, X, y, feature_names, task="classification", standardize=model.standardize)
+    X, y = fit_numeric(model, X, y, feature_names, task="classification", standardize=model.standardize,
+                       sample_weight=sample_weight)
     model.classes_ = check_classes(y)
     return with_bias(X), np.searchsorted(model.classes_, y)
 

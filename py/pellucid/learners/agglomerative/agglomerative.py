@@ -43,7 +43,8 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
     `children_` (n-1, 2): merge i joins the clusters with ids children_[i] (ids < n are rows, id n + j is
     the cluster made by merge j), as scikit-learn and scipy; `distances_` (n-1,) the link distance of
     each merge (non-decreasing); `sizes_` (n-1,) the number of rows in each merged cluster; `merges_`
-    the same as a list of {"a", "b", "distance", "size"} dicts for drawing a dendrogram; `labels_for(k)`
+    the same as a list of {"a", "b", "distance", "size"} dicts for drawing a dendrogram; `n_clusters_` the
+    number of clusters (k); `labels_for(k)`
     cuts the same tree into another number of clusters without refitting. `X_fit_` keeps the (encoded)
     rows, so `predict` can give a new row the cluster of its nearest fitted row.
 
@@ -110,6 +111,12 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         if self.trace:
             self.trace_ = [{"step": i, **merge} for i, merge in enumerate(self.merges_)]
         return self
+
+    @property
+    def n_clusters_(self):
+        """The number of clusters the tree was cut into (scikit-learn's attribute): k, read from `labels_`
+        (so a model file needs nothing more)."""
+        return int(self.labels_.max()) + 1 if self.labels_.size else 0
 
     @property
     def merges_(self):

@@ -26,6 +26,7 @@ from ...core.errors import ConvergenceWarning
 from ...core.file_fields import Array, Int, Real, damaged
 from ...tabular.features import NUMERIC_STATE, fit_numeric, numeric
 from ...core.params import Choice, Flag, Integer, Number
+from ...core.sample_weight import check_sample_weight
 from ...core.validation import check_k_within_rows
 from . import kmeans_fast
 from ..shared.distances import square_safe_scale, squared_distances, unit_scale
@@ -55,6 +56,13 @@ class KMeans(ClusterMixin, Estimator):
     between the encoded rows. An empty cluster (no row closest to its centre) is re-seeded with the row
     farthest from its own centre, which then forms that cluster (the next farthest row for a second empty
     cluster, and so on).
+
+    `fit(X, sample_weight=w)` weighs row i by w_i, as if it appeared w_i times (scikit-learn's meaning):
+    each centre is the weighted mean of its rows, the inertia sums w_i ||x_i - mu||^2, and the seeding
+    draws the first centre with probability w_i / sum w and each next one with w_i D(x_i)^2 / sum w D^2
+    (the potential of greedy k-means++ weighted alike); init="random" draws rows with probability w_i /
+    sum w. A row of weight 0 is still given a cluster (`labels_`) but moves no centre; a cluster left with
+    no weight is re-seeded like an empty one, with the farthest row of positive weight.
 
     Fitted: `labels_` (n,), `cluster_centers_` (k, d) in the encoded feature space, `inertia_` (sum of
     squared distances of the rows to their centres), `n_iter_` (iterations of the best run), `encoder_`,
@@ -115,11 +123,12 @@ class KMeans(ClusterMixin, Estimator):
         self.random_state = random_state
         self.trace = trace
 
-    def fit(self, X, y=None, feature_names=None):
-        """Cluster the rows of X into k clusters."""
+    def fit(self, X, y=None, feature_names=None, sample_weight=None):
+        """Cluster the rows of X into k clusters, each row weighing its `sample_weight` (None: 1)."""
         self._check_params()
-        M, _ = fit_numeric(self, X, None, feature_names)  # (n, d)
+        M, _ = fit_numeric(self, X, None, feature_names, sample_weight=sample_weight)  # (n, d)
         n = len(M)
+        weights = check_sample_weight(sample_weight, n)  # (n,) or None
         check_k_within_rows(self.n_clusters, n)
         rng = np.random.default_rng(self.random_state)
         scale = square_safe_scale(M)  # the runs work on M / scale, where squares neither underflow nor
@@ -133,10 +142,10 @@ class KMeans(ClusterMixin, Estimator):
         best = None
         for _ in range(self._runs()):
             seeding = [] if self.trace else None
-            centres = self._initial_centres(MT, x_sq, rng, seeding)
+            centres = self._initial_centres(MT, x_sq, rng, seeding, weights)
             # the one choice of path: the notes' steps when traced, else the same clusters faster
-            run = (lloyd(MT, centres, self.max_iter, tol, x_sq, True, origin) if self.trace
-                   else kmeans_fast.lloyd_run(MT, centres, self.max_iter, tol, x_sq, relocate_empty))
+            run = (lloyd(MT, centres, self.max_iter, tol, x_sq, True, origin, weights) if self.trace
+                   else kmeans_fast.lloyd_run(MT, centres, self.max_iter, tol, x_sq, relocate_empty, weights))
             if best is None or run["inertia"] < best["inertia"]:
                 best, best_seeding = run, seeding
         self.labels_ = best["labels"]
@@ -164,14 +173,15 @@ class KMeans(ClusterMixin, Estimator):
             return 1 if self.init == "k-means++" else 10
         return self.n_init
 
-    def _initial_centres(self, MT, x_sq, rng, seeding):
+    def _initial_centres(self, MT, x_sq, rng, seeding, weights=None):
         if self.init == "random":
-            rows = rng.choice(MT.shape[1], size=self.n_clusters, replace=False)
+            p = None if weights is None else weights / weights.sum()
+            rows = rng.choice(MT.shape[1], size=self.n_clusters, replace=False, p=p)
             if seeding is not None:
                 seeding.extend({"step": "seed", "centre_index": j, "chosen": int(r), "probabilities": None}
                                for j, r in enumerate(rows))
         else:
-            rows = kmeans_plus_plus(MT.T, self.n_clusters, rng, x_sq, seeding, self.n_local_trials)
+            rows = kmeans_plus_plus(MT.T, self.n_clusters, rng, x_sq, seeding, self.n_local_trials, weights)
         return MT[:, rows].T.copy()  # (k, d)
 
     def predict(self, X):
@@ -191,11 +201,14 @@ class KMeans(ClusterMixin, Estimator):
     def fit_transform(self, X, y=None, feature_names=None):
         return self.fit(X, feature_names=feature_names).transform(X)
 
-    def score(self, X, y=None):
-        """Minus the inertia of X with respect to the fitted centres (higher is better, as scikit-learn)."""
+    def score(self, X, y=None, sample_weight=None):
+        """Minus the inertia of X with respect to the fitted centres (higher is better, as scikit-learn),
+        each row's squared distance weighed by its `sample_weight` when given."""
         labels = self.predict(X)
         diff = numeric(self, X) - self.cluster_centers_[labels]  # (n, d)
-        return -float(np.einsum("ij,ij->", diff, diff))
+        weights = check_sample_weight(sample_weight, len(diff))
+        squares = np.einsum("ij,ij->i", diff, diff)  # (n,)
+        return -float(squares.sum() if weights is None else squares @ weights)
 
 
 def local_trials(k, n_local_trials=None):
@@ -203,21 +216,27 @@ def local_trials(k, n_local_trials=None):
     return 2 + int(np.log(k)) if n_local_trials is None else int(n_local_trials)
 
 
-def kmeans_plus_plus(M, k, rng, x_sq=None, trace=None, n_local_trials=1):
+def kmeans_plus_plus(M, k, rng, x_sq=None, trace=None, n_local_trials=1, weights=None):
     """k-means++ seeding of the (n, d) rows M: row indices of k centres. Each next centre is drawn with
     probability D(x)^2 / sum D(x)^2 (the notes' seeding, n_local_trials=1); with t > 1 trials, t rows are
     drawn so and the one whose choice leaves the least potential sum D(x)^2 is kept (greedy k-means++;
-    None: t = 2 + floor(ln k)). Appends one "seed" record per centre to `trace` if a list."""
+    None: t = 2 + floor(ln k)). With row `weights` w, the first row is drawn with probability w / sum w and
+    D(x)^2 is weighed by w in the draws and the potential (scikit-learn's). Appends one "seed" record per
+    centre to `trace` if a list."""
     n = len(M)
     if x_sq is None:
         x_sq = np.einsum("ij,ij->i", M, M)
     trials = local_trials(k, n_local_trials)
-    chosen = [int(rng.integers(n))]  # step 1: uniformly at random
+    if weights is None:
+        chosen = [int(rng.integers(n))]  # step 1: uniformly at random
+    else:
+        chosen = [int(rng.choice(n, p=weights / weights.sum()))]  # step 1: a row drawn by its weight
     if trace is not None:
         trace.append({"step": "seed", "centre_index": 0, "chosen": chosen[0], "probabilities": None})
     d2 = _distances_to_row(M, x_sq, chosen[0])  # (n,) step 2: D(x)^2
     for j in range(1, k):
-        cumulative = np.cumsum(d2)  # (n,)
+        mass = d2 if weights is None else d2 * weights  # (n,) each row's share of the potential
+        cumulative = np.cumsum(mass)  # (n,)
         total = float(cumulative[-1])
         if total > 0:  # step 3: draw proportionally to D(x)^2 (one draw: the notes' stream of numbers)
             draws = rng.random() * total if trials == 1 else rng.random(trials) * total
@@ -230,24 +249,24 @@ def kmeans_plus_plus(M, k, rng, x_sq=None, trace=None, n_local_trials=1):
             row = int(candidates[0])
             d2_next = np.minimum(d2, _distances_to_row(M, x_sq, row))
         else:
-            row, d2_next, potentials = _best_candidate(M, x_sq, d2, candidates)
+            row, d2_next, potentials = _best_candidate(M, x_sq, d2, candidates, weights)
             record.update(candidates=candidates.tolist(), potentials=potentials.tolist())
         if trace is not None:
-            trace.append({**record, "chosen": row, "probabilities": _probabilities(d2, total, row)})
+            trace.append({**record, "chosen": row, "probabilities": _probabilities(mass, total, row)})
         chosen.append(row)
         d2 = d2_next  # step 4: repeat
     return np.array(chosen)
 
 
-def _best_candidate(M, x_sq, d2, candidates):
-    """The candidate row that leaves the least potential sum D(x)^2 (the first such on a tie), the D(x)^2
-    with it as a centre, and the (t,) potentials of all candidates."""
+def _best_candidate(M, x_sq, d2, candidates, weights=None):
+    """The candidate row that leaves the least potential sum D(x)^2 (weighted by `weights` when given; the
+    first such on a tie), the D(x)^2 with it as a centre, and the (t,) potentials of all candidates."""
     d2_with = -2.0 * (M[candidates] @ M.T)  # (t, n)
     d2_with += x_sq
     d2_with += x_sq[candidates][:, None]
     np.maximum(d2_with, 0.0, out=d2_with)
     np.minimum(d2_with, d2, out=d2_with)  # D(x)^2 once each candidate is a centre
-    potentials = d2_with.sum(axis=1)  # (t,)
+    potentials = d2_with.sum(axis=1) if weights is None else d2_with @ weights  # (t,)
     best = int(np.argmin(potentials))
     return int(candidates[best]), d2_with[best], potentials
 
@@ -281,54 +300,64 @@ def assign(MT, centres):
     return labels, part[labels, np.arange(MT.shape[1])]
 
 
-def update(MT, labels, k):
-    """Update step: mu^(j) = (1/|Omega_j|) sum_{i in Omega_j} x^(i), the mean of each cluster's rows."""
+def update(MT, labels, k, weights=None):
+    """Update step: mu^(j) = (1/|Omega_j|) sum_{i in Omega_j} x^(i), the mean of each cluster's rows; with
+    row weights w, the weighted mean sum_{i in Omega_j} w_i x^(i) / sum_{i in Omega_j} w_i."""
     members = (labels[None, :] == np.arange(k)[:, None]).astype(MT.dtype)  # (k, n) 1 where x^(i) in Omega_j
+    if weights is not None:
+        members *= weights  # (k, n) w_i where x^(i) in Omega_j
     return (members @ MT.T) / members.sum(axis=1)[:, None]  # (k, d)
 
 
-def relocate_empty(labels, counts, dist):
-    """Give each empty cluster the row farthest from its own centre (the next farthest for the next)."""
+def relocate_empty(labels, counts, dist, weights=None):
+    """Give each empty cluster (`counts` 0: no rows, or with weights none that weigh anything) the row
+    farthest from its own centre (the next farthest for the next), among the rows of positive weight."""
     labels = labels.copy()
+    if weights is not None:
+        dist = np.where(weights > 0, dist, -np.inf)  # a row of weight 0 cannot hold a centre in place
     far = np.argsort(-dist, kind="stable")
     for j, row in zip(np.flatnonzero(counts == 0), far):
         labels[row] = j
     return labels
 
 
-def lloyd(MT, centres, max_iter, tol, x_sq, trace=False, origin=0.0):
+def lloyd(MT, centres, max_iter, tol, x_sq, trace=False, origin=0.0, weights=None):
     """Lloyd's algorithm on the rows held as the columns of MT (d, n), from the given (k, d) centres:
     assign, update, until the clusters stay the same or the centres' squared shift is <= tol. Returns
     a dict of labels, centres, inertia, n_iter and trace (`origin` is added to the traced centres).
+    With row `weights` the means and the inertia are weighted.
 
     Traced fits run these steps as written; the others kmeans_fast.lloyd_run (the same clusters, faster),
     chosen in KMeans.fit. Without `trace` the result's "trace" is None."""
     k, records, labels_old, stable = len(centres), [], None, False
     for it in range(1, max_iter + 1):
         labels, best = assign(MT, centres)
-        records.append(_iteration(it, centres + origin, labels, best, x_sq))
+        records.append(_iteration(it, centres + origin, labels, best, x_sq, weights))
         if labels_old is not None and np.array_equal(labels, labels_old):
             stable = True  # the clusters stayed the same: the centres are already their means
             break
-        counts = np.bincount(labels, minlength=k)
+        counts = np.bincount(labels, weights=weights, minlength=k)
         if np.any(counts == 0):
-            labels = relocate_empty(labels, counts, best + x_sq)
-        new = update(MT, labels, k)
+            labels = relocate_empty(labels, counts, best + x_sq, weights)
+        new = update(MT, labels, k, weights)
         shift = float(np.sum((new - centres) ** 2))
         centres, labels_old = new, labels
         if shift <= tol:
             break
-    return _result(MT, centres, it, stable, records if trace else None, x_sq, origin)
+    return _result(MT, centres, it, stable, records if trace else None, x_sq, origin, weights)
 
 
-def _result(MT, centres, n_iter, stable, records, x_sq, origin):
+def _result(MT, centres, n_iter, stable, records, x_sq, origin, weights=None):
     """The labels of the final centres, the exact inertia (without the expansion), and the last record."""
     labels, best = assign(MT, centres)
     diff = MT - centres.T[:, labels]  # (d, n)
-    inertia = float(np.einsum("ij,ij->", diff, diff))
+    if weights is None:
+        inertia = float(np.einsum("ij,ij->", diff, diff))
+    else:
+        inertia = float(np.einsum("ij,ij->j", diff, diff) @ weights)
     if records is not None:
         if not stable:
-            records.append(_iteration(n_iter + 1, centres + origin, labels, best, x_sq))
+            records.append(_iteration(n_iter + 1, centres + origin, labels, best, x_sq, weights))
         records[-1]["inertia"] = inertia
     return {"labels": labels, "centres": centres, "inertia": inertia, "n_iter": n_iter, "trace": records}
 
@@ -339,6 +368,11 @@ def _in_data_units(record, scale):
             "inertia": record["inertia"] * scale ** 2}
 
 
-def _iteration(it, centres, labels, best, x_sq):
+def _iteration(it, centres, labels, best, x_sq, weights=None):
     return {"step": "iteration", "iter": it, "centres": centres.tolist(), "labels": labels.tolist(),
-            "inertia": float(np.maximum(best + x_sq, 0.0).sum())}
+            "inertia": float(_weighted_total(np.maximum(best + x_sq, 0.0), weights))}
+
+
+def _weighted_total(values, weights):
+    """sum_i values_i, or sum_i w_i values_i with row weights."""
+    return values.sum() if weights is None else values @ weights

@@ -38,12 +38,15 @@ def assign(MT, centres):
     return labels.astype(np.intp, copy=False), best
 
 
-def cluster_sums(MT, labels, k):
-    """(k, d) sum and (k,) count of the rows of each cluster. Without BLAS (Pyodide) einsum takes about
-    2/3 of the time of onehot @ MT.T; with BLAS the product is the faster."""
+def cluster_sums(MT, labels, k, weights=None):
+    """(k, d) sum and (k,) count of the rows of each cluster (weighted sum and total weight with row
+    `weights`). Without BLAS (Pyodide) einsum takes about 2/3 of the time of onehot @ MT.T; with BLAS the
+    product is the faster."""
     onehot = (labels[None, :] == np.arange(k)[:, None]).astype(MT.dtype)  # (k, n)
+    if weights is not None:
+        onehot *= weights  # (k, n) w_i in row i's cluster
     sums = onehot @ MT.T if HAS_BLAS else np.einsum("kn,dn->kd", onehot, MT)
-    return sums, np.bincount(labels, minlength=k).astype(float)
+    return sums, np.bincount(labels, weights=weights, minlength=k).astype(float)
 
 
 def move_rows(MT, moved, old, new, sums, counts):
@@ -53,50 +56,54 @@ def move_rows(MT, moved, old, new, sums, counts):
     return sums + delta @ MT[:, moved].T, counts + delta.sum(axis=1)
 
 
-def lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty):
+def lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty, weights=None):
     """kmeans.lloyd's loop without the trace: (centres, n_iter, stable, labels). Same steps and stops;
     the cluster sums are updated only for the rows whose label changed, so late iterations, where few
     rows move, cost little more than the assignment step. labels: the centres' assignment when the run
-    ended stable (it is the last one made), else None."""
+    ended stable (it is the last one made), else None. With row `weights` the sums are formed again on
+    each iteration: a total weight updated by additions and subtractions could miss an exact 0 (an
+    emptied cluster)."""
     k = len(centres)
     labels_old, stable = None, False
     for it in range(1, max_iter + 1):  # noqa: B007 (the count of iterations made is returned)
         labels, best = assign(MT, centres)
-        if labels_old is None:
-            sums, counts = cluster_sums(MT, labels, k)
-        else:
+        if labels_old is not None:
             moved = np.flatnonzero(labels != labels_old)
             if len(moved) == 0:
                 stable = True  # the clusters stayed the same: the centres are already their means
                 break
+        if labels_old is None or weights is not None:
+            sums, counts = cluster_sums(MT, labels, k, weights)
+        else:
             sums, counts = move_rows(MT, moved, labels_old[moved], labels[moved], sums, counts)
         if not counts.all():  # an empty cluster
-            labels = relocate_empty(labels, counts, best + x_sq)
-            sums, counts = cluster_sums(MT, labels, k)
+            labels = relocate_empty(labels, counts, best + x_sq, weights)
+            sums, counts = cluster_sums(MT, labels, k, weights)
         new = sums / counts[:, None]  # (k, d) the means
         shift = float(((new - centres) ** 2).sum())  # the method skips np.sum's Python wrapper
         centres, labels_old = new, labels
         if shift <= tol:
             break
     if not stable:  # exact means of the last assignment (the incremental sums may drift by rounding)
-        sums, counts = cluster_sums(MT, labels_old, k)
+        sums, counts = cluster_sums(MT, labels_old, k, weights)
         centres = sums / counts[:, None]
     return centres, it, stable, labels_old if stable else None
 
 
-def lloyd_run(MT, centres, max_iter, tol, x_sq, relocate_empty):
+def lloyd_run(MT, centres, max_iter, tol, x_sq, relocate_empty, weights=None):
     """kmeans.lloyd's result without a trace, {"labels", "centres", "inertia", "n_iter", "trace": None}, from
     the iterations below; `relocate_empty` is kmeans.relocate_empty (passed in, so this module imports no
     readable one)."""
-    centres, n_iter, stable, labels = lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty)
-    labels, inertia = result(MT, centres, labels)
+    centres, n_iter, stable, labels = lloyd(MT, centres, max_iter, tol, x_sq, relocate_empty, weights)
+    labels, inertia = result(MT, centres, labels, weights)
     return {"labels": labels, "centres": centres, "inertia": inertia, "n_iter": n_iter, "trace": None}
 
 
-def result(MT, centres, labels=None):
+def result(MT, centres, labels=None, weights=None):
     """(labels, inertia) of the final centres, as kmeans._result computes them: the assignment (unless
-    given) and the sum of squared differences itself (not the expansion). Summed feature by feature
-    (one gather of the centres' coordinates and one dot product each): the (d, n) gather of
+    given) and the sum of squared differences itself (not the expansion), weighted by row `weights`.
+    Summed feature by feature (one gather of the centres' coordinates and one dot product each): the
+    (d, n) gather of
     kmeans._result is slow in numpy natively along its second axis and with np.take in Pyodide. The
     order of the additions differs, so the inertia may differ from it in the last bits."""
     if labels is None:
@@ -104,10 +111,12 @@ def result(MT, centres, labels=None):
     if HAS_BLAS and MT.shape[1] <= _SMALL_ONEHOT_ROWS:  # fewer calls; the very sum kmeans._result makes
         onehot = (labels == np.arange(len(centres))[:, None]).astype(MT.dtype)  # (k, n)
         diff = MT - centres.T @ onehot  # (d, n) exact: each column picks one centre (products by 1 and 0)
+        if weights is not None:
+            return labels, float(np.einsum("ij,ij->j", diff, diff) @ weights)
         return labels, float(np.einsum("ij,ij->", diff, diff))
     coordinates = np.ascontiguousarray(centres.T)  # (d, k)
     inertia = 0.0
     for feature, values in zip(MT, coordinates):
         diff = feature - values[labels]  # (n,)
-        inertia += float(diff @ diff)
+        inertia += float(diff @ (diff if weights is None else diff * weights))
     return labels, inertia

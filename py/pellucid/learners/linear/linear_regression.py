@@ -7,6 +7,7 @@ import numpy as np
 from ...core.base import Estimator, RegressorMixin
 from ...core.errors import ConvergenceWarning
 from ...core.file_fields import Array, Bool, Curve, Int, Real, Texts
+from ...core.sample_weight import check_sample_weight
 from ...tabular.features import NUMERIC_STATE, fit_numeric, numeric, with_bias
 from ..shared.gram_fast import gram
 from ..shared.optim import as_list, gradient_descent, iteration_trace
@@ -25,6 +26,10 @@ class LinearRegression(RegressorMixin, Estimator):
     Objective (averaged over the n samples so a learning rate does not depend on n):
         J(w) = 1/(2n) * sum_i (y_i - h_w(x_i))^2 + (l2 / 2) * ||w_1..d||^2      (the bias w0 is not penalised)
     Its minimiser equals scikit-learn's `Ridge(alpha=n * l2)` (and `LinearRegression()` when l2 = 0).
+
+    `fit(X, y, sample_weight=s)` weighs row i by s_i, as if it appeared s_i times: the squared errors are
+    summed with the weights and n becomes the total weight S = sum_i s_i, so the minimiser is
+    `Ridge(alpha=S * l2)` fitted with the same sample_weight (standardising uses the weighted means and sds).
 
     solver="normal" solves the normal equation X^T X w = X^T y on centred data (which fixes the
     intercept) with one step of residual refinement, and hands ill-conditioned or singular problems to
@@ -67,26 +72,28 @@ class LinearRegression(RegressorMixin, Estimator):
         self.standardize = standardize
         self.trace = trace
 
-    def fit(self, X, y, feature_names=None):
-        """Fit the weights to the encoded X and numeric target y; returns self."""
+    def fit(self, X, y, feature_names=None, sample_weight=None):
+        """Fit the weights to the encoded X and numeric target y, each row weighing its `sample_weight`
+        (None: 1); returns self."""
         self._check_params()
-        X, y = fit_numeric(self, X, y, feature_names, task="regression",
-                           standardize=self.standardize)  # (n, d), (n,)
+        X, y = fit_numeric(self, X, y, feature_names, task="regression", standardize=self.standardize,
+                           sample_weight=sample_weight)  # (n, d), (n,)
+        weights = check_sample_weight(sample_weight, len(y))  # (n,) or None
         self.warnings_ = []
         if self.solver == "normal":
-            w = normal_equation(X, y, self.l2)
+            w = normal_equation(X, y, self.l2, weights)
             self.n_iter_, self.loss_curve_, self.converged_ = 0, [], True
             trace = []
         else:
-            w, trace = self._fit_gd(X, y)
+            w, trace = self._fit_gd(X, y, weights)
         self.intercept_, self.coef_ = float(w[0]), w[1:]
         if self.trace:
-            self.trace_ = trace + [{"normal_equation": as_list(normal_equation(X, y, self.l2))}]
+            self.trace_ = trace + [{"normal_equation": as_list(normal_equation(X, y, self.l2, weights))}]
         return self
 
-    def _fit_gd(self, X, y):
+    def _fit_gd(self, X, y, weights=None):
         Xb = with_bias(X)  # (n, d + 1)
-        solution = gradient_descent(least_squares_loss(Xb, y, self.l2), np.zeros(Xb.shape[1]),
+        solution = gradient_descent(least_squares_loss(Xb, y, self.l2, weights), np.zeros(Xb.shape[1]),
                                     learning_rate=self.learning_rate, tol=self.tol,
                                     max_iter=self.max_iter, stop_on="loss_change", record=self.trace)
         self.n_iter_, self.converged_ = solution.n_iter, solution.converged
@@ -106,23 +113,28 @@ class LinearRegression(RegressorMixin, Estimator):
         return X @ self.coef_ + self.intercept_  # (n,)
 
 
-def least_squares_loss(Xb, y, l2):
-    """value_grad(w) of J(w) = 1/(2n)||y - Xb w||^2 + (l2/2)||w[1:]||^2, Xb with the bias column first."""
-    n = Xb.shape[0]
+def least_squares_loss(Xb, y, l2, weights=None):
+    """value_grad(w) of J(w) = 1/(2n)||y - Xb w||^2 + (l2/2)||w[1:]||^2, Xb with the bias column first;
+    with row `weights` s (n,), J(w) = 1/(2S) sum_i s_i (y_i - xb_i w)^2 + (l2/2)||w[1:]||^2, S = sum_i s_i."""
+    total = Xb.shape[0] if weights is None else float(weights.sum())
     mask = np.ones(Xb.shape[1])
     mask[0] = 0.0  # the bias is not penalised
 
     def value_grad(w):
         residual = Xb @ w - y  # (n,)
+        weighted = residual if weights is None else weights * residual  # (n,)
         penalty = mask * w  # (d + 1,)
-        loss = 0.5 * (residual @ residual) / n + 0.5 * l2 * (penalty @ penalty)
-        return float(loss), Xb.T @ residual / n + l2 * penalty  # (d + 1,)
+        loss = 0.5 * (weighted @ residual) / total + 0.5 * l2 * (penalty @ penalty)
+        return float(loss), Xb.T @ weighted / total + l2 * penalty  # (d + 1,)
 
     return value_grad
 
 
-def normal_equation(X, y, l2=0.0):
+def normal_equation(X, y, l2=0.0, weights=None):
     """[w0, w1..wd] minimising J: the normal equation X^T X w = X^T y (+ n l2 w), solved with care.
+
+    With row `weights` s, the weighted normal equation X^T S X w = X^T S y (+ sum(s) l2 w): the means
+    are weighted and the centred rows multiplied by sqrt(s_i), after which the steps below are the same.
 
     Centring removes the (unpenalised) intercept from the system: w0 = mean(y) - mean(x) . w. The
     centred system is solved directly (X^T X is never inverted) and refined once with the residual
@@ -136,9 +148,16 @@ def normal_equation(X, y, l2=0.0):
     accurate at any scale as at 1. A column's scale is at least sqrt(n l2), the size of its penalty row,
     so the penalty on v, n l2 / x_scale^2, is at most 1 however small the column."""
     n, d = X.shape
-    x_mean, y_mean = np.ones(n) @ X / n, y.mean()  # (d,), scalar (X.mean(axis=0) is slower on (n, d))
-    Xc, yc = X - x_mean, y - y_mean  # (n, d), (n,)
-    alpha = n * float(l2)  # a float: a whole l2 such as 10**30 given as a Python int has no numpy sqrt
+    if weights is None:
+        total = n
+        x_mean, y_mean = np.ones(n) @ X / n, y.mean()  # (d,), scalar (X.mean(axis=0) is slower on (n, d))
+        Xc, yc = X - x_mean, y - y_mean  # (n, d), (n,)
+    else:
+        total = float(weights.sum())
+        x_mean, y_mean = weights @ X / total, weights @ y / total  # (d,), scalar: the weighted means
+        root = np.sqrt(weights)  # (n,)
+        Xc, yc = (X - x_mean) * root[:, None], (y - y_mean) * root  # (n, d), (n,)
+    alpha = total * float(l2)  # a float: a whole l2 such as 10**30 given as a Python int has no numpy sqrt
     x_scale = _unit_scales(np.maximum(np.maximum(Xc.max(axis=0), -Xc.min(axis=0)), np.sqrt(alpha)))  # (d,)
     y_scale = float(_unit_scales(np.abs(yc).max()))
     Z, t = Xc / x_scale, yc / y_scale  # (n, d), (n,)

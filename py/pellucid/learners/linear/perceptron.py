@@ -12,7 +12,7 @@ from ...core.validation import check_target
 from ...tabular.features import NUMERIC_STATE, fit_classes, fit_numeric, numeric, with_bias
 from ..shared.class_weights import CLASS_WEIGHT_RULE, check_saved_weights, class_weights
 from ..shared.partial_fit import check_same_classes, class_codes, first_classes
-from ..shared.sample_weight import check_sample_weight
+from ...core.sample_weight import weights_or_ones
 from ..shared.optim import as_list
 from ...core.params import Choice, Flag, Integer, Vector
 
@@ -197,7 +197,7 @@ class Perceptron(ClassifierMixin, Estimator):
         One-vs-rest scales per class as scikit-learn does: in class c's perceptron the rows of class c
         step by s_c and the rest by 1 (each binary problem weighs its positive class), so the scales are
         (n, K) there."""
-        weights = check_sample_weight(sample_weight, len(y_index))  # (n,)
+        weights = weights_or_ones(sample_weight, len(y_index))  # (n,)
         if not (weights > 0).any():
             raise DataError("sample_weight is zero for every row: there is nothing to learn from.")
         by_class = None if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)

@@ -7,6 +7,7 @@ import numpy as np
 from ...core.base import ClassifierMixin, Estimator
 from ...core.errors import ConvergenceWarning, DataError
 from ...core.file_fields import Array, Bool, Curve, Int, Labels, Optional, Real, Text, Texts, damaged
+from ...core.sample_weight import check_sample_weight
 from ...tabular.features import NUMERIC_STATE, fit_classes, numeric
 from ..shared.class_weights import CLASS_WEIGHT_RULE, check_saved_weights, class_weights
 from . import logistic_fast
@@ -41,6 +42,11 @@ class LogisticRegression(ClassifierMixin, Estimator):
     loss(w) = -(1/n) sum_i s_(y_i) log P(y_i | x_i) + (l2 / 2) ||w||^2, scikit-learn's class_weight with
     the same C (the weights add up to n, so the average stays an average). A dict {label: s_c} sets s_c
     for the classes it names (the others 1), as in scikit-learn; the loss is still divided by n.
+
+    `fit(X, y, sample_weight=r)` weighs row i by r_i, as if it appeared r_i times: each example's term is
+    multiplied by r_i (and by its class's weight, as scikit-learn multiplies them) and n becomes the total
+    R = sum_i r_i, so `LogisticRegression(l2=a)` matches scikit-learn's with C = 1 / (R * a) and the same
+    sample_weight. "balanced" then counts each class by its total weight: s_c = R / (K R_c).
 
     Solvers: "newton" (default) is Newton's method (iteratively reweighted least squares) with a
     backtracking line search, for binary and multiclass alike; when there are more than 1000 weights it
@@ -105,14 +111,16 @@ class LogisticRegression(ClassifierMixin, Estimator):
         self.class_weight = class_weight
         self.trace = trace
 
-    def fit(self, X, y, feature_names=None):
-        """Fit the weights by maximum likelihood; returns self."""
+    def fit(self, X, y, feature_names=None, sample_weight=None):
+        """Fit the weights by maximum likelihood, each row weighing its `sample_weight` (None: 1); returns
+        self."""
         self._check_params()
-        Xb, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1), (n,) class numbers 0..K-1
+        Xb, y_index = fit_classes(self, X, y, feature_names, sample_weight)  # (n, d + 1), (n,) classes 0..K-1
+        weights = check_sample_weight(sample_weight, len(y_index))  # (n,) or None
         n_classes = len(self.classes_)
-        self.l2_ = self._penalty(len(Xb))
-        self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_)
-        row_weights = None if self.class_weights_ is None else self.class_weights_[y_index]  # (n,)
+        self.l2_ = self._penalty(len(Xb) if weights is None else float(np.sum(weights)))
+        self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_, weights)
+        row_weights = _row_weights(self.class_weights_, y_index, weights)  # (n,) or None
         n_params = Xb.shape[1] * (1 if n_classes == 2 else n_classes)
         start = None  # w = 0
         if self.trace:  # the steps view: the formulas as written
@@ -131,7 +139,8 @@ class LogisticRegression(ClassifierMixin, Estimator):
         self.intercept_, self.coef_ = W[:, 0].copy(), W[:, 1:].copy()
         self.n_iter_ = solution.n_iter
         self.loss_curve_ = [float(v) for v in solution.loss_curve]
-        self._report_convergence(solution, Xb, W, y_index)
+        counted = slice(None) if weights is None else weights > 0  # rows of weight 0 say nothing of separation
+        self._report_convergence(solution, Xb[counted], W, y_index[counted])
         if self.trace:
             shape = (-1, Xb.shape[1])
             view = as_list if n_classes == 2 else (lambda w: as_list(w.reshape(shape)))
@@ -207,6 +216,15 @@ class LogisticRegression(ClassifierMixin, Estimator):
         """(n, K) class probabilities, columns in the order of `classes_`."""
         return self.proba_of_scores(self.decision_function(X))
 
+    def predict_log_proba(self, X):
+        """(n, K) log class probabilities, worked out from the scores (log-sigmoid, log-softmax) rather
+        than as log(predict_proba), so a probability too small for a float still has its logarithm."""
+        scores = self.decision_function(X)
+        if len(self.classes_) == 2:
+            return np.column_stack([-np.logaddexp(0.0, scores), -np.logaddexp(0.0, -scores)])  # (n, 2)
+        top = scores.max(axis=1, keepdims=True)  # (n, 1) shift so exp cannot overflow
+        return scores - (top + np.log(np.exp(scores - top).sum(axis=1, keepdims=True)))  # (n, K)
+
     def predict(self, X):
         """The most probable class (binary: classes_[1] when sigma(theta^T x) > 0.5)."""
         return self.class_of_scores(self.decision_function(X))
@@ -222,6 +240,17 @@ class LogisticRegression(ClassifierMixin, Estimator):
         """predict of rows whose decision_function is `scores` (ties: the first class)."""
         index = (scores > 0).astype(int) if len(self.classes_) == 2 else np.argmax(scores, axis=1)
         return self.classes_[index]
+
+
+def _row_weights(class_weights_, y_index, weights):
+    """(n,) each example's weight in the log-likelihood, its class's weight times its sample weight, scaled
+    by n / sum(sample weights) so that dividing by n divides by the total weight; None when neither."""
+    if class_weights_ is None and weights is None:
+        return None
+    rows = np.ones(len(y_index)) if class_weights_ is None else class_weights_[y_index]  # (n,)
+    if weights is not None:
+        rows = rows * weights * (len(weights) / weights.sum())
+    return rows
 
 
 def sigmoid(z):

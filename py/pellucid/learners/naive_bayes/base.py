@@ -38,7 +38,7 @@ from ...core.params import Flag, Number
 from ...core.validation import check_classes, check_target
 from ...tabular.features import COLUMNS_STATE, one_row, read, read_fit
 from ..shared.partial_fit import check_same_classes, class_codes, first_classes
-from ..shared.sample_weight import check_sample_weight
+from ...core.sample_weight import weights_or_ones
 from .estimates import jsonable, laplace_estimate, normalise, safe_log
 from .sparse import is_sparse, read_sparse, read_sparse_fit
 
@@ -108,7 +108,7 @@ class _BaseNB(ClassifierMixin, Estimator):
         """Add the rows (data, y) of weights `sample_weight` to the counts (from zero when `first`), then
         make the prior and the estimates from the counts."""
         codes = class_codes(self.classes_, y)  # (n,) class index of each row
-        weights = check_sample_weight(sample_weight, len(codes))  # (n,)
+        weights = weights_or_ones(sample_weight, len(codes))  # (n,)
         X = self._prepare(data)
         if first:
             self.class_count_ = np.zeros(len(self.classes_))  # (C,)

@@ -13,7 +13,7 @@ sum_{j<=K} lambda_j / sum_i lambda_i >= 0.9 (the trace of the covariance is the 
 
 import numpy as np
 
-from ...core.base import Estimator, TransformerMixin
+from ...core.base import Estimator, OutputMixin, TransformerMixin
 from ...core.errors import DataError
 from ...core.file_fields import Array, Int
 from ...tabular.features import NUMERIC_STATE, fit_numeric, numeric
@@ -22,7 +22,7 @@ from ..shared.distances import square_safe_scale, unit_scale
 from ..shared.gram_fast import gram
 
 
-class PCA(TransformerMixin, Estimator):
+class PCA(OutputMixin, TransformerMixin, Estimator):
     """PCA (notes 004, Algorithm 37) by the eigen-decomposition of the covariance matrix.
 
     When there are at least as many rows as columns the (d, d) covariance of the centred data is
@@ -40,6 +40,9 @@ class PCA(TransformerMixin, Estimator):
     Fitted: `mean_` (d,), `components_` (K, d) the unit eigenvectors u_k as rows, `explained_variance_`
     (K,) the eigenvalues lambda_k / (n - 1), `explained_variance_ratio_` (K,) lambda_k / sum of all,
     `singular_values_` (K,), `n_components_`, `encoder_`, `feature_names_in_`, `feature_kinds_`.
+
+    As scikit-learn's: the output columns are named "pca0", "pca1", ... (`get_feature_names_out`), and
+    `set_output(transform="pandas")` makes `transform` return a DataFrame with those columns.
 
     Trace (`trace=True`):
       {"step": "mean", "mean": [...]}                                    line 1
@@ -131,10 +134,20 @@ class PCA(TransformerMixin, Estimator):
         return most, "all"
 
     def transform(self, X):
-        """Coordinates of the rows of X on the components: (X - mean) U, shape (n, K)."""
+        """Coordinates of the rows of X on the components: (X - mean) U, shape (n, K) (a DataFrame after
+        `set_output(transform="pandas")`)."""
         self._check_fitted()
         M = numeric(self, X)
-        return (M - self.mean_) @ self.components_.T  # (n, K)
+        return self._wrap_output((M - self.mean_) @ self.components_.T, X)  # (n, K)
+
+    def get_feature_names_out(self, input_features=None):
+        """The names of the output columns, "pca0" .. "pca{K-1}" (scikit-learn's: the class name and the
+        component's number). `input_features`, if given, must be the fitted columns' names."""
+        self._check_fitted()
+        if input_features is not None and list(input_features) != list(self.feature_names_in_):
+            raise DataError(f"input_features must be the columns PCA was fitted on, "
+                            f"{list(self.feature_names_in_)}; got {list(input_features)}.")
+        return np.array([f"pca{i}" for i in range(self.n_components_)], dtype=object)
 
     def inverse_transform(self, Z):
         """Back from component coordinates to the (encoded) feature space: Z U^T + mean, shape (n, d)."""

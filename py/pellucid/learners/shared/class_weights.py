@@ -59,17 +59,20 @@ CLASS_WEIGHT_RULE = ClassWeightRule(help="none: every example counts once; balan
                                          "n / (classes x its count), so rare and common classes count alike")
 
 
-def class_weights(class_weight, y_codes, classes):
+def class_weights(class_weight, y_codes, classes, sample_weight=None):
     """(K,) weight of each class for class codes 0..K-1 of `classes` (the fitted classes_), or None when
     class_weight is None. A dict's label that is not one of `classes` is a DataError naming it: a
-    misspelt or mistyped label (1 for the text "1") would otherwise weigh nothing, silently."""
+    misspelt or mistyped label (1 for the text "1") would otherwise weigh nothing, silently. With
+    `sample_weight` (n,), "balanced" counts each class by its rows' total weight (scikit-learn's)."""
     if class_weight is None:
         return None
     n_classes = len(classes)
     if isinstance(class_weight, dict):
         return _weights_of_dict(class_weight, list(np.asarray(classes).tolist()))
-    counts = np.bincount(np.asarray(y_codes, dtype=np.intp), minlength=n_classes)  # (K,)
-    return len(y_codes) / (n_classes * np.maximum(counts, 1.0))
+    codes = np.asarray(y_codes, dtype=np.intp)
+    counts = np.bincount(codes, weights=sample_weight, minlength=n_classes)  # (K,)
+    total = len(codes) if sample_weight is None else float(np.sum(sample_weight))
+    return total / (n_classes * np.where(counts > 0, counts, 1.0))
 
 
 def _weights_of_dict(class_weight, labels):

@@ -14,7 +14,8 @@ from ...core.file_fields import (damaged, require_array, require_dict, require_i
 from ._base import MAX_COUNT, SIZE_RULES, _TreeModel, check_validation
 from .criteria import Classes
 from .pruning import chi2_prune, reduced_error_prune
-from .sample_weights import check_sample_weight, drop_weightless
+from ...core.sample_weight import check_sample_weight
+from .sample_weights import drop_weightless
 
 
 def stratified_holdout(codes, fraction, seed):

@@ -7,7 +7,8 @@ from ...core.params import Flag, Integer, Number
 from ...core.file_fields import damaged, require_int, require_key, require_number
 from ._base import MAX_COUNT, SIZE_RULES, _TreeModel
 from .criteria import Values
-from .sample_weights import check_sample_weight, drop_weightless
+from ...core.sample_weight import check_sample_weight
+from .sample_weights import drop_weightless
 
 
 def node_means(tree, means):
