@@ -159,7 +159,7 @@ def test_categorical_columns_are_one_hot_encoded():
 
 
 def test_errors():
-    with pytest.raises(DataError, match="'k' must be at most the number of rows"):
+    with pytest.raises(DataError, match=r"'n_clusters' \(k\) must be at most the number of rows"):
         KMeans(n_clusters=5).fit(IRIS[:4])
     with pytest.raises(DataError, match="'init'"):
         KMeans(init="farthest").fit(IRIS)

@@ -124,8 +124,8 @@ def test_partial_fit_needs_the_classes_first_and_keeps_them(name):
 
 @pytest.mark.parametrize("name", CASES)
 @pytest.mark.parametrize("weights, message", [
-    (lambda n: -np.ones(n), "must not be negative.*-1 at row 1"),
-    (lambda n: np.ones(n - 1), "has .* weights, but X has .* rows"),
+    (lambda n: -np.ones(n), "must not be negative; row 0 weighs -1"),
+    (lambda n: np.ones(n - 1), "X has .* rows, sample_weight has shape"),
     (lambda n: np.full(n, np.nan), "must be finite"),
     (lambda n: np.zeros(n), "zero for every row"),
 ])

@@ -139,9 +139,9 @@ def test_partial_fit_needs_the_classes_and_dict_class_weights():
 
 @pytest.mark.parametrize("weights, message", [
     (lambda n: -np.ones(n), "sample_weight must not be negative"),
-    (lambda n: np.ones(n + 1), "sample_weight has 401 weights, but X has 400 rows"),
+    (lambda n: np.ones(n + 1), r"X has 400 rows, sample_weight has shape \(401,\)"),
     (lambda n: np.zeros(n), "zero for every row"),
-    (lambda n: np.ones((n, 1)), "sample_weight must be 1-D"),
+    (lambda n: np.ones((n, 1)), "one number per row"),
 ])
 def test_bad_weights_are_refused_naming_sample_weight(weights, message):
     X, y = _table()

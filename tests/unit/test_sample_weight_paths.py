@@ -27,7 +27,7 @@ def _weights(rng, n):
 
 
 @pytest.mark.parametrize("bad, words", [
-    (-np.ones(5), "Negative values in sample_weight"),
+    (-np.ones(5), "must not be negative"),
     (np.ones(4), "one number per row"),
     (np.ones((5, 1)), "one number per row"),
     ([1, 1, np.nan, 1, 1], "finite; row 2"),

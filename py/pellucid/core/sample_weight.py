@@ -25,15 +25,15 @@ def check_sample_weight(sample_weight, n_rows):
     except (TypeError, ValueError):
         raise DataError("sample_weight must hold one number per row; got values that are not numbers.") from None
     if weights.ndim != 1 or len(weights) != n_rows:
-        raise DataError(f"sample_weight must hold one number per row of X: shape ({n_rows},) expected, got "
-                        f"{weights.shape}.")
+        raise DataError(f"sample_weight must hold one number per row of X, one weight per row: X has {n_rows} "
+                        f"rows, sample_weight has shape {weights.shape}.")
     if not np.all(np.isfinite(weights)):
         row = int(np.flatnonzero(~np.isfinite(weights))[0])
         raise DataError(f"sample_weight must be finite; row {row} weighs {weights[row]}.")
     if np.any(weights < 0):
         row = int(np.flatnonzero(weights < 0)[0])
-        raise DataError(f"Negative values in sample_weight: a row cannot count fewer than zero times; row {row} "
-                        f"weighs {weights[row]}.")
+        raise DataError(f"sample_weight must not be negative; row {row} weighs {weights[row]:g} (a weight counts "
+                        "the row that many times).")
     if n_rows and not np.any(weights > 0):
         raise DataError("sample_weight is zero for every row, so there is nothing to learn from.")
     return weights.copy() if weights is sample_weight else weights  # never the caller's array
