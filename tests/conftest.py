@@ -38,10 +38,10 @@ def pytest_report_header(config):
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory):
     """The static site built once for the tests that run it in Pyodide under Node.js (the browser tests
-    build and serve their own, under a sub-path)."""
-    import build
+    serve it under a sub-path)."""
+    from prebuilt import site_folder
 
-    return build.build(out=tmp_path_factory.mktemp("pyodide-site") / "site")
+    return site_folder(tmp_path_factory, "pyodide-site")
 
 
 @pytest.fixture

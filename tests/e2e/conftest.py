@@ -14,6 +14,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 import build  # noqa: E402
+from prebuilt import site_folder  # noqa: E402 (tests/prebuilt.py)
 
 SUB_PATH = "pellucid"
 CHROMIUM_FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -29,7 +30,8 @@ def _browser_required():
 def site_url(tmp_path_factory):
     """The built site, served at http://127.0.0.1:<port>/pellucid/."""
     root = tmp_path_factory.mktemp("site")
-    build.build(out=root / SUB_PATH)
+    site = site_folder(tmp_path_factory, "built")
+    (root / SUB_PATH).symlink_to(site, target_is_directory=True)
     server = build.make_server(root, port=0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
