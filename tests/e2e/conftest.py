@@ -76,9 +76,8 @@ class PageWatch:
             route.abort()
 
 
-@pytest.fixture
-def page(browser, site_url):
-    """A fresh page (new context: empty cache and storage) with the watch attached; checked at the end."""
+def open_page(browser, site_url):
+    """A new context (empty cache and storage) and its page, with the watch attached."""
     origin = site_url.split(f"/{SUB_PATH}/")[0]
     context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
     watch = PageWatch(origin)
@@ -88,10 +87,42 @@ def page(browser, site_url):
     page.on("pageerror", lambda e: watch.errors.append(str(e)))
     page.watch = watch
     page.set_default_timeout(30_000)
+    return context, page
+
+
+def check_watch(watch):
+    """Fails on any page error or request to elsewhere recorded since the last check."""
+    errors, foreign = list(watch.errors), list(watch.foreign_requests)
+    watch.errors.clear()
+    watch.foreign_requests.clear()
+    assert errors == [], f"page errors: {errors}"
+    assert foreign == [], f"requests left the machine: {foreign}"
+
+
+@pytest.fixture
+def page(browser, site_url):
+    """A fresh page (new context: empty cache and storage) with the watch attached; checked at the end."""
+    context, page = open_page(browser, site_url)
     yield page
     context.close()
-    assert watch.errors == [], f"page errors: {watch.errors}"
-    assert watch.foreign_requests == [], f"requests left the machine: {watch.foreign_requests}"
+    check_watch(page.watch)
+
+
+@pytest.fixture(scope="module")
+def module_page(browser, site_url):
+    """One page for all of a module's tests, so Python starts once: for modules whose tests each bring the
+    page to the state they start from without a new start (they use `shared_page`)."""
+    context, page = open_page(browser, site_url)
+    yield page
+    context.close()
+    check_watch(page.watch)
+
+
+@pytest.fixture
+def shared_page(module_page):
+    """The module's page; each test is checked for page errors and requests to elsewhere, as with `page`."""
+    yield module_page
+    check_watch(module_page.watch)
 
 
 @pytest.fixture
