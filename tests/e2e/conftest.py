@@ -76,10 +76,10 @@ class PageWatch:
             route.abort()
 
 
-def open_page(browser, site_url):
+def open_page(browser, site_url, width=1280, height=800):
     """A new context (empty cache and storage) and its page, with the watch attached."""
     origin = site_url.split(f"/{SUB_PATH}/")[0]
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+    context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
     watch = PageWatch(origin)
     context.route("**/*", watch.on_route)
     page = context.new_page()
@@ -123,6 +123,38 @@ def shared_page(module_page):
     """The module's page; each test is checked for page errors and requests to elsewhere, as with `page`."""
     yield module_page
     check_watch(module_page.watch)
+
+
+@pytest.fixture(scope="module")
+def module_pages(browser, site_url):
+    """A function (width, height) -> a page of that window size for all of a module's tests, opened and
+    started (Python ready) the first time it is asked for, so Python starts once a size."""
+    from pagekit import wait_until_ready
+
+    contexts, pages = [], {}
+
+    def page_at(width, height):
+        if (width, height) not in pages:
+            context, page = open_page(browser, site_url, width, height)
+            contexts.append(context)
+            pages[width, height] = page
+            page.goto(site_url)
+            wait_until_ready(page)
+        return pages[width, height]
+    page_at.pages = pages
+    yield page_at
+    for context in contexts:
+        context.close()
+    for page in pages.values():
+        check_watch(page.watch)
+
+
+@pytest.fixture
+def shared_pages(module_pages):
+    """The module's pages by size; each test is checked for page errors and requests to elsewhere."""
+    yield module_pages
+    for page in module_pages.pages.values():
+        check_watch(page.watch)
 
 
 @pytest.fixture
