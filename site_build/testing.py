@@ -33,9 +33,10 @@ def spread_over_cores():
 def spread_pages_over_cores():
     """pytest-xdist's arguments for the Pyodide and browser groups: at most two workers (each runs a browser or
     Node.js, themselves several processes), a test file's tests kept on one worker, so a module's shared
-    page or build is made once; none on one core."""
+    page or build is made once, the files in the order tests/conftest.py gives (those marked slow first);
+    none on one core."""
     cores = os.cpu_count() or 1
-    return ["-n", "2", "--dist", "loadfile"] if cores > 1 else []
+    return ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder"] if cores > 1 else []  # the slow files first
 
 
 def test(pytest_args):

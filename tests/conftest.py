@@ -59,3 +59,11 @@ def run_in_pyodide(built_site, tmp_path):
         assert done.returncode == 0, done.stderr[-3000:]
         return done.stdout
     return run
+
+
+def pytest_collection_modifyitems(config, items):
+    """The files with a test marked slow first, each file's tests in their order: build.py test runs the
+    browser groups on two workers a file at a time, in this order, so the longest files start first rather
+    than end the run on one worker while the other waits."""
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)
