@@ -5,7 +5,7 @@ import os
 import subprocess
 
 from .assemble import build
-from .common import ROOT
+from .common import DIST, ROOT
 from .environments import install_test_tools
 from .lint import lint
 
@@ -18,14 +18,25 @@ PYTEST_NO_TESTS_COLLECTED = 5  # pytest.ExitCode, spelled out: pytest lives in t
 E2E_DIR = ROOT / "tests" / "e2e"
 PYODIDE_DIR = ROOT / "tests" / "pyodide"
 NOT_NATIVE = (E2E_DIR, PYODIDE_DIR)
+# Names the folder of the site just built, which the Pyodide and browser groups then use (tests/prebuilt.py).
+BUILT_SITE = "PELLUCID_BUILT_SITE"
 NATIVE_ONLY = ["--ignore=tests/e2e", "--ignore=tests/pyodide", "-m", "not e2e"]
 
 
 def spread_over_cores():
     """pytest-xdist's arguments for the native groups: one worker a core (they are independent and CPU-bound);
-    none on one core. The browser and Pyodide groups run one test at a time: each starts browsers or Node."""
+    none on one core."""
     cores = os.cpu_count() or 1
     return ["-n", str(min(cores, 4))] if cores > 1 else []
+
+
+def spread_pages_over_cores():
+    """pytest-xdist's arguments for the Pyodide and browser groups: at most two workers (each runs a browser or
+    Node.js, themselves several processes), a test file's tests kept on one worker, so a module's shared
+    page or build is made once, the files in the order tests/conftest.py gives (those marked slow first);
+    none on one core."""
+    cores = os.cpu_count() or 1
+    return ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder"] if cores > 1 else []  # the slow files first
 
 
 def test(pytest_args):
@@ -44,13 +55,14 @@ def test(pytest_args):
 
 def run_newest(python, pytest_args):
     """The whole suite with the newest versions: with no arguments, the native groups spread over the cores,
-    then the Pyodide and browser groups; with arguments, what they choose, in one run."""
-    env = {**os.environ, "PELLUCID_E2E": "required"}
+    then the Pyodide and browser groups on two workers; with arguments, what they choose, in one run. The
+    Pyodide and browser tests use dist/, which `test` has just built."""
+    env = {**os.environ, "PELLUCID_E2E": "required", BUILT_SITE: str(DIST)}  # dist/, built just before
     if pytest_args:
         return subprocess.call([str(python), "-m", "pytest", *RERUN_STARTUP_TIMEOUT, *pytest_args], cwd=ROOT, env=env)
     native = subprocess.call([str(python), "-m", "pytest", *spread_over_cores(), *NATIVE_ONLY], cwd=ROOT, env=env)
-    in_pages = subprocess.call([str(python), "-m", "pytest", *RERUN_STARTUP_TIMEOUT, "tests/pyodide", "tests/e2e"],
-                               cwd=ROOT, env=env)
+    in_pages = subprocess.call([str(python), "-m", "pytest", *spread_pages_over_cores(), *RERUN_STARTUP_TIMEOUT,
+                                "tests/pyodide", "tests/e2e"], cwd=ROOT, env=env)
     return native or in_pages
 
 

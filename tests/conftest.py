@@ -38,10 +38,10 @@ def pytest_report_header(config):
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory):
     """The static site built once for the tests that run it in Pyodide under Node.js (the browser tests
-    build and serve their own, under a sub-path)."""
-    import build
+    serve it under a sub-path)."""
+    from prebuilt import site_folder
 
-    return build.build(out=tmp_path_factory.mktemp("pyodide-site") / "site")
+    return site_folder(tmp_path_factory, "pyodide-site")
 
 
 @pytest.fixture
@@ -59,3 +59,11 @@ def run_in_pyodide(built_site, tmp_path):
         assert done.returncode == 0, done.stderr[-3000:]
         return done.stdout
     return run
+
+
+def pytest_collection_modifyitems(config, items):
+    """The files with a test marked slow first, each file's tests in their order: build.py test runs the
+    browser groups on two workers a file at a time, in this order, so the longest files start first rather
+    than end the run on one worker while the other waits."""
+    slow_files = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow_files)

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from a11ykit import assert_accessible
 from pagekit import open_example, train, wait_until_ready
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: started first on a worker (tests/conftest.py)
 
 
 def check_every_view(page, model):

@@ -2,7 +2,9 @@
 the data summary, the last good model's score and the controls stay as they were.
 
 Every test starts from a small good CSV loaded and a decision tree trained on it, then does one bad
-thing. The `page` fixture fails the test on any page error or request that leaves the machine."""
+thing. The tests share one page, so Python starts once: each loads the CSV again and trains the tree
+with the default settings again. The page fails a test on any page error or request that leaves the
+machine."""
 
 import pytest
 from playwright.sync_api import expect
@@ -24,22 +26,45 @@ def ready(page):
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
 
 
-@pytest.fixture
-def trained(page, site_url):
-    """The page with good.csv loaded (notes ignored, label the target) and a tree trained on it; returns
-    what must not change: the data summary, the score readout and its note."""
+@pytest.fixture(scope="module")
+def started(module_page, site_url):
+    """The module's page, Python started once (every test brings it back to the same start: `trained`), and
+    the Missing values choice it opens with."""
+    page = module_page
     page.goto(site_url)
     wait_until_ready(page)
     expect(page.locator("#data-summary")).to_be_visible(timeout=60_000)  # the opening dataset is in
     ready(page)
     upload(page, "good.csv", GOOD_CSV.encode())
     expect(page.locator("#data-summary")).to_contain_text("good.csv: 6 rows × 5 columns")
+    expect(page.get_by_label("Target")).to_have_value("label")  # the page suggests it
+    return page, page.get_by_label("Missing values").input_value()
+
+
+@pytest.fixture
+def page(started, shared_page):
+    """The started page, checked after each test for page errors and requests to elsewhere."""
+    return shared_page
+
+
+@pytest.fixture
+def trained(started):
+    """The page with good.csv loaded (notes ignored, label the target) and a tree trained on it, whatever
+    the test before chose; returns what must not change: the data summary, the score readout and its note."""
+    page, opening_impute = started
+    upload(page, "good.csv", GOOD_CSV.encode())
+    expect(page.locator("#data-summary")).to_contain_text("good.csv: 6 rows × 5 columns")
+    expect(page.get_by_role("alert")).to_be_hidden()  # no message left from the test before
     page.get_by_label("Role of notes").select_option("ignore")
-    expect(page.get_by_label("Target")).to_have_value("label")
+    page.get_by_label("Target").select_option("label")  # a target chosen before is kept for the same file
+    # Another model and back: the tree's parameters start from their defaults again.
+    page.get_by_label("Model", exact=True).select_option("KNeighborsClassifier")
     page.get_by_label("Model", exact=True).select_option("DecisionTreeClassifier")
+    page.get_by_label("Missing values").select_option(opening_impute)
     page.get_by_role("button", name="Train").click()
     expect(page.locator("#accuracy")).not_to_have_text("—", timeout=60_000)
     ready(page)
+    expect(page.get_by_role("alert")).to_be_hidden()
     return snapshot(page)
 
 
@@ -110,16 +135,20 @@ def test_a_file_over_the_size_limit_is_refused_before_it_is_read(page, trained, 
     # Count every read of a file's bytes from now on: a refused file must not be read at all.
     page.evaluate("""() => {
         window.__reads = 0;
+        window.__blobReads = {};
         for (const name of ["arrayBuffer", "text", "stream"]) {
-            const original = Blob.prototype[name];
+            const original = window.__blobReads[name] = Blob.prototype[name];
             Blob.prototype[name] = function (...args) { window.__reads++; return original.apply(this, args); };
         }
     }""")
-    page.get_by_label("Upload CSV").set_input_files(str(huge))
-    assert_alert(page, "huge.csv is 51.0 MB", "the limit is 50 MB", "sample")
-    assert page.evaluate("() => window.__reads") == 0
-    assert page.evaluate("() => new Blob(['x']).arrayBuffer().then(() => window.__reads)") == 1  # it counts
-    assert_unchanged(page, trained)
+    try:
+        page.get_by_label("Upload CSV").set_input_files(str(huge))
+        assert_alert(page, "huge.csv is 51.0 MB", "the limit is 50 MB", "sample")
+        assert page.evaluate("() => window.__reads") == 0
+        assert page.evaluate("() => new Blob(['x']).arrayBuffer().then(() => window.__reads)") == 1  # it counts
+        assert_unchanged(page, trained)
+    finally:  # the next test on this page reads files as the page does
+        page.evaluate("() => Object.assign(Blob.prototype, window.__blobReads)")
 
 
 def test_a_file_over_the_row_limit_is_refused(page, trained):

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from pagekit import wait_until_ready
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: started first on a worker (tests/conftest.py)
 
 ROWS = 20_000
 

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from pagekit import train, wait_until_ready
 from pellucid.tabular.datasets import load_iris
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: started first on a worker (tests/conftest.py)
 
 SHOTS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 

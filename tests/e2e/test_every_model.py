@@ -9,7 +9,7 @@ from sklearn.datasets import load_iris
 import pellucid
 from pagekit import wait_until_ready
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: started first on a worker (tests/conftest.py)
 
 # Iris with text species, plus a text column so categorical handling runs in the browser too.
 FEATURES = ["sepal_length", "sepal_width", "petal_length", "petal_width"]

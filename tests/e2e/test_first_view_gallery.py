@@ -1,12 +1,13 @@
 """End to end: the first view after uploading each kind of table people bring (table_kinds.py), on a desktop
 and on a phone. Each view is kept as a screenshot (docs/screenshots/first-view-<kind>-<width>.png); the test
 checks what a person sees first: the target the page chose (or that it asks), the columns it left out and why,
-and that the default learner trains on the chosen target."""
+and that the default learner trains on the chosen target. The tests share one started page a window size:
+each table is a new upload on it, which the page shows as it shows a first one."""
 
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import upload_csv, wait_until_ready
+from pagekit import upload_csv
 from table_kinds import TABLE_KINDS
 
 pytestmark = pytest.mark.e2e
@@ -30,32 +31,25 @@ def upload(page, name, text):
 
 
 @pytest.mark.parametrize("kind", list(TABLE_KINDS))
-def test_the_first_view_of_each_kind_of_table(browser, site_url, screenshots_dir, kind):
+def test_the_first_view_of_each_kind_of_table(shared_pages, screenshots_dir, kind):
     target, left_out = FIRST_VIEW[kind]
     text = TABLE_KINDS[kind]()
     for width, height in SIZES:
-        context = browser.new_context(viewport={"width": width, "height": height})
-        page = context.new_page()
-        try:
-            page.goto(site_url)
-            wait_until_ready(page)
-            upload(page, f"{kind}.csv", text)
-            expect(page.get_by_label("Target", exact=True)).to_have_value(target)
-            for column, words in left_out.items():
-                row = page.locator(f'#profile tr[data-column="{column}"]')
-                expect(row.locator("select")).to_have_value("ignore")
-                expect(row).to_contain_text(words)
-            page.screenshot(path=str(screenshots_dir / f"first-view-{kind}-{width}.png"))
-        finally:
-            context.close()
+        page = shared_pages(width, height)
+        upload(page, f"{kind}.csv", text)
+        expect(page.get_by_label("Target", exact=True)).to_have_value(target)
+        for column, words in left_out.items():
+            row = page.locator(f'#profile tr[data-column="{column}"]')
+            expect(row.locator("select")).to_have_value("ignore")
+            expect(row).to_contain_text(words)
+        page.screenshot(path=str(screenshots_dir / f"first-view-{kind}-{width}.png"))
 
 
 @pytest.mark.parametrize("kind", ["hourly-weather", "loans", "spectra", "menu", "nine-classes"])
-def test_the_default_learner_trains_on_the_chosen_target(page, site_url, kind):
-    page.set_viewport_size({"width": 1440, "height": 900})
-    page.goto(site_url)
-    wait_until_ready(page)
+def test_the_default_learner_trains_on_the_chosen_target(shared_pages, kind):
+    page = shared_pages(*SIZES[0])
     upload(page, f"{kind}.csv", TABLE_KINDS[kind]())
+    expect(page.locator("#result-area")).to_be_hidden()  # nothing trained on this table yet
     page.get_by_role("button", name="Train").click()
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=120_000)
     expect(page.get_by_role("alert")).to_be_hidden()
@@ -63,15 +57,14 @@ def test_the_default_learner_trains_on_the_chosen_target(page, site_url, kind):
     expect(page.locator("#accuracy")).not_to_have_text("—")
 
 
-def test_asked_for_the_target_the_page_trains_once_one_is_chosen(page, site_url):
-    page.set_viewport_size({"width": 1440, "height": 900})
-    page.goto(site_url)
-    wait_until_ready(page)
+def test_asked_for_the_target_the_page_trains_once_one_is_chosen(shared_pages):
+    page = shared_pages(*SIZES[0])
     upload(page, "priced-items.csv", TABLE_KINDS["priced-items"]())
     likely = page.get_by_label("Target", exact=True).locator('optgroup[label="Likely targets"] option')
     expect(likely.first).to_have_text("price")
     page.get_by_label("Target", exact=True).select_option("price")
     expect(page.get_by_label("Model", exact=True)).to_have_value("DecisionTreeRegressor")
+    expect(page.locator("#result-area")).to_be_hidden()  # nothing trained on this table yet
     page.get_by_role("button", name="Train").click()
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=180_000)
     expect(page.get_by_role("alert")).to_be_hidden()

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from test_learn_panel import SHOTS, learn, show_steps, timeline  # noqa: F401 (the fixture)
+from test_learn_panel import SHOTS, learn, learn_page, show_steps, timeline  # noqa: F401 (the fixtures)
 
 pytestmark = pytest.mark.e2e
 SCALES = [0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 20, 0.2]

@@ -1,8 +1,8 @@
 """The "See it learn" panel in Chromium on a test page that mounts it with a real PyClient over the built
 site (the page is served at <site>/learn.html, next to index.html, so its relative imports resolve): every
 learner family steps forward and back showing the numbers of the Python trace, one row's decision, the
-exercises (a wrong answer, then the right one) and the estimation lab. Screenshots go to
-docs/screenshots/learn-*.png."""
+exercises (a wrong answer, then the right one) and the estimation lab. The tests share one page, so
+Python starts once; each mounts a new panel. Screenshots go to docs/screenshots/learn-*.png."""
 
 import pathlib
 
@@ -18,14 +18,23 @@ SHOTS = HERE.parents[1] / "docs" / "screenshots"
 SEED_CSV = "f1,f2,y\n1,1,-1\n3,2,1\n2,4,1\n3,4,1\n2,3,-1\n"  # notes 000's perceptron example
 
 
-@pytest.fixture
-def learn(page, site_url):
-    """The test page with the panel mounted, Python ready."""
+@pytest.fixture(scope="module")
+def learn_page(module_page, site_url):
+    """The test page, Python started once for the module's tests."""
+    page = module_page
     fixture = (HERE / "fixtures" / "learn.html").read_text()
     page.route(site_url + "learn.html", lambda route: route.fulfill(body=fixture, content_type="text/html"))
     page.goto(site_url + "learn.html")
     expect(page.locator("#python-status")).to_have_text("Ready", timeout=90_000)
     return page
+
+
+@pytest.fixture
+def learn(learn_page, shared_page):
+    """The test page with a new panel mounted and no model chosen, Python ready."""
+    learn_page.evaluate("() => window.mountLearn()")
+    expect(learn_page.locator(".learn-panel")).to_have_count(1)
+    return learn_page
 
 
 def show_steps(page, n_frames):

@@ -30,7 +30,7 @@ from test_cancel import numeric_csv
 from test_smoke_browsers import CHOOSE, CLICK, CONTROLLED, PAINTED, READY
 from test_smoke_browsers import train as smoke_train
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: started first on a worker (tests/conftest.py)
 
 HEADER = "x-pellucid-build"
 CHANGED_MODULE = "js/render/boundary.js"

@@ -23,7 +23,7 @@ from browserkit import ChromiumDriver, FirefoxDriver, TooOld, Unavailable, WebKi
 from conftest import SUB_PATH, _browser_required
 from pellucid.tabular import cells
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: started first on a worker (tests/conftest.py)
 
 ROWS = 400
 

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from pagekit import open_example, painted_pixels, train
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: started first on a worker (tests/conftest.py)
 
 
 def summary_depth(page):
