@@ -119,18 +119,22 @@ def test_tree_grows_node_by_node_with_the_gain_formula_forward_and_back(learn):
     expect(page.locator(".learn-path-text")).to_have_text("Pat = Some → predict Yes")
 
 
+def train_perceptron(page, csv, params):
+    """Train a perceptron on `csv` (target y) with the features as they are, and open its steps' context."""
+    page.evaluate("""async ([csv, params]) => {
+        const path = new TextEncoder().encode(csv).buffer;
+        const table = await window.python.call('load_csv', { path, name: 'perceptron.csv' });
+        const run = await window.python.call('train', { table_id: table.table_id, target: 'y', features: null,
+            model: 'Perceptron', params, evaluation: { method: 'none' }, preprocessing: { standardize: false } });
+        window.learnContext = { table_id: table.table_id, model_id: run.model_id, model_name: run.label, target: 'y',
+                                features: run.features };
+    }""", [csv, params])
+
+
 def test_perceptron_table_reproduces_the_notes_pass(learn):
     page = learn
     # the notes' pass reads the features as they are: standardising (the default for a perceptron) is off
-    page.evaluate("""async (csv) => {
-        const path = new TextEncoder().encode(csv).buffer;
-        const table = await window.python.call('load_csv', { path, name: 'seed.csv' });
-        const run = await window.python.call('train', { table_id: table.table_id, target: 'y', features: null,
-            model: 'Perceptron', params: { initial_weights: [-1, 0, 0], max_iter: 1 },
-            evaluation: { method: 'none' }, preprocessing: { standardize: false } });
-        window.learnContext = { table_id: table.table_id, model_id: run.model_id, model_name: run.label, target: 'y',
-                                features: run.features };
-    }""", SEED_CSV)
+    train_perceptron(page, SEED_CSV, {"initial_weights": [-1, 0, 0], "max_iter": 1})
     show_steps(page, 5)
     for _ in range(4):
         page.get_by_role("button", name="Step forward").click()
@@ -149,15 +153,7 @@ def test_perceptron_table_reproduces_the_notes_pass(learn):
 
 def test_three_class_perceptron_steps_show_each_class_moving_one_vs_rest(learn):
     page = learn
-    page.evaluate("""async (csv) => {
-        const path = new TextEncoder().encode(csv).buffer;
-        const table = await window.python.call('load_csv', { path, name: 'three.csv' });
-        const run = await window.python.call('train', { table_id: table.table_id, target: 'y', features: null,
-            model: 'Perceptron', params: { max_iter: 1 }, evaluation: { method: 'none' },
-            preprocessing: { standardize: false } });
-        window.learnContext = { table_id: table.table_id, model_id: run.model_id, model_name: run.label, target: 'y',
-                                features: run.features };
-    }""", "f1,f2,y\n1,1,c\n3,2,a\n2,4,b\n3,4,a\n2,3,c\n")
+    train_perceptron(page, "f1,f2,y\n1,1,c\n3,2,a\n2,4,b\n3,4,a\n2,3,c\n", {"max_iter": 1})
     show_steps(page, 5)
     rows = page.locator(".learn-perceptron tbody tr")
     first = rows.first.locator("td").all_inner_texts()

@@ -243,15 +243,6 @@ class Perceptron(ClassifierMixin, Estimator):
         self.mistakes_.append(mistakes)
         return mistakes
 
-    def _who(self, scores, target):
-        """What `_apply` needs besides the target: None (binary), the predicted class (joint), or the
-        (K,) mask of the classes whose own perceptron is wrong (one-vs-rest)."""
-        if self.binary:
-            return None
-        if self.mode == "ovr":
-            return (scores >= 0) != (np.arange(len(scores)) == target)
-        return int(scores.argmax())
-
     def _finish(self, run, rng):
         """Set the fitted weights from the run, and keep the run for a later partial_fit."""
         self.n_iter_ = len(self.mistakes_)
