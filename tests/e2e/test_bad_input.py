@@ -192,8 +192,8 @@ def test_a_text_column_set_to_numeric(page, trained):
 
 
 @pytest.mark.parametrize("model,words", [
-    ("KMeans", ["'k'", "at most the number of rows (n_samples=4)", "got 50"]),
-    ("KNeighborsClassifier", ["k = 50 is larger than the training set", "4 rows", "choose k <= 4"]),
+    ("KMeans", ["'n_clusters' (k)", "at most the number of rows (n_samples=4)", "got 50"]),
+    ("KNeighborsClassifier", ["k = 50 (n_neighbors) is larger than the training set", "4 rows", "choose k <= 4"]),
 ], ids=["kmeans", "knn"])
 def test_k_larger_than_the_data(page, trained, model, words):
     page.get_by_label("Model", exact=True).select_option(model)
