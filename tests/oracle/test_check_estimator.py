@@ -26,6 +26,8 @@ SPARSE_WEIGHTS = {
 EXPECTED_FAILURES = {
     "GaussianNB": SPARSE_WEIGHTS,
     "CategoricalNB": SPARSE_WEIGHTS,
+    "DecisionTreeClassifier": SPARSE_WEIGHTS,
+    "DecisionTreeRegressor": SPARSE_WEIGHTS,
     "LinearRegression": {
         **SPARSE_WEIGHTS,
         "check_non_transformer_estimators_n_iter":
