@@ -2,5 +2,5 @@
 
 from . import bayes, clustering, ensembles, kernels, linear, neighbours, projection, trees
 
-LEARNERS = (trees.LEARNERS + ensembles.LEARNERS + linear.LEARNERS + bayes.LEARNERS + neighbours.LEARNERS + kernels.LEARNERS
-            + clustering.LEARNERS + projection.LEARNERS)
+LEARNERS = (trees.LEARNERS + ensembles.LEARNERS + linear.LEARNERS + bayes.LEARNERS + neighbours.LEARNERS
+            + kernels.LEARNERS + clustering.LEARNERS + projection.LEARNERS)

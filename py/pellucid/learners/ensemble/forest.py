@@ -178,7 +178,8 @@ class RandomForestClassifier(_Ensemble, ClassifierMixin, Estimator):
 
     def predict(self, X):
         """The class of highest mean probability (the first in classes_ on a tie)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)  # checks that the model is fitted first
+        return self.classes_[np.argmax(proba, axis=1)]
 
     def staged_predict_proba(self, X):
         """The mean probabilities of the first t trees, for t = 1..n_estimators (a generator)."""
@@ -284,7 +285,8 @@ class BaggingRegressor(RandomForestRegressor):
     _param_rules = {k: v for k, v in RandomForestRegressor._param_rules.items() if k != "max_features"}
 
     def __init__(self, n_estimators=10, max_depth=None, min_samples_split=2, min_samples_leaf=1,
-                 min_weight_fraction_leaf=0.0, max_leaf_nodes=None, bootstrap=True, oob_score=False, random_state=0, trace=False):
+                 min_weight_fraction_leaf=0.0, max_leaf_nodes=None, bootstrap=True, oob_score=False, random_state=0,
+                 trace=False):
         self.n_estimators = n_estimators
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
