@@ -158,3 +158,13 @@ def test_a_forest_too_large_for_memory_is_refused_before_training_with_its_size(
     with pytest.raises(DataError, match=r"100000 trees of up to 1,999,999 nodes each could take .* GB") as caught:
         RandomForestClassifier(n_estimators=100_000).fit(X, y)
     assert caught.value.field == "params.n_estimators"
+
+
+def test_the_trace_records_each_trees_draw():
+    X, y, _ = data(n=50)
+    forest = RandomForestClassifier(n_estimators=3, random_state=2, trace=True).fit(X, y)
+    assert [step["tree"] for step in forest.trace_] == [0, 1, 2]
+    for step, tree in zip(forest.trace_, forest.estimators_):
+        assert step["seed"] == tree.random_state and step["rows_drawn"] + step["out_of_bag"] == 50
+        assert step["nodes"] == tree.tree_.node_count
+    assert "trace_" not in json.dumps(forest.to_dict())

@@ -43,7 +43,7 @@ _ENSEMBLE_RULES = {
     "oob_score": Flag(help="Score each row with the trees that did not draw it (needs bootstrap)"),
     "random_state": Integer(0, None, none_ok=True, label="seed",
                             help="Seed of the samples and of each tree's seed; None: a fresh one each fit"),
-    "trace": Flag(help="Records no steps: the trees grow by their fast path (the page's form leaves it out)"),
+    "trace": Flag(help="Record each tree's draw: its seed, the rows in its sample and out of bag, its size"),
 }
 _CRITERION = Choice("gini", "entropy", help="How a tree scores a split: the decrease in Gini impurity or the "
                                             "information gain in bits")
@@ -75,8 +75,10 @@ class _Ensemble:
             seed, counts = tree_draw(rng, len(y), self.bootstrap)
             tree_weights = counts if weights is None else weights if counts is None else counts * weights
             trees.append(make_tree(self, seed).fit(X, y, feature_names=feature_names, sample_weight=tree_weights))
-            in_bag.append(counts > 0 if counts is not None else None)
+            in_bag.append(counts > 0 if counts is not None else np.ones(len(y), dtype=bool))
         self.estimators_ = trees
+        if self.trace:
+            self.trace_ = [_tree_step(i, tree, drawn) for i, (tree, drawn) in enumerate(zip(trees, in_bag))]
         if self.oob_score:
             self._score_out_of_bag(self._encode(X), y, np.array(in_bag))
         return self
@@ -138,6 +140,13 @@ class _Ensemble:
 
     def _state_from_dict(self, d):
         model_file.read(self, d)
+
+
+def _tree_step(i, tree, drawn):
+    """What the trace records of tree i: its seed, how many different rows its sample holds and how many it
+    left out of bag, and the tree it grew (the trees themselves grow by their fast path, untraced)."""
+    return {"step": "tree", "tree": i, "seed": int(tree.random_state), "rows_drawn": int(drawn.sum()),
+            "out_of_bag": int((~drawn).sum()), "nodes": int(tree.tree_.node_count), "depth": tree.get_depth()}
 
 
 class RandomForestClassifier(_Ensemble, ClassifierMixin, Estimator):
