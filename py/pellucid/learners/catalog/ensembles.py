@@ -46,11 +46,12 @@ def _forest_regressor(sk, p, ctx):
 def _bagging_classifier(sk, p, ctx):
     tree = sk.tree.DecisionTreeClassifier(criterion=p["criterion"], class_weight=p["class_weight"],
                                           **_tree_settings(p))
-    return sk.ensemble.BaggingClassifier(tree, **_ensemble_settings(p))
+    return sk.ensemble.BaggingClassifier(estimator=tree, **_ensemble_settings(p))
 
 
 def _bagging_regressor(sk, p, ctx):
-    return sk.ensemble.BaggingRegressor(sk.tree.DecisionTreeRegressor(**_tree_settings(p)), **_ensemble_settings(p))
+    return sk.ensemble.BaggingRegressor(estimator=sk.tree.DecisionTreeRegressor(**_tree_settings(p)),
+                                        **_ensemble_settings(p))
 
 
 LEARNERS = (
