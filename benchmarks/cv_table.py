@@ -35,13 +35,14 @@ if str(ROOT / "py") not in sys.path:
 
 import pellucid  # noqa: E402
 from sklearn import datasets as skdata  # noqa: E402
-from sklearn import linear_model, naive_bayes, neighbors, svm, tree  # noqa: E402
+from sklearn import ensemble, linear_model, naive_bayes, neighbors, svm, tree  # noqa: E402
 from sklearn.kernel_ridge import KernelRidge  # noqa: E402
 from sklearn.metrics import r2_score  # noqa: E402
 from sklearn.model_selection import KFold, StratifiedKFold  # noqa: E402
 from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 
+FOREST_TREES = 30  # trees of each forest: enough for a stable mean, few enough for ten folds
 CLASSIFICATION_SETS = ("iris", "wine", "breast_cancer")
 REGRESSION_SETS = ("diabetes",)
 PERCEPTRON_EPOCHS = 20  # both perceptrons run this many passes at most
@@ -119,6 +120,8 @@ def classifier_pairs(perceptron_epochs=PERCEPTRON_EPOCHS):
         return as_text(tr, te), identity(tr, te)
 
     return [
+        *forest_pairs(pellucid.RandomForestClassifier, ensemble.RandomForestClassifier,
+                      pellucid.BaggingClassifier, ensemble.BaggingClassifier),
         Pair("DecisionTreeClassifier(entropy)",
              lambda n: pellucid.DecisionTreeClassifier(criterion="entropy"),
              lambda: tree.DecisionTreeClassifier(criterion="entropy", random_state=0), "tree", 0.04),
@@ -151,6 +154,16 @@ def classifier_pairs(perceptron_epochs=PERCEPTRON_EPOCHS):
     ]
 
 
+def forest_pairs(our_forest, their_forest, our_bagging, their_bagging):
+    """A random forest and bagged trees of FOREST_TREES trees each: their samples and feature draws come from
+    other generators, so the two agree on average, not fold by fold."""
+    note = "other random samples and feature draws: the same on average"
+    return [Pair(f"{our_forest.__name__}({FOREST_TREES} trees)", lambda n: our_forest(FOREST_TREES, random_state=0),
+                 lambda: their_forest(FOREST_TREES, random_state=0), "ensemble", 0.05, note=note),
+            Pair(f"{our_bagging.__name__}({FOREST_TREES} trees)", lambda n: our_bagging(FOREST_TREES, random_state=0),
+                 lambda: their_bagging(n_estimators=FOREST_TREES, random_state=0), "ensemble", 0.05, note=note)]
+
+
 def regressor_pairs():
     """The regressor pairs, in table order."""
     return [
@@ -158,6 +171,8 @@ def regressor_pairs():
              lambda: linear_model.LinearRegression(), "same", 0.005),
         Pair("DecisionTreeRegressor", lambda n: pellucid.DecisionTreeRegressor(),
              lambda: tree.DecisionTreeRegressor(random_state=0), "tree", 0.04),
+        *forest_pairs(pellucid.RandomForestRegressor, ensemble.RandomForestRegressor,
+                      pellucid.BaggingRegressor, ensemble.BaggingRegressor),
         Pair("KNeighborsRegressor(n_neighbors=5)",
              lambda n: pellucid.KNeighborsRegressor(n_neighbors=5, standardize=True),
              lambda: make_pipeline(StandardScaler(), neighbors.KNeighborsRegressor(5)), "same", 0.005),

@@ -37,6 +37,7 @@ from .learners.projection.pca import PCA
 from .learners.linear.perceptron import Perceptron
 from .tabular.table import Table
 from .learners.tree import DecisionTreeClassifier, DecisionTreeRegressor, export_text
+from .learners.ensemble import BaggingClassifier, BaggingRegressor, RandomForestClassifier, RandomForestRegressor
 
 __version__ = "0.1.0"
 
@@ -47,6 +48,7 @@ __all__ = [
     "DataError", "NotFittedError", "ConvergenceWarning", "all_estimators", "from_dict", "read_csv", "read_arff",
     "read_xlsx", "Table",
     "DecisionTreeClassifier", "DecisionTreeRegressor", "export_text",
+    "RandomForestClassifier", "RandomForestRegressor", "BaggingClassifier", "BaggingRegressor",
     "LinearRegression", "LogisticRegression", "Perceptron",
     "BernoulliNB", "MultinomialNB", "CategoricalNB", "GaussianNB",
     "KNeighborsClassifier", "KNeighborsRegressor", "KernelRegression", "KernelPerceptron", "is_psd",

@@ -24,6 +24,10 @@ EXACT = {"LogisticRegression", "GaussianNB", "KNeighborsClassifier", "Categorica
 EXACT_TOL = 0.005
 TREE_TOL = 0.04  # equally good splits are broken differently (earlier column vs random feature order)
 BINARY_PERCEPTRON_TOL = 0.02  # same updates, except at a score of exactly 0
+# Forests and bagging of 30 trees: other random samples and feature draws, the same on average; a forest's
+# R^2 on diabetes moves by 0.04 with its seed alone. tests/oracle/test_forest.py holds 100 trees to 0.015.
+ENSEMBLE_TOL = 0.05
+ENSEMBLES = {"RandomForestClassifier", "RandomForestRegressor", "BaggingClassifier", "BaggingRegressor"}
 REFERENCE_TOL = 0.05  # KernelPerceptron vs SVC, KernelRegression vs KernelRidge: neighbours, not twins
 
 PLANNED = ([(p.learner, d) for d in CLASSIFICATION_SETS for p in classifier_pairs()]
@@ -65,6 +69,8 @@ def test_cv_score_matches_sklearn(table, learner, dataset):
         assert diff <= TREE_TOL, where
     elif est in ("KernelPerceptron", "KernelRegression"):
         assert diff <= REFERENCE_TOL, where
+    elif est in ENSEMBLES:
+        assert diff <= ENSEMBLE_TOL, where
     elif est == "Perceptron" and row["n_classes"] == 2:
         assert diff <= BINARY_PERCEPTRON_TOL, where
     elif est == "Perceptron":
@@ -77,8 +83,10 @@ def test_cv_score_matches_sklearn(table, learner, dataset):
         pytest.fail(f"no tolerance decided for {est}")
 
 
-@pytest.mark.parametrize("learner, dataset", [(lr, d) for lr, d in PLANNED
-                                              if not lr.startswith(("Decision", "Kernel", "Perceptron"))])
+NOT_EXACT = ("Decision", "Kernel", "Perceptron", "RandomForest", "Bagging")  # learners whose names start so
+
+
+@pytest.mark.parametrize("learner, dataset", [(lr, d) for lr, d in PLANNED if not lr.startswith(NOT_EXACT)])
 def test_exact_pairs_agree_fold_by_fold(table, learner, dataset):
     """Not just the means: each fold's score differs by less than one test row (R^2: by 1e-6)."""
     row = table[(learner, dataset)]

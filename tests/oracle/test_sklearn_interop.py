@@ -119,7 +119,9 @@ GRIDS = {"BernoulliNB": {"alpha": [0.5, 2.0]}, "CategoricalNB": {"alpha": [0.5, 
          "KNeighborsRegressor": {"n_neighbors": [1, 7]}, "KernelPerceptron": {"max_iter": [1, 20]},
          "KernelRegression": {"l2": [0.0, 1.0]}, "LinearRegression": {"l2": [0.0, 1.0]},
          "LogisticRegression": {"l2": [0.01, 1.0]}, "MultinomialNB": {"alpha": [0.5, 2.0]},
-         "Perceptron": {"max_iter": [1, 20]}}
+         "Perceptron": {"max_iter": [1, 20]}, "RandomForestClassifier": {"max_depth": [1, 3]},
+         "RandomForestRegressor": {"max_depth": [1, 3]}, "BaggingClassifier": {"max_depth": [1, 3]},
+         "BaggingRegressor": {"max_depth": [1, 3]}}
 
 
 def test_every_supervised_estimator_has_a_grid():

@@ -9,8 +9,9 @@ The rule for speed-ups (learners/tree is the model):
 - tests/unit/test_fast_paths.py holds the tests that the two give the same results.
 A module without a `_fast` twin serves both paths, or only the fast one, and its docstring says which.
 
-Packages: `tree`, `logistic`, `neighbors` (k-NN), `kmeans`, `kernels` (kernel regression and the kernel
-perceptron), `naive_bayes`, `agglomerative`, `linear` (linear regression, the perceptron), `projection`
-(PCA); `shared` holds the numeric helpers several learners use (distances, Gram matrices, optimisers,
-class weights). `catalog` describes each learner for the page and `registry` looks them up.
+Packages: `tree`, `ensemble` (random forests and bagging, made of the trees), `logistic`, `neighbors`
+(k-NN), `kmeans`, `kernels` (kernel regression and the kernel perceptron), `naive_bayes`, `agglomerative`,
+`linear` (linear regression, the perceptron), `projection` (PCA); `shared` holds the numeric helpers
+several learners use (distances, Gram matrices, optimisers, class weights). `catalog` describes each
+learner for the page and `registry` looks them up.
 """

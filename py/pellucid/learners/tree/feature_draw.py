@@ -5,10 +5,14 @@ of them (at least one); "sqrt" and "log2" that function of the number of feature
 each node the offered attributes are drawn without replacement from those still open there (a multiway
 categorical column tested above is not open), and IMPORTANCE is measured on them alone.
 
-The draw is seeded by the tree's `seed` and the node's path from the root (the branch taken at each
-level), not by the order nodes are grown in, so the readable grower (depth first) and the fast one
-(level by level) offer every node the same attributes and grow the same tree, and the same seed grows
-the same tree again. Unlike scikit-learn, a draw that meets only constant columns does not draw more.
+How a node draws: every node has a 64-bit key, the root's from the tree's `seed` and each child's from
+its parent's key and the branch taken; each attribute gets a pseudo-random number from the node's key
+and the attribute's index, and the node is offered the k open attributes with the smallest numbers,
+which is a uniform draw of k of them without replacement. The draw so depends on the node's place in
+the tree, not on the order nodes are grown in: the readable grower (depth first) and the fast one (level
+by level, every node of a level hashed at once) offer every node the same attributes and grow the same
+tree, and the same seed grows the same tree again. Unlike scikit-learn, a draw that meets only constant
+columns does not draw more.
 """
 
 import math
@@ -59,11 +63,50 @@ def n_offered(max_features, n_features):
     return max(1, int(max_features * n_features))
 
 
-def offered(open_attributes, k, seed, path):
-    """The sorted attributes among `open_attributes` (sorted) that the node at `path` (branch indices
-    from the root) is offered: k of them drawn without replacement, or all when k is None or not fewer."""
-    open_attributes = np.asarray(open_attributes, dtype=np.intp)
-    if k is None or k >= len(open_attributes):
-        return open_attributes
-    rng = np.random.default_rng([int(seed), len(path), *(int(b) for b in path)])
-    return np.sort(open_attributes[rng.choice(len(open_attributes), size=k, replace=False)])
+# splitmix64 (Steele, Lea and Flood, 2014): a fast 64-bit mix whose outputs pass statistical tests of
+# randomness; numpy's uint64 arithmetic wraps modulo 2**64 as the mix needs.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX_1, _MIX_2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+
+
+def _mix(x):
+    """splitmix64 of each uint64 in the array x."""
+    z = np.array(x, dtype=np.uint64, ndmin=1) + _GOLDEN  # arrays: scalars would warn as they wrap
+    z = (z ^ (z >> np.uint64(30))) * _MIX_1
+    z = (z ^ (z >> np.uint64(27))) * _MIX_2
+    return z ^ (z >> np.uint64(31))
+
+
+def root_key(seed):
+    """The root node's key, from the tree's seed."""
+    return _mix(np.array([int(seed) % 2 ** 64], dtype=np.uint64))[0]
+
+
+def child_keys(parent_keys, branches):
+    """The keys of children: each from its parent's key and the index of the branch leading to it."""
+    return _mix(np.array(parent_keys, dtype=np.uint64, ndmin=1) ^ _mix(np.array(branches, dtype=np.uint64) + 1))
+
+
+def attribute_numbers(node_keys, n_attributes):
+    """(nodes, d) the pseudo-random number of every attribute at every node."""
+    attributes = np.arange(n_attributes, dtype=np.uint64) * _GOLDEN
+    return _mix(np.asarray(node_keys, dtype=np.uint64)[:, None] + attributes[None, :])
+
+
+def offered_mask(node_keys, open_, k):
+    """(nodes, d) which attributes each node is offered: its k open attributes (open_, (nodes, d) bool)
+    with the smallest numbers, or every open one when k is None or not fewer."""
+    if k is None or k >= open_.shape[1]:
+        return open_
+    numbers = attribute_numbers(node_keys, open_.shape[1])
+    numbers[~open_] = np.iinfo(np.uint64).max  # closed attributes sort last: taken only if too few are open
+    kth_smallest = np.partition(numbers, k - 1, axis=1)[:, k - 1:k]
+    return open_ & (numbers <= kth_smallest)
+
+
+def offered(open_attributes, k, node_key, n_attributes):
+    """The sorted attributes among `open_attributes` that the node with `node_key` is offered (one node
+    of offered_mask; n_attributes: the table's number of attributes)."""
+    open_ = np.zeros((1, n_attributes), dtype=bool)
+    open_[0, np.asarray(open_attributes, dtype=np.intp)] = True
+    return np.flatnonzero(offered_mask([node_key], open_, k)[0])

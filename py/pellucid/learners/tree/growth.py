@@ -34,7 +34,7 @@ Leaves keep their statistics; PLURALITY-VALUE is read from them (classifier.plur
 import numpy as np
 
 from .criteria import heavy_enough
-from .feature_draw import offered
+from .feature_draw import child_keys, offered, root_key
 from .structure import LEAF, REASON, Tree
 
 
@@ -154,14 +154,15 @@ class Learner:
     def stats(self, rows):
         return self.target.stats_of_rows(rows).sum(axis=0)  # (s,)
 
-    def learn(self, rows, attributes, depth=0, parent=None, branch=0, path=()):
-        """The subtree grown on the examples `rows` (attributes: columns still open to a test; path: the
-        branches taken from the root)."""
+    def learn(self, rows, attributes, depth=0, parent=None, branch=0, key=None):
+        """The subtree grown on the examples `rows` (attributes: columns still open to a test; key: the
+        node's key for its draw of attributes, feature_draw.py)."""
         node = Node(self.stats(rows), depth, parent, branch)
         node.reason = self.stop_reason(node, rows, attributes)
         if node.reason is not None:
             return node
-        scored = offered(attributes, self.n_offered, self.seed, path).tolist()  # all, unless max_features
+        key = root_key(self.seed) if key is None else key
+        scored = offered(attributes, self.n_offered, key, self.X.shape[1]).tolist()  # all, unless max_features
         node.candidates, node.subsets = self.importance_of_each(rows, scored, node.stats)
         gains = node.candidates[:, 0]
         best = np.nanmax(gains)
@@ -181,7 +182,8 @@ class Learner:
         else:  # x <= t, then x > t; a numeric attribute may be tested again
             node.threshold, below = node.candidates[a, 1], attributes
             groups = [rows[values <= node.threshold], rows[values > node.threshold]]
-        node.children = [self.learn(exs, below, depth + 1, node, k, path + (k,)) for k, exs in enumerate(groups)]
+        keys = child_keys(key, np.arange(len(groups)))
+        node.children = [self.learn(exs, below, depth + 1, node, k, keys[k]) for k, exs in enumerate(groups)]
         return node
 
     def stop_reason(self, node, rows, attributes):

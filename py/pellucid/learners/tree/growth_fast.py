@@ -21,7 +21,7 @@ import numpy as np
 
 from .criteria import heavy_enough
 from .criteria_fast import for_target
-from .feature_draw import offered
+from .feature_draw import child_keys, offered_mask, root_key
 from .structure import LEAF, REASON, Tree, in_left_set
 
 
@@ -197,7 +197,7 @@ class _Grower:
         self.X, self.criterion = X, criterion
         self.min_weight = min_weight_leaf
         self.n_offered, self.seed = n_offered, seed  # max_features: attributes offered at each node
-        self.paths = []  # per node id, the branches taken from the root (what seeds its draw)
+        self.keys = np.empty(0, dtype=np.uint64)  # per node id, its key for the draw (feature_draw.py)
         self.is_cat = np.asarray(is_categorical, dtype=bool)
         self.binary = np.zeros(X.shape[1], dtype=bool) if binary is None else np.asarray(binary, dtype=bool)
         self.single = np.zeros(X.shape[1], dtype=bool) if single is None else np.asarray(single, dtype=bool)
@@ -223,7 +223,8 @@ class _Grower:
         ids = np.arange(self.n_nodes, self.n_nodes + count)
         self.n_nodes += count
         if self.n_offered is not None:
-            self.paths += [self.paths[p] + (b,) if p >= 0 else () for p, b in zip(parent.tolist(), branch.tolist())]
+            keys = child_keys(self.keys[parent], branch) if parent[0] >= 0 else np.array([root_key(self.seed)])
+            self.keys = np.concatenate([self.keys, keys])
         samples = self.criterion.samples(stats)
         reason = np.full(count, -1)
         attributes_left = (~used[:, self.is_cat]).any(axis=1) | (len(self.numeric) > 0)
@@ -343,11 +344,7 @@ class _Grower:
     def offer(self, ids, used, gains):
         """The (A, d) gains with those of attributes not offered to each node (max_features) set to NaN:
         the node's draw among its open attributes, as growth.py draws it (feature_draw.offered)."""
-        kept = np.full(gains.shape, np.nan)
-        for a, node in enumerate(ids.tolist()):
-            chosen = offered(np.flatnonzero(~used[a]), self.n_offered, self.seed, self.paths[node])
-            kept[a, chosen] = gains[a, chosen]
-        return kept
+        return np.where(offered_mask(self.keys[ids], ~used, self.n_offered), gains, np.nan)
 
     def chosen_subsets(self, nodes, features):
         """{k: sorted left set} for the split nodes (level indices `nodes`) whose test is binary categorical."""

@@ -1,0 +1,24 @@
+"""The ensemble's randomness, all from one generator seeded by random_state: for each tree, in order, the
+seed of the features its nodes are offered, then its bootstrap sample of the rows.
+
+A bootstrap sample draws n rows with replacement; a tree is fitted with each row's count in the sample
+as its sample_weight, which grows the tree of the sample itself (scikit-learn's forests do the same). The
+rows a tree did not draw (count 0) are its out-of-bag rows."""
+
+import numpy as np
+
+SEED_LIMIT = 2 ** 31 - 1  # trees' seeds are drawn below this
+
+
+def generator(random_state):
+    """The ensemble's generator: seeded by random_state, or fresh when it is None."""
+    return np.random.default_rng(random_state)
+
+
+def tree_draw(rng, n_rows, bootstrap):
+    """(seed, counts) for the next tree: its seed, and how many times each of the n rows is in its sample
+    (n,) ints, or None without bootstrap (every row once)."""
+    seed = int(rng.integers(SEED_LIMIT))
+    if not bootstrap:
+        return seed, None
+    return seed, np.bincount(rng.integers(0, n_rows, n_rows), minlength=n_rows)

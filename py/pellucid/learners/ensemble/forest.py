@@ -1,0 +1,308 @@
+"""Random forests and bagged trees: many of the notes' trees, each grown on a bootstrap sample of the rows,
+answering together (votes.py).
+
+A random forest's trees are also offered a random subset of the features at each node (max_features,
+drawn by each tree with its own seed), which makes them differ more from one another, so their mean
+varies less; bagging offers every node every feature. With bootstrap=False and max_features=None every
+tree is the notes' tree of all the rows, and the ensemble answers as that one tree."""
+
+import warnings
+
+import numpy as np
+
+from ...core.base import ClassifierMixin, Estimator, RegressorMixin
+from ...core.descriptor import Task
+from ...core.errors import DataError
+from ...core.params import Choice, Flag, Integer, Number
+from ...core.sample_weight import check_sample_weight
+from ...core.scores import accuracy_score, r2_score
+from ...core.validation import Columns, check_classes
+from ...tabular.features import read, read_fit
+from ..shared.class_weights import CLASS_WEIGHT_RULE
+from ..tree.columns import encode
+from ..tree.feature_draw import MaxFeaturesRule
+from . import model_file
+from .draws import generator, tree_draw
+from .growers import make_tree
+from .size import check_size
+from .votes import out_of_bag_mean, running_means
+
+_TREE_RULES = {
+    "max_depth": Integer(1, None, none_ok=True, help="Each tree stops splitting at this depth (None: grow fully)"),
+    "min_samples_split": Integer(2, None, help="A node of a tree with fewer examples becomes a leaf"),
+    "min_samples_leaf": Integer(1, None, help="Every branch of a split keeps at least this many examples"),
+    "min_weight_fraction_leaf": Number(0.0, 0.5, help="Every branch of a split keeps at least this share of "
+                                                      "the examples' total weight"),
+    "max_leaf_nodes": Integer(2, None, none_ok=True, help="Each tree grows best-first up to this many leaves "
+                                                          "(None: no cap)"),
+}
+_ENSEMBLE_RULES = {
+    "n_estimators": Integer(1, None, label="trees", help="How many trees answer together"),
+    "bootstrap": Flag(help="Grow each tree on a bootstrap sample (n rows drawn with replacement); off: on "
+                           "every row"),
+    "oob_score": Flag(help="Score each row with the trees that did not draw it (needs bootstrap)"),
+    "random_state": Integer(0, None, none_ok=True, label="seed",
+                            help="Seed of the samples and of each tree's seed; None: a fresh one each fit"),
+    "trace": Flag(help="Record each tree's draw: its seed, the rows in its sample and out of bag, its size"),
+}
+_CRITERION = Choice("gini", "entropy", help="How a tree scores a split: the decrease in Gini impurity or the "
+                                            "information gain in bits")
+_MAX_FEATURES = MaxFeaturesRule(help="How many features each node may test, drawn at random (None: all; sqrt "
+                                     "or log2 of their number; or a number or share of them)")
+
+
+class _Ensemble:
+    """What every ensemble of trees shares: fitting the trees on their samples, reading X once for all of
+    them, out-of-bag scores, importances, staged answers and the model file."""
+
+    def fit(self, X, y, feature_names=None, sample_weight=None):
+        """Grow n_estimators trees, each on its bootstrap sample; sample_weight (n,) multiplies the counts."""
+        self._check_params()
+        if self.oob_score and not self.bootstrap:
+            raise DataError("oob_score needs bootstrap: without it every tree draws every row, so no row is "
+                            "left out of bag to score.", field="params.oob_score")
+        for name in self.fitted_attributes():
+            delattr(self, name)
+        _, y = read_fit(self, X, y, feature_names, task=self.task.value)  # names, kinds; y checked
+        weights = check_sample_weight(sample_weight, len(y))
+        if self.task == Task.CLASSIFICATION:
+            self.classes_ = check_classes(y)
+        check_size(self.n_estimators, len(y), len(getattr(self, "classes_", [0])), self.max_depth,
+                   self.min_samples_leaf, self.max_leaf_nodes)
+        rng = generator(self.random_state)
+        trees, in_bag = [], []
+        for _ in range(self.n_estimators):
+            seed, counts = tree_draw(rng, len(y), self.bootstrap)
+            tree_weights = counts if weights is None else weights if counts is None else counts * weights
+            trees.append(make_tree(self, seed).fit(X, y, feature_names=feature_names, sample_weight=tree_weights))
+            in_bag.append(counts > 0 if counts is not None else np.ones(len(y), dtype=bool))
+        self.estimators_ = trees
+        if self.trace:
+            self.trace_ = [_tree_step(i, tree, drawn) for i, (tree, drawn) in enumerate(zip(trees, in_bag))]
+        if self.oob_score:
+            self._score_out_of_bag(self._encode(X), y, np.array(in_bag))
+        return self
+
+    # --- reading X once for every tree ---------------------------------------------------------------
+
+    def _encode(self, X):
+        """X read as in training and encoded as the trees read it (categorical values as codes); every tree
+        saw the same columns, so the first tree's categories serve them all."""
+        data = read(self, X)  # checks that the model is fitted
+        if isinstance(data, Columns):
+            return encode(data.kinds, data.data, self.estimators_[0].categories_)
+        return data
+
+    def _answers(self, X_encoded):
+        """(T, n, ...) each tree's answer for every row: class probabilities, or predictions."""
+        return np.array([self._tree_answer(tree, tree.tree_.apply(X_encoded, tree._is_categorical))
+                         for tree in self.estimators_])
+
+    def _score_out_of_bag(self, X_encoded, y, in_bag):
+        """oob_score_ and each row's out-of-bag answer, from the trees that did not draw it."""
+        total, count = 0.0, np.zeros(len(y))
+        for tree, drawn in zip(self.estimators_, in_bag):
+            out = ~drawn
+            answer = self._tree_answer(tree, tree.tree_.apply(X_encoded, tree._is_categorical))
+            total = total + answer * out.reshape((-1,) + (1,) * (answer.ndim - 1))
+            count += out
+        mean = out_of_bag_mean(np.asarray(total), count)
+        scored = count > 0
+        if not scored.all():
+            warnings.warn(f"{int((~scored).sum())} rows were drawn by every tree and have no out-of-bag answer "
+                          "(NaN); oob_score_ is of the other rows. More trees leave fewer such rows.", UserWarning,
+                          stacklevel=3)
+        self._set_out_of_bag(mean, y, scored)
+
+    # --- what the fitted ensemble tells ----------------------------------------------------------------
+
+    @property
+    def feature_importances_(self):
+        """(n_features,) the mean of the trees' impurity importances (each adding up to 1), over the trees
+        that split at all, normalised to add up to 1, as scikit-learn's forests; all 0 if none split."""
+        self._check_fitted()
+        grown = [tree.feature_importances_ for tree in self.estimators_ if tree.tree_.node_count > 1]
+        if not grown:
+            return np.zeros(self.n_features_in_)
+        mean = np.mean(grown, axis=0)
+        return mean / mean.sum()
+
+    def staged_score(self, X, y):
+        """(n_estimators,) the score (accuracy or R^2) of the first t trees together on X, y, t = 1..T:
+        a held-out score against the number of trees."""
+        y = np.asarray(y)
+        return np.array([self._score_of(y, prediction) for prediction in self.staged_predict(X)])
+
+    # --- the model file ----------------------------------------------------------------------------
+
+    def _state_to_dict(self):
+        return model_file.write(self)
+
+    def _state_from_dict(self, d):
+        model_file.read(self, d)
+
+
+def _tree_step(i, tree, drawn):
+    """What the trace records of tree i: its seed, how many different rows its sample holds and how many it
+    left out of bag, and the tree it grew (the trees themselves grow by their fast path, untraced)."""
+    return {"step": "tree", "tree": i, "seed": int(tree.random_state), "rows_drawn": int(drawn.sum()),
+            "out_of_bag": int((~drawn).sum()), "nodes": int(tree.tree_.node_count), "depth": tree.get_depth()}
+
+
+class RandomForestClassifier(_Ensemble, ClassifierMixin, Estimator):
+    """Random forest classifier (Breiman, 2001): n_estimators of the notes' classification trees, each grown
+    on a bootstrap sample of the rows (fitted with each row's count in the sample as its sample_weight)
+    and offered max_features features drawn at random at each node; the forest predicts the class of
+    highest mean probability over its trees (the soft vote).
+
+    Fitted: estimators_ (the trees), classes_, n_features_in_, feature_names_in_, feature_kinds_,
+    feature_importances_; with oob_score=True, oob_score_ (accuracy of the out-of-bag votes) and
+    oob_decision_function_ (n, k) (NaN for a row every tree drew)."""
+
+    _param_rules = {"n_estimators": _ENSEMBLE_RULES["n_estimators"], "criterion": _CRITERION, **_TREE_RULES,
+                    "max_features": _MAX_FEATURES,
+                    **{k: v for k, v in _ENSEMBLE_RULES.items() if k != "n_estimators"},
+                    "class_weight": CLASS_WEIGHT_RULE}
+
+    def __init__(self, n_estimators=100, criterion="gini", max_depth=None, min_samples_split=2, min_samples_leaf=1,
+                 min_weight_fraction_leaf=0.0, max_features="sqrt", max_leaf_nodes=None, bootstrap=True,
+                 oob_score=False, random_state=0, class_weight=None, trace=False):
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.random_state = random_state
+        self.trace = trace
+        self.class_weight = class_weight
+
+    def predict_proba(self, X):
+        """(n, k) the mean of the trees' class probabilities (columns in the order of classes_)."""
+        return self._answers(self._encode(X)).mean(axis=0)
+
+    def predict(self, X):
+        """The class of highest mean probability (the first in classes_ on a tie)."""
+        proba = self.predict_proba(X)  # checks that the model is fitted first
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def staged_predict_proba(self, X):
+        """The mean probabilities of the first t trees, for t = 1..n_estimators (a generator)."""
+        yield from running_means(self._answers(self._encode(X)))
+
+    def staged_predict(self, X):
+        """The predictions of the first t trees together, for t = 1..n_estimators (a generator)."""
+        for proba in self.staged_predict_proba(X):
+            yield self.classes_[np.argmax(proba, axis=1)]
+
+    @staticmethod
+    def _tree_answer(tree, nodes):
+        return tree.predict_proba_at(nodes)
+
+    @staticmethod
+    def _score_of(y, prediction):
+        return accuracy_score(y, prediction)
+
+    def _set_out_of_bag(self, mean, y, scored):
+        self.oob_decision_function_ = mean
+        predicted = self.classes_[np.argmax(np.nan_to_num(mean[scored], nan=0.0), axis=1)]
+        self.oob_score_ = float(accuracy_score(np.asarray(y)[scored], predicted)) if scored.any() else float("nan")
+
+
+class RandomForestRegressor(_Ensemble, RegressorMixin, Estimator):
+    """Random forest regressor: n_estimators of the notes' regression trees, each grown on a bootstrap
+    sample of the rows and offered max_features features at each node (1.0, every feature, by default, as
+    scikit-learn); the forest predicts the mean of its trees' predictions.
+
+    Fitted: estimators_, n_features_in_, feature_names_in_, feature_kinds_, feature_importances_; with
+    oob_score=True, oob_score_ (R^2 of the out-of-bag means) and oob_prediction_ (n,) (NaN for a row every
+    tree drew)."""
+
+    _param_rules = {"n_estimators": _ENSEMBLE_RULES["n_estimators"], **_TREE_RULES, "max_features": _MAX_FEATURES,
+                    **{k: v for k, v in _ENSEMBLE_RULES.items() if k != "n_estimators"}}
+
+    def __init__(self, n_estimators=100, max_depth=None, min_samples_split=2, min_samples_leaf=1,
+                 min_weight_fraction_leaf=0.0, max_features=1.0, max_leaf_nodes=None, bootstrap=True,
+                 oob_score=False, random_state=0, trace=False):
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.random_state = random_state
+        self.trace = trace
+
+    def predict(self, X):
+        """The mean of the trees' predictions."""
+        return self._answers(self._encode(X)).mean(axis=0)
+
+    def staged_predict(self, X):
+        """The mean prediction of the first t trees, for t = 1..n_estimators (a generator)."""
+        yield from running_means(self._answers(self._encode(X)))
+
+    @staticmethod
+    def _tree_answer(tree, nodes):
+        return tree.predict_at(nodes)
+
+    @staticmethod
+    def _score_of(y, prediction):
+        return r2_score(np.asarray(y, dtype=float), prediction)
+
+    def _set_out_of_bag(self, mean, y, scored):
+        self.oob_prediction_ = mean
+        self.oob_score_ = float(r2_score(np.asarray(y, dtype=float)[scored], mean[scored])) if scored.sum() > 1 \
+            else float("nan")
+
+
+class BaggingClassifier(RandomForestClassifier):
+    """Bagged classification trees (Breiman, 1996): a random forest whose nodes are offered every feature,
+    so its trees differ only by their bootstrap samples. n_estimators defaults to 10, as scikit-learn's
+    BaggingClassifier; the trees' parameters are the ensemble's own (scikit-learn sets them on its
+    `estimator`). Fitted as RandomForestClassifier."""
+
+    _param_rules = {k: v for k, v in RandomForestClassifier._param_rules.items() if k != "max_features"}
+
+    def __init__(self, n_estimators=10, criterion="gini", max_depth=None, min_samples_split=2, min_samples_leaf=1,
+                 min_weight_fraction_leaf=0.0, max_leaf_nodes=None, bootstrap=True, oob_score=False, random_state=0,
+                 class_weight=None, trace=False):
+        self.n_estimators = n_estimators
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_leaf_nodes = max_leaf_nodes
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.random_state = random_state
+        self.trace = trace
+        self.class_weight = class_weight
+
+
+class BaggingRegressor(RandomForestRegressor):
+    """Bagged regression trees: a random forest regressor whose nodes are offered every feature.
+    n_estimators defaults to 10, as scikit-learn's BaggingRegressor. Fitted as RandomForestRegressor."""
+
+    _param_rules = {k: v for k, v in RandomForestRegressor._param_rules.items() if k != "max_features"}
+
+    def __init__(self, n_estimators=10, max_depth=None, min_samples_split=2, min_samples_leaf=1,
+                 min_weight_fraction_leaf=0.0, max_leaf_nodes=None, bootstrap=True, oob_score=False, random_state=0,
+                 trace=False):
+        self.n_estimators = n_estimators
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_leaf_nodes = max_leaf_nodes
+        self.bootstrap = bootstrap
+        self.oob_score = oob_score
+        self.random_state = random_state
+        self.trace = trace
