@@ -159,13 +159,20 @@ def test_tree_growth_with_sample_weights_readable_equals_fast(seed, kind, limits
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio", "regression"])
 @pytest.mark.parametrize("n_offered", [1, 2, 4])
-def test_tree_growth_with_max_features_readable_equals_fast(seed, kind, n_offered):
+@pytest.mark.parametrize("columnwise", [False, True])
+def test_tree_growth_with_max_features_readable_equals_fast(seed, kind, n_offered, columnwise, monkeypatch):
     """Each node offered n_offered of its open attributes (max_features), multiway and binary category
-    tests among them: both growers draw the same subsets, so they grow the same tree."""
+    tests among them: both growers draw the same subsets, so they grow the same tree, whether the fast
+    one scores every column at once (a level of few rows) or each on the nodes offered it (many rows)."""
+    monkeypatch.setattr(growth_fast, "_ROWS_FOR_COLUMNWISE", 0 if columnwise else np.inf)
     X, is_categorical, n_values, target = _tree_inputs(seed, kind)
     rng = np.random.default_rng(seed + 400)
     city = rng.integers(0, 15, size=len(X))
     X, is_categorical, n_values = np.column_stack([X, city]), np.append(is_categorical, True), n_values + [15]
+    if seed % 2:  # a forest's tree: each row weighted by its count in a bootstrap sample, 0 out of bag
+        counts = np.bincount(rng.integers(0, len(X), len(X)), minlength=len(X)).astype(float)
+        target = (Values(target.y_raw, sample_weight=counts) if kind == "regression"
+                  else Classes(target.y, target.k, kind, sample_weight=counts))
     binary = [False, False, False, False, seed % 2 == 0]
     options = {"binary": binary, "n_offered": n_offered, "seed": seed}
     readable = growth.grow(X, is_categorical, n_values, target, **options)

@@ -25,6 +25,9 @@ from .feature_draw import child_keys, offered_mask, root_key
 from .structure import LEAF, REASON, Tree, in_left_set
 
 
+_ROWS_FOR_COLUMNWISE = 4096  # numeric_cuts: a level of fewer rows scores every column at once
+
+
 def _starts(sizes):
     return np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.intp)  # (A,)
 
@@ -254,16 +257,16 @@ class _Grower:
             depth += 1
         return self.finish()
 
-    def score(self, stats, used, orders, sizes):
-        """Candidate gains (A, d) and thresholds (A, d) of every attribute at every open node."""
+    def score(self, stats, used, orders, sizes, offered=None):
+        """Candidate gains (A, d) and thresholds (A, d) of every attribute at every open node; with `offered`
+        ((A, d) bool, max_features), NaN gains where a node is not offered the attribute."""
         A, d = stats.shape[1], self.X.shape[1]
         parent_cost = self.criterion.cost(stats)  # (A,)
         masses = self.criterion.mass(stats)  # (A,) the node sizes gains are per (weighted, if classes are)
         gains = np.full((A, d), np.nan)
         thresholds = np.full((A, d), np.nan)
         if len(self.numeric):
-            cost, threshold, left = _best_thresholds(self.criterion, self.XT, orders, sizes, stats, self.min_leaf,
-                                                     self.min_weight)
+            cost, threshold, left = self.numeric_cuts(stats, orders, sizes, offered)
             thresholds[:, self.numeric] = threshold.T
             gain = np.where(np.isfinite(cost.T), parent_cost[:, None] - cost.T, 0.0) / masses[:, None]  # (A, F)
             if self.criterion.by_ratio:
@@ -289,15 +292,37 @@ class _Grower:
             if self.criterion.by_ratio:
                 gain = self.criterion.rank(gain, branches)
             gains[:, j] = np.where(used[:, j], np.nan, gain)
-        return gains, thresholds
+        return (gains if offered is None else np.where(offered, gains, np.nan)), thresholds
+
+    def numeric_cuts(self, stats, orders, sizes, offered):
+        """_best_thresholds of every numeric column at every open node: all at once, or with `offered` on a
+        level of many rows one column at a time on the rows of the nodes offered it, which skips the work
+        of the columns a node is not offered (most of it, for a forest's sqrt of the features). On a few
+        rows the calls per column cost more than they save: there every column is scored and score()
+        keeps the offered ones."""
+        if offered is None or orders.shape[1] < _ROWS_FOR_COLUMNWISE:
+            return _best_thresholds(self.criterion, self.XT, orders, sizes, stats, self.min_leaf, self.min_weight)
+        F, A = len(self.numeric), len(sizes)
+        cost, threshold = np.full((F, A), np.inf), np.full((F, A), np.nan)
+        left = np.zeros((F, A)) if self.criterion.by_ratio else None
+        for i, column in enumerate(self.numeric):
+            nodes = offered[:, column]  # (A,)
+            if not nodes.any():
+                continue
+            rows = orders[i] if nodes.all() else orders[i][np.repeat(nodes, sizes)]
+            out = _best_thresholds(self.criterion, self.XT[i:i + 1], rows[None], sizes[nodes], stats[:, nodes],
+                                   self.min_leaf, self.min_weight)
+            cost[i, nodes], threshold[i, nodes] = out[0][0], out[1][0]
+            if left is not None:
+                left[i, nodes] = out[2][0]
+        return cost, threshold, left
 
     def expand_level(self, ids, stats, used, orders, depth):
         """Score every open node of this depth, split those with gain > min_gain, create their children.
         Returns the children still to expand, with their orders."""
         sizes = self.criterion.samples(stats).astype(np.intp)  # (A,)
-        gains, thresholds = self.score(stats, used, orders, sizes)
-        if self.n_offered is not None:
-            gains = self.offer(ids, used, gains)
+        offered = None if self.n_offered is None else offered_mask(self.keys[ids], ~used, self.n_offered)
+        gains, thresholds = self.score(stats, used, orders, sizes, offered)
         self.evaluated.append((ids, gains))
         best = np.nanmax(gains, axis=1)  # (A,)
         # Gains within tol (1e-12 bits; 1e-12 of Var(y) for regression) tie: the earliest column wins.
@@ -340,11 +365,6 @@ class _Grower:
         child_of_row[rows] = first_child[node] + step
         orders = _partition(orders, child_of_row, np.append(open_, False))
         return child_ids[open_], child_stats[:, open_], child_used[open_], orders
-
-    def offer(self, ids, used, gains):
-        """The (A, d) gains with those of attributes not offered to each node (max_features) set to NaN:
-        the node's draw among its open attributes, as growth.py draws it (feature_draw.offered)."""
-        return np.where(offered_mask(self.keys[ids], ~used, self.n_offered), gains, np.nan)
 
     def chosen_subsets(self, nodes, features):
         """{k: sorted left set} for the split nodes (level indices `nodes`) whose test is binary categorical."""
