@@ -25,7 +25,7 @@ from ..core.settings import CV_FOLDS, DEFAULT_SPLIT, SEED_MAX
 from .summaries import summary
 from ..core.validation import check_target
 from . import readouts
-from ..host.progress import report
+from ..host.progress import part, report
 from . import prepare, showing
 from .judging import fold_pairs
 from ..preprocessing import Pipeline
@@ -180,7 +180,8 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     started = time.perf_counter()
     preprocessor = prepare.unfitted(raw, choices, learner).fit(raw.take(train_rows))
     X = preprocessor.transform(raw)
-    estimator.fit(X.take(train_rows), None if y_raw is None else y_raw[train_rows])
+    with part(0.8 if cv else 0.1, 0.95, "Training"):  # a learner's own reports (a forest's trees) fill it
+        estimator.fit(X.take(train_rows), None if y_raw is None else y_raw[train_rows])
     fit_seconds = time.perf_counter() - started
     shown = prepare.steps(preprocessor, raw, choices, dropped)
     run.preprocessor, run.preprocessing = preprocessor, shown
@@ -253,7 +254,8 @@ def _cross_validate(run, pipeline):
         fold_model = clone(pipeline)
         started = time.perf_counter()
         try:
-            fold_model.fit(raw.take(train), y[train])
+            with part(0.8 * i / len(pairs), 0.8 * (i + 1) / len(pairs), f"Fold {i + 1} of {len(pairs)}"):
+                fold_model.fit(raw.take(train), y[train])
         except DataError as exc:
             raise DataError(f"Fitting the model for fold {i + 1} of {len(pairs)} failed: {exc}",
                             field=exc.field) from exc

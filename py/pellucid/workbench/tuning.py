@@ -25,7 +25,7 @@ from ..preprocessing import Pipeline
 from ..tabular.dates import expand_dates
 from . import prepare
 from .training import check_evaluation, split_rows, within_row_limit
-from ..host.progress import report
+from ..host.progress import part, report
 from .leaderboard import check_metric, metrics_for
 from .runs import SUPERVISED, check_not_empty, check_two_classes, choose_columns, make_estimator
 from .target_fit import check_target_kind, explain_stratify
@@ -185,14 +185,16 @@ def _score_cells(raw, y, folds, cells, pipeline_for, score):
         train_scores, validation_scores = [], []
         for f, (train, test) in enumerate(folds):
             model = pipeline_for(cell)
+            done = c * len(folds) + f
             try:
-                model.fit(raw.take(train), y[train])
+                with part(done / fits, (done + 1) / fits, f"Tuning: {_words(cell)}, fold {f + 1} of {len(folds)}"):
+                    model.fit(raw.take(train), y[train])
             except DataError as exc:
                 raise DataError(f"Fitting with {_words(cell)} on fold {f + 1} failed: {exc}",
                                 field=_tuned_field(exc.field, cell)) from exc
             train_scores.append(float(score(y[train], model.predict(raw.take(train)))))
             validation_scores.append(float(score(y[test], model.predict(raw.take(test)))))
-            report((c * len(folds) + f + 1) / fits, f"Tuning: {_words(cell)}, fold {f + 1} of {len(folds)}")
+            report((done + 1) / fits, f"Tuning: {_words(cell)}, fold {f + 1} of {len(folds)}")
         out.append({"params": cell, "validation_scores": validation_scores,
                     "validation_mean": float(np.mean(validation_scores)),
                     "validation_std": float(np.std(validation_scores)),

@@ -17,6 +17,7 @@ from ...core.params import Choice, Flag, Integer, Number
 from ...core.sample_weight import check_sample_weight
 from ...core.scores import accuracy_score, r2_score
 from ...core.validation import Columns, check_classes
+from ...host.progress import report
 from ...tabular.features import read, read_fit
 from ..shared.class_weights import CLASS_WEIGHT_RULE
 from ..tree.columns import encode
@@ -71,11 +72,12 @@ class _Ensemble:
                    self.min_samples_leaf, self.max_leaf_nodes)
         rng = generator(self.random_state)
         trees, in_bag = [], []
-        for _ in range(self.n_estimators):
+        for i in range(self.n_estimators):
             seed, counts = tree_draw(rng, len(y), self.bootstrap)
             tree_weights = counts if weights is None else weights if counts is None else counts * weights
             trees.append(make_tree(self, seed).fit(X, y, feature_names=feature_names, sample_weight=tree_weights))
             in_bag.append(counts > 0 if counts is not None else np.ones(len(y), dtype=bool))
+            report((i + 1) / self.n_estimators, f"tree {i + 1} of {self.n_estimators}")  # the page's bar
         self.estimators_ = trees
         if self.trace:
             self.trace_ = [_tree_step(i, tree, drawn) for i, (tree, drawn) in enumerate(zip(trees, in_bag))]
