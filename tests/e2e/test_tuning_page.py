@@ -160,3 +160,18 @@ def test_the_folds_are_the_evaluations_k_and_a_refusal_points_at_its_box(page, s
     page.get_by_role("button", name="Tune", exact=True).click()
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
     expect(page.locator("#tune-caption")).to_contain_text("3-fold cross-validation")
+
+
+def test_a_forest_starts_on_trees_against_depth_and_draws_that_heatmap(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    page.get_by_label("Model", exact=True).select_option("RandomForestClassifier")
+    # The grid the forest's descriptor names: how many trees against how deep.
+    expect(page.get_by_label("Hyperparameter", exact=True)).to_have_value("n_estimators")
+    expect(page.get_by_label("Values to try")).to_have_value("10, 25, 50, 100")
+    expect(page.get_by_label("Second hyperparameter")).to_have_value("max_depth")
+    expect(page.get_by_label("Its values")).to_have_value("none, 3, 6, 10")
+    tune(page, "n_estimators", "3, 6", "max_depth", "none, 2")  # a small grid: the test's time
+    twin = page.locator("#tune-text table")
+    expect(twin.locator("tbody tr")).to_have_count(2)
+    expect(twin.locator("tbody td", has_text="(best)")).to_have_count(1)
+    assert painted_pixels(page, "#tune-canvas") > 20_000

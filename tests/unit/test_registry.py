@@ -12,7 +12,7 @@ import pellucid
 from pellucid.core.descriptor import CAPABILITIES, Learner, Task
 from pellucid.core.errors import DataError
 from pellucid.learners import registry
-from pellucid.workbench import exercises, explain, steps, summaries
+from pellucid.workbench import exercises, explain, menus, steps, summaries
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "py" / "pellucid"
@@ -115,6 +115,21 @@ def test_a_descriptor_that_contradicts_its_estimator_fails_when_written():
         Learner(tree, "Tree", "Trees", Task.CLASSIFICATION, {"steps"})
     with pytest.raises(ValueError, match="unknown capabilities"):
         Learner(tree, "Tree", "Trees", Task.CLASSIFICATION, {"flying"})
+
+
+def test_a_starting_grid_names_known_hyperparameters_and_values_their_rules_accept():
+    tree = registry.get("DecisionTreeClassifier").estimator
+    with pytest.raises(ValueError, match="tune names 'depth'"):
+        Learner(tree, "Tree", "Trees", Task.CLASSIFICATION, tune=(("depth", (1, 2)),))
+    with pytest.raises(ValueError, match="tune value 0 of 'max_depth'"):
+        Learner(tree, "Tree", "Trees", Task.CLASSIFICATION, tune=(("max_depth", (0, 2)),))
+    with pytest.raises(ValueError, match="one or two"):
+        Learner(tree, "Tree", "Trees", Task.CLASSIFICATION,
+                tune=(("max_depth", (1,)), ("min_samples_leaf", (1,)), ("min_samples_split", (2,))))
+    menu = {model["name"]: model for model in menus.models()}
+    assert menu["RandomForestClassifier"]["tune"] == [{"name": "n_estimators", "values": [10, 25, 50, 100]},
+                                                      {"name": "max_depth", "values": [None, 3, 6, 10]}]
+    assert menu["DecisionTreeClassifier"]["tune"] == []
 
 
 def test_registering_twice_or_removing_an_unknown_learner_fails():

@@ -69,10 +69,16 @@ function readOne(param, raw) {
 }
 
 // The parameter menus follow the chosen model: the first names a parameter, the second one more or none.
+// A model that names a grid to start on (its descriptor's "tune") opens on it; the user's own choice stays
+// while the model does.
 function fillMenus(s) {
-  const params = tunable(chosenModel(s));
+  const model = chosenModel(s);
+  const params = tunable(model);
   const [first, second] = [e("tune-param-1"), e("tune-param-2")];
-  const keep = [first.value, second.value];
+  const sameModel = first.dataset.model === model?.name;
+  const start = (model?.tune || []).map((t) => t.name);
+  const keep = sameModel ? [first.value, second.value] : [start[0] ?? first.value, start[1] ?? ""];
+  first.dataset.model = model?.name ?? "";
   first.replaceChildren(...params.map((p) => option(p.name, paramLabel(p))));
   second.replaceChildren(option("", "none"), ...params.map((p) => option(p.name, paramLabel(p))));
   first.value = params.some((p) => p.name === keep[0]) ? keep[0] : params[0]?.name ?? "";
@@ -81,7 +87,7 @@ function fillMenus(s) {
   suggest(2);
   const metric = e("tune-metric");
   const current = metric.value;
-  const metrics = rankMetrics(chosenModel(s)?.task);
+  const metrics = rankMetrics(model?.task);
   metric.replaceChildren(...metrics.map(({ name, label: text }) => option(name, text, name === current)));
 }
 
@@ -89,9 +95,11 @@ function paramNamed(name) {
   return tunable(chosenModel()).find((p) => p.name === name);
 }
 
+// The values box: the model's own starting values for this parameter, else values around its default.
 function suggest(which) {
   const param = paramNamed(e(`tune-param-${which}`).value);
-  e(`tune-values-${which}`).value = param ? suggestedValues(param) : "";
+  const preset = (chosenModel()?.tune || []).find((t) => t.name === param?.name);
+  e(`tune-values-${which}`).value = !param ? "" : preset ? preset.values.map(label).join(", ") : suggestedValues(param);
   setDisabled(e(`tune-values-${which}`), !param);
 }
 

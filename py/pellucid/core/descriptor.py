@@ -82,6 +82,7 @@ class Learner:
     needs: str = "numbers"
     scale_sensitive: bool = False  # distances or gradients change when a feature is rescaled
     max_rows: int = None  # the most rows it trains on (time or memory grows as their square); None: any
+    tune: tuple = ()  # ((name, values), ...): the grid the Tune panel starts on, one or two hyperparameters
     sklearn: SklearnTwin = None
     no_twin: str = "scikit-learn has no model that learns the same way."
 
@@ -121,7 +122,27 @@ def _check(learner):
             problems.append(f"{key}={value!r} does not match capability {capability!r}")
     if learner.explain not in EXPLAIN_KINDS or learner.summary not in SUMMARY_KINDS:
         problems.append(f"explain={learner.explain!r} or summary={learner.summary!r} is not a known kind")
+    problems += _tune_problems(learner)
     if learner.needs not in NEEDS:
         problems.append(f"needs={learner.needs!r} is not one of {NEEDS}")
     if problems:
         raise ValueError(f"The descriptor of {learner.name}: " + "; ".join(problems) + ".")
+
+
+def _tune_problems(learner):
+    """What is wrong with the descriptor's starting grid: an unknown hyperparameter, or a value its rule
+    refuses (the grid is tried as it stands when the user presses Tune)."""
+    if len(learner.tune) > 2:
+        return [f"tune lists {len(learner.tune)} hyperparameters; the Tune panel takes one or two"]
+    rules = learner.estimator._param_rules
+    problems = []
+    for name, values in learner.tune:
+        if name not in rules or not values:
+            problems.append(f"tune names {name!r} with values {values!r}")
+            continue
+        for value in values:
+            try:
+                rules[name].check(name, value)
+            except ValueError as exc:  # DataError is a ValueError
+                problems.append(f"tune value {value!r} of {name!r}: {exc}")
+    return problems

@@ -23,8 +23,9 @@ def models():
     """The model menu, from the learners' descriptors: each model's task, capabilities, the input it needs,
     whether it is sensitive to feature scale, its preprocessing defaults ({standardize, impute}: what
     `train` does when the page leaves them to the model), its hyperparameters for the page to build
-    controls, and whether it is its task's default ("task_default": the first of its task in the menu, the
-    one the page switches to when a target implies that task)."""
+    controls, the grid the Tune panel starts on ("tune": [{name, values}], empty: the page suggests
+    values around each default), and whether it is its task's default ("task_default": the first of its
+    task in the menu, the one the page switches to when a target implies that task)."""
     menu, tasks_seen = [], set()
     for learner in registry.learners():
         cls = learner.estimator
@@ -36,6 +37,7 @@ def models():
                      "capabilities": sorted(learner.capabilities), "needs": learner.needs,
                      "scale_sensitive": learner.scale_sensitive, "preprocessing": preprocessing_defaults(learner),
                      "max_rows": learner.max_rows, "params": params,
+                     "tune": [{"name": name, "values": list(values)} for name, values in learner.tune],
                      "task_default": learner.task not in tasks_seen})
         tasks_seen.add(learner.task)
     return menu

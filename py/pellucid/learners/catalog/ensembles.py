@@ -54,13 +54,18 @@ def _bagging_regressor(sk, p, ctx):
                                         **_ensemble_settings(p))
 
 
+# Tune starts on the two questions a forest raises first: how many trees, and how deep.
+_TUNE = (("n_estimators", (10, 25, 50, 100)), ("max_depth", (None, 3, 6, 10)))
+
 LEARNERS = (
     Learner(RandomForestClassifier, "Random forest", "Ensembles", Task.CLASSIFICATION, {"probabilities", "boundary"},
-            needs="categories", sklearn=SklearnTwin(_forest_classifier, _notes)),
+            needs="categories", tune=_TUNE, sklearn=SklearnTwin(_forest_classifier, _notes)),
     Learner(RandomForestRegressor, "Random forest (regression)", "Ensembles", Task.REGRESSION,
-            {"boundary", "regression_fit"}, needs="categories", sklearn=SklearnTwin(_forest_regressor, _notes)),
+            {"boundary", "regression_fit"}, needs="categories", tune=_TUNE,
+            sklearn=SklearnTwin(_forest_regressor, _notes)),
     Learner(BaggingClassifier, "Bagged trees", "Ensembles", Task.CLASSIFICATION, {"probabilities", "boundary"},
-            needs="categories", sklearn=SklearnTwin(_bagging_classifier, _notes)),
+            needs="categories", tune=_TUNE, sklearn=SklearnTwin(_bagging_classifier, _notes)),
     Learner(BaggingRegressor, "Bagged trees (regression)", "Ensembles", Task.REGRESSION,
-            {"boundary", "regression_fit"}, needs="categories", sklearn=SklearnTwin(_bagging_regressor, _notes)),
+            {"boundary", "regression_fit"}, needs="categories", tune=_TUNE,
+            sklearn=SklearnTwin(_bagging_regressor, _notes)),
 )
