@@ -5,17 +5,18 @@ each trace record turned into the numbers (and formulas) the notes show beside t
 {tex, text}, the notes' formula with this step's numbers in LaTeX and in plain text. A vector longer than
 frames.INLINE_MAX is not written inside a formula: the formula appears once and the page lists the
 numbers per feature; `standardized` ({feature: [mean, scale, constant]}) lets it write z = (x − mean) / scale
-there. A learner's descriptor names its family (`steps`): "tree" (workbench.tree_steps); "perceptron", "descent", and
-"kernel_descent" and "epochs" for the kernel methods (workbench.linear_steps); "kmeans", "agglomerative",
-"pca" (workbench.unsupervised_steps); "naive_bayes" and "knn" (here). The page draws "descent" and
-"kernel_descent" alike: their replies say family "descent".
+there. A learner's descriptor names its family (`steps`): "tree" (workbench.tree_steps); "perceptron",
+"descent", and "kernel_descent" and "epochs" for the kernel methods (workbench.linear_steps); "kmeans",
+"agglomerative", "pca" (workbench.unsupervised_steps); "ensemble" (workbench.ensemble_steps);
+"naive_bayes" and "knn" (here). The page draws "descent" and "kernel_descent" alike: their replies say
+family "descent".
 """
 
 import warnings as _warnings
 
 from ..core.errors import DataError
 from ..core.validation import check_target
-from . import linear_steps, tree_steps, unsupervised_steps
+from . import ensemble_steps, linear_steps, tree_steps, unsupervised_steps
 from .explain import explain_row
 from ..core.jsonable import python_scalar
 from .frames import num, standardized
@@ -117,4 +118,5 @@ def _tree(est, X, y, rows, run, row):
 _BUILDERS = {"tree": _tree, "perceptron": linear_steps.perceptron, "descent": linear_steps.descent,
              "kernel_descent": linear_steps.kernel_descent, "epochs": linear_steps.epochs,
              "kmeans": unsupervised_steps.kmeans, "agglomerative": unsupervised_steps.agglomerative,
-             "naive_bayes": _naive_bayes, "knn": _knn, "pca": unsupervised_steps.pca}
+             "naive_bayes": _naive_bayes, "knn": _knn, "pca": unsupervised_steps.pca,
+             "ensemble": ensemble_steps.ensemble}

@@ -263,4 +263,51 @@ function knn(box, tl) {
   };
 }
 
-export const VIEWS = { tree, perceptron, descent, kmeans, agglomerative, naive_bayes: naiveBayes, knn, pca };
+// A forest or bagged trees: tree 1's bootstrap sample, the features its root was offered, each tree's vote
+// for the chosen row, and the forest's average of them. Every number comes from the frame.
+function ensemble(box, tl) {
+  const info = el("p", { class: "learn-node" });
+  const table = el("div", { class: "learn-table" });
+  const open = { all: false };
+  box.append(info, table);
+  const classify = tl.classes !== null && tl.classes !== undefined;
+  const show = {
+    sample(f) {
+      info.textContent = f.bootstrap
+        ? `Tree 1 grows on a bootstrap sample: ${f.n} rows drawn with replacement from the ${f.n} training rows. `
+          + `${f.out_of_bag} were never drawn (out of bag); the rows drawn twice or more count that many times.`
+        : `Without bootstrap every tree grows on all ${f.n} training rows.`;
+      const parts = [simpleTable(["times drawn", "rows"], f.times.map((t) => [t.times, t.rows]), { caption: "How often tree 1's sample drew each row" })];
+      if (f.repeated.length) parts.push(simpleTable(["row", "times drawn"], f.repeated.map((r) => [r.row, r.times]), { caption: "Rows drawn most often" }));
+      table.replaceChildren(...parts);
+    },
+    root(f) {
+      info.textContent = `Tree 1's root was offered ${f.n_offered} of the ${f.n_features} features (${f.rule})`
+        + (f.chosen ? ` and tests the best of them, ${f.chosen}.` : "; none of them gains, so it stays a leaf.");
+      const rows = [...f.offered].sort((a, b) => b.gain - a.gain).map((o) => [o.feature === f.chosen ? `★ ${o.feature}` : o.feature, Number(o.gain.toFixed(4))]);
+      table.replaceChildren(summaryTable(["feature offered", tl.importance_label || "gain"], rows,
+        { caption: "The gain of every feature the root was offered", open, sort: false, decorate: markWinner }));
+    },
+    votes(f) {
+      info.textContent = `Row ${f.row}: each of the ${f.votes.length} trees answers on its own.`;
+      const headers = classify ? ["tree", "votes for", "its probability"] : ["tree", "predicts"];
+      const rows = f.votes.map((v) => (classify ? [v.tree, String(v.class), Number(v.p.toFixed(3))] : [v.tree, num(v.value)]));
+      table.replaceChildren(summaryTable(headers, rows, { caption: `Each tree's answer for row ${f.row}`, open, sort: false }));
+    },
+    together(f) {
+      if (!classify) {
+        info.textContent = `The forest predicts the mean of its ${tl.n_trees} trees' values for row ${f.row}: ${num(f.prediction)}.`;
+        table.replaceChildren();
+        return;
+      }
+      const agree = f.majority === f.prediction ? "the class most trees vote for too" : `while most trees vote for ${f.majority}`;
+      info.textContent = `The forest averages its trees' probabilities and predicts ${f.prediction} for row ${f.row}, ${agree}.`;
+      const rows = f.per_class.map((c) => [String(c.class) === String(f.prediction) ? `★ ${c.class}` : String(c.class), c.votes, Number(c.mean_p.toFixed(4))]);
+      table.replaceChildren(summaryTable(["class", "trees voting for it", "mean probability"], rows,
+        { caption: `The ${tl.n_trees} trees together`, open, sort: false, decorate: markWinner }));
+    },
+  };
+  return (i) => show[tl.frames[i].kind](tl.frames[i]);
+}
+
+export const VIEWS = { tree, perceptron, descent, kmeans, agglomerative, naive_bayes: naiveBayes, knn, pca, ensemble };

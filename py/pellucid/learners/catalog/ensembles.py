@@ -57,15 +57,15 @@ def _bagging_regressor(sk, p, ctx):
 # Tune starts on the two questions a forest raises first: how many trees, and how deep.
 _TUNE = (("n_estimators", (10, 25, 50, 100)), ("max_depth", (None, 3, 6, 10)))
 
+_SHARED = dict(group="Ensembles", needs="categories", steps="ensemble", tune=_TUNE)
+_CLASSIFIER = dict(_SHARED, task=Task.CLASSIFICATION, capabilities={"probabilities", "boundary", "steps"})
+_REGRESSOR = dict(_SHARED, task=Task.REGRESSION, capabilities={"boundary", "regression_fit", "steps"})
+
 LEARNERS = (
-    Learner(RandomForestClassifier, "Random forest", "Ensembles", Task.CLASSIFICATION, {"probabilities", "boundary"},
-            needs="categories", tune=_TUNE, sklearn=SklearnTwin(_forest_classifier, _notes)),
-    Learner(RandomForestRegressor, "Random forest (regression)", "Ensembles", Task.REGRESSION,
-            {"boundary", "regression_fit"}, needs="categories", tune=_TUNE,
-            sklearn=SklearnTwin(_forest_regressor, _notes)),
-    Learner(BaggingClassifier, "Bagged trees", "Ensembles", Task.CLASSIFICATION, {"probabilities", "boundary"},
-            needs="categories", tune=_TUNE, sklearn=SklearnTwin(_bagging_classifier, _notes)),
-    Learner(BaggingRegressor, "Bagged trees (regression)", "Ensembles", Task.REGRESSION,
-            {"boundary", "regression_fit"}, needs="categories", tune=_TUNE,
-            sklearn=SklearnTwin(_bagging_regressor, _notes)),
+    Learner(RandomForestClassifier, "Random forest", sklearn=SklearnTwin(_forest_classifier, _notes), **_CLASSIFIER),
+    Learner(RandomForestRegressor, "Random forest (regression)", sklearn=SklearnTwin(_forest_regressor, _notes),
+            **_REGRESSOR),
+    Learner(BaggingClassifier, "Bagged trees", sklearn=SklearnTwin(_bagging_classifier, _notes), **_CLASSIFIER),
+    Learner(BaggingRegressor, "Bagged trees (regression)", sklearn=SklearnTwin(_bagging_regressor, _notes),
+            **_REGRESSOR),
 )

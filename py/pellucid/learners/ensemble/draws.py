@@ -21,4 +21,5 @@ def tree_draw(rng, n_rows, bootstrap):
     seed = int(rng.integers(SEED_LIMIT))
     if not bootstrap:
         return seed, None
-    return seed, np.bincount(rng.integers(0, n_rows, n_rows), minlength=n_rows)
+    drawn = rng.integers(0, n_rows, n_rows)  # int64 everywhere, so the same rows natively and in the page
+    return seed, np.bincount(drawn.astype(np.intp), minlength=n_rows)  # wasm32's bincount takes 32-bit indices

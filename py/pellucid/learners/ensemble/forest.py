@@ -71,9 +71,10 @@ class _Ensemble:
         check_size(self.n_estimators, len(y), len(getattr(self, "classes_", [0])), self.max_depth,
                    self.min_samples_leaf, self.max_leaf_nodes)
         rng = generator(self.random_state)
-        trees, in_bag = [], []
+        trees, in_bag, first_sample = [], [], None
         for i in range(self.n_estimators):
             seed, counts = tree_draw(rng, len(y), self.bootstrap)
+            first_sample = counts if i == 0 else first_sample
             tree_weights = counts if weights is None else weights if counts is None else counts * weights
             trees.append(make_tree(self, seed).fit(X, y, feature_names=feature_names, sample_weight=tree_weights))
             in_bag.append(counts > 0 if counts is not None else np.ones(len(y), dtype=bool))
@@ -81,6 +82,8 @@ class _Ensemble:
         self.estimators_ = trees
         if self.trace:
             self.trace_ = [_tree_step(i, tree, drawn) for i, (tree, drawn) in enumerate(zip(trees, in_bag))]
+            self.trace_[0]["sample_counts"] = (first_sample if first_sample is not None
+                                               else np.ones(len(y), dtype=np.intp)).tolist()
         if self.oob_score:
             self._score_out_of_bag(self._encode(X), y, np.array(in_bag))
         return self
@@ -146,7 +149,8 @@ class _Ensemble:
 
 def _tree_step(i, tree, drawn):
     """What the trace records of tree i: its seed, how many different rows its sample holds and how many it
-    left out of bag, and the tree it grew (the trees themselves grow by their fast path, untraced)."""
+    left out of bag, and the tree it grew (the trees themselves grow by their fast path, untraced). The
+    first tree's record also holds "sample_counts": how many times its sample drew each row."""
     return {"step": "tree", "tree": i, "seed": int(tree.random_state), "rows_drawn": int(drawn.sum()),
             "out_of_bag": int((~drawn).sum()), "nodes": int(tree.tree_.node_count), "depth": tree.get_depth()}
 
