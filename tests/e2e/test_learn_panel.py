@@ -214,7 +214,7 @@ def test_naive_bayes_tables_and_the_row_decision(learn):
 def test_knn_neighbours_and_gradient_descent_loss(learn):
     page = learn
     page.evaluate("() => window.trainFor('iris', 'KNeighborsClassifier', 'species', {k: 3})")
-    page.get_by_label("Row to explain (k-NN, naive Bayes)").fill("60")
+    page.get_by_label("Row to explain (k-NN, naive Bayes, forests)").fill("60")
     tl = timeline(page, 60)
     show_steps(page, 4)
     page.locator(".learn-controls input[type=range]").fill("3")
@@ -274,3 +274,26 @@ def test_logistic_exercise_gives_the_weights_per_class_and_works_the_softmax(lea
     expect(given.locator(":scope > li", has_text="weights:").locator("ul > li")).to_have_count(3)  # one per class
     wrong_then_right(page, "2", first_worked="z_setosa = w_setosa · f(x) = ")
     shot(page, "exercise-logistic")
+
+
+def test_forest_steps_draw_the_sample_the_offer_and_the_votes(learn):
+    page = learn
+    page.evaluate("() => window.trainFor('iris', 'RandomForestClassifier', 'species', {n_estimators: 9})")
+    page.get_by_label("Row to explain (k-NN, naive Bayes, forests)").fill("120")
+    tl = timeline(page, 120)
+    show_steps(page, 4)
+    sample = tl["frames"][0]
+    expect(page.locator("[data-pane=steps] .learn-node")).to_contain_text(f"{sample['out_of_bag']} were never drawn")
+    assert sample["math"][0]["text"] in step_math(page)
+    page.get_by_role("button", name="Step forward").click()
+    root = tl["frames"][1]
+    expect(page.locator("[data-pane=steps] tbody tr")).to_have_count(root["n_offered"])
+    expect(page.locator("[data-pane=steps] tr.learn-winner")).to_contain_text(root["chosen"])
+    page.get_by_role("button", name="Step forward").click()
+    expect(page.locator("[data-pane=steps] tbody tr")).to_have_count(9)
+    page.get_by_role("button", name="Step forward").click()
+    together = tl["frames"][3]
+    expect(page.locator("[data-pane=steps] .learn-node")).to_contain_text(f"predicts {together['prediction']}")
+    votes = page.locator("[data-pane=steps] tbody tr td:nth-child(2)").all_inner_texts()
+    assert sum(int(v) for v in votes) == 9
+    shot(page, "forest")

@@ -147,7 +147,7 @@ def test_a_file_with_a_tree_missing_or_of_other_columns_is_refused():
     assert caught.value.field == "model_file"
     other = json.loads(json.dumps(d))
     other["trees"][1]["feature_names"] = ["a", "b", "c", "d"]
-    with pytest.raises(DataError, match="Tree 1 of the ensemble"):
+    with pytest.raises(DataError, match=r"trees\[1\] must have the feature_names_in of the first tree"):
         pellucid.from_dict(other)
 
 

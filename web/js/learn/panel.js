@@ -73,7 +73,7 @@ export function mountLearnPanel(container, { python, getContext, run = runAlone 
 
 function stepsPane(pane, { call, getContext, say }) {
   const load = el("button", { type: "button", class: "learn-primary", text: "Show the steps" });
-  const rowInput = el("input", { type: "number", min: 1, value: 1, class: "learn-row", "aria-label": "Row to explain (k-NN, naive Bayes)" });
+  const rowInput = el("input", { type: "number", min: 1, value: 1, class: "learn-row", "aria-label": "Row to explain (k-NN, naive Bayes, forests)" });
   const prev = el("button", { type: "button", text: "◀ Back", "aria-label": "Step back" });
   const play = el("button", { type: "button", text: "▶ Play", "aria-label": "Play" });
   const next = el("button", { type: "button", text: "Forward ▶", "aria-label": "Step forward" });

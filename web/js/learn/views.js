@@ -292,7 +292,7 @@ function ensemble(box, tl) {
       info.textContent = `Row ${f.row}: each of the ${f.votes.length} trees answers on its own.`;
       const headers = classify ? ["tree", "votes for", "its probability"] : ["tree", "predicts"];
       const rows = f.votes.map((v) => (classify ? [v.tree, String(v.class), Number(v.p.toFixed(3))] : [v.tree, num(v.value)]));
-      table.replaceChildren(summaryTable(headers, rows, { caption: `Each tree's answer for row ${f.row}`, open, sort: false }));
+      table.replaceChildren(simpleTable(headers, rows, { caption: `Each tree's answer for row ${f.row}` }));
     },
     together(f) {
       if (!classify) {

@@ -1,5 +1,6 @@
 """An ensemble's model file: each tree's own state (what the tree's model file holds, checked field by
-field by the tree itself) with its seed, and the out-of-bag score when there is one. Read back, the trees
+field by the tree itself; its nodes always packed, as a large tree's are, since hundreds of trees are read
+by a program rather than a person) with its seed, and the out-of-bag score when there is one. Read back, the trees
 must be as many as n_estimators says and all read the same columns (and know the same classes)."""
 
 from ...core.errors import DataError
@@ -10,7 +11,7 @@ from .growers import make_tree
 
 def write(model):
     """The "trees" and "oob_score" parts of the model's file."""
-    trees = [{"seed": int(tree.random_state), **tree._state_to_dict()} for tree in model.estimators_]
+    trees = [{"seed": int(tree.random_state), **tree._state_to_dict(packed=True)} for tree in model.estimators_]
     state = {"trees": trees}
     if hasattr(model, "oob_score_"):
         state["oob_score"] = model.oob_score_

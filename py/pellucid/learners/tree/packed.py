@@ -24,10 +24,11 @@ from .structure import LEAF, REASONS, Tree
 _INTEGER_FIELDS = ("feature", "child_start", "n_children", "parent", "branch", "depth", "reason")
 
 
-def to_packed(tree, values=None):
+def to_packed(tree, values=None, candidates=True):
     """The JSON-able state of `tree` and its per-node `values` (N,) if it has them: its arrays, packed
-    where large (serialize.encode)."""
-    scored = ~np.isnan(tree.candidates).all(axis=1)  # (N,)
+    where large (serialize.encode). candidates=False leaves out the gains of the attributes each node
+    scored (most of the file; an ensemble's trees are read for their answers, not their growth)."""
+    scored = ~np.isnan(tree.candidates).all(axis=1) if candidates else np.zeros(tree.node_count, bool)  # (N,)
     arrays = {name: _narrowest(getattr(tree, name)) for name in _INTEGER_FIELDS}
     arrays.update(threshold=tree.threshold, gain=tree.gain, impurity=tree.impurity, stats=tree.stats,
                   scored=scored, candidates=tree.candidates[scored], values=values)
