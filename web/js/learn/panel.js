@@ -84,7 +84,7 @@ function stepsPane(pane, { call, getContext, say }) {
   const title = el("h3", { class: "learn-title" });
   const view = el("div", { class: "learn-view" });
   const math = el("div", { class: "learn-math", role: "group", "aria-label": "The notes' formulas for this step" });
-  pane.append(el("div", { class: "learn-toolbar" }, load, el("label", {}, "row to explain (k-NN, naive Bayes) ", rowInput)), title, controls,
+  pane.append(el("div", { class: "learn-toolbar" }, load, el("label", {}, "row to explain (k-NN, naive Bayes, forests) ", rowInput)), title, controls,
     el("div", { class: "learn-body" }, view, el("aside", { class: "learn-notes" }, el("h3", { text: "The math" }), math)));
   const state = { tl: null, i: 0, show: null, timer: null };
 
