@@ -300,7 +300,7 @@ class _Grower:
         of the columns a node is not offered (most of it, for a forest's sqrt of the features). On a few
         rows the calls per column cost more than they save: there every column is scored and score()
         keeps the offered ones."""
-        if offered is None or orders.shape[1] < _ROWS_FOR_COLUMNWISE:
+        if offered is None or orders.shape[1] < _ROWS_FOR_COLUMNWISE or offered[:, self.numeric].all():
             return _best_thresholds(self.criterion, self.XT, orders, sizes, stats, self.min_leaf, self.min_weight)
         F, A = len(self.numeric), len(sizes)
         cost, threshold = np.full((F, A), np.inf), np.full((F, A), np.nan)
