@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import pellucid
+from pellucid.learners.ensemble.growers import make_tree
 from pellucid import (BaggingClassifier, BaggingRegressor, DataError, DecisionTreeClassifier, DecisionTreeRegressor,
                       RandomForestClassifier, RandomForestRegressor)
 
@@ -158,6 +159,29 @@ def test_a_forest_too_large_for_memory_is_refused_before_training_with_its_size(
     with pytest.raises(DataError, match=r"100000 trees of up to 1,999,999 nodes each could take .* GB") as caught:
         RandomForestClassifier(n_estimators=100_000).fit(X, y)
     assert caught.value.field == "params.n_estimators"
+
+
+def test_a_forest_whose_first_tree_says_it_would_not_fit_stops_there(monkeypatch):
+    from pellucid.learners.ensemble import forest, size
+    X, y, _ = data()
+    grown = []
+    monkeypatch.setattr(forest, "make_tree", lambda model, seed: grown.append(seed) or make_tree(model, seed))
+    one = size.tree_bytes(RandomForestClassifier(n_estimators=1).fit(X, y).estimators_[0])
+    monkeypatch.setattr(size, "MAX_FOREST_BYTES", 50 * one)  # room for about 50 such trees
+    grown.clear()
+    with pytest.raises(DataError, match=r"The first tree took .* MB, so 60 such trees would take .* GB, more than") \
+            as caught:
+        RandomForestClassifier(n_estimators=60).fit(X, y)
+    assert caught.value.field == "params.n_estimators" and len(grown) == 1
+    assert len(RandomForestClassifier(n_estimators=40).fit(X, y).estimators_) == 40
+
+
+def test_only_the_first_tree_keeps_every_candidates_gain():
+    X, y, _ = data()
+    trees = RandomForestClassifier(n_estimators=3).fit(X, y).estimators_
+    assert np.isfinite(trees[0].tree_.candidates[0]).any()
+    for tree in trees[1:]:
+        assert np.isnan(tree.tree_.candidates).all() and tree.tree_.candidates.strides == (0, 0)  # no memory
 
 
 def test_the_trace_records_each_trees_draw():

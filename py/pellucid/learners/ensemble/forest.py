@@ -24,8 +24,8 @@ from ..tree.columns import encode
 from ..tree.feature_draw import MaxFeaturesRule
 from . import model_file
 from .draws import generator, tree_draw
-from .growers import make_tree
-from .size import check_size
+from .growers import forget_candidates, make_tree
+from .size import check_projected, check_size
 from .votes import out_of_bag_mean, running_means
 
 _TREE_RULES = {
@@ -76,7 +76,10 @@ class _Ensemble:
             seed, counts = tree_draw(rng, len(y), self.bootstrap)
             first_sample = counts if i == 0 else first_sample
             tree_weights = counts if weights is None else weights if counts is None else counts * weights
-            trees.append(make_tree(self, seed).fit(X, y, feature_names=feature_names, sample_weight=tree_weights))
+            tree = make_tree(self, seed).fit(X, y, feature_names=feature_names, sample_weight=tree_weights)
+            if i == 0:
+                check_projected(self.n_estimators, tree)  # before the others are grown
+            trees.append(tree if i == 0 else forget_candidates(tree))
             in_bag.append(counts > 0 if counts is not None else np.ones(len(y), dtype=bool))
             report((i + 1) / self.n_estimators, f"tree {i + 1} of {self.n_estimators}")  # the page's bar
         self.estimators_ = trees

@@ -1,6 +1,8 @@
 """The trees an ensemble is made of: the notes' DecisionTreeClassifier and DecisionTreeRegressor, set up
 from the ensemble's parameters, each with its own seed for the features offered at its nodes."""
 
+import numpy as np
+
 from ...core.descriptor import Task
 from ..tree import DecisionTreeClassifier, DecisionTreeRegressor
 
@@ -24,3 +26,12 @@ def make_tree(ensemble, seed):
     if "max_features" not in ensemble._param_names():
         params["max_features"] = None  # bagging: every node is offered every feature
     return cls(**params, random_state=int(seed), trace=False)
+
+
+def forget_candidates(tree):
+    """Let go of the gains of every attribute at every node a tree recorded as it grew ((nodes, features)
+    floats: with 20 features more than the rest of the tree). The ensemble answers with its trees' tests,
+    not with what they weighed; the steps read the first tree's, which keeps them. What stays reads as
+    "not scored" (NaN) at every node, without the memory."""
+    tree.tree_.candidates = np.broadcast_to(np.nan, tree.tree_.candidates.shape)
+    return tree
