@@ -58,8 +58,11 @@ CASES = [
     ("KernelRegression", "value", {"kernel": "rbf", "gamma": 4.0}),
     ("KernelRegression", "value", {"kernel": "poly", "degree": 3, "c": 0.5}),
     ("KernelRegression", "value", {"kernel": "linear"}),
+    ("RandomForestClassifier", "label", {"n_estimators": 5}),
+    ("RandomForestRegressor", "value", {"n_estimators": 5, "max_depth": 6}),
+    ("BaggingClassifier", "label", {"n_estimators": 4, "class_weight": "balanced"}),
 ]
-FAST = ("DecisionTree", "Logistic", "KNeighbors", "CategoricalNB", "KernelRegression")
+FAST = ("DecisionTree", "Logistic", "KNeighbors", "CategoricalNB", "KernelRegression", "RandomForest", "Bagging")
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -131,6 +131,19 @@ def _tree_grid(tree, rows, proba):
     return tree.predict_at(nodes), probabilities
 
 
+def _forest_grid(forest, rows, proba):
+    """A forest (or bagged trees) on the grid: each tree routes the held columns once, as _tree_grid, and
+    the trees' answers are averaged as the forest averages them."""
+    encoded = forest._encode(rows.few)  # (r, d) the few rows as every tree reads them
+    held_row, varied, X = rows.expand(encoded, forest.feature_names_in_)
+    held = {j: held_row[j] for j in range(len(held_row)) if j not in set(varied.tolist())}
+    total = 0.0
+    for tree in forest.estimators_:
+        total = total + forest._tree_answer(tree, tree.tree_.fixed(held, tree._is_categorical).apply(X))
+    predicted, probabilities = forest.answer_of_mean(total / len(forest.estimators_))
+    return predicted, (probabilities if proba else None)
+
+
 def _logistic_grid(model, rows, proba):
     """Logistic regression on the grid: the held columns' part of theta^T x added once."""
     encoded = numeric(model, rows.few)  # (r, D) the few rows one-hot encoded (and scaled) as the model does
@@ -185,6 +198,8 @@ def _fast_path(model):
     k-NN from the votes of encoded rows."""
     if hasattr(model, "tree_") and hasattr(model, "predict_at"):
         return _tree_grid
+    if hasattr(model, "answer_of_mean") and hasattr(model, "_tree_answer"):
+        return _forest_grid
     if hasattr(model, "class_of_scores") and hasattr(model, "feature_names_out_"):
         return _logistic_grid
     if hasattr(model, "votes_of_encoded") and hasattr(model, "feature_names_out_"):

@@ -196,8 +196,11 @@ class RandomForestClassifier(_Ensemble, ClassifierMixin, Estimator):
 
     def predict(self, X):
         """The class of highest mean probability (the first in classes_ on a tie)."""
-        proba = self.predict_proba(X)  # checks that the model is fitted first
-        return self.classes_[np.argmax(proba, axis=1)]
+        return self.answer_of_mean(self.predict_proba(X))[0]  # predict_proba checks the model is fitted
+
+    def answer_of_mean(self, mean):
+        """(predictions, probabilities) from the trees' mean probabilities (n, k)."""
+        return self.classes_[np.argmax(mean, axis=1)], mean
 
     def staged_predict_proba(self, X):
         """The mean probabilities of the first t trees, for t = 1..n_estimators (a generator)."""
@@ -252,6 +255,11 @@ class RandomForestRegressor(_Ensemble, RegressorMixin, Estimator):
     def predict(self, X):
         """The mean of the trees' predictions."""
         return self._answers(self._encode(X)).mean(axis=0)
+
+    @staticmethod
+    def answer_of_mean(mean):
+        """(predictions, None) from the trees' mean predictions (n,): a regressor has no probabilities."""
+        return mean, None
 
     def staged_predict(self, X):
         """The mean prediction of the first t trees, for t = 1..n_estimators (a generator)."""
