@@ -202,10 +202,11 @@ class Session(Keeping):
         """Why the 1-based table `row` gets its prediction: tree path, neighbours, scores or log-probabilities."""
         return workbench.explain.explain_row(self.run(model_id), row)
 
-    def grow_yourself(self, model_id, choices=None):
+    def grow_yourself(self, model_id, choices=None, finish=False):
         """The notes' tree grown with the student's attribute at each node ({node path: attribute}), every
-        candidate's gain and ID3's pick; once no node is open, both trees scored on held-out rows."""
-        return workbench.grow_yourself.grow_yourself(self.run(model_id), choices)
+        candidate's gain and ID3's pick; once no node is open (`finish`: ID3 picks at the ones left), both
+        trees scored on held-out rows."""
+        return workbench.grow_yourself.grow_yourself(self.run(model_id), choices, finish)
 
     def exercise(self, model_id, seed=0):
         """A seeded exercise on the current data and model (the question only)."""

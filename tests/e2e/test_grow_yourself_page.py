@@ -157,3 +157,23 @@ def test_the_restaurant_root_shows_the_notes_gain_of_patrons(learn):
     expect(type_row.locator("td").first).to_have_text("0")
     pane.get_by_role("button", name="Next node ▶").click()
     expect(pane.locator(".learn-grow-node")).to_contain_text("Node root/Pat=Full: 6 examples (No 4, Yes 2)")
+
+
+def test_id3_chooses_the_rest_on_request(learn):
+    page = learn
+    train_with_test_rows(page, "restaurant", "WillWait")
+    page.get_by_role("tab", name="Grow it yourself").click()
+    pane = page.locator("[data-pane=grow]")
+    page.get_by_role("button", name="Start growing").click()
+    root = grown(page, {})["nodes"][0]
+    pane.get_by_role("button", name=root["id3"], exact=True).click()
+    page.get_by_role("button", name="Let ID3 choose the rest").click()
+    reply = page.evaluate("(root) => window.python.call('grow_yourself', {model_id: window.learnContext.model_id, "
+                          "choices: {root}, finish: true})", root["id3"])
+    c = reply["comparison"]
+    assert c["same_tree"] and c["decided"] == 1 and c["agreed"] == 1
+    more = f"; ID3 chose at {c['by_id3']} more {'node' if c['by_id3'] == 1 else 'nodes'}" if c["by_id3"] else ""
+    expect(pane.locator(".learn-grow-node")).to_have_text(
+        f"Your tree is grown: your one choice was ID3's{more}, so it is ID3's tree.")
+    expect(pane.locator(".learn-grow-id3 canvas")).to_have_count(0)  # the same tree: drawn once
+    expect(page.get_by_role("button", name="Let ID3 choose the rest")).to_be_hidden()

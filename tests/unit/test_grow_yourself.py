@@ -168,3 +168,18 @@ def test_numeric_features_other_learners_and_large_tables_are_refused():
             grow.grow_yourself(run)
     finally:
         grow.MAX_ROWS = limit
+
+
+def test_finish_lets_id3_choose_at_every_node_left_open():
+    model_id = trained("restaurant", "WillWait", SPLIT)
+    reply = grown(model_id, {"root": "Type"})
+    finished = session.handle("grow_yourself", {"model_id": model_id, "choices": {"root": "Type"},
+                                                "finish": True})["result"]
+    by_hand, _ = grow_as(model_id, lambda n: "Type" if n["path"] == "root" else n["id3"])
+    assert finished["done"] and shape(finished["tree"]) == shape(by_hand["tree"])
+    assert [n["by"] for n in finished["nodes"] if n["kind"] == "split"][0] == "student"
+    comparison = finished["comparison"]
+    assert comparison["decided"] == 1 and comparison["agreed"] == 0
+    assert comparison["by_id3"] == sum(n["kind"] == "split" for n in finished["nodes"]) - 1 > 0
+    assert comparison["student"] == by_hand["comparison"]["student"]
+    assert not reply["done"]

@@ -38,13 +38,14 @@ MAX_DIFFERENCES = 50  # rows listed where the two trees predict differently (all
 ID3 = {"criterion": "entropy", "categorical_split": "multiway"}  # the notes' tree: gain, one branch per value
 
 
-def grow_yourself(run, choices=None):
+def grow_yourself(run, choices=None, finish=False):
     """The tree grown so far with the student's `choices` ({path: attribute}, or a list of {node,
     attribute}): {tree (nested, the page's tree format), nodes (every node in the pseudocode's order),
-    current (the first open node's path, or None), done, and once done the comparison with ID3}."""
+    current (the first open node's path, or None), done, and once done the comparison with ID3}.
+    `finish`: ID3 chooses at every node the student left open (its nodes say "by": "id3")."""
     data = _Data(run)
     chosen = _choices(choices)
-    walk = _Walk(data, chosen)
+    walk = _Walk(data, chosen, bool(finish))
     tree = walk.grow(data.train, list(range(len(data.features))), "root", None, ())
     for path in chosen:
         if path not in walk.seen:
@@ -129,8 +130,8 @@ class _Walk:
     """DECISION-TREE-LEARNING with the student in ID3's place: `grow` returns the nested tree and records
     every node (in `nodes`, depth first) and every path it reached (in `seen`)."""
 
-    def __init__(self, data, chosen):
-        self.data, self.chosen = data, chosen
+    def __init__(self, data, chosen, finish=False):
+        self.data, self.chosen, self.finish = data, chosen, finish
         self.nodes, self.seen = [], set()
 
     def grow(self, rows, attributes, path, parent_stats, used):
@@ -156,10 +157,11 @@ class _Walk:
         record.update(kind="open", candidates=self.candidates(rows, attributes, gains),
                       id3=data.features[id3], chosen=None, matches_id3=None)
         self.nodes.append(record)
-        if path not in self.chosen:
+        if path not in self.chosen and not self.finish:
             return {**shown, "prediction": "?", "open": True}
-        a = self.attribute(path, used)
-        record.update(kind="split", chosen=data.features[a], matches_id3=a == id3, gain=float(gains[a]))
+        a = self.attribute(path, used) if path in self.chosen else id3
+        record.update(kind="split", chosen=data.features[a], matches_id3=a == id3, gain=float(gains[a]),
+                      by="student" if path in self.chosen else "id3")
         values = data.X[rows, a]
         branches = {}
         for v, value in enumerate(data.categories[a]):
@@ -224,12 +226,13 @@ def compare(data, tree, nodes):
     student = predict(tree, data, data.id3._encode(X))
     id3 = np.array([str(python_scalar(v)) for v in data.id3.predict(X)], dtype=object)
     differ = np.flatnonzero(student != id3)
-    decided = [node for node in nodes if node["kind"] == "split"]
+    decided = [node for node in nodes if node["kind"] == "split" and node["by"] == "student"]
     return {"rows": "test" if held_out else "training", "n": int(len(rows)),
             "note": None if held_out else "This run kept no test rows, so both trees are scored on the training "
                                           "rows they were grown on: split the data to judge them on unseen rows.",
             "student": _score(student, actual), "id3": _score(id3, actual),
-            "same_tree": all(node["matches_id3"] for node in decided),
+            "same_tree": all(node["matches_id3"] for node in nodes if node["kind"] == "split"),
+            "by_id3": sum(node["kind"] == "split" and node["by"] == "id3" for node in nodes),
             "agreed": sum(node["matches_id3"] for node in decided), "decided": len(decided),
             "n_differ": int(len(differ)),
             "differences": [{"row": int(rows[i]) + 1, "actual": actual[i], "student": student[i], "id3": id3[i]}

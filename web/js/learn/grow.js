@@ -10,9 +10,19 @@ const countsText = (counts) => Object.entries(counts).map(([k, v]) => `${k} ${v}
 const branchesText = (branches) => Object.entries(branches).map(([value, c]) => `${value} ${Object.values(c).join("/")}`).join(" · ");
 const percent = (x) => (x === null ? "—" : `${(100 * x).toFixed(1)}%`);
 
+// A wide tree scrolls to the node the student is at (the root once grown): drawTree's regions end with
+// one box per laid-out node, in the layout's order.
+function scrollTo(box, drawn, wanted) {
+  const at = drawn.nodes.findIndex((entry) => wanted(entry.node));
+  if (at < 0) return;
+  const region = drawn.regions[drawn.regions.length - drawn.nodes.length + at];
+  box.scrollLeft = Math.max(0, (region.x + region.w / 2) * drawn.scale - box.clientWidth / 2);
+}
+
 export function growPane(pane, { call, getContext, say }) {
   const start = el("button", { type: "button", class: "learn-primary", text: "Start growing" });
   const undo = el("button", { type: "button", class: "learn-secondary", text: "Undo last choice", disabled: true });
+  const finish = el("button", { type: "button", class: "learn-secondary", text: "Let ID3 choose the rest", hidden: true });
   const intro = el("p", { class: "learn-muted", text: "Train a decision tree on a small categorical table (restaurant, play tennis), then "
     + "choose the attribute each node tests. After each choice you see every candidate's information gain and the one ID3 picks." });
   const node = el("p", { class: "learn-grow-node" });
@@ -29,21 +39,23 @@ export function growPane(pane, { call, getContext, say }) {
   const theirs = el("div", { class: "learn-grow-id3" });
   const work = el("div", { class: "learn-grow-work" }, ask, verdictLine, reveal, next);
   // Side by side while there is a choice to make; a wide tree wraps below it and scrolls rather than shrinks.
-  pane.append(el("div", { class: "learn-toolbar" }, start, undo), intro, node, result,
+  pane.append(el("div", { class: "learn-toolbar" }, start, undo, finish), intro, node, result,
     el("div", { class: "learn-grow-layout" }, work,
       el("div", { class: "learn-grow-tree" }, el("h3", { class: "learn-title", text: "Your tree" }), scroll, twin)),
     theirs);
   const state = { modelId: null, order: [], choices: {}, reply: null, showing: null };
 
   const record = (path) => state.reply.nodes.find((n) => n.path === path);
-  const grow = () => call("grow_yourself", { model_id: state.modelId, choices: state.choices });
+  const grow = (rest = false) => call("grow_yourself", { model_id: state.modelId, choices: state.choices, finish: rest });
 
   function drawGrown() {
     const reply = state.reply;
     const current = (n) => n.path === state.showing;
-    drawTree(canvas, reply.tree, reply.classes, { current });
+    const drawn = drawTree(canvas, reply.tree, reply.classes, { current });
+    scrollTo(scroll, drawn, (n) => (state.showing === null ? n.path === "root" : current(n)));
     twin.replaceChildren(twin.firstChild, treeAsList(reply.tree, current));
     setDisabled(undo, state.order.length === 0);
+    finish.hidden = reply.done;
     pane.dataset.open = String(reply.open.length);
   }
 
@@ -103,9 +115,13 @@ export function growPane(pane, { call, getContext, say }) {
     const reply = state.reply;
     const c = reply.comparison;
     state.showing = null;
-    drawGrown();
     work.hidden = true;  // nothing left to choose: the trees take the width
-    node.textContent = `Your tree is grown: ${c.agreed} of your ${c.decided} choices were ID3's${c.same_tree ? ", so it is ID3's tree." : "."}`;
+    drawGrown();
+    const nodes = (n) => (n === 1 ? "node" : "nodes");
+    const rest = c.by_id3 ? `; ID3 chose at ${c.by_id3} more ${nodes(c.by_id3)}` : "";
+    const yours = c.decided === 1 ? `your one choice was ${c.agreed ? "" : "not "}ID3's` : `${c.agreed} of your ${c.decided} choices were ID3's`;
+    const who = c.decided ? `${yours}${rest}` : `ID3 chose at all ${c.by_id3} ${nodes(c.by_id3)}`;
+    node.textContent = `Your tree is grown: ${who}${c.same_tree ? ", so it is ID3's tree." : "."}`;
     const where = c.rows === "test" ? `the ${c.n} test rows` : `the ${c.n} training rows`;
     const scores = simpleTable(["tree", "right", "accuracy"], [["yours", `${c.student.correct} of ${c.n}`, percent(c.student.accuracy)],
       ["ID3's", `${c.id3.correct} of ${c.n}`, percent(c.id3.accuracy)]], { caption: `Both trees on ${where}`, rowHeaders: true });
@@ -132,6 +148,7 @@ export function growPane(pane, { call, getContext, say }) {
   }
 
   async function choose(path, attribute) {
+    if (path in state.choices) return;  // a second click while the first choice is being grown
     state.choices[path] = attribute;
     state.order.push(path);
     try {
@@ -165,7 +182,14 @@ export function growPane(pane, { call, getContext, say }) {
     showOpen();
   }
 
+  // The nodes left open get ID3's attribute (the student's choices stay; Undo reopens them all).
+  async function finishWithId3() {
+    state.reply = await grow(true);
+    showComparison();
+  }
+
   start.addEventListener("click", () => begin().catch(() => {}));
+  finish.addEventListener("click", () => finishWithId3().catch(() => {}));
   undo.addEventListener("click", () => undoLast().catch(() => {}));
   next.addEventListener("click", () => (state.reply.done ? showComparison() : showOpen()));
   return { start: begin };
