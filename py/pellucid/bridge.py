@@ -45,7 +45,7 @@ class Session(Keeping):
     COMMANDS = ("load_csv", "load_pasted", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "check_twin", "export_sklearn",
-                "curves", "importance", "show_run", "tune", "rank_learners", "apply_model")
+                "curves", "importance", "show_run", "tune", "rank_learners", "apply_model", "grow_yourself")
 
     def handle(self, cmd, args=None, convert=plain):
         """Run one command; never raise (errors come back as data the page can show). `convert` makes the
@@ -201,6 +201,12 @@ class Session(Keeping):
     def explain_row(self, model_id, row):
         """Why the 1-based table `row` gets its prediction: tree path, neighbours, scores or log-probabilities."""
         return workbench.explain.explain_row(self.run(model_id), row)
+
+    def grow_yourself(self, model_id, choices=None, finish=False):
+        """The notes' tree grown with the student's attribute at each node ({node path: attribute}), every
+        candidate's gain and ID3's pick; once no node is open (`finish`: ID3 picks at the ones left), both
+        trees scored on held-out rows."""
+        return workbench.grow_yourself.grow_yourself(self.run(model_id), choices, finish)
 
     def exercise(self, model_id, seed=0):
         """A seeded exercise on the current data and model (the question only)."""

@@ -9,6 +9,7 @@ import { el, simpleTable } from "../dom.js";
 import { VIEWS } from "./views.js";
 import { renderMath, loadTemml } from "./math.js";
 import { labPane } from "./lab.js";
+import { growPane } from "./grow.js";
 
 let styled = false;
 function addStyles() {
@@ -21,7 +22,8 @@ const fmt = (v) => (typeof v === "number" ? String(Number(v.toFixed(4))) : Strin
 
 // What the page's status line says while each request runs; the ones that can take long can be cancelled.
 const JOBS = { timeline: ["Replaying the learner's steps…", true], explain_row: ["Explaining the row…", true],
-  exercise: ["Making an exercise…", false], check_exercise: ["Checking the answer…", false] };
+  exercise: ["Making an exercise…", false], check_exercise: ["Checking the answer…", false],
+  grow_yourself: ["Growing the tree…", false] };
 const runAlone = (label, work, { onError }) => work().catch((error) => { onError(error); return null; });
 
 export function mountLearnPanel(container, { python, getContext, run = runAlone }) {
@@ -33,7 +35,7 @@ export function mountLearnPanel(container, { python, getContext, run = runAlone 
   const bar = el("div", { class: "learn-tabs", role: "tablist" });
   const root = el("section", { class: "learn-panel", "aria-label": "See it learn" },
     el("h2", { text: "See it learn" }), bar, status);
-  for (const [key, label] of [["steps", "Steps"], ["row", "One row"], ["lab", "Estimation lab"], ["exercise", "Check your work"]]) {
+  for (const [key, label] of [["steps", "Steps"], ["row", "One row"], ["grow", "Grow it yourself"], ["lab", "Estimation lab"], ["exercise", "Check your work"]]) {
     tabs[key] = el("button", { type: "button", role: "tab", class: "learn-tab", text: label, onclick: () => select(key) });
     panes[key] = el("div", { class: "learn-pane", role: "tabpanel", hidden: true, dataset: { pane: key } });
     bar.append(tabs[key]);
@@ -59,6 +61,7 @@ export function mountLearnPanel(container, { python, getContext, run = runAlone 
   });
   labPane(panes.lab, { call: draw, getContext, say });
   const exercise = exercisePane(panes.exercise, { call, getContext, say });
+  const grow = growPane(panes.grow, { call, getContext, say });
   function select(key) {
     for (const k of Object.keys(tabs)) {
       tabs[k].setAttribute("aria-selected", String(k === key));
@@ -66,7 +69,7 @@ export function mountLearnPanel(container, { python, getContext, run = runAlone 
     }
   }
   select("steps");
-  return { select, loadSteps: steps.load, explain: row.explain, newExercise: exercise.make, element: root };
+  return { select, loadSteps: steps.load, explain: row.explain, newExercise: exercise.make, startGrowing: grow.start, element: root };
 }
 
 // --- the timeline -----------------------------------------------------------------------------------------
