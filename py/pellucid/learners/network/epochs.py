@@ -13,6 +13,8 @@ import numpy as np
 
 from ...core.errors import DataError
 
+DIVERGED = 1e4  # an epoch's loss this many times the starting loss: the steps are growing without bound
+
 
 class Stop:
     """How an epoch loop ended, for the model's warnings: `diverged_at` (the epoch whose loss or weights
@@ -53,6 +55,7 @@ def run_epochs(model, net, solver, X, Y, sample_weight, rng, incremental, valida
     record: n_iter_, t_, loss_, loss_curve_, best_loss_, validation_scores_, best_validation_score_.
     `validation`: (X_val, y_val, sample_weight_val, score(X, y, w)) when early stopping. Returns a Stop."""
     stop = Stop()
+    start_loss = None  # the starting network's loss on the first batch: the scale "without bound" is read on
     n = X.shape[0]
     batch = batch_size_for(model.batch_size, n)
     rows = np.arange(n)
@@ -67,12 +70,13 @@ def run_epochs(model, net, solver, X, Y, sample_weight, rng, incremental, valida
                 chosen = slice(start, min(start + batch, n)) if not model.shuffle else rows[start:start + batch]
                 sw = None if sample_weight is None else sample_weight[chosen]
                 loss, grads = net.gradient(X[chosen], Y[chosen], sw, rows[start:start + batch])
+                start_loss = loss if start_loss is None else start_loss
                 accumulated += loss * (min(start + batch, n) - start)
                 updates = solver.step(net.params, grads)
                 if recorder is not None:
                     recorder.step(epoch + 1, rows[start:start + batch], net, updates, solver.learning_rate)
             epoch_loss = accumulated / n
-            if not (math.isfinite(epoch_loss) and all(np.all(np.isfinite(p)) for p in net.params)):
+            if diverged(epoch_loss, start_loss, net.params):
                 for p, kept in zip(net.params, last_good):
                     p[...] = kept
                 stop.diverged_at = len(model.loss_curve_) + 1
@@ -95,6 +99,13 @@ def run_epochs(model, net, solver, X, Y, sample_weight, rng, incremental, valida
         for p, best in zip(net.params, model._best_params):
             p[...] = best
     return stop
+
+
+def diverged(epoch_loss, start_loss, params):
+    """The steps overshoot: the epoch's loss is not a finite number, or has grown to more than DIVERGED
+    times the start's (at least 1), or a weight is no longer finite. A loss that falls never comes near."""
+    limit = DIVERGED * max(start_loss if start_loss is not None and math.isfinite(start_loss) else 1.0, 1.0)
+    return not (math.isfinite(epoch_loss) and epoch_loss <= limit and all(np.all(np.isfinite(p)) for p in params))
 
 
 def _count_no_improvement(model, net, validation):

@@ -217,7 +217,8 @@ class _MLP(Estimator):
             kept = stop.diverged_at - 1
             self.warnings_.append(
                 f"Training diverged at epoch {stop.diverged_at}: with learning_rate_init={self.learning_rate_init} "
-                f"the loss or the weights stopped being finite numbers (the steps overshoot and grow). The network "
+                f"the loss grew past 10,000 times its start or stopped being a finite number (the steps overshoot "
+                f"and grow). The network "
                 f"is the one {'after epoch ' + str(kept) if kept else 'it started from'}; lower learning_rate_init "
                 f"(e.g. {self.learning_rate_init / 10:g}).")
         elif stop.max_iter_reached and not incremental:
@@ -281,7 +282,8 @@ class MLPClassifier(ClassifierMixin, _MLP):
     scikit-learn 1.7+. random_state seeds the start (Glorot's uniform, numpy's generator), the order and
     the held-out rows.
 
-    A learning rate so large that the loss or the weights stop being finite stops training at that epoch:
+    A learning rate so large that the loss grows past 10,000 times its start, or it or the weights stop
+    being finite, stops training at that epoch:
     the network of the epoch before is kept, `converged_` is False and `warnings_` (also issued as a
     ConvergenceWarning) names the learning rate and the epoch.
 
