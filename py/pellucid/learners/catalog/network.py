@@ -11,7 +11,7 @@ SHARED = ("activation", "solver", "alpha", "batch_size", "learning_rate", "learn
 
 def _settings(p):
     sizes = p["hidden_layer_sizes"]
-    sizes = (int(sizes),) if isinstance(sizes, (int, float)) else tuple(int(v) for v in sizes)
+    sizes = [int(sizes)] if isinstance(sizes, (int, float)) else [int(v) for v in sizes]  # a list: a script writes one
     return {"hidden_layer_sizes": sizes, **{name: p[name] for name in SHARED}}
 
 
