@@ -2,7 +2,7 @@
 curve, stopping when the loss (or the validation score) stops improving, early stopping's held-out rows,
 and a learning rate so large that the loss diverges.
 
-`net` is either path (forward_backward's readable lists or fast.py's flat buffers): it exposes `params`
+`net` is either path (forward_backward's readable lists or forward_backward_fast's fused buffers): it exposes `params`
 (arrays changed in place) and `gradient(X, Y, sample_weight, rows) -> (loss, grads)`; `solver` is one of
 solvers.py's. The loop is the same for both, so they take the same steps.
 """

@@ -24,7 +24,7 @@ alpha/n W; the biases are not penalised):
     dLoss/dW_l = (a_(l-1)^T delta_l + alpha W_l) / n       dLoss/db_l = sum_rows(delta_l) / n
 
 With sample weights s_i every row's delta is multiplied by s_i and n becomes sum_i s_i. This module is
-what a traced fit runs; fast.py computes the same numbers in preallocated buffers.
+what a traced fit runs; forward_backward_fast.py computes the same numbers in preallocated buffers.
 """
 
 from typing import NamedTuple

@@ -13,7 +13,8 @@ from ...core.sample_weight import check_sample_weight
 from ...core.targets import check_classes, check_target
 from ...tabular.features import fit_numeric, numeric
 from ..shared.partial_fit import check_same_classes, class_codes, first_classes
-from . import fast, forward_backward
+from . import forward_backward, forward_backward_fast
+from .flat import layout, views
 from .activations import ACTIVATION, HIDDEN
 from .epochs import batch_size_for, run_epochs, validation_split
 from .model_file import CLASSIFIER_STATE, REGRESSOR_STATE, check_network
@@ -116,7 +117,7 @@ class _MLP(Estimator):
             self._initialize(layer_units, rng)
         else:
             self._check_layers(layer_units)
-        spans, _ = fast.layout(layer_units)
+        spans, _ = layout(layer_units)
         flat = np.concatenate([p.ravel() for p in self.coefs_ + self.intercepts_]).astype(float)
         self._set_views(flat, spans)
         solver = self._solver(flat, incremental)
@@ -180,7 +181,7 @@ class _MLP(Estimator):
         self._no_improvement_count = getattr(self, "_no_improvement_count", 0)
 
     def _set_views(self, flat, spans):
-        parts = fast.views(flat, spans)
+        parts = views(flat, spans)
         L = len(parts) // 2
         self.coefs_, self.intercepts_ = parts[:L], parts[L:]
         if getattr(self, "_best_params", None) is None or len(self._best_params[0]) != len(flat):
@@ -204,7 +205,7 @@ class _MLP(Estimator):
         """The path a fit runs: the readable chain rule when traced, the fused buffers otherwise."""
         out, loss = self.out_activation_, self._loss_name
         if not self.trace:
-            return fast.FastNet(flat, spans, self.activation, out, loss, self.alpha, batch), None
+            return forward_backward_fast.FastNet(flat, spans, self.activation, out, loss, self.alpha, batch), None
         net = _ReadableNet(flat, spans, self.activation, out, loss, self.alpha)
         return net, Recorder(0, len(flat), spans)
 
@@ -247,7 +248,7 @@ class _ReadableNet:
 
     def __init__(self, flat, spans, activation, out_activation, loss, alpha):
         self.params, self.spans = [flat], spans
-        parts = fast.views(flat, spans)
+        parts = views(flat, spans)
         L = len(parts) // 2
         self.coefs, self.intercepts = parts[:L], parts[L:]
         self.settings = (activation, out_activation, loss, alpha)

@@ -21,6 +21,8 @@ network); a last dict {"omitted": k} then counts the steps that held the row and
 
 import numpy as np
 
+from .flat import views
+
 MAX_TRACE_STEPS = 200
 MAX_TRACE_NUMBERS = 400_000  # numbers kept over all steps; fewer steps on a larger network
 
@@ -47,7 +49,7 @@ class Recorder:
             return
         i, p = int(where[0]), net.last
         L = len(p.z)
-        update_parts = [u.copy() for u in _split(updates[0], self.spans)]
+        update_parts = [u.copy() for u in views(updates[0], self.spans)]
         self.steps.append({
             "epoch": epoch, "step": self.count, "row": self.row, "batch_rows": len(batch_rows),
             "learning_rate": float(learning_rate), "x": as_list(p.a[0][i]),
@@ -60,5 +62,3 @@ class Recorder:
             "intercept_updates": [as_list(u) for u in update_parts[L:]]})
 
 
-def _split(flat, spans):
-    return [flat[start:end].reshape(shape) for start, end, shape in spans]

@@ -1,36 +1,20 @@
 """The forward and backward pass of forward_backward.py, fused into preallocated float64 buffers.
 
-Every weight and bias lives in one flat vector (the coefficient matrices first, then the biases, layer
-by layer, as scikit-learn packs them), the model's `coefs_`/`intercepts_` being views into it, and the
-gradient in another such vector, so a solver updates all of them in one operation per step rather than
-one per layer. The activations and deltas of each layer are buffers sized for the largest batch and
-reused. The numbers are those of the readable pass (tests/unit/test_mlp.py holds the two to the same
-weights); only the order of a few floating-point operations differs.
+The gradient is one flat vector laid out as the parameters are (flat.py), so a solver updates all of
+them in one operation per step rather than one per layer. The activations and deltas of each layer are
+buffers sized for the largest batch and reused. The numbers are those of the readable pass
+(tests/unit/test_fast_paths.py and test_mlp.py hold the two to the same gradients and weights); only the
+order of a few floating-point operations differs.
 """
 
 import numpy as np
 
-
-def layout(layer_units):
-    """[(start, end, shape)] of each coefficient matrix, then each bias vector, in the flat vector."""
-    spans, start = [], 0
-    for fan_in, fan_out in zip(layer_units[:-1], layer_units[1:]):
-        spans.append((start, start + fan_in * fan_out, (fan_in, fan_out)))
-        start += fan_in * fan_out
-    for fan_out in layer_units[1:]:
-        spans.append((start, start + fan_out, (fan_out,)))
-        start += fan_out
-    return spans, start
-
-
-def views(flat, spans):
-    """The arrays of `spans` as views into `flat` (writing one writes the flat vector)."""
-    return [flat[start:end].reshape(shape) for start, end, shape in spans]
+from .flat import views
 
 
 class FastNet:
     """A fused gradient over a batch for the network whose parameters are the flat vector `flat` laid out
-    by `spans` (`layout`): `coefs` and `intercepts` are views into it; `gradient` fills one flat vector."""
+    by `spans` (flat.layout): `coefs` and `intercepts` are views into it; `gradient` fills one flat vector."""
 
     def __init__(self, flat, spans, activation, out_activation, loss, alpha, max_batch):
         L = len(spans) // 2
