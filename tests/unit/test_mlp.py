@@ -148,8 +148,10 @@ def test_partial_fit_rules():
     assert model.n_iter_ == 1 and model.t_ == 60 and len(model.loss_curve_) == 2
     with pytest.raises(DataError, match="not among the classes"):
         model.partial_fit(X, np.where(y == 2, 7, y))
+    refused = MLPClassifier(early_stopping=True)
     with pytest.raises(DataError, match="early_stopping"):
-        MLPClassifier(early_stopping=True).partial_fit(X, y, classes=[0, 1, 2])
+        refused.partial_fit(X, y, classes=[0, 1, 2])
+    assert not refused.fitted_attributes()
 
 
 def test_warm_start_continues_and_refuses_other_classes():

@@ -123,9 +123,6 @@ class _MLP(Estimator):
         solver = self._solver(flat, incremental)
         validation = None
         if self.early_stopping:
-            if incremental:
-                raise DataError("partial_fit does not support early_stopping=True; use fit.",
-                                field="params.early_stopping")
             stratify = Y[:, 0] > 0.5 if self.task == "classification" and Y.shape[1] == 1 else None
             train, val = validation_split(rng, len(X), self.validation_fraction, stratify)
             w_val = None if sample_weight is None else sample_weight[val]
@@ -142,6 +139,13 @@ class _MLP(Estimator):
         if recorder is not None:
             self.trace_ = recorder.steps + ([{"omitted": recorder.omitted}] if recorder.omitted else [])
         return self
+
+    def _check_incremental(self):
+        """partial_fit sees one chunk at a time, so it has no rows to hold out (scikit-learn refuses too)."""
+        self._check_params()
+        if self.early_stopping:
+            raise DataError("partial_fit does not support early_stopping=True; use fit.",
+                            field="params.early_stopping")
 
     def _initialize(self, layer_units, rng):
         """Glorot's uniform start, as scikit-learn's: W and b of each layer drawn from U(-r, r) with
@@ -320,7 +324,7 @@ class MLPClassifier(ClassifierMixin, _MLP):
     def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One epoch over these rows from the weights (and solver state) so far; `classes` (every label
         there will be) on the first call."""
-        self._check_params()
+        self._check_incremental()
         first_pass = "coefs_" not in vars(self)
         if first_pass:
             classes = first_classes(classes)
@@ -393,7 +397,7 @@ class MLPRegressor(RegressorMixin, _MLP):
 
     def partial_fit(self, X, y, sample_weight=None):
         """One epoch over these rows from the weights (and solver state) so far."""
-        self._check_params()
+        self._check_incremental()
         return self._regress(X, y, None, sample_weight, True, "coefs_" not in vars(self))
 
     def _regress(self, X, y, feature_names, sample_weight, incremental, first_pass):
