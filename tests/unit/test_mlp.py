@@ -73,6 +73,8 @@ def test_fast_path_takes_the_readable_paths_steps(cls, classes, activation, solv
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-13)
     np.testing.assert_allclose(fast.loss_curve_, readable.loss_curve_, rtol=1e-10)
     assert not hasattr(fast, "trace_") and readable.trace_
+    readable.set_params(trace=False, warm_start=True)
+    assert not hasattr(quietly(readable, X, y), "trace_")  # no trace of an earlier fit is left behind
 
 
 def test_trace_records_the_chain_rule_for_the_first_row():
@@ -133,9 +135,11 @@ def test_early_stopping_keeps_the_best_network_on_the_held_out_rows():
 
 def test_early_stopping_needs_two_held_out_rows():
     X, y = data(10)
+    model = MLPClassifier(early_stopping=True, validation_fraction=0.1)
     with pytest.raises(DataError, match="validation_fraction") as caught:
-        MLPClassifier(early_stopping=True, validation_fraction=0.1).fit(X, y)
+        model.fit(X, y)
     assert caught.value.field == "params.validation_fraction"
+    assert "coefs_" not in vars(model)
 
 
 def test_partial_fit_rules():

@@ -29,14 +29,20 @@ def batch_size_for(batch_size, n):
     return min(200, n) if batch_size == "auto" else int(min(max(batch_size, 1), n))
 
 
-def validation_split(rng, n, fraction, stratify_by=None):
-    """(train rows, validation rows): ceil(fraction n) rows held out at random, in the same proportion of
-    each of `stratify_by`'s two classes when given (scikit-learn stratifies only a single output)."""
+def validation_size(n, fraction):
+    """ceil(fraction n), the rows early stopping holds out: at least 2, and at least 1 row left to train on."""
     n_val = math.ceil(fraction * n)
     if n_val < 2 or n - n_val < 1:
         raise DataError(f"The validation set is too small: validation_fraction={fraction} of {n} rows holds "
                         f"{n_val}; early stopping needs at least 2. Raise validation_fraction or use more rows.",
                         field="params.validation_fraction")
+    return n_val
+
+
+def validation_split(rng, n, fraction, stratify_by=None):
+    """(train rows, validation rows): ceil(fraction n) rows held out at random, in the same proportion of
+    each of `stratify_by`'s two classes when given (scikit-learn stratifies only a single output)."""
+    n_val = validation_size(n, fraction)
     if stratify_by is None:
         order = rng.permutation(n)
         return np.sort(order[n_val:]), np.sort(order[:n_val])

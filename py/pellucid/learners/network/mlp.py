@@ -16,7 +16,7 @@ from ..shared.partial_fit import check_same_classes, class_codes, first_classes
 from . import forward_backward, forward_backward_fast
 from .flat import layout, views
 from .activations import ACTIVATION, HIDDEN
-from .epochs import batch_size_for, run_epochs, validation_split
+from .epochs import batch_size_for, run_epochs, validation_size, validation_split
 from .model_file import CLASSIFIER_STATE, REGRESSOR_STATE, check_network
 from .solvers import SGD, Adam
 from .trace import Recorder
@@ -111,6 +111,8 @@ class _MLP(Estimator):
 
     def _fit(self, X, Y, sample_weight, incremental, first_pass, score):
         """Train on encoded rows X (n, d) and targets Y (n, outputs); sklearn's `_fit` for sgd and adam."""
+        if self.early_stopping:
+            validation_size(len(X), self.validation_fraction)  # refused before the network is touched
         rng = np.random.default_rng(self.random_state)
         layer_units = [X.shape[1]] + hidden_sizes(self.hidden_layer_sizes) + [Y.shape[1]]
         if first_pass:
@@ -136,6 +138,7 @@ class _MLP(Estimator):
         stop = run_epochs(self, net, solver, X, Y, sample_weight, rng, incremental, validation, recorder)
         self._set_views(flat.copy(), spans)  # the fitted network no longer shares the solver's buffer
         self._report(stop, incremental)
+        self.__dict__.pop("trace_", None)  # a trace describes the fit that made it, never a later one
         if recorder is not None:
             self.trace_ = recorder.steps + ([{"omitted": recorder.omitted}] if recorder.omitted else [])
         return self
