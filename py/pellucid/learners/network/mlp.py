@@ -154,7 +154,7 @@ class _MLP(Estimator):
         """Glorot's uniform start, as scikit-learn's: W and b of each layer drawn from U(-r, r) with
         r = sqrt(6 / (fan_in + fan_out)), or sqrt(2 / (fan_in + fan_out)) for logistic units (numpy's
         generator, so the draws differ from scikit-learn's)."""
-        self.n_iter_, self.t_ = 0, 0
+        self.n_iter_, self.t_, self.loss_ = 0, 0, None
         self.n_layers_, self.n_outputs_ = len(layer_units), layer_units[-1]
         self.coefs_, self.intercepts_ = [], []
         factor = 2.0 if self.activation == "logistic" else 6.0
@@ -222,13 +222,12 @@ class _MLP(Estimator):
         self.warnings_ = []
         self.converged_ = stop.diverged_at is None and not stop.max_iter_reached
         if stop.diverged_at is not None:
-            kept = stop.diverged_at - 1
+            kept = f"after epoch {stop.diverged_at - 1}" if stop.diverged_at > 1 else "it started from"
             self.warnings_.append(
                 f"Training diverged at epoch {stop.diverged_at}: with learning_rate_init={self.learning_rate_init} "
-                f"the loss grew past 10,000 times its start or stopped being a finite number (the steps overshoot "
-                f"and grow). The network "
-                f"is the one {'after epoch ' + str(kept) if kept else 'it started from'}; lower learning_rate_init "
-                f"(e.g. {self.learning_rate_init / 10:g}).")
+                "the loss grew past 10,000 times its start or stopped being a finite number (the steps overshoot "
+                f"and grow). The network kept is the one {kept}; lower learning_rate_init "
+                f"(e.g. to {self.learning_rate_init / 10:g}).")
         elif stop.max_iter_reached and not incremental:
             self.warnings_.append(f"The {self.solver} solver ran all max_iter={self.max_iter} epochs before the "
                                   f"loss stopped improving by more than tol={self.tol}; raise max_iter.")
