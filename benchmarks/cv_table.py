@@ -35,7 +35,7 @@ if str(ROOT / "py") not in sys.path:
 
 import pellucid  # noqa: E402
 from sklearn import datasets as skdata  # noqa: E402
-from sklearn import ensemble, linear_model, naive_bayes, neighbors, svm, tree  # noqa: E402
+from sklearn import ensemble, linear_model, naive_bayes, neighbors, neural_network, svm, tree  # noqa: E402
 from sklearn.kernel_ridge import KernelRidge  # noqa: E402
 from sklearn.metrics import r2_score  # noqa: E402
 from sklearn.model_selection import KFold, StratifiedKFold  # noqa: E402
@@ -46,6 +46,8 @@ FOREST_TREES = 30  # trees of each forest: enough for a stable mean, few enough 
 CLASSIFICATION_SETS = ("iris", "wine", "breast_cancer")
 REGRESSION_SETS = ("diabetes",)
 PERCEPTRON_EPOCHS = 20  # both perceptrons run this many passes at most
+# The networks: one hidden layer, Adam, on standardised features; each library draws its own start and order.
+NETWORK = {"hidden_layer_sizes": (32,), "learning_rate_init": 0.01, "max_iter": 300, "random_state": 0}
 # KernelRidge's default alpha. KernelRegression's gradient descent with l2 = alpha has the same fixed point,
 # (K + alpha I) beta = y; with its default l2 = 0 it would fit the training targets instead (R^2 0.31 here).
 KERNEL_RIDGE_ALPHA = 1.0
@@ -147,6 +149,7 @@ def classifier_pairs(perceptron_epochs=PERCEPTRON_EPOCHS):
              prep=_prep_both(standardize)),
         Pair("MultinomialNB", lambda n: pellucid.MultinomialNB(alpha=1.0),
              lambda: naive_bayes.MultinomialNB(alpha=1.0), "same", 0.005),
+        *network_pair(pellucid.MLPClassifier, neural_network.MLPClassifier),
         Pair("KernelPerceptron(rbf) vs SVC(rbf)", lambda n: pellucid.KernelPerceptron(
                  kernel="rbf", max_iter=perceptron_epochs),
              lambda: svm.SVC(kernel="rbf"), "reference", 0.05, prep=_prep_both(standardize),
@@ -164,6 +167,13 @@ def forest_pairs(our_forest, their_forest, our_bagging, their_bagging):
                  lambda: their_bagging(n_estimators=FOREST_TREES, random_state=0), "ensemble", 0.05, note=note)]
 
 
+def network_pair(ours, theirs):
+    """A network of one hidden layer of 32 units: the same training from other random starting weights and
+    orders (numpy's generator, scikit-learn's RandomState), so the two agree on average, not fold by fold."""
+    return [Pair(f"{ours.__name__}(32 units)", lambda n: ours(**NETWORK), lambda: theirs(**NETWORK), "network", 0.05,
+                 prep=_prep_both(standardize), note="other random starting weights and order: the same on average")]
+
+
 def regressor_pairs():
     """The regressor pairs, in table order."""
     return [
@@ -176,6 +186,7 @@ def regressor_pairs():
         Pair("KNeighborsRegressor(n_neighbors=5)",
              lambda n: pellucid.KNeighborsRegressor(n_neighbors=5, standardize=True),
              lambda: make_pipeline(StandardScaler(), neighbors.KNeighborsRegressor(5)), "same", 0.005),
+        *network_pair(pellucid.MLPRegressor, neural_network.MLPRegressor),
         Pair("KernelRegression(rbf) vs KernelRidge(rbf)", lambda n: pellucid.KernelRegression(
                  kernel="rbf", l2=KERNEL_RIDGE_ALPHA),
              lambda: KernelRidge(kernel="rbf", alpha=KERNEL_RIDGE_ALPHA), "reference", 0.05,

@@ -38,6 +38,7 @@ from .learners.linear.perceptron import Perceptron
 from .tabular.table import Table
 from .learners.tree import DecisionTreeClassifier, DecisionTreeRegressor, export_text
 from .learners.ensemble import BaggingClassifier, BaggingRegressor, RandomForestClassifier, RandomForestRegressor
+from .learners.network import MLPClassifier, MLPRegressor
 
 __version__ = "0.1.0"
 
@@ -52,7 +53,7 @@ __all__ = [
     "LinearRegression", "LogisticRegression", "Perceptron",
     "BernoulliNB", "MultinomialNB", "CategoricalNB", "GaussianNB",
     "KNeighborsClassifier", "KNeighborsRegressor", "KernelRegression", "KernelPerceptron", "is_psd",
-    "KMeans", "AgglomerativeClustering", "PCA",
+    "KMeans", "AgglomerativeClustering", "PCA", "MLPClassifier", "MLPRegressor",
     "mle", "map_estimate", "laplace", "log_likelihood_curve",
     "train_test_split", "train_val_test_split", "KFold", "StratifiedKFold", "cross_validate",
     "validation_curve", "learning_curve",

@@ -38,6 +38,8 @@ EXPECTED_FAILURES = {
     "BaggingClassifier": BOOTSTRAP_WEIGHTS,
     "BaggingRegressor": BOOTSTRAP_WEIGHTS,
     "GaussianNB": SPARSE_WEIGHTS,
+    "MLPClassifier": SPARSE_WEIGHTS,
+    "MLPRegressor": SPARSE_WEIGHTS,
     "CategoricalNB": SPARSE_WEIGHTS,
     "DecisionTreeClassifier": SPARSE_WEIGHTS,
     "DecisionTreeRegressor": SPARSE_WEIGHTS,

@@ -428,3 +428,18 @@ def test_a_million_rows_are_refused_with_the_row_limit_before_any_matrix_is_made
     fitted = ESTIMATORS[name](**({"max_iter": 3} if name == "KernelRegression" else {})).fit(
         X[rows], None if y is None else y[rows])
     assert fitted.fitted_attributes()
+
+
+@pytest.mark.parametrize("name", ["MLPClassifier", "MLPRegressor"])
+def test_a_network_whose_learning_rate_diverges_keeps_its_last_finite_weights(name):
+    """A step size far too large: training stops at the epoch whose loss runs away, the network before it is
+    kept (finite predictions), and the warning names the learning rate and the epoch."""
+    X, y = tame()
+    cls = ESTIMATORS[name]
+    model = cls(hidden_layer_sizes=(10,), solver="sgd", learning_rate_init=50.0, momentum=0.9, max_iter=100)
+    with pytest.warns(pellucid.ConvergenceWarning, match=r"diverged at epoch \d+: with learning_rate_init=50.0"):
+        model.fit(X * 100, y * 1000 if name == "MLPRegressor" else y)
+    assert not model.converged_ and model.n_iter_ < 100
+    assert np.isfinite(model.predict(X * 100).astype(float)).all()
+    if hasattr(model, "predict_proba"):
+        assert np.isfinite(model.predict_proba(X * 100)).all()

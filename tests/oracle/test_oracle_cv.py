@@ -28,6 +28,10 @@ BINARY_PERCEPTRON_TOL = 0.02  # same updates, except at a score of exactly 0
 # R^2 on diabetes moves by 0.04 with its seed alone. tests/oracle/test_forest.py holds 100 trees to 0.015.
 ENSEMBLE_TOL = 0.05
 ENSEMBLES = {"RandomForestClassifier", "RandomForestRegressor", "BaggingClassifier", "BaggingRegressor"}
+# Networks of 32 units: other random starting weights and orders, the same training on average (the
+# differences seen are at most 0.013); tests/oracle/test_mlp_vs_sklearn.py holds them step by step.
+NETWORK_TOL = 0.05
+NETWORKS = {"MLPClassifier", "MLPRegressor"}
 REFERENCE_TOL = 0.05  # KernelPerceptron vs SVC, KernelRegression vs KernelRidge: neighbours, not twins
 
 PLANNED = ([(p.learner, d) for d in CLASSIFICATION_SETS for p in classifier_pairs()]
@@ -71,6 +75,8 @@ def test_cv_score_matches_sklearn(table, learner, dataset):
         assert diff <= REFERENCE_TOL, where
     elif est in ENSEMBLES:
         assert diff <= ENSEMBLE_TOL, where
+    elif est in NETWORKS:
+        assert diff <= NETWORK_TOL, where
     elif est == "Perceptron" and row["n_classes"] == 2:
         assert diff <= BINARY_PERCEPTRON_TOL, where
     elif est == "Perceptron":
@@ -83,7 +89,7 @@ def test_cv_score_matches_sklearn(table, learner, dataset):
         pytest.fail(f"no tolerance decided for {est}")
 
 
-NOT_EXACT = ("Decision", "Kernel", "Perceptron", "RandomForest", "Bagging")  # learners whose names start so
+NOT_EXACT = ("Decision", "Kernel", "Perceptron", "RandomForest", "Bagging", "MLP")  # learners whose names start so
 
 
 @pytest.mark.parametrize("learner, dataset", [(lr, d) for lr, d in PLANNED if not lr.startswith(NOT_EXACT)])

@@ -489,3 +489,30 @@ def test_kmeans_cluster_sums_without_blas_equal_them_with_it(seed, monkeypatch):
     np.testing.assert_allclose(sums_without, sums, rtol=1e-12, atol=1e-9)
     assert np.array_equal(counts_without, counts)
     np.testing.assert_allclose(sums, [MT[:, labels == j].sum(axis=1) for j in range(k)], rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("activation", ["relu", "tanh", "logistic", "identity"])
+def test_network_fused_gradient_is_the_chain_rules(seed, activation):
+    """One batch's loss and every gradient, from forward_backward (the chain rule layer by layer) and from
+    forward_backward_fast's buffers, on tied rows, with and without sample weights, for each output."""
+    from pellucid.learners.network import forward_backward, forward_backward_fast
+    from pellucid.learners.network.flat import layout, views
+
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(5, 60)), int(rng.integers(1, 5))
+    X = _tied_matrix(rng, n, d, levels=4)
+    hidden = [int(v) for v in rng.integers(1, 6, size=int(rng.integers(1, 4)))]
+    for out, loss, k in (("logistic", "log_loss", 1), ("softmax", "log_loss", 3), ("identity", "squared_error", 1)):
+        Y = np.eye(k)[rng.integers(0, k, n)] if out == "softmax" else rng.integers(0, 2, (n, 1)).astype(float)
+        spans, size = layout([d] + hidden + [k])
+        flat = rng.uniform(-1, 1, size)
+        for weights in (None, rng.uniform(0, 2, n)):
+            parts = views(flat, spans)
+            L = len(parts) // 2
+            slow = forward_backward.backward(X, Y, parts[:L], parts[L:], activation, out, loss, 0.3, weights)
+            net = forward_backward_fast.FastNet(flat, spans, activation, out, loss, 0.3, n + 3)
+            value, (grad,) = net.gradient(X, Y, weights)
+            assert value == pytest.approx(slow.loss, rel=1e-12)
+            expected = np.concatenate([g.ravel() for g in slow.coef_grads + slow.intercept_grads])
+            np.testing.assert_allclose(grad, expected, rtol=1e-10, atol=1e-14)

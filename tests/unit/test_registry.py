@@ -23,6 +23,7 @@ ALLOWED = {
     "__init__.py": "the package's public names: `from pellucid import KMeans`",
     "learners/tree/__init__.py": "the tree package's public names",
     "learners/ensemble/__init__.py": "the ensemble package's public names",
+    "learners/network/__init__.py": "the network package's public names",
     "learners/ensemble/growers.py": "an ensemble is made of the notes' trees: it grows them as its members",
     "learners/catalog/ensembles.py": "the bagging twins name scikit-learn's trees, the estimator its bagging takes",
     "workbench/boundary.py": "draws any model over the plane of the first two principal components: "
@@ -42,7 +43,8 @@ def _own_files(learner):
 def _catalog_members():
     from pellucid.learners import catalog
     return {name: {d.name for d in getattr(catalog, name).LEARNERS}
-            for name in ("trees", "ensembles", "linear", "bayes", "neighbours", "kernels", "clustering", "projection")}
+            for name in ("trees", "ensembles", "linear", "bayes", "neighbours", "kernels", "network", "clustering",
+                         "projection")}
 
 
 def _names_in_python(tree):

@@ -11,7 +11,7 @@ A module without a `_fast` twin serves both paths, or only the fast one, and its
 
 Packages: `tree`, `ensemble` (random forests and bagging, made of the trees), `logistic`, `neighbors`
 (k-NN), `kmeans`, `kernels` (kernel regression and the kernel perceptron), `naive_bayes`, `agglomerative`,
-`linear` (linear regression, the perceptron), `projection` (PCA); `shared` holds the numeric helpers
-several learners use (distances, Gram matrices, optimisers, class weights). `catalog` describes each
-learner for the page and `registry` looks them up.
+`linear` (linear regression, the perceptron), `network` (multi-layer perceptrons), `projection` (PCA);
+`shared` holds the numeric helpers several learners use (distances, Gram matrices, optimisers, class
+weights). `catalog` describes each learner for the page and `registry` looks them up.
 """
