@@ -8,7 +8,7 @@ import pytest
 import pellucid
 from pellucid import (AgglomerativeClustering, DataError, KMeans, LinearRegression, LogisticRegression, PCA,
                       cross_validate, from_dict)
-from pellucid.core.base import fit_metadata
+from pellucid.core.sklearn_protocols import fit_metadata
 from pellucid.evaluation.model_selection import clone
 from pellucid.preprocessing.chain import Preprocessor
 from pellucid.preprocessing.pipeline import Pipeline

@@ -7,8 +7,6 @@ estimator registers itself by class name so `from_dict` can rebuild it.
 
 import copy
 import inspect
-import sys
-import types
 
 import numpy as np
 
@@ -18,6 +16,7 @@ from .errors import DataError, not_fitted
 from .file_fields import FIELD, check_state, damaged, require_dict, require_int, require_key
 from .param_names import accept_old_names, current_names
 from .params import check_params
+from .sklearn_protocols import SKLEARN_TYPES, MetadataRequests, AvailableIf, task_name, sklearn_tags
 from .scores import accuracy_score, r2_score
 
 _REGISTRY = {}
@@ -25,47 +24,11 @@ FORMAT = "pellucid-model"
 VERSION = 1  # the model file format this package writes; a newer one is refused, not read in part
 
 
-# What a set_fit_request argument left out means in scikit-learn's generated methods: no change.
-_UNCHANGED = "$UNCHANGED$"
-# fit's parameters that are the data itself, not metadata to route.
-_DATA_PARAMS = {"self", "X", "y", "feature_names"}
 # Settings that are not hyperparameters but travel with a copy (scikit-learn's clone keeps them too).
 _CARRIED = ("_fit_requests", "_sklearn_output_config")
 
 
-def _is_alias(value):
-    return isinstance(value, str) and value.isidentifier()
-
-
-def fit_metadata(cls):
-    """The metadata `cls.fit` takes besides the data (["sample_weight"] for the learners that weigh rows)."""
-    fit = getattr(cls, "fit", None)
-    if fit is None:
-        return []
-    return [p.name for p in inspect.signature(fit).parameters.values()
-            if p.name not in _DATA_PARAMS and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
-
-
-class _AvailableIf:
-    """A method that exists only where `check(instance)` holds, so `hasattr` tells the truth (scikit-learn's
-    `available_if`, which it reads to know what an estimator can do)."""
-
-    def __init__(self, check, function):
-        self.check, self.function = check, function
-        self.__doc__ = function.__doc__
-
-    def __set_name__(self, owner, name):
-        self.name = name
-
-    def __get__(self, instance, owner=None):
-        if instance is None:
-            return self.function
-        if not self.check(instance):
-            raise AttributeError(f"{type(instance).__name__} has no {self.name}")
-        return types.MethodType(self.function, instance)
-
-
-class Estimator:
+class Estimator(MetadataRequests):
     """Base class: hyperparameters from the `__init__` signature, fitted state in attributes ending in "_"."""
 
     _param_rules = {}
@@ -124,7 +87,7 @@ class Estimator:
     @property
     def _estimator_type(self):
         """"classifier", "regressor", "clusterer" or None: what scikit-learn before 1.6 reads."""
-        return _SKLEARN_TYPES.get(_task_name(self.task))
+        return SKLEARN_TYPES.get(task_name(self.task))
 
     def __sklearn_tags__(self):
         """scikit-learn's Tags for this estimator. Only scikit-learn calls this, so importing it here
@@ -134,41 +97,6 @@ class Estimator:
     def __sklearn_clone__(self):
         """scikit-learn's clone calls this: `clone`, which keeps the metadata requests and output setting."""
         return clone(self)
-
-    # --- metadata routing: scikit-learn's protocol for passing sample_weight through its meta-estimators ---
-
-    def _set_fit_request(self, **requests):
-        """Say whether scikit-learn's meta-estimators (Pipeline, cross_validate, GridSearchCV, with
-        `sklearn.set_config(enable_metadata_routing=True)`) pass each of fit's metadata on: True (pass it),
-        False (do not), None (an error if given), or a name it arrives under instead. Returns self."""
-        known = fit_metadata(type(self))
-        unknown = sorted(set(requests) - set(known))
-        if unknown:
-            raise TypeError(f"Unexpected args: {unknown} in fit. Accepted arguments are: {known}")
-        chosen = dict(getattr(self, "_fit_requests", {}))
-        for name, alias in requests.items():
-            if isinstance(alias, str) and alias == _UNCHANGED:
-                continue
-            if not (alias is True or alias is False or alias is None or _is_alias(alias)):
-                raise DataError(f"The alias you're setting for `{name}` should be either a valid identifier or "
-                                f"one of {{None, True, False}}, but given value is: `{alias}`")
-            chosen[name] = True if alias == name else alias
-        self._fit_requests = chosen
-        return self
-
-    # set_fit_request exists for the estimators whose fit takes metadata (sample_weight), as in scikit-learn.
-    set_fit_request = _AvailableIf(lambda est: bool(fit_metadata(type(est))), _set_fit_request)
-
-    def get_metadata_routing(self):
-        """scikit-learn's MetadataRequest for this estimator: what each fit metadata is requested as (None
-        until `set_fit_request` says). Only scikit-learn calls this, so it imports scikit-learn here."""
-        from sklearn.utils.metadata_routing import MetadataRequest
-
-        request = MetadataRequest(owner=type(self).__name__)
-        chosen = getattr(self, "_fit_requests", {})
-        for name in fit_metadata(type(self)):
-            request.fit.add_request(param=name, alias=chosen.get(name))
-        return request
 
     def __repr__(self):
         defaults = {p.name: p.default for p in inspect.signature(type(self).__init__).parameters.values()}
@@ -329,7 +257,7 @@ class ClassifierMixin:
         """Fraction of rows of X whose predicted label equals y."""
         return accuracy_score(np.asarray(y), self.predict(X))
 
-    predict_log_proba = _AvailableIf(lambda est: hasattr(est, "predict_proba"), _log_of_proba)
+    predict_log_proba = AvailableIf(lambda est: hasattr(est, "predict_proba"), _log_of_proba)
 
 
 class RegressorMixin:
@@ -360,78 +288,3 @@ class TransformerMixin:
     def fit_transform(self, X, y=None, feature_names=None):
         """Fit, then transform the same X."""
         return self.fit(X, feature_names=feature_names).transform(X)
-
-
-class OutputMixin:
-    """scikit-learn's `set_output`: `transform` gives a numpy array ("default"), a pandas DataFrame
-    ("pandas") or a polars one ("polars") whose columns are `get_feature_names_out()`. pandas and polars are
-    imported only when asked for, so neither is a dependency. Unset, the output follows scikit-learn's
-    global `transform_output` where scikit-learn has been imported, as its own transformers do."""
-
-    def set_output(self, *, transform=None):
-        """Choose the container `transform` and `fit_transform` return; None leaves it as it is."""
-        if transform is None:
-            return self
-        if transform not in _OUTPUTS:
-            raise DataError(f"set_output(transform=...) takes one of {', '.join(map(repr, _OUTPUTS))}; got "
-                            f"{transform!r}.")
-        self._sklearn_output_config = {**getattr(self, "_sklearn_output_config", {}), "transform": transform}
-        return self
-
-    def _wrap_output(self, Z, X):
-        """Z (n, k), in the container chosen; a DataFrame keeps the index of a pandas X."""
-        how = getattr(self, "_sklearn_output_config", {}).get("transform") or _global_output()
-        if how == "default":
-            return Z
-        names = list(self.get_feature_names_out())
-        if how == "pandas":
-            pd = _library("pandas")
-            index = X.index if isinstance(X, pd.DataFrame) else None
-            return pd.DataFrame(Z, columns=names, index=index, copy=False)
-        pl = _library("polars")
-        return pl.DataFrame(Z, schema=names, orient="row")
-
-
-_OUTPUTS = ("default", "pandas", "polars")
-
-
-def _global_output():
-    """scikit-learn's `transform_output` setting where scikit-learn is loaded, else "default"."""
-    sklearn = sys.modules.get("sklearn")
-    get_config = getattr(sklearn, "get_config", None)
-    return get_config().get("transform_output", "default") if get_config else "default"
-
-
-def _library(name):
-    try:
-        return __import__(name)
-    except ImportError:
-        raise DataError(f"set_output(transform={name!r}) needs {name}, which is not installed.") from None
-
-
-# --- scikit-learn's view of an estimator -----------------------------------------------------------
-
-_SKLEARN_TYPES = {"classification": "classifier", "regression": "regressor", "clustering": "clusterer"}
-
-
-def _task_name(task):
-    return getattr(task, "value", task)
-
-
-def sklearn_tags(estimator):
-    """scikit-learn's Tags for a pellucid estimator, from its task and methods.
-
-    Imports scikit-learn, so it is only called from `__sklearn_tags__`, that is by scikit-learn itself.
-    Every estimator takes text columns (string=True) and refuses missing values (allow_nan=False)."""
-    from sklearn.utils import ClassifierTags, InputTags, RegressorTags, Tags, TargetTags, TransformerTags
-
-    task = _task_name(estimator.task)
-    supervised = task in ("classification", "regression")
-    return Tags(
-        estimator_type=_SKLEARN_TYPES.get(task),
-        target_tags=TargetTags(required=supervised),
-        transformer_tags=TransformerTags() if hasattr(estimator, "transform") else None,
-        classifier_tags=ClassifierTags() if task == "classification" else None,
-        regressor_tags=RegressorTags() if task == "regression" else None,
-        input_tags=InputTags(two_d_array=True, string=True, allow_nan=False),
-    )

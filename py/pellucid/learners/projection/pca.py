@@ -13,7 +13,8 @@ sum_{j<=K} lambda_j / sum_i lambda_i >= 0.9 (the trace of the covariance is the 
 
 import numpy as np
 
-from ...core.base import Estimator, OutputMixin, TransformerMixin
+from ...core.base import Estimator, TransformerMixin
+from ...core.sklearn_protocols import OutputMixin
 from ...core.errors import DataError
 from ...core.file_fields import Array, Int
 from ...tabular.features import NUMERIC_STATE, fit_numeric, numeric
