@@ -1,6 +1,6 @@
 """The built-in learners' descriptors, one module per family; `LEARNERS` is the page's menu order."""
 
-from . import bayes, clustering, ensembles, kernels, linear, neighbours, projection, trees
+from . import bayes, boosting, clustering, ensembles, kernels, linear, neighbours, projection, trees
 
-LEARNERS = (trees.LEARNERS + ensembles.LEARNERS + linear.LEARNERS + bayes.LEARNERS + neighbours.LEARNERS
-            + kernels.LEARNERS + clustering.LEARNERS + projection.LEARNERS)
+LEARNERS = (trees.LEARNERS + ensembles.LEARNERS + boosting.LEARNERS + linear.LEARNERS + bayes.LEARNERS
+            + neighbours.LEARNERS + kernels.LEARNERS + clustering.LEARNERS + projection.LEARNERS)
