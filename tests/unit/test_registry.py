@@ -45,7 +45,8 @@ def _own_files(learner):
 def _catalog_members():
     from pellucid.learners import catalog
     return {name: {d.name for d in getattr(catalog, name).LEARNERS}
-            for name in ("trees", "ensembles", "boosting", "linear", "bayes", "neighbours", "kernels", "clustering", "projection")}
+            for name in ("trees", "ensembles", "boosting", "linear", "bayes", "neighbours", "kernels", "clustering",
+                         "projection")}
 
 
 def _names_in_python(tree):

@@ -116,7 +116,8 @@ def read_adaboost(model, d):
     model.estimator_weights_ = require_array(require_key(d, "estimator_weights", ""), "estimator_weights", "f", (n,))
     model.estimator_errors_ = require_array(require_key(d, "estimator_errors", ""), "estimator_errors", "f", (n,),
                                             low=0.0, high=1.0)
-    if not model.estimator_weights_.sum() > 0:
-        raise damaged("estimator_weights", "must add up to more than 0")
+    kept = model.estimator_weights_[:len(trees)]
+    if not (kept > 0).all() or (model.estimator_weights_[len(trees):] != 0).any():
+        raise damaged("estimator_weights", f"must be above 0 for each of the {len(trees)} trees kept and 0 after")
     model.estimators_ = trees
     set_columns(model, trees[0])
