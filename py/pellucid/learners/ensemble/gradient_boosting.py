@@ -4,15 +4,18 @@ values then set by the loss (leaf_steps.py: the tree's means for squared error, 
 log-loss). A classifier of K > 2 classes grows K trees a round, one per class.
 
 With subsample < 1 each round grows its trees on int(subsample * n) rows drawn without replacement and
-scores the rest (oob_improvement_). The trees are the notes' DecisionTreeRegressor, criterion squared
-error, grown by its fast path.
+scores the rest: oob_improvement_[m] is how much round m lowered the loss of the rows it left out (the
+same rows before and after, as earlier scikit-learn versions did; scikit-learn 1.9 subtracts it from the
+loss of the previous round's left-out rows, other rows). The trees are the notes' DecisionTreeRegressor,
+criterion squared error, grown by its fast path.
 
 trace=True records trace_, a list of steps: first {"step": "start", "init": F_0 (K,)}, then for each round m
-{"step": "round", "round": m, "learning_rate": eta, "before": F_{m-1} (n, K), "residuals": r (n, K)
-(squared error: y - F_{m-1}; log-loss: y_k - p_k), "leaves": (n, K) the node of tree k each row ends in,
-"node_values": [(N_k,) the values of tree k's nodes, what h_m predicts], "after": F_m = F_{m-1} +
-eta * h_m (n, K), "in_bag": (n,) bools (every row without subsampling), "train_score": the loss after
-the round}. Every number is read from the fitted trees and the loss, so it equals what predict gives."""
+{"step": "round", "round": m, "learning_rate": eta, "residuals": r (n, K) at F_{m-1} (squared error:
+y - F_{m-1}; log-loss: y_k - p_k), "leaves": (n, K) the node of tree k each row ends in, "node_values":
+[(N_k,) the values of tree k's nodes, what h_m predicts], "after": F_m = F_{m-1} + eta * h_m (n, K),
+"in_bag": (n,) bools (every row without subsampling), "train_score": the loss after the round}. F_{m-1}
+is the previous round's "after" (F_0 for the first), not kept twice. Every number is read from the fitted
+trees and the loss, so it equals what predict gives."""
 
 import numpy as np
 
@@ -76,37 +79,41 @@ class _GradientBoosting:
         trees = np.empty((self.n_estimators, K), dtype=object)
         scores, oob = np.zeros(self.n_estimators), np.zeros(self.n_estimators)
         steps = [{"step": "start", "init": self.init_.copy()}]
-        X_encoded = None
         for m in range(self.n_estimators):
             in_bag = self._draw(rng, len(y))
             row_weights = (np.ones(len(y)) if weights is None else weights) * in_bag
-            oob_before = loss.score(target[~in_bag], F[~in_bag], _part(weights, ~in_bag)) if not in_bag.all() \
-                else 0.0
+            out = ~in_bag
+            oob_before = loss.score(target[out], F[out], _part(weights, out)) if out.any() else 0.0
             r = loss.negative_gradient(target, F)  # (n, K)
-            before, leaves = F.copy(), np.zeros((len(y), K), dtype=np.intp)
-            for k in range(K):
-                tree = self._tree(rng).fit(X, r[:, k], feature_names=feature_names,
-                                           sample_weight=None if in_bag.all() and weights is None else row_weights)
-                if X_encoded is None:
-                    X_encoded = tree._encode(X)
-                leaves[:, k] = tree.tree_.apply(X_encoded, tree._is_categorical)
-                if loss.newton:
-                    numerator, denominator, factor = loss.step_terms(target, r[:, k], k)
-                    tree._set_node_values(newton_steps(tree.tree_, leaves[:, k], numerator, denominator,
-                                                       row_weights, factor))
+            fit_weights = None if weights is None and not out.any() else row_weights
+            trees[m], leaves = self._stage(X, feature_names, target, loss, r, fit_weights, row_weights, rng)
+            for k, tree in enumerate(trees[m]):
                 F[:, k] += self.learning_rate * tree.predict_at(leaves[:, k])
-                trees[m, k] = tree
             scores[m] = loss.score(target[in_bag], F[in_bag], _part(weights, in_bag))
-            if not in_bag.all():
-                oob[m] = oob_before - loss.score(target[~in_bag], F[~in_bag], _part(weights, ~in_bag))
+            if out.any():  # the same rows' loss before and after the round
+                oob[m] = oob_before - loss.score(target[out], F[out], _part(weights, out))
             if self.trace:
-                steps.append(_round_step(m, self, before, r, leaves, trees[m], F, in_bag, scores[m]))
+                steps.append(_round_step(m, self, r, leaves, trees[m], F, in_bag, scores[m]))
         self.estimators_, self.train_score_ = trees, scores
         if self.subsample < 1.0:
             self.oob_improvement_ = oob
         if self.trace:
             self.trace_ = steps
         return self
+
+    def _stage(self, X, feature_names, target, loss, r, fit_weights, row_weights, rng):
+        """One round's K trees, each grown on its column of r and its node values set by the loss, and
+        (n, K) the node each training row ends in."""
+        trees, leaves = [], np.zeros((len(target), r.shape[1]), dtype=np.intp)
+        for k in range(r.shape[1]):
+            tree = self._tree(rng).fit(X, r[:, k], feature_names=feature_names, sample_weight=fit_weights)
+            leaves[:, k] = tree.tree_.apply(tree._encode(X), tree._is_categorical)
+            if loss.newton:
+                numerator, denominator, factor = loss.step_terms(target, r[:, k], k)
+                tree._set_node_values(newton_steps(tree.tree_, leaves[:, k], numerator, denominator, row_weights,
+                                                   factor))
+            trees.append(tree)
+        return trees, leaves
 
     def _draw(self, rng, n):
         """(n,) bools: the rows of this round, int(subsample * n) of them (at least 1) drawn without
@@ -191,8 +198,8 @@ def _decrease(tree):
     return decrease / float(t.weighted_samples[0])
 
 
-def _round_step(m, model, before, r, leaves, stage, after, in_bag, score):
-    return {"step": "round", "round": m, "learning_rate": model.learning_rate, "before": before, "residuals": r,
+def _round_step(m, model, r, leaves, stage, after, in_bag, score):
+    return {"step": "round", "round": m, "learning_rate": model.learning_rate, "residuals": r,
             "leaves": leaves, "node_values": [tree.predict_at(np.arange(tree.tree_.node_count)) for tree in stage],
             "after": after.copy(), "in_bag": in_bag.copy(), "train_score": float(score)}
 
