@@ -43,6 +43,7 @@ from sklearn.pipeline import make_pipeline  # noqa: E402
 from sklearn.preprocessing import StandardScaler  # noqa: E402
 
 FOREST_TREES = 30  # trees of each forest: enough for a stable mean, few enough for ten folds
+BOOSTING_ROUNDS = 30  # rounds of each boosted model: enough to learn, few enough for ten folds
 CLASSIFICATION_SETS = ("iris", "wine", "breast_cancer")
 REGRESSION_SETS = ("diabetes",)
 PERCEPTRON_EPOCHS = 20  # both perceptrons run this many passes at most
@@ -124,6 +125,8 @@ def classifier_pairs(perceptron_epochs=PERCEPTRON_EPOCHS):
     return [
         *forest_pairs(pellucid.RandomForestClassifier, ensemble.RandomForestClassifier,
                       pellucid.BaggingClassifier, ensemble.BaggingClassifier),
+        *boosting_pairs(pellucid.GradientBoostingClassifier, ensemble.GradientBoostingClassifier),
+        *boosting_pairs(pellucid.AdaBoostClassifier, ensemble.AdaBoostClassifier),
         Pair("DecisionTreeClassifier(entropy)",
              lambda n: pellucid.DecisionTreeClassifier(criterion="entropy"),
              lambda: tree.DecisionTreeClassifier(criterion="entropy", random_state=0), "tree", 0.04),
@@ -157,6 +160,14 @@ def classifier_pairs(perceptron_epochs=PERCEPTRON_EPOCHS):
     ]
 
 
+def boosting_pairs(ours, theirs):
+    """A boosted model of BOOSTING_ROUNDS rounds: the same algorithm on the notes' trees, so the two differ only
+    where equally good splits tie (column order vs random feature order) and scikit-learn's float32 X."""
+    note = "equally good splits broken differently"
+    return [Pair(f"{ours.__name__}({BOOSTING_ROUNDS} rounds)", lambda n: ours(n_estimators=BOOSTING_ROUNDS),
+                 lambda: theirs(n_estimators=BOOSTING_ROUNDS, random_state=0), "tree", 0.04, note=note)]
+
+
 def forest_pairs(our_forest, their_forest, our_bagging, their_bagging):
     """A random forest and bagged trees of FOREST_TREES trees each: their samples and feature draws come from
     other generators, so the two agree on average, not fold by fold."""
@@ -183,6 +194,7 @@ def regressor_pairs():
              lambda: tree.DecisionTreeRegressor(random_state=0), "tree", 0.04),
         *forest_pairs(pellucid.RandomForestRegressor, ensemble.RandomForestRegressor,
                       pellucid.BaggingRegressor, ensemble.BaggingRegressor),
+        *boosting_pairs(pellucid.GradientBoostingRegressor, ensemble.GradientBoostingRegressor),
         Pair("KNeighborsRegressor(n_neighbors=5)",
              lambda n: pellucid.KNeighborsRegressor(n_neighbors=5, standardize=True),
              lambda: make_pipeline(StandardScaler(), neighbors.KNeighborsRegressor(5)), "same", 0.005),

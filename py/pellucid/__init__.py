@@ -37,7 +37,8 @@ from .learners.projection.pca import PCA
 from .learners.linear.perceptron import Perceptron
 from .tabular.table import Table
 from .learners.tree import DecisionTreeClassifier, DecisionTreeRegressor, export_text
-from .learners.ensemble import BaggingClassifier, BaggingRegressor, RandomForestClassifier, RandomForestRegressor
+from .learners.ensemble import (AdaBoostClassifier, BaggingClassifier, BaggingRegressor, GradientBoostingClassifier,
+                                GradientBoostingRegressor, RandomForestClassifier, RandomForestRegressor)
 from .learners.network import MLPClassifier, MLPRegressor
 
 __version__ = "0.1.0"
@@ -50,6 +51,7 @@ __all__ = [
     "read_xlsx", "Table",
     "DecisionTreeClassifier", "DecisionTreeRegressor", "export_text",
     "RandomForestClassifier", "RandomForestRegressor", "BaggingClassifier", "BaggingRegressor",
+    "GradientBoostingClassifier", "GradientBoostingRegressor", "AdaBoostClassifier",
     "LinearRegression", "LogisticRegression", "Perceptron",
     "BernoulliNB", "MultinomialNB", "CategoricalNB", "GaussianNB",
     "KNeighborsClassifier", "KNeighborsRegressor", "KernelRegression", "KernelPerceptron", "is_psd",

@@ -122,7 +122,8 @@ GRIDS = {"BernoulliNB": {"alpha": [0.5, 2.0]}, "CategoricalNB": {"alpha": [0.5, 
          "Perceptron": {"max_iter": [1, 20]}, "RandomForestClassifier": {"max_depth": [1, 3]},
          "RandomForestRegressor": {"max_depth": [1, 3]}, "BaggingClassifier": {"max_depth": [1, 3]},
          "BaggingRegressor": {"max_depth": [1, 3]}, "MLPClassifier": {"alpha": [1e-4, 1.0]},
-         "MLPRegressor": {"alpha": [1e-4, 1.0]}}
+         "MLPRegressor": {"alpha": [1e-4, 1.0]}, "GradientBoostingClassifier": {"max_depth": [1, 3]},
+         "GradientBoostingRegressor": {"max_depth": [1, 3]}, "AdaBoostClassifier": {"n_estimators": [1, 10]}}
 
 
 def test_every_supervised_estimator_has_a_grid():

@@ -25,6 +25,9 @@ ALLOWED = {
     "learners/ensemble/__init__.py": "the ensemble package's public names",
     "learners/network/__init__.py": "the network package's public names",
     "learners/ensemble/growers.py": "an ensemble is made of the notes' trees: it grows them as its members",
+    "learners/ensemble/gradient_boosting.py": "gradient boosting grows the notes' regression trees as its members",
+    "learners/ensemble/adaboost.py": "AdaBoost grows the notes' classification trees (stumps) as its members",
+    "learners/catalog/boosting.py": "AdaBoost's twin names scikit-learn's tree, the estimator it boosts",
     "learners/catalog/ensembles.py": "the bagging twins name scikit-learn's trees, the estimator its bagging takes",
     "workbench/boundary.py": "draws any model over the plane of the first two principal components: "
                              "it uses PCA as a tool, not as the run's learner",
@@ -43,7 +46,8 @@ def _own_files(learner):
 def _catalog_members():
     from pellucid.learners import catalog
     return {name: {d.name for d in getattr(catalog, name).LEARNERS}
-            for name in ("trees", "ensembles", "linear", "bayes", "neighbours", "kernels", "network", "clustering",
+            for name in ("trees", "ensembles", "boosting", "linear", "bayes", "neighbours", "kernels", "network",
+                         "clustering",
                          "projection")}
 
 
