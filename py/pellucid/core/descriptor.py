@@ -39,6 +39,8 @@ CAPABILITIES = {
     "dendrogram": "it records its merges (`merges_`, `n_leaves_`), drawn as a dendrogram",
     "projection": "it maps rows onto components (`transform`), drawn in the PCA view",
     "regression_fit": "its fitted line or curve along one feature is drawn in the Regression view",
+    "forest": "it is an ensemble of trees (`estimators_`, each answering predict), drawn in the Forest view",
+    "staged": "`staged_predict` gives its predictions after each stage, drawn as the Staged score view",
     "steps": "trace=True records steps the workbench replays as frames (family key: `steps`)",
     "exercises": "the workbench makes seeded exercises from it (kind: `exercise`)",
     "explain": "the workbench explains one row's prediction term by term (kind: `explain`)",
