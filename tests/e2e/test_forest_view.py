@@ -93,3 +93,29 @@ def test_a_forest_shows_its_trees_their_votes_and_its_score_by_trees(browser, si
         page.locator(".results").screenshot(path=str(SHOTS / "staged-curve.png"))
     finally:
         context.close()
+
+
+def test_a_regression_forest_shows_each_trees_prediction_and_r2_by_trees(browser, site_url, tmp_path):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        open_example(page, site_url, "iris", "150 rows")
+        page.get_by_label("Target").select_option("petal width (cm)")
+        page.get_by_label("Model", exact=True).select_option("RandomForestRegressor")
+        page.locator("#param-n_estimators").fill("10")
+        page.get_by_role("button", name="Train").click()
+        expect(page.locator("#accuracy-note")).to_contain_text("Random forest (regression)", timeout=90_000)
+        cards = page.locator("#forest-grid .forest-card")
+        expect(cards).to_have_count(10, timeout=60_000)
+        expect(page.locator("#forest-count")).to_contain_text("10 trees in all.")
+        expect(page.locator("#forest-legend")).to_contain_text("Leaves from")
+        expect(page.locator("#forest-tally")).to_contain_text("the forest predicts their mean")
+        assert cards.first.locator(".forest-vote").text_content().startswith("predicts ")
+        page.locator("#forest-grid").screenshot(path=str(tmp_path / "regression-forest.png"))
+        page.get_by_role("tab", name="Score by trees").click()
+        expect(page.locator("#staged-facts")).to_contain_text("With all 10 trees: test R²", timeout=60_000)
+        expect(page.locator("#staged-facts")).not_to_contain_text("out-of-bag")
+        expect(page.locator("#staged-caption")).to_contain_text("Train with oob_score on")
+        expect(page.locator("#staged-text tbody tr")).to_have_count(10)
+    finally:
+        context.close()

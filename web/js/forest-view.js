@@ -13,22 +13,24 @@ import { classColour } from "./render/palette.js";
 import { fmt } from "./render/twin.js";
 
 const e = byId;
-const forests = new Map();  // forest replies by model id: a cache, not state
-const openTrees = new Map();  // opened trees by model id and index: a cache, not state
+// Caches, not state, kept by the result object: a restarted worker numbers its models from 1 again.
+const forests = new WeakMap();  // the forest reply of each result
+const openTrees = new WeakMap();  // each result's opened trees, by index
 let treeView = null;  // the open tree's drawn view (canvas, zoom), made once: a drawn object, not state
 let shown = null;  // {result, forest, votes, open}: what the drawing shows (its data), not state
 
 async function forestFor(result) {
-  if (!forests.has(result.model_id)) {
+  if (!forests.has(result)) {
     const reply = await run("Drawing the forest…", () => python.call("forest", { model_id: result.model_id }), { cancellable: true });
     if (!reply) return null;
-    forests.set(result.model_id, reply);
+    forests.set(result, reply);
   }
-  return forests.get(result.model_id);
+  return forests.get(result);
 }
 
 const percent = (v) => `${Number((100 * v).toPrecision(3))}%`;
 const plural = (n, word) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+const leaves = (n) => `${n.toLocaleString("en-US")} ${n === 1 ? "leaf" : "leaves"}`;
 
 // Colours are set through the element's style object: the page's policy refuses inline style attributes.
 function painted(node, styles) {
@@ -88,10 +90,18 @@ function card(mod, forest, votes, i, open) {
   const colour = votes && forest.task !== "regression" ? classColour(votes.tree_votes[i]) : null;
   const button = el("button", { type: "button", class: "forest-card", dataset: { tree: String(i) }, "aria-pressed": String(open === i),
     tabindex: i === (open ?? 0) ? "0" : "-1",
-    "aria-label": `Tree ${i + 1}: depth ${t.depth}, ${plural(t.leaves, "leaf")}${vote ? `; ${forest.task === "regression" ? "predicts" : "votes"} ${vote}` : ""}` },
-  canvas, el("span", { text: `Tree ${i + 1} · depth ${t.depth} · ${plural(t.leaves, "leaf")}`.replace("leafs", "leaves") }),
+    "aria-label": `Tree ${i + 1}: depth ${t.depth}, ${leaves(t.leaves)}${vote ? `; ${forest.task === "regression" ? "predicts" : "votes"} ${vote}` : ""}` },
+  canvas, el("span", { class: "forest-name", text: `Tree ${i + 1}` }), el("span", { text: `depth ${t.depth} · ${leaves(t.leaves)}` }),
   vote ? el("span", { class: "forest-vote" }, colour ? swatch(colour) : null, `${forest.task === "regression" ? "predicts" : "votes"} ${vote}`) : null);
   return { button, canvas };
+}
+
+// What the leaves' colours mean: a class each, or a regressor's values from low to high.
+function drawLegend(forest) {
+  const items = forest.task === "regression"
+    ? [el("span", { text: `Leaves from ${fmt(forest.value_range[0], 4)} (light) to ${fmt(forest.value_range[1], 4)} (dark)` })]
+    : forest.classes.map((c, i) => el("span", {}, swatch(classColour(i)), String(c)));
+  e("forest-legend").replaceChildren(el("span", { text: "Leaves:" }), ...items);
 }
 
 function drawGrid(mod, forest, votes, open) {
@@ -125,6 +135,7 @@ async function draw({ result, view }) {
   }
   e("forest-open").hidden = true;
   drawTally(forest, forest.votes);
+  drawLegend(forest);
   drawGrid(mod, forest, forest.votes, null);
   drawText(mod, forest, forest.votes);
 }
@@ -144,14 +155,15 @@ async function chooseRow(value) {
 async function openTree(index) {
   if (!shown) return;
   const { result, forest } = shown;
-  const key = `${result.model_id}|${index}`;
-  if (!openTrees.has(key)) {
+  if (!openTrees.has(result)) openTrees.set(result, new Map());
+  const opened = openTrees.get(result);
+  if (!opened.has(index)) {
     const reply = await run(`Opening tree ${index + 1}…`, () => python.call("forest_tree", { model_id: result.model_id, index }), { cancellable: true });
     if (!reply) return;
-    openTrees.set(key, reply);
+    opened.set(index, reply);
   }
   if (shown?.result !== result) return;
-  const t = openTrees.get(key);
+  const t = opened.get(index);
   shown.open = index;
   for (const button of e("forest-grid").querySelectorAll(".forest-card")) {
     const on = Number(button.dataset.tree) === index;
@@ -159,7 +171,7 @@ async function openTree(index) {
     button.tabIndex = on ? 0 : -1;
   }
   e("forest-open").hidden = false;
-  e("forest-open-title").textContent = `Tree ${index + 1} of ${forest.n_trees}: depth ${t.depth}, ${plural(t.leaves, "leaf")}`.replace("leafs", "leaves");
+  e("forest-open-title").textContent = `Tree ${index + 1} of ${forest.n_trees}: depth ${t.depth}, ${leaves(t.leaves)}`;
   e("forest-tree-note").textContent = t.tree_nodes_omitted
     ? `${t.tree_nodes_omitted.toLocaleString("en-US")} of its nodes are not drawn (dashed boxes say where); the exported model has them all.` : "";
   treeView.draw(t.tree, (t.classes || []).map(String));

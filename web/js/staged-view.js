@@ -8,15 +8,17 @@ import { run } from "./work.js";
 import { renderer, sizeFor } from "./view-draw.js";
 
 const e = byId;
-const replies = new Map();  // staged scores by model id: a cache, not state
+// The staged scores of each result: a cache, not state, kept by the result object (a restarted worker
+// numbers its models from 1 again).
+const replies = new WeakMap();
 
-async function stagedFor(modelId) {
-  if (!replies.has(modelId)) {
-    const reply = await run("Scoring the model after each tree…", () => python.call("staged", { model_id: modelId }), { cancellable: true });
+async function stagedFor(result) {
+  if (!replies.has(result)) {
+    const reply = await run("Scoring the model after each tree…", () => python.call("staged", { model_id: result.model_id }), { cancellable: true });
     if (!reply) return null;
-    replies.set(modelId, reply);
+    replies.set(result, reply);
   }
-  return replies.get(modelId);
+  return replies.get(result);
 }
 
 // The last stage's scores in words, written as the headline writes its score: the held-out score first,
@@ -45,8 +47,8 @@ export function stagedCaption(reply) {
 }
 
 async function draw({ result, view }) {
-  if (view !== "staged" || !result?.model_id) return;
-  const reply = await stagedFor(result.model_id);
+  if (view !== "staged" || !result?.model_id || !(result.views || []).includes("staged")) return;
+  const reply = await stagedFor(result);
   if (!reply || store.get().result !== result || store.get().view !== "staged") return;
   const mod = await renderer("staged-curve");
   e("staged-facts").textContent = stagedFacts(reply);

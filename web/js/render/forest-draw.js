@@ -86,6 +86,11 @@ export function drawShape(canvas, shape, options = {}) {
     } else {
       ctx.fillStyle = leafColour(n.value, options);
       ctx.fill();
+      if (options.task === "regression") {  // the ramp's light end would vanish on white without an edge
+        ctx.strokeStyle = INK.muted;
+        ctx.lineWidth = 0.6;
+        ctx.stroke();
+      }
     }
   }
   return layout;
