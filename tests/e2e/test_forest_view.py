@@ -12,6 +12,7 @@ import pathlib
 import pytest
 from playwright.sync_api import expect
 
+from a11ykit import assert_accessible
 from pagekit import open_example, painted_pixels
 
 pytestmark = pytest.mark.e2e
@@ -79,6 +80,7 @@ def test_a_forest_shows_its_trees_their_votes_and_its_score_by_trees(browser, si
         expect(page.locator("#forest-text")).to_contain_text(f"vote for row {ROW}")
         page.locator("#result-area").scroll_into_view_if_needed()
         page.locator(".results").screenshot(path=str(SHOTS / "forest-view.png"))
+        assert_accessible(page, "random forest, Forest view with a tree open")
 
         # the score by trees: a point per tree, the out-of-bag score beside the held-out one
         page.get_by_role("tab", name="Score by trees").click()
@@ -91,6 +93,7 @@ def test_a_forest_shows_its_trees_their_votes_and_its_score_by_trees(browser, si
         assert painted_pixels(page, "#staged-canvas") > 20_000
         page.locator("#view-staged").scroll_into_view_if_needed()
         page.locator(".results").screenshot(path=str(SHOTS / "staged-curve.png"))
+        assert_accessible(page, "random forest, Score by trees view")
     finally:
         context.close()
 
@@ -119,3 +122,37 @@ def test_a_regression_forest_shows_each_trees_prediction_and_r2_by_trees(browser
         expect(page.locator("#staged-text tbody tr")).to_have_count(10)
     finally:
         context.close()
+
+
+def test_the_renderers_check_their_data_and_lay_a_tree_out(page, site_url):
+    """forest-draw.js refuses a shape whose nodes do not make one tree and lays leaves out left to right
+    with each parent over its children; staged-curve.js refuses scores that do not match the stages."""
+    page.goto(site_url)
+    found = page.evaluate("""async () => {
+        const forest = await import(new URL("js/render/forest-draw.js", location.href));
+        const staged = await import(new URL("js/render/staged-curve.js", location.href));
+        const refused = (f) => { try { f(); return ""; } catch (error) { return error.message; } };
+        // root with two children; its right child has two leaves: preorder kids 2, 0, 2, 0, 0
+        const shape = {kids: [2, 0, 2, 0, 0], value: [1, 0, 1, 1, 2], depth: 2, nodes: 5, leaves: 3};
+        const layout = forest.layoutShape(shape);
+        const canvas = document.createElement("canvas");
+        forest.drawShape(canvas, shape, {width: 120, height: 80, task: "classification"});
+        return {
+            xs: layout.nodes.map((n) => n.x), depths: layout.nodes.map((n) => n.depth),
+            columns: layout.columns, levels: layout.levels, width: canvas.style.width,
+            open: refused(() => forest.checkShape({kids: [2, 0], value: [0, 0]})),
+            extra: refused(() => forest.checkShape({kids: [0, 0], value: [0, 0]})),
+            values: refused(() => forest.checkShape({kids: [0], value: []})),
+            stages: refused(() => staged.checkStaged({n_stages: 3, scores: {train: [1, 1]}})),
+            none: refused(() => staged.checkStaged({n_stages: 2, scores: {}})),
+            fine: refused(() => staged.checkStaged({n_stages: 2, scores: {train: [0.5, 1], test: [0.4, 0.5]}})),
+        };
+    }""")
+    assert found["xs"] == [0.75, 0, 1.5, 1, 2] and found["depths"] == [0, 1, 1, 2, 2]
+    assert found["columns"] == 3 and found["levels"] == 3 and found["width"] == "120px"
+    assert "places left open" in found["open"]
+    assert "do not make one tree" in found["extra"]
+    assert "as many predictions as nodes" in found["values"]
+    assert "3 stages need as many train scores; got 2" in found["stages"]
+    assert "at least one split" in found["none"]
+    assert found["fine"] == ""

@@ -49,7 +49,7 @@ function classTally(forest, votes) {
     el("th", { scope: "row" }, swatch(classColour(i)), ` ${c}`),
     el("td", { text: String(votes.counts[i]) }),
     el("td", {}, painted(el("span", { class: "forest-bar" }),
-      { width: `${Math.round(80 * votes.vote_share[i])}px`, background: classColour(i) }),
+      { width: `${Math.round(60 * votes.vote_share[i])}px`, background: classColour(i) }),
       percent(votes.vote_share[i])),
     el("td", { text: fmt(votes.mean_proba[i], 3) })));
   const table = el("table", {}, el("caption", { class: "visually-hidden", text: `The votes for row ${votes.row}` }),
@@ -89,10 +89,11 @@ function card(mod, forest, votes, i, open) {
   const vote = votes ? mod.voteText(forest, votes, i) : "";
   const colour = votes && forest.task !== "regression" ? classColour(votes.tree_votes[i]) : null;
   const button = el("button", { type: "button", class: "forest-card", dataset: { tree: String(i) }, "aria-pressed": String(open === i),
-    tabindex: i === (open ?? 0) ? "0" : "-1",
-    "aria-label": `Tree ${i + 1}: depth ${t.depth}, ${leaves(t.leaves)}${vote ? `; ${forest.task === "regression" ? "predicts" : "votes"} ${vote}` : ""}` },
-  canvas, el("span", { class: "forest-name", text: `Tree ${i + 1}` }), el("span", { text: `depth ${t.depth} · ${leaves(t.leaves)}` }),
-  vote ? el("span", { class: "forest-vote" }, colour ? swatch(colour) : null, `${forest.task === "regression" ? "predicts" : "votes"} ${vote}`) : null);
+    tabindex: i === (open ?? 0) ? "0" : "-1" },
+  // The visible text is the button's name (the drawing is hidden from screen readers); the spaces between
+  // the parts keep its words apart when read.
+  canvas, el("span", { class: "forest-name", text: `Tree ${i + 1}` }), " ", el("span", { text: `depth ${t.depth} · ${leaves(t.leaves)}` }),
+  vote ? " " : null, vote ? el("span", { class: "forest-vote" }, colour ? swatch(colour) : null, `${forest.task === "regression" ? "predicts" : "votes"} ${vote}`) : null);
   return { button, canvas };
 }
 

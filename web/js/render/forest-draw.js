@@ -13,12 +13,13 @@ export function checkShape(shape) {
   if (!shape || !shape.kids || !shape.value || shape.kids.length !== shape.value.length || !shape.kids.length) {
     throw new Error("Forest: a tree's shape needs as many predictions as nodes, and at least one node.");
   }
+  const n = shape.kids.length;
   let open = 1;  // preorder: every node fills one open place and opens its children's
-  for (const k of shape.kids) {
-    if (open <= 0) break;
+  shape.kids.forEach((k, i) => {
+    if (open <= 0) throw new Error(`Forest: a tree's ${n} nodes do not make one tree (node ${i} comes after its last leaf).`);
     open += Math.max(0, k) - 1;
-  }
-  if (open !== 0) throw new Error(`Forest: a tree's ${shape.kids.length} nodes do not make one tree (${open} places left open).`);
+  });
+  if (open !== 0) throw new Error(`Forest: a tree's ${n} nodes do not make one tree (${open} places left open).`);
 }
 
 // Positions in slot units: leaves (and cut subtrees) take consecutive columns, a parent sits over its children.

@@ -30,10 +30,13 @@ export function drawStaged(canvas, data, options = {}) {
   const W = options.width || 560;
   const H = options.height || 340;
   const wide = W >= 520;
-  const ctx = setupCanvas(canvas, W, H);
-  const plot = plotArea(W, H, { top: 34, right: wide ? 200 : 16, bottom: 58, left: 62 });
+  const oob = data.oob_score !== null && data.oob_score !== undefined;
+  // A narrow chart has its legend under the axis title rather than beside the plot.
+  const under = wide ? 0 : 18 * (Object.keys(data.scores).length + (oob ? 1 : 0)) + 8;
+  const ctx = setupCanvas(canvas, W, H + under);
+  const plot = plotArea(W, H + under, { top: 34, right: wide ? 200 : 16, bottom: 58 + under, left: 62 });
   const values = Object.values(data.scores).flat();
-  if (data.oob_score !== null && data.oob_score !== undefined) values.push(data.oob_score);
+  if (oob) values.push(data.oob_score);
   const y = linearScale(pad(extent(values), 0.08), [plot.bottom, plot.top]);
   const x = linearScale(n === 1 ? [0.5, 1.5] : [1, n], [plot.left, plot.right]);
   const ticks = x.ticks(Math.max(2, Math.round(plot.width / 70))).filter((t) => Number.isInteger(t) && t >= 1 && t <= n);
@@ -54,7 +57,7 @@ export function drawStaged(canvas, data, options = {}) {
     drawMarker(ctx, "filled", x(n), y(scores[n - 1]), colour, 4.5);
     items.push({ label: SPLIT_NAMES[name] || name, colour, shape: "line" });
   }
-  if (data.oob_score !== null && data.oob_score !== undefined) {
+  if (oob) {
     ctx.save();
     ctx.strokeStyle = OOB_COLOUR;
     ctx.setLineDash([5, 4]);
@@ -67,6 +70,7 @@ export function drawStaged(canvas, data, options = {}) {
     items.push({ label: `out-of-bag, all ${n}`, colour: OOB_COLOUR, shape: "dashed" });
   }
   if (wide) drawLegend(ctx, items, plot.right + 16, plot.top, 180);
+  else drawLegend(ctx, items, plot.left, plot.bottom + 54, W - plot.left - 8);
   ctx.fillStyle = INK.text;
   ctx.font = "600 13px system-ui, sans-serif";
   ctx.textAlign = "left";
