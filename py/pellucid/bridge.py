@@ -255,9 +255,10 @@ class Session(Keeping):
         probability and prediction (a regressor: every tree's value and their mean)."""
         return workbench.ensemble_view.votes(self.run(model_id), row)
 
-    def forest_tree(self, model_id, index):
-        """Tree `index` (0-based) of an ensemble, as the Tree view draws a tree."""
-        return workbench.ensemble_view.tree(self.run(model_id), index)
+    def forest_tree(self, model_id, index, row=None):
+        """Tree `index` (0-based) of an ensemble, as the Tree view draws a tree, and the path the 1-based
+        table `row` (if given) takes in it."""
+        return workbench.ensemble_view.tree(self.run(model_id), index, row)
 
     def staged(self, model_id):
         """The score on each split after each stage (each tree) from the model's staged_predict, and the

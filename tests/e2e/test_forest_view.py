@@ -76,6 +76,9 @@ def test_a_forest_shows_its_trees_their_votes_and_its_score_by_trees(browser, si
         for name, (_, mean) in tally.items():
             assert mean == pytest.approx(float(exported[f"P({name})"]), abs=5e-4)
         expect(page.locator("#forest-tally")).to_contain_text(f"The forest predicts {exported['prediction']}")
+        vote = cards.nth(3).locator(".forest-vote").text_content().removeprefix("votes ")
+        expect(page.locator("#forest-tree-path")).to_contain_text(f"Row {ROW} in this tree: ")  # the open tree's
+        expect(page.locator("#forest-tree-path")).to_contain_text(f"→ predict {vote}.")  # path to its vote
         assert cards.first.locator(".forest-vote").text_content().startswith("votes ")
         expect(page.locator("#forest-text")).to_contain_text(f"vote for row {ROW}")
         page.locator("#result-area").scroll_into_view_if_needed()

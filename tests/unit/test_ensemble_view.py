@@ -137,7 +137,19 @@ def test_one_tree_opens_as_the_tree_view_draws_a_tree(session, forest_run):
     tree = run.estimator.estimators_[4]
     assert opened["tree"] == json.loads(json.dumps(tree.to_dict()["tree"]))
     assert opened["index"] == 4 and opened["n_trees"] == 30 and opened["depth"] == tree.get_depth()
+    assert opened["path"] is None
     assert "from 0 to 29" in refused(session, "forest_tree", model_id=result["model_id"], index=30)
+
+
+def test_an_opened_tree_tells_the_path_of_the_row_to_its_vote(session, forest_run):
+    result, run = forest_run
+    votes = ok(session, "forest_votes", model_id=result["model_id"], row=33)
+    for index in (0, 5):
+        path = ok(session, "forest_tree", model_id=result["model_id"], index=index, row=33)["path"]
+        assert path["row"] == 33
+        assert path["prediction"] == run.estimator.classes_[votes["tree_votes"][index]]
+        assert path["text"].endswith(f"→ predict {path['prediction']}")
+    assert "from 1 to 120" in refused(session, "forest_tree", model_id=result["model_id"], index=0, row=121)
 
 
 def test_a_row_out_of_the_table_is_refused_with_the_rows_there_are(session, forest_run):

@@ -151,20 +151,23 @@ async function chooseRow(value) {
   drawTally(forest, votes);
   drawGrid(shown.mod, forest, votes, shown.open);
   drawText(shown.mod, forest, votes);
+  if (shown.open !== null) await openTree(shown.open);  // the open tree shows the new row's path
 }
 
 async function openTree(index) {
   if (!shown) return;
   const { result, forest } = shown;
+  const row = shown.votes?.row ?? null;  // the path of the row whose votes are shown
   if (!openTrees.has(result)) openTrees.set(result, new Map());
   const opened = openTrees.get(result);
-  if (!opened.has(index)) {
-    const reply = await run(`Opening tree ${index + 1}…`, () => python.call("forest_tree", { model_id: result.model_id, index }), { cancellable: true });
+  const key = `${index}|${row}`;
+  if (!opened.has(key)) {
+    const reply = await run(`Opening tree ${index + 1}…`, () => python.call("forest_tree", { model_id: result.model_id, index, row }), { cancellable: true });
     if (!reply) return;
-    opened.set(index, reply);
+    opened.set(key, reply);
   }
   if (shown?.result !== result) return;
-  const t = opened.get(index);
+  const t = opened.get(key);
   shown.open = index;
   for (const button of e("forest-grid").querySelectorAll(".forest-card")) {
     const on = Number(button.dataset.tree) === index;
@@ -173,6 +176,8 @@ async function openTree(index) {
   }
   e("forest-open").hidden = false;
   e("forest-open-title").textContent = `Tree ${index + 1} of ${forest.n_trees}: depth ${t.depth}, ${leaves(t.leaves)}`;
+  e("forest-tree-path").hidden = !t.path;
+  e("forest-tree-path").textContent = t.path ? `Row ${t.path.row} in this tree: ${t.path.text}.` : "";
   e("forest-tree-note").textContent = t.tree_nodes_omitted
     ? `${t.tree_nodes_omitted.toLocaleString("en-US")} of its nodes are not drawn (dashed boxes say where); the exported model has them all.` : "";
   treeView.draw(t.tree, (t.classes || []).map(String));

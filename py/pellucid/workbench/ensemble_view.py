@@ -17,6 +17,7 @@ import numpy as np
 from ..core.errors import DataError
 from ..core.jsonable import python_scalar
 from ..core.scores import accuracy_score
+from .explain import explain_row
 from .judging import held_out
 from .readouts import MAX_TREE_NODES, compact_model
 
@@ -151,18 +152,24 @@ def _proba_in(tree, X, classes):
     return proba
 
 
-def tree(run, index):
+def tree(run, index, row=None):
     """Tree `index` (0-based) of the ensemble as the Tree view draws one (readouts.compact_model: its
-    first MAX_TREE_NODES nodes breadth first), with its index and the ensemble's tree count."""
+    first MAX_TREE_NODES nodes breadth first), with its index and the ensemble's tree count; with a
+    1-based table `row`, "path": the tests that row passes in this tree to its vote (explain_row's path)."""
     _check_forest(run)
     trees = run.estimator.estimators_
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(trees):
         raise DataError(f"index must be a tree number from 0 to {len(trees) - 1}; got {index!r}.")
     model = compact_model(trees[index])
-    return {"index": index, "n_trees": len(trees), "tree": model["tree"],
-            "classes": model.get("classes"), "tree_nodes_omitted": model.get("tree_nodes_omitted", 0),
-            "depth": trees[index].get_depth(), "leaves": trees[index].get_n_leaves(),
-            "max_nodes": MAX_TREE_NODES}
+    out = {"index": index, "n_trees": len(trees), "tree": model["tree"],
+           "classes": model.get("classes"), "tree_nodes_omitted": model.get("tree_nodes_omitted", 0),
+           "depth": trees[index].get_depth(), "leaves": trees[index].get_n_leaves(),
+           "max_nodes": MAX_TREE_NODES, "path": None}
+    if row is not None:
+        _row_input(run, row)  # the row's number checked as the votes check it
+        path = explain_row(run, row, estimator=trees[index])
+        out["path"] = {"row": int(row), "text": path["text"], "prediction": path["prediction"]}
+    return out
 
 
 def _oob(estimator):
