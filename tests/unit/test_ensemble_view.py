@@ -67,6 +67,15 @@ def test_a_forest_shows_its_trees_and_its_score_by_trees_and_opens_on_the_trees(
     assert result["model"]["n_trees"] == 30 and "trees" not in result["model"]
 
 
+def test_the_fitted_model_summary_gives_the_trees_and_the_out_of_bag_score(forest_run):
+    result, run = forest_run
+    depths = [tree.get_depth() for tree in run.estimator.estimators_]
+    rows = dict(result["summary"])
+    assert rows["trees"] == "30"
+    assert rows["depth (least, mean, most)"] == f"{min(depths)}, {np.mean(depths):.4g}, {max(depths)}"
+    assert float(rows["out-of-bag accuracy"]) == pytest.approx(run.estimator.oob_score_, abs=5e-5)
+
+
 def test_the_small_multiples_are_the_first_trees_shapes(session, forest_run):
     result, run = forest_run
     forest = ok(session, "forest", model_id=result["model_id"])

@@ -50,7 +50,7 @@ STEP_FAMILIES = ("tree", "perceptron", "descent", "kernel_descent", "epochs", "k
 EXERCISE_KINDS = ("gain", "perceptron_update", "nb_posterior", "kmeans_centre", "linear_prediction",
                   "logistic_probability")
 EXPLAIN_KINDS = ("path", "neighbours", "naive_bayes", "scores", "centres", "prediction")
-SUMMARY_KINDS = ("weights", "priors", "components", "clusters", "stored_rows", "tree", None)
+SUMMARY_KINDS = ("weights", "priors", "components", "clusters", "stored_rows", "tree", "forest", None)
 NEEDS = ("numbers", "categories")  # numbers: categorical columns are one-hot encoded before it reads them
 
 

@@ -60,7 +60,7 @@ _TUNE = (("n_estimators", (10, 25, 50, 100)), ("max_depth", (None, 3, 6, 10)))
 # Every ensemble also shows its trees (the Forest view) and its score after each tree (staged_predict). A
 # classifier's predict is the class of highest mean probability: the boundary and the predictions ask for
 # the probabilities once and take their argmax, rather than reading every tree twice.
-_SHARED = dict(group="Ensembles", needs="categories", steps="ensemble", tune=_TUNE)
+_SHARED = dict(group="Ensembles", needs="categories", steps="ensemble", tune=_TUNE, summary="forest")
 _CLASSIFIER = dict(_SHARED, task=Task.CLASSIFICATION, predict_is_argmax_proba=True,
                    capabilities={"probabilities", "boundary", "steps", "forest", "staged"})
 _REGRESSOR = dict(_SHARED, task=Task.REGRESSION,
