@@ -86,7 +86,7 @@ def test_a_forest_shows_its_trees_their_votes_and_its_score_by_trees(browser, si
         assert_accessible(page, "random forest, Forest view with a tree open")
 
         # the score by trees: a point per tree, the out-of-bag score beside the held-out one
-        page.get_by_role("tab", name="Score by trees").click()
+        page.get_by_role("tab", name="Staged score").click()
         facts = page.locator("#staged-facts")
         expect(facts).to_contain_text("With all 100 trees: test accuracy", timeout=60_000)
         expect(facts).to_contain_text("out-of-bag accuracy")
@@ -96,7 +96,7 @@ def test_a_forest_shows_its_trees_their_votes_and_its_score_by_trees(browser, si
         assert painted_pixels(page, "#staged-canvas") > 20_000
         page.locator("#view-staged").scroll_into_view_if_needed()
         page.locator(".results").screenshot(path=str(SHOTS / "staged-curve.png"))
-        assert_accessible(page, "random forest, Score by trees view")
+        assert_accessible(page, "random forest, Staged score view")
     finally:
         context.close()
 
@@ -118,7 +118,7 @@ def test_a_regression_forest_shows_each_trees_prediction_and_r2_by_trees(browser
         expect(page.locator("#forest-tally")).to_contain_text("the forest predicts their mean")
         assert cards.first.locator(".forest-vote").text_content().startswith("predicts ")
         page.locator("#forest-grid").screenshot(path=str(tmp_path / "regression-forest.png"))
-        page.get_by_role("tab", name="Score by trees").click()
+        page.get_by_role("tab", name="Staged score").click()
         expect(page.locator("#staged-facts")).to_contain_text("With all 10 trees: test R²", timeout=60_000)
         expect(page.locator("#staged-facts")).not_to_contain_text("out-of-bag")
         expect(page.locator("#staged-caption")).to_contain_text("Train with oob_score on")

@@ -1,4 +1,4 @@
-// The "Score by trees" view: the model's score on the held-out rows and on its training rows after each
+// The "Staged score" view: the model's score on the held-out rows and on its training rows after each
 // number of trees (each stage of its staged_predict), and the out-of-bag score beside the held-out one.
 // Asked of Python (`staged`) when the tab is opened; kept per model.
 import { byId, el, formatValue } from "./dom.js";
