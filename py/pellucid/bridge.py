@@ -45,7 +45,8 @@ class Session(Keeping):
     COMMANDS = ("load_csv", "load_pasted", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "check_twin", "export_sklearn",
-                "curves", "importance", "show_run", "tune", "rank_learners", "apply_model", "grow_yourself")
+                "curves", "importance", "show_run", "tune", "rank_learners", "apply_model", "grow_yourself", "forest",
+                "forest_votes", "forest_tree", "staged")
 
     def handle(self, cmd, args=None, convert=plain):
         """Run one command; never raise (errors come back as data the page can show). `convert` makes the
@@ -241,6 +242,28 @@ class Session(Keeping):
         """Permutation importance of each feature on held-out rows (k-fold: in every fold), and a tree's
         impurity importance (docs/bridge.md)."""
         return workbench.judging.importance(self.run(model_id))
+
+    # --- an ensemble of trees -------------------------------------------------------------------------------
+
+    def forest(self, model_id, row=None):
+        """An ensemble's trees as small multiples (the first 24, shapes only), their count, and every tree's
+        vote for the 1-based table `row` (null: the first held-out row) beside the ensemble's answer."""
+        return workbench.ensemble_view.forest(self.run(model_id), row)
+
+    def forest_votes(self, model_id, row):
+        """Every tree's vote for the 1-based table `row`, the share of trees per class, the ensemble's mean
+        probability and prediction (a regressor: every tree's value and their mean)."""
+        return workbench.ensemble_view.votes(self.run(model_id), row)
+
+    def forest_tree(self, model_id, index, row=None):
+        """Tree `index` (0-based) of an ensemble, as the Tree view draws a tree, and the path the 1-based
+        table `row` (if given) takes in it."""
+        return workbench.ensemble_view.tree(self.run(model_id), index, row)
+
+    def staged(self, model_id):
+        """The score on each split after each stage (each tree) from the model's staged_predict, and the
+        out-of-bag score when the model has one."""
+        return workbench.ensemble_view.staged(self.run(model_id))
 
     # --- choosing hyperparameters ---------------------------------------------------------------------------
 

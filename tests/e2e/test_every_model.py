@@ -43,7 +43,8 @@ def test_every_model_trains_in_the_browser(page, site_url, tmp_path):
         task = page.evaluate("(v) => document.querySelector(`#model option[value='${v}']`).parentElement.label", value)
         if task in ("Clustering", "Dimensionality reduction"):
             target = ""
-        elif value in ("LinearRegression", "DecisionTreeRegressor", "KNeighborsRegressor", "KernelRegression"):
+        elif value in ("LinearRegression", "DecisionTreeRegressor", "KNeighborsRegressor", "KernelRegression",
+                       "RandomForestRegressor", "BaggingRegressor"):
             target = "petal_width"
         else:
             target = "species"

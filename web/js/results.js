@@ -14,7 +14,7 @@ import { mountTwinCheck } from "./twin-check.js";
 
 export const PCA = "__pca";
 export const CANVAS = { tree: "tree-canvas", boundary: "boundary-canvas", clusters: "clusters-canvas",
-  dendrogram: "dendrogram-canvas", pca: "pca-canvas", regression: "regression-canvas" };
+  dendrogram: "dendrogram-canvas", pca: "pca-canvas", regression: "regression-canvas", staged: "staged-canvas" };
 const e = (id) => byId(id);
 const boundaries = new Map();  // computed boundaries by model, x and y: a cache, not state
 let treeView = null;  // the tree's drawn view (canvas, zoom), made once: a drawn object, not state

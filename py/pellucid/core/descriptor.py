@@ -39,6 +39,8 @@ CAPABILITIES = {
     "dendrogram": "it records its merges (`merges_`, `n_leaves_`), drawn as a dendrogram",
     "projection": "it maps rows onto components (`transform`), drawn in the PCA view",
     "regression_fit": "its fitted line or curve along one feature is drawn in the Regression view",
+    "forest": "it is an ensemble of trees (`estimators_`, each answering predict), drawn in the Forest view",
+    "staged": "`staged_predict` gives its predictions after each stage, drawn as the Staged score view",
     "steps": "trace=True records steps the workbench replays as frames (family key: `steps`)",
     "exercises": "the workbench makes seeded exercises from it (kind: `exercise`)",
     "explain": "the workbench explains one row's prediction term by term (kind: `explain`)",
@@ -48,7 +50,7 @@ STEP_FAMILIES = ("tree", "perceptron", "descent", "kernel_descent", "epochs", "k
 EXERCISE_KINDS = ("gain", "perceptron_update", "nb_posterior", "kmeans_centre", "linear_prediction",
                   "logistic_probability")
 EXPLAIN_KINDS = ("path", "neighbours", "naive_bayes", "scores", "centres", "prediction")
-SUMMARY_KINDS = ("weights", "priors", "components", "clusters", "stored_rows", "tree", None)
+SUMMARY_KINDS = ("weights", "priors", "components", "clusters", "stored_rows", "tree", "forest", None)
 NEEDS = ("numbers", "categories")  # numbers: categorical columns are one-hot encoded before it reads them
 
 

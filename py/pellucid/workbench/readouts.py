@@ -30,10 +30,13 @@ def sample_rows(n, limit=MAX_POINTS, seed=0):
 
 def compact_model(estimator):
     """to_dict() without what the page does not draw from: the large fitted arrays (stored training rows,
-    per-row labels; "omitted_state" names them) and, in a tree of more than MAX_TREE_NODES nodes, the
-    nodes beyond the first MAX_TREE_NODES breadth first (`bounded_tree`: the cut nodes say how many nodes
-    are below them, and "tree_nodes_omitted" the total). `export_model` gives it all. A tree describes
-    only those nodes in the first place (its to_dict's max_nodes)."""
+    per-row labels; "omitted_state" names them), an ensemble's trees ("n_trees" counts them) and, in a tree
+    of more than MAX_TREE_NODES nodes, the nodes beyond the first MAX_TREE_NODES breadth first
+    (`bounded_tree`: the cut nodes say how many nodes are below them, and "tree_nodes_omitted" the total).
+    `export_model` gives it all. A tree describes only those nodes in the first place (its to_dict's
+    max_nodes); an ensemble is not described tree by tree at all (the Forest view asks for its trees)."""
+    if isinstance(getattr(estimator, "estimators_", None), list):
+        return {**estimator._header(), "n_trees": len(estimator.estimators_)}
     if hasattr(estimator, "tree_"):
         return compact_description(estimator.to_dict(max_nodes=MAX_TREE_NODES))
     return compact_description(estimator.to_dict(), hasattr(estimator, "X_fit_"))
@@ -52,6 +55,8 @@ def compact_description(d, stores_training_rows=False):
             d["omitted_state"] = big
     if isinstance(d.get("tree"), dict) and d.get("n_nodes", 0) > MAX_TREE_NODES and "tree_nodes_omitted" not in d:
         d["tree"], d["tree_nodes_omitted"] = bounded_tree(d["tree"], MAX_TREE_NODES)
+    if isinstance(d.get("trees"), list):  # an imported ensemble's trees: megabytes for a large forest
+        d["n_trees"] = len(d.pop("trees"))
     return d
 
 

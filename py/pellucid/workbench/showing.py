@@ -23,8 +23,9 @@ from ..evaluation.importance import impurity_importance
 from ..tabular.features import numeric
 from .boundary import plane_features
 
-VIEW_ORDER = ("metrics", "tree", "boundary", "clusters", "dendrogram", "pca", "regression", "curves", "importance")
-PREFERRED = ("tree", "boundary", "clusters", "pca", "regression", "metrics")  # the first that applies opens
+VIEW_ORDER = ("metrics", "tree", "forest", "boundary", "clusters", "dendrogram", "pca", "regression", "curves",
+              "staged", "importance")
+PREFERRED = ("tree", "forest", "boundary", "clusters", "pca", "regression", "metrics")  # the first that applies opens
 PLANES = ("boundary", "clusters")
 
 
@@ -38,12 +39,14 @@ def views(run, result):
     shown = {
         "metrics": True,
         "tree": can("tree") and bool((result.get("model") or {}).get("tree")),
+        "forest": can("forest"),  # an imported forest's trees too; a row's votes need the table
         "boundary": can("boundary") and trained_here and len(features) >= 2,
         "clusters": can("clusters") and trained_here and len(features) >= 1,
         "dendrogram": can("dendrogram") and bool((result.get("dendrogram") or {}).get("merges")),
         "pca": can("projection") and result.get("pca") is not None,
         "regression": can("regression_fit") and result.get("predictions") is not None,
         "curves": run.task == "classification" and can("probabilities") and trained_here,
+        "staged": can("staged") and supervised and trained_here,
         "importance": supervised and trained_here,
     }
     return [view for view in VIEW_ORDER if shown[view]]
@@ -80,7 +83,8 @@ def informative_features(run, features):
 
 
 def model_importance(run):
-    """{feature: importance} as the fitted model says: a tree's impurity importance; a linear model's
+    """{feature: importance} as the fitted model says: a tree's impurity importance (a forest's: the mean of
+    its trees'); a linear model's
     coefficient size (over the classes) times the spread of its feature as the model read it on the
     training rows; {} for other models."""
     estimator = run.estimator
@@ -88,6 +92,8 @@ def model_importance(run):
         if getattr(estimator, "tree_", None) is not None:
             found = impurity_importance(estimator)
             return dict(zip(found["features"], found["importances"]))
+        if run.learner.can("forest"):  # the trees' mean impurity importance, of the columns they read
+            return dict(zip(estimator.feature_names_in_, (float(v) for v in estimator.feature_importances_)))
         coef = getattr(estimator, "coef_", None)
         names = getattr(estimator, "feature_names_out_", None)
         if coef is None or names is None:

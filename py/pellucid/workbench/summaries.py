@@ -1,7 +1,8 @@
 """A few plain facts about a fitted model, as (label, value) rows for the page's readout.
 
 What a person checks first after training: the weights of a linear model, the class priors of naive
-Bayes, the cluster sizes, the variance each principal component explains, any warning the solver gave.
+Bayes, the cluster sizes, the variance each principal component explains, a forest's trees and its
+out-of-bag score, any warning the solver gave.
 """
 
 import numpy as np
@@ -53,9 +54,24 @@ def _tree(model):
     return [("depth", str(model.get_depth())), ("leaves", str(model.get_n_leaves()))]
 
 
+def _forest(model):
+    """How many trees, how deep and how large they grew, and the out-of-bag score when it was asked for:
+    the score a forest gives itself on the rows each tree left out, to read beside the held-out score."""
+    depths = [tree.get_depth() for tree in model.estimators_]
+    leaves = [tree.get_n_leaves() for tree in model.estimators_]
+    depth = f"{min(depths)}, {_fmt(np.mean(depths))}, {max(depths)}"
+    rows = [("trees", str(len(depths))), ("depth (least, mean, most)", depth),
+            ("leaves per tree (mean)", _fmt(np.mean(leaves)))]
+    score = getattr(model, "oob_score_", None)
+    if score is not None:
+        name = "accuracy" if getattr(model, "classes_", None) is not None else "R²"
+        rows.append((f"out-of-bag {name}", _fmt(score)))
+    return rows
+
+
 # The learner's descriptor names its summary kind.
 _KINDS = {"weights": _weights, "priors": _priors, "components": _components, "clusters": _cluster_sizes,
-          "stored_rows": _stored_rows, "tree": _tree}
+          "stored_rows": _stored_rows, "tree": _tree, "forest": _forest}
 
 
 def summary(model):

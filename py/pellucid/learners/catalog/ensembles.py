@@ -57,9 +57,14 @@ def _bagging_regressor(sk, p, ctx):
 # Tune starts on the two questions a forest raises first: how many trees, and how deep.
 _TUNE = (("n_estimators", (10, 25, 50, 100)), ("max_depth", (None, 3, 6, 10)))
 
-_SHARED = dict(group="Ensembles", needs="categories", steps="ensemble", tune=_TUNE)
-_CLASSIFIER = dict(_SHARED, task=Task.CLASSIFICATION, capabilities={"probabilities", "boundary", "steps"})
-_REGRESSOR = dict(_SHARED, task=Task.REGRESSION, capabilities={"boundary", "regression_fit", "steps"})
+# Every ensemble also shows its trees (the Forest view) and its score after each tree (staged_predict). A
+# classifier's predict is the class of highest mean probability: the boundary and the predictions ask for
+# the probabilities once and take their argmax, rather than reading every tree twice.
+_SHARED = dict(group="Ensembles", needs="categories", steps="ensemble", tune=_TUNE, summary="forest")
+_CLASSIFIER = dict(_SHARED, task=Task.CLASSIFICATION, predict_is_argmax_proba=True,
+                   capabilities={"probabilities", "boundary", "steps", "forest", "staged"})
+_REGRESSOR = dict(_SHARED, task=Task.REGRESSION,
+                  capabilities={"boundary", "regression_fit", "steps", "forest", "staged"})
 
 LEARNERS = (
     Learner(RandomForestClassifier, "Random forest", sklearn=SklearnTwin(_forest_classifier, _notes), **_CLASSIFIER),
