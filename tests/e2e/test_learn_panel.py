@@ -214,7 +214,7 @@ def test_naive_bayes_tables_and_the_row_decision(learn):
 def test_knn_neighbours_and_gradient_descent_loss(learn):
     page = learn
     page.evaluate("() => window.trainFor('iris', 'KNeighborsClassifier', 'species', {k: 3})")
-    page.get_by_label("Row to explain (k-NN, naive Bayes, forests)").fill("60")
+    page.get_by_label("Row to explain (k-NN, naive Bayes, ensembles)").fill("60")
     tl = timeline(page, 60)
     show_steps(page, 4)
     page.locator(".learn-controls input[type=range]").fill("3")
@@ -279,7 +279,7 @@ def test_logistic_exercise_gives_the_weights_per_class_and_works_the_softmax(lea
 def test_forest_steps_draw_the_sample_the_offer_and_the_votes(learn):
     page = learn
     page.evaluate("() => window.trainFor('iris', 'RandomForestClassifier', 'species', {n_estimators: 9})")
-    page.get_by_label("Row to explain (k-NN, naive Bayes, forests)").fill("120")
+    page.get_by_label("Row to explain (k-NN, naive Bayes, ensembles)").fill("120")
     tl = timeline(page, 120)
     show_steps(page, 4)
     sample = tl["frames"][0]
@@ -297,3 +297,23 @@ def test_forest_steps_draw_the_sample_the_offer_and_the_votes(learn):
     votes = page.locator("[data-pane=steps] tbody tr td:nth-child(2)").all_inner_texts()
     assert sum(int(v) for v in votes) == 9
     shot(page, "forest")
+
+
+def test_boosting_steps_follow_one_rows_residuals_and_adaboosts_votes(learn):
+    page = learn
+    page.evaluate("() => window.trainFor('iris', 'GradientBoostingClassifier', 'species', {n_estimators: 4})")
+    tl = timeline(page, 1)
+    show_steps(page, 5)
+    expect(page.locator("[data-pane=steps] .learn-node")).to_contain_text("4 rounds follow")
+    page.get_by_role("button", name="Step forward").click()
+    first = tl["frames"][1]
+    rows = page.locator("[data-pane=steps] tbody tr")
+    expect(rows).to_have_count(3)  # one tree, residual and F per class
+    assert first["math"][0]["text"] in step_math(page)  # F_1 = F_0 + eta h_1(x) with this row's numbers
+    shot(page, "boosting")
+    page.evaluate("() => window.trainFor('iris', 'AdaBoostClassifier', 'species', {n_estimators: 3})")
+    tl = timeline(page, 1)
+    show_steps(page, len(tl["frames"]))
+    expect(page.locator("[data-pane=steps] .learn-node")).to_contain_text("α = ")
+    expect(page.locator("[data-pane=steps] tbody tr")).to_have_count(5)  # the five rows weighing most
+    assert tl["frames"][0]["math"][0]["text"] in step_math(page)

@@ -7,7 +7,8 @@ frames.INLINE_MAX is not written inside a formula: the formula appears once and 
 numbers per feature; `standardized` ({feature: [mean, scale, constant]}) lets it write z = (x − mean) / scale
 there. A learner's descriptor names its family (`steps`): "tree" (workbench.tree_steps); "perceptron",
 "descent", and "kernel_descent" and "epochs" for the kernel methods (workbench.linear_steps); "kmeans",
-"agglomerative", "pca" (workbench.unsupervised_steps); "ensemble" (workbench.ensemble_steps);
+"agglomerative", "pca" (workbench.unsupervised_steps); "ensemble" (workbench.ensemble_steps); "boosting"
+and "adaboost" (workbench.boosting_steps);
 "naive_bayes" and "knn" (here). The page draws "descent" and "kernel_descent" alike: their replies say
 family "descent".
 """
@@ -16,7 +17,7 @@ import warnings as _warnings
 
 from ..core.errors import DataError
 from ..core.validation import check_target
-from . import ensemble_steps, linear_steps, tree_steps, unsupervised_steps
+from . import boosting_steps, ensemble_steps, linear_steps, tree_steps, unsupervised_steps
 from .explain import explain_row
 from ..core.jsonable import python_scalar
 from .frames import num, standardized
@@ -119,4 +120,5 @@ _BUILDERS = {"tree": _tree, "perceptron": linear_steps.perceptron, "descent": li
              "kernel_descent": linear_steps.kernel_descent, "epochs": linear_steps.epochs,
              "kmeans": unsupervised_steps.kmeans, "agglomerative": unsupervised_steps.agglomerative,
              "naive_bayes": _naive_bayes, "knn": _knn, "pca": unsupervised_steps.pca,
-             "ensemble": ensemble_steps.ensemble}
+             "ensemble": ensemble_steps.ensemble, "boosting": boosting_steps.gradient,
+             "adaboost": boosting_steps.adaboost}

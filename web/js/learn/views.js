@@ -310,4 +310,44 @@ function ensemble(box, tl) {
   return (i) => show[tl.frames[i].kind](tl.frames[i]);
 }
 
-export const VIEWS = { tree, perceptron, descent, kmeans, agglomerative, naive_bayes: naiveBayes, knn, pca, ensemble };
+// Gradient boosting for one training row: F_0, then each round's residual, the leaf its tree puts the row
+// in, that leaf's value and the updated F (one line per class when there are several).
+function boosting(box, tl) {
+  const info = el("p", { class: "learn-node" });
+  const table = el("div", { class: "learn-table" });
+  box.append(info, table);
+  const who = (t) => (t.class === null || t.class === undefined ? "F" : `F for ${t.class}`);
+  return (i) => {
+    const f = tl.frames[i];
+    if (f.kind === "start") {
+      info.textContent = `Row ${f.row}: boosting starts every row at F₀ (${tl.loss === "squared_error" ? "the mean target" : "the log-odds of the classes"}).`
+        + (tl.omitted ? ` The first ${tl.frames.length - 1} of ${tl.n_rounds} rounds follow.` : ` ${tl.n_rounds} rounds follow.`);
+      table.replaceChildren(simpleTable(tl.classes && tl.classes.length > 2 ? ["class", "F₀"] : ["", "F₀"],
+        f.init.map((v, k) => [tl.classes && tl.classes.length > 2 ? String(tl.classes[k]) : "F₀", num(v)])));
+      return;
+    }
+    const where = f.trees.length > 1 ? "the leaf it falls in, in each class's tree, is in the table" : `it falls in leaf ${f.trees[0].leaf}`;
+    info.textContent = `Round ${f.round}: a tree is fitted to the residuals of row ${f.row} and every other; ${where}`
+      + `${f.in_bag ? "" : " (the row was left out of this round's subsample)"}; training loss now ${num(f.train_score)}.`;
+    const rows = f.trees.map((t) => [who(t), num(t.residual), t.leaf, num(t.value), num(t.before), num(t.after)]);
+    table.replaceChildren(simpleTable(["", "residual r", "leaf", "h(x)", "F before", `F after (+ ${num(f.learning_rate)}·h)`], rows,
+      { caption: `Round ${f.round} for row ${f.row}` }));
+  };
+}
+
+// AdaBoost: each round's weighted error and vote, the chosen row's weight, and the rows weighing most.
+function adaboostView(box, tl) {
+  const info = el("p", { class: "learn-node" });
+  const table = el("div", { class: "learn-table" });
+  box.append(info, table);
+  return (i) => {
+    const f = tl.frames[i];
+    info.textContent = `Round ${f.round}: the tree gets ${f.n_wrong} training rows wrong (weighted error ${num(f.error)}), so its vote is α = ${num(f.alpha)}. `
+      + `Row ${f.row} weighs ${num(f.weight)} and is ${f.wrong ? "wrong: its weight grows" : "right: its weight keeps its share"}.`
+      + (i === tl.frames.length - 1 && tl.stop ? ` Boosting stopped here: ${tl.stop}.` : "");
+    table.replaceChildren(simpleTable(["row", "weight before the round", "this tree"], f.heaviest.map((h) => [h.row, num(h.weight), h.wrong ? "wrong" : "right"]),
+      { caption: "The rows weighing most" }));
+  };
+}
+
+export const VIEWS = { tree, perceptron, descent, kmeans, agglomerative, naive_bayes: naiveBayes, knn, pca, ensemble, boosting, adaboost: adaboostView };

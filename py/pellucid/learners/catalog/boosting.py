@@ -52,13 +52,19 @@ def _gradient_regressor(sk, p, ctx):
     return sk.ensemble.GradientBoostingRegressor(loss=p["loss"], **_gradient_settings(p))
 
 
+# Tune starts on the rounds against how deep each tree grows (AdaBoost: against how much each vote counts).
+_TUNE = (("n_estimators", (25, 50, 100, 200)), ("max_depth", (1, 2, 3, 5)))
+_ADABOOST_TUNE = (("n_estimators", (10, 25, 50, 100)), ("learning_rate", (0.1, 0.5, 1.0)))
+# Like the forests: the score after each round (staged_predict), and the algorithm's steps for one row.
+_SHARED = dict(group="Ensembles", needs="categories")
+_CLASSIFIES = {"probabilities", "boundary", "steps", "staged"}
+
 LEARNERS = (
-    Learner(AdaBoostClassifier, "AdaBoost", "Ensembles", Task.CLASSIFICATION, {"probabilities", "boundary"},
-            needs="categories", sklearn=SklearnTwin(_adaboost, _adaboost_notes)),
-    Learner(GradientBoostingClassifier, "Gradient boosting", "Ensembles", Task.CLASSIFICATION,
-            {"probabilities", "boundary"}, needs="categories", sklearn=SklearnTwin(_gradient_classifier,
-                                                                                    _gradient_notes)),
-    Learner(GradientBoostingRegressor, "Gradient boosting (regression)", "Ensembles", Task.REGRESSION,
-            {"boundary", "regression_fit"}, needs="categories", sklearn=SklearnTwin(_gradient_regressor,
-                                                                                    _gradient_notes)),
+    Learner(AdaBoostClassifier, "AdaBoost", task=Task.CLASSIFICATION, capabilities=_CLASSIFIES, steps="adaboost",
+            tune=_ADABOOST_TUNE, sklearn=SklearnTwin(_adaboost, _adaboost_notes), **_SHARED),
+    Learner(GradientBoostingClassifier, "Gradient boosting", task=Task.CLASSIFICATION, capabilities=_CLASSIFIES,
+            steps="boosting", tune=_TUNE, sklearn=SklearnTwin(_gradient_classifier, _gradient_notes), **_SHARED),
+    Learner(GradientBoostingRegressor, "Gradient boosting (regression)", task=Task.REGRESSION,
+            capabilities={"boundary", "regression_fit", "steps", "staged"}, steps="boosting", tune=_TUNE,
+            sklearn=SklearnTwin(_gradient_regressor, _gradient_notes), **_SHARED),
 )
