@@ -1,5 +1,7 @@
 """Small helpers the browser tests share: waiting on visible state and reading what a canvas shows."""
 
+import pathlib
+
 from playwright.sync_api import expect
 
 
@@ -62,3 +64,20 @@ def show(page, tab, timeout=60_000):
     page.get_by_role("tab", name=tab).click()
     expect(page.get_by_role("tab", name=tab)).to_have_attribute("aria-selected", "true")
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=timeout)
+
+
+def open_learn_test_page(page, site_url):
+    """The "See it learn" test page (tests/e2e/fixtures/learn.html, served as <site>/learn.html beside
+    index.html so its relative imports resolve), Python started."""
+    fixture = (pathlib.Path(__file__).resolve().parent / "fixtures" / "learn.html").read_text()
+    page.route(site_url + "learn.html", lambda route: route.fulfill(body=fixture, content_type="text/html"))
+    page.goto(site_url + "learn.html")
+    expect(page.locator("#python-status")).to_have_text("Ready", timeout=90_000)
+    return page
+
+
+def mount_learn_panel(page):
+    """A new learn panel mounted on the test page, no model chosen."""
+    page.evaluate("() => window.mountLearn()")
+    expect(page.locator(".learn-panel")).to_have_count(1)
+    return page

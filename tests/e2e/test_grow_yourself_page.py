@@ -8,6 +8,8 @@ import pathlib
 import pytest
 from playwright.sync_api import expect
 
+from pagekit import mount_learn_panel, open_learn_test_page
+
 from a11ykit import AXE_TAGS, axe_source
 
 pytestmark = pytest.mark.e2e
@@ -18,19 +20,14 @@ SPLIT = {"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 3}
 
 @pytest.fixture(scope="module")
 def learn_page(module_page, site_url):
-    page = module_page
-    fixture = (HERE / "fixtures" / "learn.html").read_text()
-    page.route(site_url + "learn.html", lambda route: route.fulfill(body=fixture, content_type="text/html"))
-    page.goto(site_url + "learn.html")
-    expect(page.locator("#python-status")).to_have_text("Ready", timeout=90_000)
-    return page
+    """The test page, Python started once for the module's tests."""
+    return open_learn_test_page(module_page, site_url)
 
 
 @pytest.fixture
 def learn(learn_page, shared_page):
-    learn_page.evaluate("() => window.mountLearn()")
-    expect(learn_page.locator(".learn-panel")).to_have_count(1)
-    return learn_page
+    """The test page with a new panel mounted and no model chosen, Python ready."""
+    return mount_learn_panel(learn_page)
 
 
 def train_with_test_rows(page, example, target):

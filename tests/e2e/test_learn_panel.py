@@ -9,6 +9,8 @@ import pathlib
 import pytest
 from playwright.sync_api import expect
 
+from pagekit import mount_learn_panel, open_learn_test_page
+
 from pellucid.probability.estimation import mle
 from pellucid.workbench.lab import draw_sample
 
@@ -21,20 +23,13 @@ SEED_CSV = "f1,f2,y\n1,1,-1\n3,2,1\n2,4,1\n3,4,1\n2,3,-1\n"  # notes 000's perce
 @pytest.fixture(scope="module")
 def learn_page(module_page, site_url):
     """The test page, Python started once for the module's tests."""
-    page = module_page
-    fixture = (HERE / "fixtures" / "learn.html").read_text()
-    page.route(site_url + "learn.html", lambda route: route.fulfill(body=fixture, content_type="text/html"))
-    page.goto(site_url + "learn.html")
-    expect(page.locator("#python-status")).to_have_text("Ready", timeout=90_000)
-    return page
+    return open_learn_test_page(module_page, site_url)
 
 
 @pytest.fixture
 def learn(learn_page, shared_page):
     """The test page with a new panel mounted and no model chosen, Python ready."""
-    learn_page.evaluate("() => window.mountLearn()")
-    expect(learn_page.locator(".learn-panel")).to_have_count(1)
-    return learn_page
+    return mount_learn_panel(learn_page)
 
 
 def show_steps(page, n_frames):
