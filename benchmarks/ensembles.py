@@ -1,8 +1,11 @@
 """Ensembles of trees natively, side by side with scikit-learn in the same run (one thread each): fit of a
 forest of 100 trees, prediction of 50,000 rows and of a 200 x 200 grid, and the model file's export and
-import. Prints a Markdown table with the ratio pellucid / scikit-learn (below 1: pellucid is faster).
+import; gradient boosting's fit of 100 rounds against scikit-learn's GradientBoostingClassifier and its
+HistGradientBoostingClassifier. Prints a Markdown table with the ratio pellucid / scikit-learn (below 1:
+pellucid is faster).
 
 Usage: python3 -m benchmarks.ensembles [--rows 50000] [--features 20] [--trees 100] [--repeats 1]
+                                       [--only forest|boosting]
 """
 
 import os
@@ -76,17 +79,40 @@ def rows_for(task, rows, features, trees, repeats):
                                                                    "second column: import")]
 
 
+def boosting_rows(rows, features, rounds, repeats):
+    """Gradient boosting's fit of `rounds` rounds (3 classes: 3 trees a round, depth 3) against scikit-learn's
+    twin and its histogram-based booster with as many rounds."""
+    import pellucid
+    from sklearn import ensemble
+    X, y = data("classification", rows, features)
+    ours = pellucid.GradientBoostingClassifier(n_estimators=rounds)
+    twin = ensemble.GradientBoostingClassifier(n_estimators=rounds, random_state=0)
+    histogram = ensemble.HistGradientBoostingClassifier(max_iter=rounds, early_stopping=False, random_state=0)
+    (_, p), (_, s), (_, h) = (best_of(repeats, lambda m=m: m.fit(X, y)) for m in (ours, twin, histogram))
+    label = f"gradient boosting, {rounds} rounds, 3 classes, {rows:,} x {features}: fit"
+    score = f"train score {ours.score(X, y):.3f} vs {twin.score(X, y):.3f} vs {histogram.score(X, y):.3f}"
+    return [(f"{label} (vs GradientBoostingClassifier)", p, s, score),
+            (f"{label} (vs HistGradientBoostingClassifier)", p, h, "")]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=50_000)
     parser.add_argument("--features", type=int, default=20)
     parser.add_argument("--trees", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--only", choices=("forest", "boosting"))
     args = parser.parse_args(argv)
     print(machine(), "\n")
     print("| workload | pellucid s | scikit-learn s | ratio | note |\n|---|---|---|---|---|")
-    for task in ("classification", "regression"):
-        for name, ours, theirs, note in rows_for(task, args.rows, args.features, args.trees, args.repeats):
+    tables = []
+    if args.only != "boosting":
+        tables += [lambda task=task: rows_for(task, args.rows, args.features, args.trees, args.repeats)
+                   for task in ("classification", "regression")]
+    if args.only != "forest":
+        tables.append(lambda: boosting_rows(args.rows, args.features, args.trees, args.repeats))
+    for table in tables:
+        for name, ours, theirs, note in table():
             ratio = "—" if "model file" in name else f"{ours / theirs:.2f}"
             print(f"| {name} | {ours:.3f} | {theirs:.3f} | {ratio} | {note} |", flush=True)
 
