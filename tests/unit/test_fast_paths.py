@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from pellucid.learners.kmeans import kmeans, kmeans_fast
+from pellucid.learners.naive_bayes import gaussian, gaussian_fast
 from pellucid.learners.logistic import logistic, logistic_fast
 from pellucid.learners.neighbors import neighbors, neighbors_fast
 from pellucid.learners.shared import gram_fast
@@ -550,3 +551,23 @@ def test_perceptron_fast_pass_changes_path_as_mistakes_thin_out(averaged, monkey
     assert {"_binary_rows", "_add"} <= set(seen)  # both ways were taken
     assert fast.mistakes_ == traced.mistakes_
     np.testing.assert_allclose(fast.weights_, traced.weights_, rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("offset", [0.0, 1e3, -1e6])
+def test_gaussian_nb_likelihood_products_equal_the_sum_over_features(seed, offset, monkeypatch):
+    """Data far from zero (where an expanded square would cancel), classes near and far apart, tiny and
+    large variances, queries inside and far outside the training range; with BLAS and without."""
+    rng = np.random.default_rng(seed)
+    k, d = int(rng.integers(1, 6)), int(rng.integers(1, 30))
+    scales = 10.0 ** rng.uniform(-4, 3, size=d)
+    theta = offset + rng.normal(size=(k, d)) * scales * 10.0 ** rng.uniform(-3, 2, size=(k, 1))
+    var = (scales * rng.uniform(0.5, 2, size=(k, d))) ** 2
+    X = offset + rng.normal(size=(int(rng.integers(1, 400)), d)) * scales * rng.choice([1, 30], size=(1, d))
+    readable = gaussian.log_likelihood(X, theta, var)
+    for blas in (True, False):
+        monkeypatch.setattr(gaussian_fast, "HAS_BLAS", blas)
+        fast = gaussian_fast.log_likelihood(X, theta, var)
+        # each entry within rounding of the terms it sums: the distances and the log-variances
+        size = 1.0 + np.abs(readable) + np.abs(np.log(var)).sum(axis=1)
+        assert np.all(np.abs(fast - readable) <= 1e-12 * d * size), np.abs(fast - readable).max()
