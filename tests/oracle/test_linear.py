@@ -99,6 +99,33 @@ def test_collinear_columns_give_the_minimum_norm_solution_like_sklearn(diabetes)
     np.testing.assert_allclose(ours.coef_, theirs.coef_, atol=1e-6)
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n, d", [(3, 40), (10, 500), (12, 12), (6, 7)])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_wide_tables_give_the_minimum_norm_answer_without_the_feature_gram(seed, n, d, weighted, monkeypatch):
+    """No more rows than columns: X^T X is singular, and the answer goes straight to the minimum-norm
+    least-squares one (the d x d matrix is never built), which is the one the normal-equation attempt
+    falls back to, numpy's lstsq on the centred data, and scikit-learn's."""
+    from pellucid.learners.linear import linear_regression as module
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * rng.uniform(0.1, 10, size=d)
+    y = X[:, :3] @ [1.0, -2.0, 0.5] + rng.normal(size=n)
+    weights = rng.uniform(0.5, 2.0, size=n) if weighted else None
+    ours = LinearRegression().fit(X, y, sample_weight=weights)
+    root = np.ones(n) if weights is None else np.sqrt(weights)
+    x_mean, y_mean = np.average(X, axis=0, weights=weights), np.average(y, weights=weights)
+    expected = np.linalg.lstsq((X - x_mean) * root[:, None], (y - y_mean) * root, rcond=None)[0]
+    np.testing.assert_allclose(ours.coef_, expected, rtol=1e-7, atol=1e-9 * np.abs(expected).max())
+    theirs = sk.LinearRegression().fit(X, y, sample_weight=weights)
+    np.testing.assert_allclose(ours.predict(X), theirs.predict(X), rtol=1e-7, atol=1e-7)
+    built = []
+    monkeypatch.setattr(module, "gram", lambda M: built.append(M.shape) or M.T @ M)
+    LinearRegression().fit(X, y, sample_weight=weights)
+    assert built == []
+    ridge = LinearRegression(l2=1e-3).fit(X, y)  # a penalty makes it regular: the d x d system
+    assert built == [(n, d)] and np.all(np.isfinite(ridge.coef_))
+
+
 def test_categorical_columns_are_one_hot_encoded():
     rng = np.random.default_rng(1)
     colour = rng.choice(["red", "green", "blue"], size=60)

@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 import pytest
 pytest.importorskip("sklearn", reason="an oracle test: it compares with scikit-learn")
-from sklearn.datasets import load_breast_cancer, load_iris
+from sklearn.datasets import load_breast_cancer, load_iris, make_classification
 from sklearn.linear_model import Perceptron as SkPerceptron
 
 from pellucid.core.base import from_dict
@@ -197,10 +197,41 @@ def test_one_vs_rest_equals_scikit_learns(class_weight):
     np.testing.assert_array_equal(ours.predict(X), theirs.predict(X))
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("tol, n_iter_no_change", [(1e-3, 5), (0.05, 2)])
+def test_stopping_rule_stops_where_scikit_learns_does(seed, tol, n_iter_no_change):
+    """tol and n_iter_no_change: both stop after n_iter_no_change passes whose mean loss per row is above
+    the best so far minus tol, at the same pass and with the same weights. The first row is of the negative
+    class, so that the first score (0, from zero weights) is a mistake under both rules for 0."""
+    X, y = make_classification(n_samples=2000, n_features=5, random_state=seed)
+    first = int(np.argmax(y == 0))
+    order = np.r_[first, np.delete(np.arange(len(y)), first)]
+    X, y = X[order], y[order]
+    ours = Perceptron(tol=tol, n_iter_no_change=n_iter_no_change, max_iter=1000).fit(X, y)
+    theirs = SkPerceptron(tol=tol, n_iter_no_change=n_iter_no_change, shuffle=False, max_iter=1000).fit(X, y)
+    assert ours.n_iter_ == theirs.n_iter_ < 1000 and ours.converged_ and ours.warnings_ == []
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-9, atol=1e-9)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, rtol=1e-9, atol=1e-9)
+
+
+def test_stopping_rule_reads_the_traced_losses():
+    """The mean loss per row that the rule compares is the notes' perceptron loss max(0, -y* w . f) of each
+    visit, before its update: recomputed from the trace, the pass where it stops is the one the rule names."""
+    X, y = make_classification(n_samples=300, n_features=4, flip_y=0.2, random_state=1)
+    model = fit_quietly(Perceptron(tol=0.01, n_iter_no_change=3, max_iter=50, trace=True), X, y)
+    losses = [np.mean([max(0.0, -r["target"] * r["score"]) for r in model.trace_ if r["epoch"] == e])
+              for e in range(1, model.n_iter_ + 1)]
+    best, stale = np.inf, []
+    for loss in losses:
+        stale.append(stale[-1] + 1 if stale and loss > best - 0.01 else int(loss > best - 0.01))
+        best = min(best, loss)
+    assert stale[-1] == 3 and max(stale[:-1]) < 3 and model.n_iter_ < 50
+
+
 @pytest.mark.parametrize("params, word", [
     ({"max_iter": 0}, "max_iter"), ({"shuffle": 1}, "shuffle"), ({"random_state": -1}, "random_state"),
     ({"initial_weights": "zeros"}, "initial_weights"), ({"averaged": None}, "averaged"),
-    ({"multiclass": "softmax"}, "multiclass"),
+    ({"multiclass": "softmax"}, "multiclass"), ({"tol": -1.0}, "tol"), ({"n_iter_no_change": 0}, "n_iter_no_change"),
 ])
 def test_bad_parameters(params, word):
     with pytest.raises(DataError, match=word):

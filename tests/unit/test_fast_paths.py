@@ -1,14 +1,19 @@
 """Every speed-up gives what the readable algorithm gives: on random inputs with ties (repeated values,
 duplicate rows) the fast modules (*_fast.py) and the readable ones beside them agree."""
 
+import warnings
+
 import numpy as np
 import pytest
 
 from pellucid.learners.kmeans import kmeans, kmeans_fast
+from pellucid.learners.naive_bayes import gaussian, gaussian_fast
 from pellucid.learners.logistic import logistic, logistic_fast
 from pellucid.learners.neighbors import neighbors, neighbors_fast
 from pellucid.learners.shared import gram_fast
+from pellucid import Perceptron
 from pellucid.learners.linear import linear_regression as linear
+from pellucid.learners.linear import perceptron_fast
 from pellucid.learners.projection import pca
 from pellucid.learners.tree import growth, growth_fast
 from pellucid.learners.tree import routing
@@ -516,3 +521,80 @@ def test_network_fused_gradient_is_the_chain_rules(seed, activation):
             assert value == pytest.approx(slow.loss, rel=1e-12)
             expected = np.concatenate([g.ravel() for g in slow.coef_grads + slow.intercept_grads])
             np.testing.assert_allclose(grad, expected, rtol=1e-10, atol=1e-14)
+
+
+def _perceptron_inputs(seed, n_classes, separable):
+    """Half-integer features (every sum exact, so scores of exactly 0 are met the same way by both paths)
+    with labels that a line separates (mistakes rare: the block path) or at random (frequent: row by row)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(50, 800))
+    X = _tied_matrix(rng, n, 3, levels=int(rng.integers(2, 9))) - 2.0
+    y = (X @ [1.0, -2.0, 0.5] > 0).astype(int) + (X[:, 0] > 1) * (n_classes - 2) if separable else \
+        rng.integers(0, n_classes, size=n)
+    return X, y % n_classes
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("n_classes, multiclass", [(2, "ovr"), (3, "ovr"), (4, "joint")])
+@pytest.mark.parametrize("separable", [True, False])
+@pytest.mark.parametrize("extra", [{}, {"averaged": True, "shuffle": True, "random_state": 4},
+                                   {"tol": 0.01, "n_iter_no_change": 2, "shuffle": True},
+                                   {"class_weight": "dyadic", "sample_weight": True, "averaged": True}])
+def test_perceptron_fast_pass_equals_the_row_by_row_pass(seed, n_classes, multiclass, separable, extra):
+    X, y = _perceptron_inputs(seed, n_classes, separable)
+    params, fit = {**extra}, {}
+    if params.pop("sample_weight", False):  # weights 0 (left out), 0.5, 1, 2: the sums stay exact
+        fit["sample_weight"] = np.random.default_rng(seed).choice([0.0, 0.5, 1.0, 2.0], size=len(y))
+    if params.get("class_weight") == "dyadic":
+        params["class_weight"] = {int(c): 2.0 ** (c % 3 - 1) for c in np.unique(y)}
+    params = {"max_iter": 6, "multiclass": multiclass, **params}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fast = Perceptron(**params).fit(X, y, **fit)
+        traced = Perceptron(**params, trace=True).fit(X, y, **fit)
+    assert fast.mistakes_ == traced.mistakes_
+    assert fast.n_iter_ == traced.n_iter_ and fast.converged_ == traced.converged_
+    np.testing.assert_array_equal(fast.weights_, traced.weights_)
+
+
+@pytest.mark.parametrize("averaged", [False, True])
+def test_perceptron_fast_pass_changes_path_as_mistakes_thin_out(averaged, monkeypatch):
+    """Noisy rows first (visited one at a time), then separable ones (in blocks), then noise again: on
+    continuous data the weights agree within rounding whichever way each stretch was taken."""
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(6000, 4))
+    y = (X[:, 0] + 0.5 * X[:, 1] > 0).astype(int)
+    y[:1500] = rng.integers(0, 2, 1500)
+    y[-700:] = rng.integers(0, 2, 700)
+    seen = []
+    for name in ("_binary_rows", "_add"):
+        original = getattr(perceptron_fast, name)
+        monkeypatch.setattr(perceptron_fast, name, lambda *a, _f=original, _n=name: seen.append(_n) or _f(*a))
+    params = {"max_iter": 4, "averaged": averaged}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fast = Perceptron(**params).fit(X, y)
+        traced = Perceptron(**params, trace=True).fit(X, y)
+    assert {"_binary_rows", "_add"} <= set(seen)  # both ways were taken
+    assert fast.mistakes_ == traced.mistakes_
+    np.testing.assert_allclose(fast.weights_, traced.weights_, rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("offset", [0.0, 1e3, -1e6])
+def test_gaussian_nb_likelihood_products_equal_the_sum_over_features(seed, offset, monkeypatch):
+    """Data far from zero (where an expanded square would cancel), classes near and far apart, tiny and
+    large variances, queries inside and far outside the training range; with BLAS and without."""
+    rng = np.random.default_rng(seed)
+    k, d = int(rng.integers(1, 6)), int(rng.integers(1, 30))
+    scales = 10.0 ** rng.uniform(-4, 3, size=d)
+    theta = offset + rng.normal(size=(k, d)) * scales * 10.0 ** rng.uniform(-3, 2, size=(k, 1))
+    var = (scales * rng.uniform(0.5, 2, size=(k, d))) ** 2
+    X = offset + rng.normal(size=(int(rng.integers(1, 400)), d)) * scales * rng.choice([1, 30], size=(1, d))
+    readable = gaussian.log_likelihood(X, theta, var)
+    for blas in (True, False):
+        monkeypatch.setattr(gaussian_fast, "HAS_BLAS", blas)
+        fast = gaussian_fast.log_likelihood(X, theta, var)
+        # each entry within rounding of the terms it sums: the distances and the log-variances
+        size = 1.0 + np.abs(readable) + np.abs(np.log(var)).sum(axis=1)
+        assert np.all(np.abs(fast - readable) <= 1e-12 * d * size), np.abs(fast - readable).max()

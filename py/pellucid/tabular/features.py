@@ -21,7 +21,8 @@ from .encoding import FeatureEncoder
 from ..core.errors import DataError
 from ..core.file_fields import Custom, Int, Kinds, Names, damaged, require_names
 from ..core.sample_weight import check_sample_weight
-from ..core.validation import (CATEGORICAL, Columns, check_classes, check_target, check_X, check_X_fitted,
+from ..core.validation import _names_for as names_for
+from ..core.validation import (CATEGORICAL, NUMERIC, Columns, check_classes, check_target, check_X, check_X_fitted,
                                names_at_predict, names_source, workable_scale)
 
 
@@ -68,8 +69,9 @@ def read_fit(model, X, y=None, feature_names=None, *, task=None):
     Sets `feature_names_in_`, `feature_kinds_` and `n_features_in_`."""
     M = _plain_matrix(X)
     if M is not None:
-        head = check_X(X[:1], feature_names)  # names and kinds, with the usual messages
-        data, names, kinds = M, head.names, head.kinds
+        # every column of a finite numeric array reads as a number (check_X would judge each column of a
+        # row to say so: most of a fit's time on a wide table); only the names are left to read
+        data, names, kinds = M, names_for(M.shape[1], feature_names), [NUMERIC] * M.shape[1]
     else:
         data = check_X(X, feature_names)
         names, kinds = data.names, data.kinds

@@ -44,7 +44,8 @@ def _logistic_notes(p):
 
 def _perceptron(sk, p, ctx):
     return sk.linear_model.SGDClassifier(loss="perceptron", penalty=None, learning_rate="constant", eta0=1.0,
-                                         max_iter=p["max_iter"], tol=None, shuffle=bool(p["shuffle"]),
+                                         max_iter=p["max_iter"], tol=p.get("tol"),
+                                         n_iter_no_change=p.get("n_iter_no_change", 5), shuffle=bool(p["shuffle"]),
                                          random_state=p["random_state"], average=bool(p["averaged"]),
                                          class_weight=p["class_weight"])
 
@@ -54,9 +55,13 @@ def _perceptron_notes(p):
                   "(one-vs-rest)." if p.get("multiclass", "ovr") == "ovr" else
                   "For three or more classes scikit-learn trains one binary perceptron per class (one-vs-rest); "
                   "multiclass='joint' keeps one weight vector per class and updates two of them on a mistake.")
+    stopping = ("scikit-learn runs all max_iter passes; pellucid stops after a pass with no mistake."
+                if p.get("tol") is None else
+                "Both stop when the mean loss per row has not improved by tol for n_iter_no_change passes "
+                "(pellucid also after a pass with no mistake); in one-vs-rest scikit-learn stops each class on "
+                "its own loss, pellucid all classes on their summed loss.")
     notes = ["Both add the misclassified example to the weights (step 1, bias included, no penalty). " + multiclass,
-             "scikit-learn runs all max_iter passes; pellucid stops after a pass with no mistake. Their "
-             "shuffled orders differ (different random generators)."]
+             stopping + " Their shuffled orders differ (different random generators)."]
     if p.get("initial_weights") is not None:
         notes.append("initial_weights are not passed on: scikit-learn starts from zero.")
     if p.get("class_weight") is not None:

@@ -139,7 +139,8 @@ def normal_equation(X, y, l2=0.0, weights=None):
     Centring removes the (unpenalised) intercept from the system: w0 = mean(y) - mean(x) . w. The
     centred system is solved directly (X^T X is never inverted) and refined once with the residual
     (corrected semi-normal equations); if X^T X is singular or so ill-conditioned that the refinement
-    still moves w, the least-squares problem goes to SVD-based `np.linalg.lstsq` instead, with rows
+    still moves w (and at once when l2 = 0 and there are no more rows than columns, where X^T X is
+    singular), the least-squares problem goes to SVD-based `np.linalg.lstsq` instead, with rows
     sqrt(n l2) I appended when l2 > 0, which gives the minimum-norm answer for collinear columns.
 
     Both solve for v = w * x_scale / y_scale on the columns and target divided by powers of two near
@@ -162,7 +163,10 @@ def normal_equation(X, y, l2=0.0, weights=None):
     y_scale = float(_unit_scales(np.abs(yc).max()))
     Z, t = Xc / x_scale, yc / y_scale  # (n, d), (n,)
     penalty = alpha / x_scale ** 2 if alpha > 0 else np.zeros(d)  # (d,) the penalty on v = w * x_scale / y_scale
-    v = _solve_normal(Z, t, penalty)
+    # Without a penalty and with no more rows than columns, the centred X^T X (d, d) has rank at most
+    # n - 1 < d: it is singular, and building it (d^2 numbers) only to find that out costs the most.
+    singular = alpha == 0 and n <= d
+    v = None if singular else _solve_normal(Z, t, penalty)
     if v is None and alpha == 0:
         # Collinear columns: the minimum-norm answer in the data's own units, as scikit-learn's, which a
         # scale per column would change; one power of two for every column keeps it.

@@ -14,7 +14,8 @@ from ..shared.class_weights import CLASS_WEIGHT_RULE, check_saved_weights, class
 from ..shared.partial_fit import check_same_classes, class_codes, first_classes
 from ...core.sample_weight import weights_or_ones
 from ..shared.optim import as_list
-from ...core.params import Choice, Flag, Integer, Vector
+from . import perceptron_fast
+from ...core.params import Choice, Flag, Integer, Number, Vector
 
 MAX_TRACE_VISITS = 10_000  # rows kept in trace_; later visits are counted, not recorded
 
@@ -80,6 +81,11 @@ class Perceptron(ClassifierMixin, Estimator):
     from `np.random.default_rng(random_state)`), starting from `initial_weights` (default all zeros; binary: d+1
     numbers, multiclass: K*(d+1) numbers, row by row). It stops after an epoch with no update (then
     `converged_ = True`) or after `max_iter` epochs (`converged_ = False`, with a ConvergenceWarning).
+    `tol` (default None: off) adds scikit-learn's stopping rule: after each epoch the mean perceptron loss
+    per row (notes 004: max(0, -y* w . f(x)) at each visit, before its update, summed over the classes in
+    one-vs-rest; max_y w_y . f - w_y* . f in joint; not scaled by the weights) is compared with the best
+    so far, and training stops (`converged_ = True`) after `n_iter_no_change` epochs in a row above
+    best - tol. scikit-learn applies the rule to each one-vs-rest class on its own.
     `averaged=True` predicts with the average of the weights after every visit (averaged perceptron).
     `class_weight="balanced"` scales the update after a mistake on an example of class c by
     s_c = n / (K n_c), as scikit-learn's Perceptron does, so mistakes on a rare class move the weights more;
@@ -110,6 +116,11 @@ class Perceptron(ClassifierMixin, Estimator):
 
     _param_rules = {
         "max_iter": Integer(1, None, label="max epochs", help="Most passes (epochs) through the training data"),
+        "tol": Number(0, None, none_ok=True, label="stopping tolerance",
+                      help="Stop when the mean loss per row has not fallen below the best so far minus tol "
+                           "for n_iter_no_change passes (None: run until a pass without mistakes)"),
+        "n_iter_no_change": Integer(1, None, label="passes without improvement",
+                                    help="Passes without improvement before stopping (with tol)"),
         "shuffle": Flag(help="Visit the examples in a new random order each pass"),
         "initial_weights": Vector(none_ok=True, help="Starting weights, bias first (None: all zeros)"),
         "averaged": Flag(help="Predict with the average of the weights over all steps"),
@@ -133,9 +144,12 @@ class Perceptron(ClassifierMixin, Estimator):
 
     _renamed_params = {"max_epochs": "max_iter", "seed": "random_state"}  # before scikit-learn's names
 
-    def __init__(self, max_iter=100, shuffle=False, initial_weights=None, averaged=False, random_state=0,
-                 standardize=False, class_weight=None, multiclass="ovr", trace=False):
+    def __init__(self, max_iter=100, tol=None, n_iter_no_change=5, shuffle=False, initial_weights=None,
+                 averaged=False, random_state=0, standardize=False, class_weight=None, multiclass="ovr",
+                 trace=False):
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.initial_weights = initial_weights
         self.averaged = averaged
@@ -154,9 +168,10 @@ class Perceptron(ClassifierMixin, Estimator):
         run = self._start_run(F.shape[1])
         rng = np.random.default_rng(self.random_state)
         self.mistakes_, self.converged_ = [], False
+        stopping = _StoppingRule(self.tol, self.n_iter_no_change)
         for epoch in range(1, self.max_iter + 1):
-            mistakes = self._pass(run, F, y_index, rows, rng, epoch)
-            if mistakes == 0:
+            mistakes, loss = self._pass(run, F, y_index, rows, rng, epoch)
+            if mistakes == 0 or stopping.says_stop(loss):
                 self.converged_ = True
                 break
         self._finish(run, rng)
@@ -185,7 +200,7 @@ class Perceptron(ClassifierMixin, Estimator):
         y_index = class_codes(self.classes_, y)
         self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_)
         rows = self._steps(y_index, sample_weight)
-        self.converged_ = self._pass(run, with_bias(X), y_index, rows, rng, len(self.mistakes_) + 1) == 0
+        self.converged_ = self._pass(run, with_bias(X), y_index, rows, rng, len(self.mistakes_) + 1)[0] == 0
         self._finish(run, rng)
         self.warnings_ = []
         return self
@@ -234,14 +249,17 @@ class Perceptron(ClassifierMixin, Estimator):
 
     def _pass(self, run, F, y_index, rows, rng, epoch):
         """One pass over the rows that take part (in a fresh random order when shuffle=True); returns its
-        mistakes."""
+        mistakes and its mean perceptron loss per row."""
         binary = len(self.classes_) == 2
         targets = np.where(y_index == 1, 1, -1) if binary else y_index  # (n,) y* as +-1 or class number
         run.recorded = rows.recorded
         order = rows.kept[rng.permutation(len(rows.kept))] if self.shuffle else rows.kept
-        mistakes = run.epoch(F, targets, rows.steps, order, epoch, self.classes_)
+        if self.trace:
+            mistakes, loss = run.epoch(F, targets, rows.steps, order, epoch, self.classes_)
+        else:
+            mistakes, loss = perceptron_fast.epoch(run, F[order], targets[order], rows.steps[order])
         self.mistakes_.append(mistakes)
-        return mistakes
+        return mistakes, loss / len(order)
 
     def _finish(self, run, rng):
         """Set the fitted weights from the run, and keep the run for a later partial_fit."""
@@ -320,8 +338,9 @@ class _Run:
 
     def _apply(self, f, target, predicted, step):
         """The notes' update scaled by the example's class weight `step`, in place; self.visits is the
-        number of earlier visits. One-vs-rest: `predicted` is the (K,) mask of the classes whose own
-        perceptron was wrong, each moved towards its y* (+1 for the example's class, -1 for the others)."""
+        number of earlier visits, and the average's running sum gains self.visits * the update.
+        One-vs-rest: `predicted` is the (K,) mask of the classes whose own perceptron was wrong, each moved
+        towards its y* (+1 for the example's class, -1 for the others)."""
         if self.mode == "ovr":
             signs = np.where(np.arange(len(self.w)) == target, step, -step)[predicted]  # (m,) wrong classes
             delta = signs[:, None] * f  # (m, d + 1)
@@ -329,39 +348,45 @@ class _Run:
             if self.averaged:
                 self.weighted_updates[predicted] += self.visits * delta
         elif self.binary:
-            self.w += (step * target) * f
+            delta = (step * target) * f
+            self.w += delta
             if self.averaged:
-                self.weighted_updates += (self.visits * step * target) * f
+                self.weighted_updates += self.visits * delta
         else:
-            self.w[target] += step * f
-            self.w[predicted] -= step * f
+            delta = step * f
+            self.w[target] += delta
+            self.w[predicted] -= delta
             if self.averaged:
-                self.weighted_updates[target] += (self.visits * step) * f
-                self.weighted_updates[predicted] -= (self.visits * step) * f
+                self.weighted_updates[target] += self.visits * delta
+                self.weighted_updates[predicted] -= self.visits * delta
 
     def epoch(self, F, targets, steps, order, epoch, classes):
-        """One pass over the examples in `order` (steps: each example's update scale); returns the
-        number of mistakes (updates)."""
-        if self.trace:
-            return sum(self._visit(F[i], targets[i], steps[i], epoch, int(i), classes) for i in order)
-        return self._fast_epoch(F[order], targets[order], steps[order])
+        """One pass over the examples in `order` (steps: each example's update scale), row by row as in
+        the notes, recording the trace; returns (mistakes, loss): the number of updates and the summed
+        perceptron loss of the visits."""
+        visits = [self._visit(F[i], targets[i], steps[i], epoch, int(i), classes) for i in order]
+        return sum(wrong for wrong, _ in visits), sum(loss for _, loss in visits)
 
     def _visit(self, f, target, step, epoch, index, classes):
-        """One example, step by step as in the notes' table, recording a trace row."""
+        """One example, step by step as in the notes' table, recording a trace row; returns (1 if it was
+        a mistake else 0, its perceptron loss)."""
         before = self.w.copy()
         if self.binary:
             score, sign = activation(before, f), classify(before, f)
             correct, predicted = sign == target, classes[(sign + 1) // 2]
             label = classes[(target + 1) // 2]
+            loss = max(0.0, -target * score)
         elif self.mode == "ovr":
             scores = before @ f  # (K,)
             truth = np.arange(len(scores)) == target  # (K,) y* = +1 for the example's class
             wrong = (scores >= 0) != truth  # (K,) the classes whose own perceptron is wrong
             score, correct = scores.tolist(), not wrong.any()
             predicted, label, guess = classes[int(np.argmax(scores))], classes[target], wrong
+            loss = float(np.maximum(0.0, np.where(truth, -scores, scores)).sum())  # each class's max(0, -y* s)
         else:
             score, guess = (before @ f).tolist(), multiclass_classify(before, f)
             correct, predicted, label = guess == target, classes[guess], classes[target]
+            loss = max(score) - score[target]  # how far the true class's score is below the best
         if not correct:
             self._apply(f, target, None if self.binary else guess, step)
         self.visits += 1
@@ -379,41 +404,20 @@ class _Run:
             for name, values in self.recorded.items():
                 row[name] = float(values[index])
             self.rows.append(row)
-        return 0 if correct else 1
+        return (0 if correct else 1), loss
 
-    def _fast_epoch(self, F, targets, steps):
-        """The same pass, vectorised between mistakes: the weights only change at a mistake, so the
-        examples up to the next one can be classified together, a block at a time (the block grows
-        while there are no mistakes and shrinks to about the last gap after one)."""
-        n, start, mistakes, block = len(F), 0, 0, 16
-        positive = targets > 0  # (n,) binary: y* = +1
-        while start < n:
-            stop = min(start + block, n)
-            scores = F[start:stop] @ self.w.T  # (b,) or (b, K)
-            if self.binary:
-                wrong = (scores >= 0) != positive[start:stop]  # (b,)
-            elif self.mode == "ovr":
-                wrong = ((scores >= 0) != (targets[start:stop, None] == np.arange(scores.shape[1]))).any(axis=1)
-            else:
-                wrong = scores.argmax(axis=1) != targets[start:stop]  # (b,)
-            j = int(wrong.argmax())
-            if not wrong[j]:
-                self.visits += stop - start
-                start, block = stop, min(2 * block, 8192)
-                continue
-            self.visits += j  # the correctly classified examples before the mistake
-            i = start + j
-            self._apply(F[i], targets[i], self._who(scores[j], targets[i]), steps[i])
-            self.visits += 1
-            mistakes += 1
-            start, block = i + 1, max(8, 2 * (j + 1))
-        return mistakes
 
-    def _who(self, scores, target):
-        """What `_apply` needs besides the target: None (binary), the predicted class (joint), or the
-        (K,) mask of the classes whose own perceptron is wrong (one-vs-rest)."""
-        if self.binary:
-            return None
-        if self.mode == "ovr":
-            return (scores >= 0) != (np.arange(len(scores)) == target)
-        return int(scores.argmax())
+class _StoppingRule:
+    """scikit-learn's stopping rule (SGDClassifier, tol): stop after `n_iter_no_change` passes in a row
+    whose mean loss per row is above the best so far minus `tol`. tol=None never stops."""
+
+    def __init__(self, tol, n_iter_no_change):
+        self.tol, self.patience = tol, n_iter_no_change
+        self.best, self.stale = np.inf, 0
+
+    def says_stop(self, loss):
+        if self.tol is None:
+            return False
+        self.stale = self.stale + 1 if loss > self.best - self.tol else 0
+        self.best = min(self.best, loss)
+        return self.stale >= self.patience

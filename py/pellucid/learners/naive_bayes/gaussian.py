@@ -8,6 +8,7 @@ import numpy as np
 from ...core.errors import DataError
 from ...core.params import Flag, Number
 from ...core.file_fields import Array, Real, damaged
+from . import gaussian_fast
 from .base import NB_STATE, _BaseNB, _matrix
 from .estimates import class_sums, jsonable
 
@@ -90,11 +91,8 @@ class GaussianNB(_BaseNB):
                             "above 0 or leave the column out.")
 
     def _log_likelihood(self, X):
-        jll = np.empty((X.shape[0], len(self.classes_)))  # (n, C)
-        for c in range(len(self.classes_)):
-            Z = (X - self.theta_[c]) / np.sqrt(self.var_[c])  # (n, d) standardised distances
-            jll[:, c] = -0.5 * np.sum(np.log(2 * np.pi * self.var_[c])) - 0.5 * np.einsum("ij,ij->i", Z, Z)
-        return jll, None
+        compute = log_likelihood if self.trace else gaussian_fast.log_likelihood
+        return compute(X, self.theta_, self.var_), None
 
     def _row_terms(self, columns):
         x = self._prepare(columns)[0]  # (d,)
@@ -104,3 +102,13 @@ class GaussianNB(_BaseNB):
     def _table_steps(self):
         return [jsonable({"step": "gaussian", "feature": name, "mean": self.theta_[:, j], "var": self.var_[:, j],
                        "epsilon": self.epsilon_}) for j, name in enumerate(self.feature_names_in_)]
+
+
+def log_likelihood(X, theta, var):
+    """(n, C): log P(x | y = c) = sum_j -1/2 log(2 pi var_cj) - (x_j - theta_cj)^2 / (2 var_cj), class by
+    class over the standardised distances (gaussian_fast.py computes it; this is what it must equal)."""
+    jll = np.empty((X.shape[0], len(theta)))  # (n, C)
+    for c in range(len(theta)):
+        Z = (X - theta[c]) / np.sqrt(var[c])  # (n, d) standardised distances
+        jll[:, c] = -0.5 * np.sum(np.log(2 * np.pi * var[c])) - 0.5 * np.einsum("ij,ij->i", Z, Z)
+    return jll
