@@ -13,18 +13,23 @@ import numpy as np
 
 from ..core.errors import DataError
 from ..core.jsonable import python_scalar
+from ..learners.ensemble.traced_rows import TRACE_ROWS
 from .frames import num
 
 MOST_ROUNDS = 60  # rounds shown; the rest are summed up by the last frame's F (or said to be left out)
 
 
 def training_index(rows, row):
-    """The position of 1-based table row `row` among the training rows `rows`, or a DataError."""
+    """The position of 1-based table row `row` among the training rows `rows` whose rounds the trace kept,
+    or a DataError."""
     row = int(rows[0]) + 1 if row is None else int(row)
     where = np.flatnonzero(np.asarray(rows) == row - 1)
     if not len(where):
         raise DataError(f"Row {row} is not one of the training rows, and boosting's steps follow a training "
                         f"row's residuals: choose a training row (for example {int(rows[0]) + 1}).", field="row")
+    if where[0] >= TRACE_ROWS:
+        raise DataError(f"Boosting's steps keep the first {TRACE_ROWS:,} training rows of a round, and row {row} "
+                        f"is not among them: choose one of them (for example {int(rows[0]) + 1}).", field="row")
     return row, int(where[0])
 
 

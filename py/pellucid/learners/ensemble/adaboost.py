@@ -13,10 +13,11 @@ first, fitting fails). The classifier's decision for class c is sum_m alpha_m g_
 g_m,c = 1 where tree m says c and -1/(K-1) elsewhere; predict_proba is softmax(decision / (K - 1))
 (two classes: the decision d of the second class, softmax of (-d/2, d/2)).
 
-trace=True records trace_: for each round kept, {"step": "round", "round": m, "weights": w (n,) before
-the round (adding up to 1), "wrong": (n,) bools, "error": err_m, "alpha": alpha_m, "leaves": (n,) the
-node each row ends in}, and {"step": "stop", "round": m, "reason": "perfect" or "no better than
-guessing" or "weights overflow"} when the boosting stops before n_estimators."""
+trace=True records trace_: for each round kept, {"step": "round", "round": m, "weights": w before the
+round (adding up to 1 over all rows), "wrong": bools, "error": err_m, "alpha": alpha_m, "leaves": the
+node each row ends in} (the per-row lists of the first traced_rows.TRACE_ROWS rows), and {"step":
+"stop", "round": m, "reason": "perfect" or "no better than guessing" or "weights overflow"} when the
+boosting stops before n_estimators."""
 
 import warnings
 
@@ -34,6 +35,7 @@ from ..tree import DecisionTreeClassifier
 from ..tree.columns import encode
 from . import boosting_file
 from .draws import SEED_LIMIT, generator
+from .traced_rows import first_rows
 
 EPS = np.finfo(np.float64).eps  # the least weight a row keeps between rounds
 
@@ -96,8 +98,8 @@ class AdaBoostClassifier(ClassifierMixin, Estimator):
             alpha = 1.0 if error <= 0 else self.learning_rate * (np.log((1 - error) / error) + np.log(K - 1.0))
             trees.append(tree)
             alphas[m], errors[m] = alpha, error
-            steps.append({"step": "round", "round": m, "weights": w.copy(), "wrong": wrong, "error": error,
-                          "alpha": float(alpha), "leaves": leaves})
+            steps.append({"step": "round", "round": m, "weights": first_rows(w), "wrong": first_rows(wrong),
+                          "error": error, "alpha": float(alpha), "leaves": first_rows(leaves)})
             if error <= 0:
                 steps.append({"step": "stop", "round": m, "reason": "perfect"})
                 break

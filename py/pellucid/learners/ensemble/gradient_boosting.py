@@ -9,11 +9,13 @@ same rows before and after, as earlier scikit-learn versions did; scikit-learn 1
 loss of the previous round's left-out rows, other rows). The trees are the notes' DecisionTreeRegressor,
 criterion squared error, grown by its fast path.
 
-trace=True records trace_, a list of steps: first {"step": "start", "init": F_0 (K,)}, then for each round m
+trace=True records trace_, a list of steps: first {"step": "start", "init": F_0 (K,), "rows_traced"}, then
+for each round m
 {"step": "round", "round": m, "learning_rate": eta, "residuals": r (n, K) at F_{m-1} (squared error:
 y - F_{m-1}; log-loss: y_k - p_k), "leaves": (n, K) the node of tree k each row ends in, "node_values":
 [(N_k,) the values of tree k's nodes, what h_m predicts], "after": F_m = F_{m-1} + eta * h_m (n, K),
-"in_bag": (n,) bools (every row without subsampling), "train_score": the loss after the round}. F_{m-1}
+"in_bag": (n,) bools (every row without subsampling), "train_score": the loss after the round}, the
+per-row lists of the first rows_traced rows (traced_rows.py). F_{m-1}
 is the previous round's "after" (F_0 for the first), not kept twice. Every number is read from the fitted
 trees and the loss, so it equals what predict gives."""
 
@@ -34,6 +36,7 @@ from .draws import SEED_LIMIT, generator
 from .leaf_steps import newton_steps
 from .losses import MultinomialLoss, SquaredError, loss_for
 from .size import check_size
+from .traced_rows import TRACE_ROWS, first_rows
 
 _RULES = {
     "learning_rate": Number(0.0, None, low_open=True, label="learning rate (eta)",
@@ -78,7 +81,7 @@ class _GradientBoosting:
         F = np.tile(self.init_, (len(y), 1))  # (n, K)
         trees = np.empty((self.n_estimators, K), dtype=object)
         scores, oob = np.zeros(self.n_estimators), np.zeros(self.n_estimators)
-        steps = [{"step": "start", "init": self.init_.copy()}]
+        steps = [{"step": "start", "init": self.init_.tolist(), "rows_traced": min(len(y), TRACE_ROWS)}]
         for m in range(self.n_estimators):
             in_bag = self._draw(rng, len(y))
             row_weights = (np.ones(len(y)) if weights is None else weights) * in_bag
@@ -199,9 +202,10 @@ def _decrease(tree):
 
 
 def _round_step(m, model, r, leaves, stage, after, in_bag, score):
-    return {"step": "round", "round": m, "learning_rate": model.learning_rate, "residuals": r,
-            "leaves": leaves, "node_values": [tree.predict_at(np.arange(tree.tree_.node_count)) for tree in stage],
-            "after": after.copy(), "in_bag": in_bag.copy(), "train_score": float(score)}
+    return {"step": "round", "round": m, "learning_rate": model.learning_rate, "residuals": first_rows(r),
+            "leaves": first_rows(leaves),
+            "node_values": [tree.predict_at(np.arange(tree.tree_.node_count)).tolist() for tree in stage],
+            "after": first_rows(after), "in_bag": first_rows(in_bag), "train_score": float(score)}
 
 
 class GradientBoostingRegressor(_GradientBoosting, RegressorMixin, Estimator):
