@@ -95,9 +95,7 @@ def test_a_row_that_did_not_train_is_refused_with_a_training_row_to_try():
 
 def test_the_trace_keeps_the_first_rows_and_a_later_row_is_refused_by_name(monkeypatch):
     from pellucid.learners.ensemble import traced_rows
-    from pellucid.workbench import boosting_steps
     monkeypatch.setattr(traced_rows, "TRACE_ROWS", 10)
-    monkeypatch.setattr(boosting_steps, "TRACE_ROWS", 10)
     run = trained("line", "GradientBoostingRegressor", "y", {"n_estimators": 3})
     traced = steps.refit_traced(run)[0].trace_
     assert traced[0]["rows_traced"] == 10 and all(len(r["residuals"]) == 10 for r in traced[1:])

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.errors import DataError
 from ..core.jsonable import python_scalar
-from ..learners.ensemble.traced_rows import TRACE_ROWS
+from ..learners.ensemble import traced_rows
 from .frames import num
 
 MOST_ROUNDS = 60  # rounds shown; the rest are summed up by the last frame's F (or said to be left out)
@@ -27,8 +27,8 @@ def training_index(rows, row):
     if not len(where):
         raise DataError(f"Row {row} is not one of the training rows, and boosting's steps follow a training "
                         f"row's residuals: choose a training row (for example {int(rows[0]) + 1}).", field="row")
-    if where[0] >= TRACE_ROWS:
-        raise DataError(f"Boosting's steps keep the first {TRACE_ROWS:,} training rows of a round, and row {row} "
+    if where[0] >= traced_rows.TRACE_ROWS:
+        raise DataError(f"Boosting's steps keep the first {traced_rows.TRACE_ROWS:,} training rows of a round, and row {row} "
                         f"is not among them: choose one of them (for example {int(rows[0]) + 1}).", field="row")
     return row, int(where[0])
 

@@ -36,7 +36,7 @@ from .draws import SEED_LIMIT, generator
 from .leaf_steps import newton_steps
 from .losses import MultinomialLoss, SquaredError, loss_for
 from .size import check_size
-from .traced_rows import TRACE_ROWS, first_rows
+from .traced_rows import first_rows, rows_traced
 
 _RULES = {
     "learning_rate": Number(0.0, None, low_open=True, label="learning rate (eta)",
@@ -81,7 +81,7 @@ class _GradientBoosting:
         F = np.tile(self.init_, (len(y), 1))  # (n, K)
         trees = np.empty((self.n_estimators, K), dtype=object)
         scores, oob = np.zeros(self.n_estimators), np.zeros(self.n_estimators)
-        steps = [{"step": "start", "init": self.init_.tolist(), "rows_traced": min(len(y), TRACE_ROWS)}]
+        steps = [{"step": "start", "init": self.init_.tolist(), "rows_traced": rows_traced(len(y))}]
         for m in range(self.n_estimators):
             in_bag = self._draw(rng, len(y))
             row_weights = (np.ones(len(y)) if weights is None else weights) * in_bag

@@ -10,3 +10,8 @@ TRACE_ROWS = 2000
 def first_rows(values):
     """The first TRACE_ROWS rows of an (n, ...) array, as nested lists of Python numbers."""
     return np.asarray(values)[:TRACE_ROWS].tolist()
+
+
+def rows_traced(n):
+    """How many of n rows a trace keeps."""
+    return min(n, TRACE_ROWS)
