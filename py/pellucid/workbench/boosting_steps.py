@@ -28,8 +28,9 @@ def training_index(rows, row):
         raise DataError(f"Row {row} is not one of the training rows, and boosting's steps follow a training "
                         f"row's residuals: choose a training row (for example {int(rows[0]) + 1}).", field="row")
     if where[0] >= traced_rows.TRACE_ROWS:
-        raise DataError(f"Boosting's steps keep the first {traced_rows.TRACE_ROWS:,} training rows of a round, and row {row} "
-                        f"is not among them: choose one of them (for example {int(rows[0]) + 1}).", field="row")
+        raise DataError(f"Boosting's steps keep the first {traced_rows.TRACE_ROWS:,} training rows of a round, and "
+                        f"row {row} is not among them: choose one of them (for example {int(rows[0]) + 1}).",
+                        field="row")
     return row, int(where[0])
 
 
