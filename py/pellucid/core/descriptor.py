@@ -85,6 +85,7 @@ class Learner:
     scale_sensitive: bool = False  # distances or gradients change when a feature is rescaled
     max_rows: int = None  # the most rows it trains on (time or memory grows as their square); None: any
     tune: tuple = ()  # ((name, values), ...): the grid the Tune panel starts on, one or two hyperparameters
+    form_defaults: tuple = ()  # ((name, value), ...): the page's form starts here rather than at the class default
     sklearn: SklearnTwin = None
     no_twin: str = "scikit-learn has no model that learns the same way."
 
@@ -138,6 +139,14 @@ def _tune_problems(learner):
         return [f"tune lists {len(learner.tune)} hyperparameters; the Tune panel takes one or two"]
     rules = learner.estimator._param_rules
     problems = []
+    for name, value in learner.form_defaults:
+        if name not in rules:
+            problems.append(f"form_defaults names {name!r}, which it does not have")
+            continue
+        try:
+            rules[name].check(name, value)
+        except ValueError as exc:
+            problems.append(f"form default {value!r} of {name!r}: {exc}")
     for name, values in learner.tune:
         if name not in rules or not values:
             problems.append(f"tune names {name!r} with values {values!r}")

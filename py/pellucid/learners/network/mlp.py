@@ -25,7 +25,11 @@ MAX_HIDDEN_LAYERS = 3
 
 
 class LayerSizes(Vector):
-    """hidden_layer_sizes: one to three whole numbers >= 1, each the units of one hidden layer."""
+    """hidden_layer_sizes: one to three whole numbers >= 1, each the units of one hidden layer. Its kind
+    "sizes" and its description (`max_layers`, `low`) let the page offer a text box ("32" or "32, 16") and
+    check it by this same rule before anything is sent."""
+
+    kind = "sizes"
 
     def _check_value(self, name, value):
         sizes = [value] if isinstance(value, numbers.Real) and not isinstance(value, bool) else value
@@ -37,6 +41,9 @@ class LayerSizes(Vector):
 
     def expectation(self):
         return f"1 to {MAX_HIDDEN_LAYERS} whole numbers >= 1 (the units of each hidden layer)"
+
+    def describe(self):
+        return {**super().describe(), "low": 1, "max_layers": MAX_HIDDEN_LAYERS}
 
 
 def hidden_sizes(value):

@@ -1,0 +1,54 @@
+"""The neural networks in the page: the hidden layers typed in a text box (checked by the rule Python
+describes), Tune trying layer sizes against alpha, the network view with its loss curve, the replay of
+training and the steps of one row's forward and backward pass."""
+
+import json
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import expect
+
+from pagekit import open_example
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: started first on a worker (tests/conftest.py)
+
+
+def test_hidden_layers_are_typed_checked_and_tuned(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    page.get_by_label("Model", exact=True).select_option("MLPClassifier")
+    box = page.get_by_label("hidden layers", exact=True)
+    expect(box).to_have_value("32")  # the descriptor's page default
+    box.fill("4, 0")
+    page.get_by_role("button", name="Train").click()
+    error = page.locator("#param-hidden_layer_sizes-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("at least 1")
+    box.fill("1, 2, 3, 4")
+    page.get_by_role("button", name="Train").click()
+    expect(error).to_contain_text("1 to 3 whole numbers")
+    box.fill("6, 4")
+    page.get_by_label("max epochs", exact=True).fill("40")
+    page.get_by_role("button", name="Train").click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+    expect(error).to_be_hidden()
+    link = parse_qs(urlparse(page.url).fragment)
+    assert json.loads(link["params"][0])["hidden_layer_sizes"] == [6, 4]
+
+    # Tune opens on the descriptor's grid: layer sizes (separated by semicolons) against alpha.
+    expect(page.get_by_label("Hyperparameter", exact=True)).to_have_value("hidden_layer_sizes")
+    expect(page.get_by_label("Values to try")).to_have_value("8; 32; 32, 16")
+    page.get_by_label("Values to try").fill("3; 5, 2")
+    page.get_by_label("Second hyperparameter").select_option("")
+    page.get_by_role("button", name="Tune", exact=True).click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=120_000)
+    expect(page.get_by_role("alert")).to_be_hidden()
+    rows = page.locator("#tune-text tbody tr")
+    expect(rows).to_have_count(2)
+    assert [row.locator("th, td").first.text_content() for row in rows.all()] == ["(3)", "(5, 2)"]
+    page.get_by_role("button", name="Use the best").click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+    assert box.input_value() in ("3", "5, 2")
+
+    page.get_by_label("Values to try").fill("3; 2, x")
+    page.get_by_role("button", name="Tune", exact=True).click()
+    expect(page.get_by_role("alert")).to_contain_text("whole number")
