@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import open_example
+from pagekit import open_example, painted_pixels, show, train
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: started first on a worker (tests/conftest.py)
 
@@ -52,3 +52,61 @@ def test_hidden_layers_are_typed_checked_and_tuned(page, site_url):
     page.get_by_label("Values to try").fill("3; 2, x")
     page.get_by_role("button", name="Tune", exact=True).click()
     expect(page.get_by_role("alert")).to_contain_text("whole number")
+
+
+def open_generated(page, site_url, name, n):
+    page.goto("about:blank")  # a new hash alone would not load the page again
+    page.goto(site_url + f"#dataset={name}&n={n}")
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=90_000)
+    expect(page.locator("#data-summary")).to_contain_text(f"{n} rows", timeout=60_000)
+
+
+def network_settings(page, sizes, epochs):
+    page.get_by_label("hidden layers", exact=True).fill(sizes)
+    page.get_by_label("max epochs", exact=True).fill(str(epochs))
+
+
+def test_the_moons_network_shows_its_units_and_loss(page, site_url):
+    open_generated(page, site_url, "moons", 400)
+    page.get_by_label("Model", exact=True).select_option("MLPClassifier")
+    network_settings(page, "6, 4", 80)
+    page.get_by_label("step size", exact=True).fill("0.03")
+    train(page, "MLPClassifier")
+    show(page, "Network")
+    expect(page.locator("#network-caption")).to_contain_text("output a = g(z) over")
+    assert painted_pixels(page, "#network-canvas") > 50_000
+    assert painted_pixels(page, "#loss-canvas") > 20_000
+    twin = page.locator("#network-text")
+    expect(twin.locator("table")).to_have_count(3)  # into hidden 1, hidden 2, the output
+    expect(twin.locator("table").first.locator("tbody tr")).to_have_count(6)
+    expect(page.locator("#loss-text tbody tr")).to_have_count(80)
+    page.locator("#view-network").screenshot(path="docs/screenshots/network-moons.png")
+
+
+def test_iris_and_a_regression_draw_their_outputs(page, site_url):
+    open_example(page, site_url, "iris", "150 rows")
+    page.get_by_label("Model", exact=True).select_option("MLPClassifier")
+    network_settings(page, "5", 60)
+    page.get_by_label("step size", exact=True).fill("0.02")
+    page.get_by_label("early stopping", exact=True).check()
+    train(page, "MLPClassifier", "species")
+    show(page, "Network")
+    twin = page.locator("#network-text")
+    expect(twin.locator("table").last.locator("tbody th")).to_have_text(["setosa", "versicolor", "virginica"])
+    expect(page.locator("#loss-text thead th")).to_have_text(["epoch", "training loss", "held-out accuracy"])
+    page.locator("#view-network").screenshot(path="docs/screenshots/network-iris.png")
+    # Another plane on the boundary tab: the units' maps follow it.
+    show(page, "Decision boundary")
+    page.locator("#boundary-x").select_option("sepal width (cm)")
+    show(page, "Network")
+    expect(page.locator("#network-caption")).to_contain_text("over sepal width (cm) (across)")
+
+    open_generated(page, site_url, "line", 200)
+    page.get_by_label("Model", exact=True).select_option("MLPRegressor")
+    network_settings(page, "4", 60)
+    page.get_by_label("step size", exact=True).fill("0.02")
+    train(page, "MLPRegressor")
+    show(page, "Network")
+    expect(page.locator("#network-text table").last.locator("tbody th")).to_have_text(["prediction"])
+    assert painted_pixels(page, "#loss-canvas") > 20_000
+    page.locator("#view-network").screenshot(path="docs/screenshots/network-line.png")

@@ -28,6 +28,7 @@ from . import readouts
 from ..host.progress import part, report
 from . import prepare, showing
 from .judging import fold_pairs
+from .network_view import network_view
 from ..preprocessing import Pipeline
 from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
 from .target_fit import check_target_kind, explain_stratify
@@ -200,6 +201,9 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     if include_trace:
         result["trace"] = getattr(estimator, "trace_", None)
     result.update(showing.decisions(run, result))  # the views, the planes' axes: the page shows these
+    if "network" in result["views"]:  # its units drawn over the plane the boundary opens on
+        axes = result["default_axes"]["boundary"]
+        result["network"] = network_view(run, axes["x"], axes["y"])
     report(1.0, "Training")
     return run, result
 

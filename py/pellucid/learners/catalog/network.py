@@ -47,7 +47,7 @@ _SHARED = dict(group="Neural networks", scale_sensitive=True, tune=_TUNE, form_d
 
 LEARNERS = (
     Learner(MLPClassifier, "Neural network (MLP)", task=Task.CLASSIFICATION,
-            capabilities={"probabilities", "boundary"}, sklearn=SklearnTwin(_classifier, _notes), **_SHARED),
+            capabilities={"probabilities", "boundary", "network"}, sklearn=SklearnTwin(_classifier, _notes), **_SHARED),
     Learner(MLPRegressor, "Neural network (regression)", task=Task.REGRESSION,
-            capabilities={"boundary", "regression_fit"}, sklearn=SklearnTwin(_regressor, _notes), **_SHARED),
+            capabilities={"boundary", "regression_fit", "network"}, sklearn=SklearnTwin(_regressor, _notes), **_SHARED),
 )
