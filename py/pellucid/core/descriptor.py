@@ -47,7 +47,7 @@ CAPABILITIES = {
     "explain": "the workbench explains one row's prediction term by term (kind: `explain`)",
 }
 STEP_FAMILIES = ("tree", "perceptron", "descent", "kernel_descent", "epochs", "kmeans", "agglomerative",
-                 "naive_bayes", "knn", "pca", "ensemble", "boosting", "adaboost")
+                 "naive_bayes", "knn", "pca", "ensemble", "boosting", "adaboost", "network")
 EXERCISE_KINDS = ("gain", "perceptron_update", "nb_posterior", "kmeans_centre", "linear_prediction",
                   "logistic_probability")
 EXPLAIN_KINDS = ("path", "neighbours", "naive_bayes", "scores", "centres", "prediction")

@@ -43,11 +43,13 @@ _TUNE = (("hidden_layer_sizes", ((8,), (32,), (32, 16))), ("alpha", (0.0001, 0.0
 # units draw as a network one can read. A script or a call keeps scikit-learn's (100,).
 _FORM = (("hidden_layer_sizes", (32,)),)
 
-_SHARED = dict(group="Neural networks", scale_sensitive=True, tune=_TUNE, form_defaults=_FORM)
+_SHARED = dict(group="Neural networks", scale_sensitive=True, steps="network", tune=_TUNE, form_defaults=_FORM)
 
 LEARNERS = (
     Learner(MLPClassifier, "Neural network (MLP)", task=Task.CLASSIFICATION,
-            capabilities={"probabilities", "boundary", "network"}, sklearn=SklearnTwin(_classifier, _notes), **_SHARED),
+            capabilities={"probabilities", "boundary", "network", "steps"}, sklearn=SklearnTwin(_classifier, _notes),
+            **_SHARED),
     Learner(MLPRegressor, "Neural network (regression)", task=Task.REGRESSION,
-            capabilities={"boundary", "regression_fit", "network"}, sklearn=SklearnTwin(_regressor, _notes), **_SHARED),
+            capabilities={"boundary", "regression_fit", "network", "steps"}, sklearn=SklearnTwin(_regressor, _notes),
+            **_SHARED),
 )
