@@ -149,11 +149,14 @@ class Session(Keeping):
         """The model's predictions on a grid over two features (or the first two principal components)."""
         return workbench.boundary.boundary(self.run(model_id), x, y, resolution, projection)
 
-    def network(self, model_id, x=None, y=None):
-        """A trained network's Network view over the plane (x, y): its units' maps on the lattice."""
+    def network(self, model_id, x=None, y=None, epoch=None):
+        """A trained network's Network view over the plane (x, y): its units' maps on the lattice; with
+        `epoch` (one of its reply's replay epochs), at that epoch's weights with the boundary they draw."""
         run = self.run(model_id)
         if run.table is None or not run.learner.can("network"):
             raise DataError(f"{run.label} is not a network trained on a loaded table; the Network view draws one.")
+        if epoch is not None:
+            return workbench.network_replay.epoch_view(run, epoch, x, y)
         return workbench.network_view.network_view(run, x, y)
 
     def export_predictions(self, model_id):

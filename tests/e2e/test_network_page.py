@@ -3,6 +3,7 @@ describes), Tune trying layer sizes against alpha, the network view with its los
 training and the steps of one row's forward and backward pass."""
 
 import json
+import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -81,6 +82,30 @@ def test_the_moons_network_shows_its_units_and_loss(page, site_url):
     expect(twin.locator("table").first.locator("tbody tr")).to_have_count(6)
     expect(page.locator("#loss-text tbody tr")).to_have_count(80)
     page.locator("#view-network").screenshot(path="docs/screenshots/network-moons.png")
+
+    # Watch it learn: step, play, pause, back with the keyboard, reset.
+    status = page.locator("#replay-status")
+    expect(status).to_contain_text("after all 80 epochs")
+    page.get_by_role("button", name="Step one epoch").click()
+    expect(status).to_contain_text("Epoch 1 of 80")
+    expect(page.locator("#replay-boundary-box")).to_be_visible()
+    assert painted_pixels(page, "#replay-boundary-canvas") > 20_000
+    expect(page.locator("#loss-text tbody tr")).to_have_count(1)  # the loss up to this epoch
+    page.get_by_role("button", name="Step one epoch").click()
+    expect(status).to_contain_text("Epoch 2 of 80")
+    page.get_by_role("button", name="Play the training").click()
+    expect(status).to_contain_text(re.compile(r"Epoch ([1-9]\d) of 80"), timeout=30_000)
+    page.get_by_role("button", name="Pause the training").click()
+    expect(page.get_by_role("button", name="Play the training")).to_be_visible()
+    shown = int(re.search(r"Epoch (\d+)", status.inner_text()).group(1))
+    page.locator("#view-network").screenshot(path="docs/screenshots/network-replay.png")
+    page.locator("#replay-controls").focus()
+    page.keyboard.press("ArrowLeft")
+    expect(status).not_to_contain_text(f"Epoch {shown} of")
+    assert int(re.search(r"Epoch (\d+)", status.inner_text()).group(1)) < shown
+    page.keyboard.press("Home")
+    expect(status).to_contain_text("Epoch 1 of 80")
+    expect(page.get_by_role("button", name="Back one epoch")).to_be_disabled()
 
 
 def test_iris_and_a_regression_draw_their_outputs(page, site_url):

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from pellucid.bridge import Session
+from pellucid.workbench.network_replay import MAX_SNAPSHOTS
 from pellucid.workbench.network_view import GRID
 
 
@@ -103,3 +104,35 @@ def test_other_models_have_no_network_view():
     assert "network" not in result["views"] and "network" not in result
     refused = session.handle("network", {"model_id": result["model_id"], "x": "a", "y": "b"})
     assert not refused["ok"] and "not a network" in refused["error"]["message"]
+
+
+def test_the_replay_keeps_at_most_60_epochs_and_their_weights_are_the_fits():
+    session, table_id = session_with()
+    params = {"hidden_layer_sizes": [4], "max_iter": 150, "n_iter_no_change": 1000}
+    result = train(session, table_id, "species", "MLPClassifier", **params)
+    replay = result["network"]["replay"]
+    epochs, n_iter = replay["epochs"], result["network"]["n_iter"]
+    assert replay["why_not"] is None and len(epochs) == MAX_SNAPSHOTS and epochs[0] == 1 and epochs[-1] == n_iter
+    assert epochs == sorted(set(epochs))
+    run = session.run(result["model_id"])
+    last = session.handle("network", {"model_id": result["model_id"], "x": "petal length (cm)",
+                                      "y": "petal width (cm)", "epoch": n_iter})["result"]
+    for W, fitted in zip(last["coefs"], run.estimator.coefs_):
+        np.testing.assert_allclose(W, fitted)
+    assert last["epoch"] == n_iter and last["boundary"]["width"] == 60
+    # Epoch 1's weights are those of the same fit stopped after one epoch.
+    one = train(session, table_id, "species", "MLPClassifier", **{**params, "max_iter": 1})
+    first = session.handle("network", {"model_id": result["model_id"], "epoch": 1})["result"]
+    for W, once in zip(first["coefs"], one["network"]["coefs"]):
+        np.testing.assert_allclose(W, once)
+    assert first["boundary"] is None  # no plane asked: no maps, no boundary
+    refused = session.handle("network", {"model_id": result["model_id"], "epoch": 2 if 2 not in epochs else 0})
+    assert not refused["ok"] and refused["error"]["field"] == "epoch"
+
+
+def test_a_large_network_is_not_replayed_and_says_why():
+    session, table_id = session_with()
+    result = train(session, table_id, "species", "MLPClassifier", hidden_layer_sizes=[1200], max_iter=2)
+    replay = result["network"]["replay"]
+    assert replay["epochs"] == [] and "weights and biases" in replay["why_not"]
+    assert "on_epoch" not in vars(session.run(result["model_id"]).estimator)

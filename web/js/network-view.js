@@ -8,9 +8,11 @@ import { python } from "./python.js";
 import { run } from "./work.js";
 import { renderer, sizeFor } from "./view-draw.js";
 import { PCA } from "./results.js";
+import { createReplay } from "./network-replay.js";
 
 const e = byId;
 const replies = new Map();  // network views by model and plane: a cache, not state
+let prepareReplay = null;  // the replay's controls, made once when the view mounts
 
 // The view's data over the boundary's current plane: the reply's own, or Python's for another pair.
 export async function networkFor(result, axes) {
@@ -46,9 +48,9 @@ export async function drawNetworkView(net, { upTo, title } = {}) {
   const [draw, curve] = await Promise.all([renderer("network-draw"), renderer("loss-curve")]);
   const canvas = e("network-canvas");
   const size = sizeFor(canvas, 0.62, 560);
-  draw.drawNetwork(canvas, net, { ...size, title: title || "The network: each unit's output over the plane" });
+  draw.drawNetwork(canvas, net, { ...size, title: title || "The trained network: each unit's output over the plane" });
   const losses = lossData(net, upTo);
-  curve.drawLossCurve(e("loss-canvas"), losses, { ...sizeFor(e("loss-canvas"), 0.42, 320), title: "Loss per epoch" });
+  curve.drawLossCurve(e("loss-canvas"), losses, { ...sizeFor(e("loss-canvas"), 0.8, 320), title: "Loss per epoch" });
   e("network-caption").textContent = networkCaption(net);
   e("network-text").replaceChildren(draw.describeNetwork(net, { caption: "Layers" }));
   e("loss-text").replaceChildren(curve.describeLossCurve(losses));
@@ -59,10 +61,12 @@ async function draw({ result, view, axes }) {
   const net = await networkFor(result, axes);
   const now = store.get();
   if (now.result !== result || now.view !== "network") return;
+  prepareReplay(result, net, axes);
   await drawNetworkView(net);
 }
 
 export function mountNetworkView() {
+  prepareReplay = createReplay(drawNetworkView);
   store.subscribe(["result", "view", "axes"], (state) => {
     draw(state).catch((error) => {
       e("network-caption").replaceChildren(el("strong", { text: `The network could not be drawn: ${error.message}` }));
