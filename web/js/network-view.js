@@ -48,7 +48,7 @@ export async function drawNetworkView(net, { upTo, title } = {}) {
   const [draw, curve] = await Promise.all([renderer("network-draw"), renderer("loss-curve")]);
   const canvas = e("network-canvas");
   const size = sizeFor(canvas, 0.62, 560);
-  draw.drawNetwork(canvas, net, { ...size, title: title || "The trained network: each unit's output over the plane" });
+  draw.drawNetwork(canvas, net, { ...size, title: title || (net.plane ? "The trained network: each unit's output over the plane" : "The trained network") });
   const losses = lossData(net, upTo);
   curve.drawLossCurve(e("loss-canvas"), losses, { ...sizeFor(e("loss-canvas"), 0.8, 320), title: "Loss per epoch" });
   e("network-caption").textContent = networkCaption(net);
