@@ -9,6 +9,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
+from a11ykit import assert_accessible
 from pagekit import open_example, painted_pixels, show, train
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: started first on a worker (tests/conftest.py)
@@ -89,6 +90,7 @@ def test_the_moons_network_shows_its_units_and_loss(page, site_url):
     page.get_by_role("button", name="Step one epoch").click()
     expect(status).to_contain_text("Epoch 1 of 80")
     expect(page.locator("#replay-boundary-box")).to_be_visible()
+    assert_accessible(page, "network view, replaying")
     assert painted_pixels(page, "#replay-boundary-canvas") > 20_000
     expect(page.locator("#loss-text tbody tr")).to_have_count(1)  # the loss up to this epoch
     page.get_by_role("button", name="Step one epoch").click()
