@@ -46,7 +46,7 @@ class Session(Keeping):
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "check_twin", "export_sklearn",
                 "curves", "importance", "show_run", "tune", "rank_learners", "apply_model", "grow_yourself", "forest",
-                "forest_votes", "forest_tree", "staged")
+                "forest_votes", "forest_tree", "staged", "network")
 
     def handle(self, cmd, args=None, convert=plain):
         """Run one command; never raise (errors come back as data the page can show). `convert` makes the
@@ -148,6 +148,16 @@ class Session(Keeping):
     def boundary(self, model_id, x=None, y=None, resolution=200, projection=None):
         """The model's predictions on a grid over two features (or the first two principal components)."""
         return workbench.boundary.boundary(self.run(model_id), x, y, resolution, projection)
+
+    def network(self, model_id, x=None, y=None, epoch=None):
+        """A trained network's Network view over the plane (x, y): its units' maps on the lattice; with
+        `epoch` (one of its reply's replay epochs), at that epoch's weights with the boundary they draw."""
+        run = self.run(model_id)
+        if run.table is None or not run.learner.can("network"):
+            raise DataError(f"{run.label} is not a network trained on a loaded table; the Network view draws one.")
+        if epoch is not None:
+            return workbench.network_replay.epoch_view(run, epoch, x, y)
+        return workbench.network_view.network_view(run, x, y)
 
     def export_predictions(self, model_id):
         run = self.run(model_id)

@@ -209,7 +209,7 @@ def test_naive_bayes_tables_and_the_row_decision(learn):
 def test_knn_neighbours_and_gradient_descent_loss(learn):
     page = learn
     page.evaluate("() => window.trainFor('iris', 'KNeighborsClassifier', 'species', {k: 3})")
-    page.get_by_label("Row to explain (k-NN, naive Bayes, ensembles)").fill("60")
+    page.get_by_label("Row to explain (k-NN, naive Bayes, ensembles, networks)").fill("60")
     tl = timeline(page, 60)
     show_steps(page, 4)
     page.locator(".learn-controls input[type=range]").fill("3")
@@ -274,7 +274,7 @@ def test_logistic_exercise_gives_the_weights_per_class_and_works_the_softmax(lea
 def test_forest_steps_draw_the_sample_the_offer_and_the_votes(learn):
     page = learn
     page.evaluate("() => window.trainFor('iris', 'RandomForestClassifier', 'species', {n_estimators: 9})")
-    page.get_by_label("Row to explain (k-NN, naive Bayes, ensembles)").fill("120")
+    page.get_by_label("Row to explain (k-NN, naive Bayes, ensembles, networks)").fill("120")
     tl = timeline(page, 120)
     show_steps(page, 4)
     sample = tl["frames"][0]
@@ -312,3 +312,30 @@ def test_boosting_steps_follow_one_rows_residuals_and_adaboosts_votes(learn):
     expect(page.locator("[data-pane=steps] .learn-node")).to_contain_text("α = ")
     expect(page.locator("[data-pane=steps] tbody tr")).to_have_count(5)  # the five rows weighing most
     assert tl["frames"][0]["math"][0]["text"] in step_math(page)
+
+
+def test_network_steps_show_the_forward_pass_the_deltas_and_the_update(learn):
+    page = learn
+    page.evaluate("() => window.trainFor('iris', 'MLPClassifier', 'species', "
+                  "{hidden_layer_sizes: [3], max_iter: 5, solver: 'sgd', learning_rate_init: 0.1})")
+    page.get_by_label("Row to explain (k-NN, naive Bayes, ensembles, networks)").fill("60")
+    tl = timeline(page, 60)
+    assert tl["family"] == "network" and tl["row"] == 60
+    show_steps(page, len(tl["frames"]))  # 2 layers x (forward, backward, update) x 4 epochs shown
+    first = tl["frames"][0]
+    expect(page.locator("[data-pane=steps] .learn-node")).to_contain_text("Row 60, epoch 1")
+    assert first["math"][1]["text"] in step_math(page)  # the first unit's weighted sum written out
+    expect(page.locator("[data-pane=steps] tbody tr").first).to_contain_text("h1.1")
+    for _ in range(2):
+        page.get_by_role("button", name="Step forward").click()
+    output = tl["frames"][2]
+    assert output["kind"] == "backward" and output["layer"] == 2
+    expect(page.locator("[data-pane=steps] .learn-node")).to_contain_text("δ = a − y")
+    expect(page.locator("[data-pane=steps] tbody tr")).to_have_count(3)  # one delta per species
+    for _ in range(2):
+        page.get_by_role("button", name="Step forward").click()
+    update = tl["frames"][4]
+    assert update["kind"] == "update" and update["layer"] == 1
+    expect(page.locator("[data-pane=steps] .learn-node")).to_contain_text("the sgd step added")
+    assert update["math"][1]["text"] in step_math(page)
+    shot(page, "network")

@@ -13,7 +13,7 @@ import { showResult } from "./results.js";
 import { trainAndRecord } from "./result-actions.js";
 import { trainingSettings } from "./result-standing.js";
 import { restoreModel } from "./model-controls.js";
-import { paramLabel, paramValues } from "./params-form.js";
+import { paramLabel, paramValues, sameValue, sizesText } from "./params-form.js";
 import { showTable, rememberSession } from "./data-controls.js";
 import { saveHistory, loadHistory } from "./session-store.js";
 
@@ -81,8 +81,8 @@ const IMPUTED = { mean: "missing cells get the mean", median: "missing cells get
 function describeRun(args, model, result) {
   const params = model?.params || [];
   const values = paramValues(params, args.params);  // an entry saved before a rename names the old parameter
-  const changed = params.filter((p) => p.name in values && values[p.name] !== p.default)
-    .map((p) => `${paramLabel(p)} ${values[p.name] === null ? "none" : values[p.name]}`);
+  const changed = params.filter((p) => p.name in values && !sameValue(values[p.name], p.default))
+    .map((p) => `${paramLabel(p)} ${values[p.name] === null ? "none" : sizesText(values[p.name])}`);
   const { standardize, impute } = args.preprocessing || {};
   const defaults = model?.preprocessing || {};  // the learner's own (the models menu), for a choice left to it
   const standardized = standardize ?? Boolean(defaults.standardize);

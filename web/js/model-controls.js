@@ -3,7 +3,7 @@
 import { byId } from "./dom.js";
 import { store } from "./store.js";
 import { fillModels, findModel, showParams, SUPERVISED } from "./model-panel.js";
-import { readParams, checkParams, paramValues } from "./params-form.js";
+import { readParams, checkParams, paramValues, sameValue } from "./params-form.js";
 
 const els = { model: byId("model"), params: byId("params"), limit: byId("row-limit"), limitNote: byId("row-limit-note"),
   sample: byId("row-limit-sample"), sampleLabel: byId("row-limit-sample-label") };
@@ -69,7 +69,7 @@ export function changedParams(s = store.get()) {
   const changed = {};
   for (const p of chosenModel(s)?.params || []) {
     const values = s.params || {};
-    if (p.name in values && values[p.name] !== p.default) changed[p.name] = values[p.name];
+    if (p.name in values && !sameValue(values[p.name], p.default)) changed[p.name] = values[p.name];
   }
   return changed;
 }

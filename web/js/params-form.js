@@ -10,6 +10,12 @@ function controlFor(param) {
     return el("select", {}, ...options.map((o) => option(o === null ? "" : String(o), o === null ? "none" : String(o))));
   }
   if (param.kind === "bool") return el("input", { type: "checkbox" });
+  // Layer sizes are a short list typed as text ("32" or "32, 16"), read back as whole numbers.
+  if (param.kind === "sizes") return el("input", { type: "text", inputmode: "numeric", spellcheck: "false", autocomplete: "off" });
+  // A number that also takes a word (batch_size "auto") is typed as text: a number box would drop the word.
+  if (param.also?.length) {
+    return el("input", { type: "text", inputmode: "decimal", spellcheck: "false", autocomplete: "off", dataset: { also: param.also.join(" ") } });
+  }
   const input = el("input", { type: "number", step: param.kind === "int" ? "1" : "any", inputmode: "decimal" });
   if (param.low !== null && param.low !== undefined) input.min = String(param.low);
   if (param.high !== null && param.high !== undefined) input.max = String(param.high);
@@ -30,8 +36,25 @@ function valueFor(param, values) {
   return param.was && param.was in values ? values[param.was] : undefined;
 }
 
+// A list of layer sizes as the box shows it: "32, 16"; a single number stays as it is.
+export function sizesText(value) {
+  return Array.isArray(value) ? value.join(", ") : String(value);
+}
+
+// The box's text as a list of numbers ("32, 16" -> [32, 16]); a word that is not a number reads as NaN,
+// so the rule's check names it.
+export function readSizes(text) {
+  return String(text).split(",").map((t) => t.trim()).filter(Boolean).map((t) => (/^[+-]?[\d.eE+-]+$/.test(t) ? Number(t) : NaN));
+}
+
+// Whether two parameter values are the same setting (a list of sizes compares by its numbers).
+export function sameValue(a, b) {
+  return Array.isArray(a) || Array.isArray(b) ? JSON.stringify(a) === JSON.stringify(b) : a === b;
+}
+
 function setControl(control, kind, value) {
   if (kind === "bool") control.checked = Boolean(value);
+  else if (kind === "sizes") control.value = value === null || value === undefined ? "" : sizesText(value);
   else control.value = value === null || value === undefined ? "" : String(value);
 }
 
@@ -64,7 +87,9 @@ export function readParams(container) {
     const { param, kind } = control.dataset;
     if (kind === "bool") values[param] = control.checked;
     else if (kind === "choice") values[param] = control.value === "" ? null : control.value;
+    else if (kind === "sizes") values[param] = readSizes(control.value);
     else if (control.value.trim() === "") values[param] = null;
+    else if (control.dataset.also?.split(" ").includes(control.value.trim())) values[param] = control.value.trim();
     else values[param] = Number(control.value);
   }
   return values;
@@ -73,6 +98,8 @@ export function readParams(container) {
 // Why `value` breaks `param`'s rule, or "" when it fits.
 export function paramProblem(param, value) {
   if (value === null) return param.none_ok ? "" : "Enter a value.";
+  if (param.also?.includes(value)) return "";
+  if (param.kind === "sizes") return sizesProblem(param, value);
   if (param.kind !== "int" && param.kind !== "float") return "";
   if (!Number.isFinite(value)) return "Enter a number.";
   if (param.kind === "int" && !Number.isInteger(value)) return "Enter a whole number.";
@@ -83,6 +110,18 @@ export function paramProblem(param, value) {
   if (high !== null && high !== undefined && (param.high_open ? value >= high : value > high)) {
     return `Must be ${param.high_open ? "less than" : "at most"} ${high}.`;
   }
+  return "";
+}
+
+// The rule of a "sizes" parameter as Python describes it: 1 to max_layers whole numbers, each >= low.
+function sizesProblem(param, value) {
+  const sizes = Array.isArray(value) ? value : [value];
+  const most = param.max_layers;
+  if (!sizes.length || sizes.length > most) {
+    return `Enter 1 to ${most} whole numbers separated by commas (e.g. 32 or 32, 16): one per hidden layer.`;
+  }
+  const bad = sizes.find((v) => !Number.isInteger(v) || v < param.low);
+  if (bad !== undefined) return `Each layer's size must be a whole number of at least ${param.low}; ${Number.isNaN(bad) ? "a word" : bad} is not.`;
   return "";
 }
 

@@ -8,7 +8,7 @@ import { python } from "./python.js";
 import { run, showMessage } from "./work.js";
 import { chosenModel, needsTarget } from "./model-controls.js";
 import { showParams } from "./model-panel.js";
-import { paramLabel, paramProblem } from "./params-form.js";
+import { paramLabel, paramProblem, readSizes, sizesText } from "./params-form.js";
 import { train, trainingArgs } from "./training.js";
 import { renderer, sizeFor } from "./view-draw.js";
 import { rankMetrics, isPercent } from "./leaderboard.js";
@@ -19,13 +19,17 @@ const MAX_RANGE = 100;  // a range a..b lists at most this many values (the grid
 const tunable = (model) => (model?.params || []).filter((p) => p.kind !== "vector");
 // What the page calls the parameter named `name` of the chosen model (the notes' symbol where it has one).
 const labelOf = (name) => paramLabel((chosenModel()?.params || []).find((p) => p.name === name) || { name });
-const label = (value) => (value === null ? "none" : String(value));
+const label = (value) => (value === null ? "none" : Array.isArray(value) ? `(${sizesText(value)})` : String(value));
+// Layer sizes hold commas themselves, so their values are separated by semicolons: "8; 32; 32, 16".
+const SEPARATOR = { sizes: ";" };
+const separatorOf = (param) => SEPARATOR[param.kind] || ",";
 const round = (v) => Number(v.toPrecision(6));
 
 // Values to start from: around the default for a number, every option for a choice.
 export function suggestedValues(param) {
   if (param.kind === "choice") return [...(param.none_ok ? ["none"] : []), ...param.options].join(", ");
   if (param.kind === "bool") return "true, false";
+  if (param.kind === "sizes") return "8; 32; 100; 32, 16";
   const fits = (v) => !paramProblem(param, v);
   if (param.kind === "int") {
     const low = param.low === null || param.low === undefined ? 1 : param.low + (param.low_open ? 1 : 0);
@@ -42,7 +46,8 @@ export function suggestedValues(param) {
 export function parseValues(param, text) {
   const name = paramLabel(param);
   const values = [];
-  for (const raw of text.split(",").map((t) => t.trim()).filter(Boolean)) {
+  const sep = separatorOf(param);
+  for (const raw of text.split(sep).map((t) => t.trim()).filter(Boolean)) {
     const range = /^(-?\d+)\s*\.\.\s*(-?\d+)$/.exec(raw);
     if (range && param.kind === "int") {
       const [a, b] = [Number(range[1]), Number(range[2])];
@@ -56,11 +61,15 @@ export function parseValues(param, text) {
     if (problem) return { problem: `${name} ${label(value)}: ${problem}` };
     values.push(value);
   }
-  if (!values.length) return { problem: `List the values of ${name} to try, separated by commas.` };
+  if (!values.length) {
+    const how = sep === ";" ? "separated by semicolons (e.g. 8; 32; 32, 16)" : "separated by commas";
+    return { problem: `List the values of ${name} to try, ${how}.` };
+  }
   return { values };
 }
 
 function readOne(param, raw) {
+  if (param.kind === "sizes") return readSizes(raw);
   if (raw.toLowerCase() === "none") return param.none_ok ? null : undefined;
   if (param.kind === "choice") return param.options.map(String).includes(raw) ? param.options.find((o) => String(o) === raw) : undefined;
   if (param.kind === "bool") return { true: true, false: false }[raw.toLowerCase()];
@@ -99,8 +108,14 @@ function paramNamed(name) {
 function suggest(which) {
   const param = paramNamed(e(`tune-param-${which}`).value);
   const preset = (chosenModel()?.tune || []).find((t) => t.name === param?.name);
-  e(`tune-values-${which}`).value = !param ? "" : preset ? preset.values.map(label).join(", ") : suggestedValues(param);
+  e(`tune-values-${which}`).value = !param ? "" : preset ? presetText(param, preset.values) : suggestedValues(param);
   setDisabled(e(`tune-values-${which}`), !param);
+}
+
+// A descriptor's starting values as the box writes them (layer sizes as "8; 32, 16").
+function presetText(param, values) {
+  if (param.kind === "sizes") return values.map(sizesText).join("; ");
+  return values.map(label).join(", ");
 }
 
 // The bridge's `tune` arguments, or {problem, control}.

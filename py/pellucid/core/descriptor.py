@@ -41,12 +41,13 @@ CAPABILITIES = {
     "regression_fit": "its fitted line or curve along one feature is drawn in the Regression view",
     "forest": "it is an ensemble of trees (`estimators_`, each answering predict), drawn in the Forest view",
     "staged": "`staged_predict` gives its predictions after each stage, drawn as the Staged score view",
+    "network": "it is a network of units (`coefs_`, `intercepts_`, `loss_curve_`) drawn in the Network view",
     "steps": "trace=True records steps the workbench replays as frames (family key: `steps`)",
     "exercises": "the workbench makes seeded exercises from it (kind: `exercise`)",
     "explain": "the workbench explains one row's prediction term by term (kind: `explain`)",
 }
 STEP_FAMILIES = ("tree", "perceptron", "descent", "kernel_descent", "epochs", "kmeans", "agglomerative",
-                 "naive_bayes", "knn", "pca", "ensemble", "boosting", "adaboost")
+                 "naive_bayes", "knn", "pca", "ensemble", "boosting", "adaboost", "network")
 EXERCISE_KINDS = ("gain", "perceptron_update", "nb_posterior", "kmeans_centre", "linear_prediction",
                   "logistic_probability")
 EXPLAIN_KINDS = ("path", "neighbours", "naive_bayes", "scores", "centres", "prediction")
@@ -85,6 +86,7 @@ class Learner:
     scale_sensitive: bool = False  # distances or gradients change when a feature is rescaled
     max_rows: int = None  # the most rows it trains on (time or memory grows as their square); None: any
     tune: tuple = ()  # ((name, values), ...): the grid the Tune panel starts on, one or two hyperparameters
+    form_defaults: tuple = ()  # ((name, value), ...): the page's form starts here rather than at the class default
     sklearn: SklearnTwin = None
     no_twin: str = "scikit-learn has no model that learns the same way."
 
@@ -138,6 +140,14 @@ def _tune_problems(learner):
         return [f"tune lists {len(learner.tune)} hyperparameters; the Tune panel takes one or two"]
     rules = learner.estimator._param_rules
     problems = []
+    for name, value in learner.form_defaults:
+        if name not in rules:
+            problems.append(f"form_defaults names {name!r}, which it does not have")
+            continue
+        try:
+            rules[name].check(name, value)
+        except ValueError as exc:
+            problems.append(f"form default {value!r} of {name!r}: {exc}")
     for name, values in learner.tune:
         if name not in rules or not values:
             problems.append(f"tune names {name!r} with values {values!r}")

@@ -23,13 +23,14 @@ def models():
     """The model menu, from the learners' descriptors: each model's task, capabilities, the input it needs,
     whether it is sensitive to feature scale, its preprocessing defaults ({standardize, impute}: what
     `train` does when the page leaves them to the model), its hyperparameters for the page to build
-    controls, the grid the Tune panel starts on ("tune": [{name, values}], empty: the page suggests
-    values around each default), and whether it is its task's default ("task_default": the first of its
-    task in the menu, the one the page switches to when a target implies that task)."""
+    controls (each default the descriptor's form_defaults where it names one), the grid the Tune panel
+    starts on ("tune": [{name, values}], empty: the page suggests values around each default), and whether
+    it is its task's default ("task_default": the first of its task in the menu, the one the page switches
+    to when a target implies that task)."""
     menu, tasks_seen = [], set()
     for learner in registry.learners():
         cls = learner.estimator
-        defaults = cls().get_params()
+        defaults = {**cls().get_params(), **dict(learner.form_defaults)}
         # "was": the name before scikit-learn's, so a saved session or link that uses it still fills the form.
         params = [{"name": name, "default": defaults[name], "was": old_name_of(cls, name), **rule.describe()}
                   for name, rule in cls._param_rules.items() if name not in NOT_IN_THE_FORM]

@@ -38,6 +38,7 @@ class Run:
     # is cross-validated (workbench.training) or first asked for (judging.out_of_fold); read by the curves,
     # the exports and the ranking of learners (leaderboard). None: not cross-validated, or not yet made.
     out_of_fold: dict = None
+    replay: object = None  # a network's weights after chosen epochs (workbench.network_replay), or None
 
     @property
     def learner(self):

@@ -23,8 +23,8 @@ from ..evaluation.importance import impurity_importance
 from ..tabular.features import numeric
 from .boundary import plane_features
 
-VIEW_ORDER = ("metrics", "tree", "forest", "boundary", "clusters", "dendrogram", "pca", "regression", "curves",
-              "staged", "importance")
+VIEW_ORDER = ("metrics", "tree", "forest", "network", "boundary", "clusters", "dendrogram", "pca", "regression",
+              "curves", "staged", "importance")
 PREFERRED = ("tree", "forest", "boundary", "clusters", "pca", "regression", "metrics")  # the first that applies opens
 PLANES = ("boundary", "clusters")
 
@@ -40,6 +40,7 @@ def views(run, result):
         "metrics": True,
         "tree": can("tree") and bool((result.get("model") or {}).get("tree")),
         "forest": can("forest"),  # an imported forest's trees too; a row's votes need the table
+        "network": can("network") and trained_here,
         "boundary": can("boundary") and trained_here and len(features) >= 2,
         "clusters": can("clusters") and trained_here and len(features) >= 1,
         "dendrogram": can("dendrogram") and bool((result.get("dendrogram") or {}).get("merges")),

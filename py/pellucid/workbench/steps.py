@@ -8,7 +8,7 @@ numbers per feature; `standardized` ({feature: [mean, scale, constant]}) lets it
 there. A learner's descriptor names its family (`steps`): "tree" (workbench.tree_steps); "perceptron",
 "descent", and "kernel_descent" and "epochs" for the kernel methods (workbench.linear_steps); "kmeans",
 "agglomerative", "pca" (workbench.unsupervised_steps); "ensemble" (workbench.ensemble_steps); "boosting"
-and "adaboost" (workbench.boosting_steps);
+and "adaboost" (workbench.boosting_steps); "network" (workbench.network_steps);
 "naive_bayes" and "knn" (here). The page draws "descent" and "kernel_descent" alike: their replies say
 family "descent".
 """
@@ -17,7 +17,7 @@ import warnings as _warnings
 
 from ..core.errors import DataError
 from ..core.validation import check_target
-from . import boosting_steps, ensemble_steps, linear_steps, tree_steps, unsupervised_steps
+from . import boosting_steps, ensemble_steps, linear_steps, network_steps, tree_steps, unsupervised_steps
 from .explain import explain_row
 from ..core.jsonable import python_scalar
 from .frames import num, standardized
@@ -121,4 +121,4 @@ _BUILDERS = {"tree": _tree, "perceptron": linear_steps.perceptron, "descent": li
              "kmeans": unsupervised_steps.kmeans, "agglomerative": unsupervised_steps.agglomerative,
              "naive_bayes": _naive_bayes, "knn": _knn, "pca": unsupervised_steps.pca,
              "ensemble": ensemble_steps.ensemble, "boosting": boosting_steps.gradient,
-             "adaboost": boosting_steps.adaboost}
+             "adaboost": boosting_steps.adaboost, "network": network_steps.network}

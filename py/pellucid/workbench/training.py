@@ -28,6 +28,8 @@ from . import readouts
 from ..host.progress import part, report
 from . import prepare, showing
 from .judging import fold_pairs
+from . import network_replay
+from .network_view import network_view
 from ..preprocessing import Pipeline
 from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
 from .target_fit import check_target_kind, explain_stratify
@@ -180,6 +182,7 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     started = time.perf_counter()
     preprocessor = prepare.unfitted(raw, choices, learner).fit(raw.take(train_rows))
     X = preprocessor.transform(raw)
+    recording = network_replay.watch(run, estimator, len(train_rows))  # a small network's epochs, kept
     with part(0.8 if cv else 0.1, 0.95, "Training"):  # a learner's own reports (a forest's trees) fill it
         estimator.fit(X.take(train_rows), None if y_raw is None else y_raw[train_rows])
     fit_seconds = time.perf_counter() - started
@@ -200,6 +203,10 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     if include_trace:
         result["trace"] = getattr(estimator, "trace_", None)
     result.update(showing.decisions(run, result))  # the views, the planes' axes: the page shows these
+    if "network" in result["views"]:  # its units drawn over the plane the boundary opens on
+        axes = result["default_axes"]["boundary"]
+        result["network"] = network_view(run, axes["x"], axes["y"])
+        result["network"]["replay"] = network_replay.keep(run, recording, len(train_rows))
     report(1.0, "Training")
     return run, result
 

@@ -76,7 +76,7 @@ export function mountLearnPanel(container, { python, getContext, run = runAlone 
 
 function stepsPane(pane, { call, getContext, say }) {
   const load = el("button", { type: "button", class: "learn-primary", text: "Show the steps" });
-  const rowInput = el("input", { type: "number", min: 1, value: 1, class: "learn-row", "aria-label": "Row to explain (k-NN, naive Bayes, ensembles)" });
+  const rowInput = el("input", { type: "number", min: 1, value: 1, class: "learn-row", "aria-label": "Row to explain (k-NN, naive Bayes, ensembles, networks)" });
   const prev = el("button", { type: "button", text: "◀ Back", "aria-label": "Step back" });
   const play = el("button", { type: "button", text: "▶ Play", "aria-label": "Play" });
   const next = el("button", { type: "button", text: "Forward ▶", "aria-label": "Step forward" });
@@ -87,7 +87,7 @@ function stepsPane(pane, { call, getContext, say }) {
   const title = el("h3", { class: "learn-title" });
   const view = el("div", { class: "learn-view" });
   const math = el("div", { class: "learn-math", role: "group", "aria-label": "The notes' formulas for this step" });
-  pane.append(el("div", { class: "learn-toolbar" }, load, el("label", {}, "row to explain (k-NN, naive Bayes, ensembles) ", rowInput)), title, controls,
+  pane.append(el("div", { class: "learn-toolbar" }, load, el("label", {}, "row to explain (k-NN, naive Bayes, ensembles, networks) ", rowInput)), title, controls,
     el("div", { class: "learn-body" }, view, el("aside", { class: "learn-notes" }, el("h3", { text: "The math" }), math)));
   const state = { tl: null, i: 0, show: null, timer: null };
 

@@ -350,4 +350,44 @@ function adaboostView(box, tl) {
   };
 }
 
-export const VIEWS = { tree, perceptron, descent, kmeans, agglomerative, naive_bayes: naiveBayes, knn, pca, ensemble, boosting, adaboost: adaboostView };
+// A network, for one row: each layer's weighted sums and activations (forward), each delta by the chain rule
+// (backward, output first), then each weight's gradient over the batch and the step the solver added. Every
+// number is the frame's, read from the traced fit.
+function network(box, tl) {
+  const info = el("p", { class: "learn-node" });
+  const table = el("div", { class: "learn-table" });
+  const open = { all: false };
+  box.append(info, table);
+  const where = (f) => `Row ${tl.row ?? "(the first trained on)"}, epoch ${f.epoch} (step ${f.step} of the fit, a batch of ${f.batch_rows} rows)`;
+  const show = {
+    forward(f) {
+      info.textContent = `${where(f)}. Forward, ${f.layer_name}: each unit's weighted sum z = Σ a·w + b of the ${f.inputs.length} values before it, then a = ${f.function}(z).`;
+      const rows = f.units.map((u, j) => [u, f.b[j], f.z[j], f.a[j]]);
+      table.replaceChildren(summaryTable(["unit", "bias b", "weighted sum z", `a = ${f.function}(z)`], rows,
+        { caption: `${f.layer_name}: z and a`, magnitude: (r) => r[2], open, sort: false }),
+      summaryTable(["input", "value a"], f.inputs.map((u, i) => [u, f.a_in[i]]), { caption: "What the layer reads", magnitude: (r) => r[1], open, sort: false }));
+    },
+    backward(f) {
+      const output = f.target !== undefined;
+      info.textContent = output
+        ? `${where(f)}. Backward, the output: δ = a − y, how much the loss changes with each output's weighted sum.`
+        : `${where(f)}. Backward, ${f.layer_name}: the next layer's deltas carried back through its weights, times the unit's slope g'(z).`;
+      const rows = f.units.map((u, j) => (output ? [u, f.a[j], f.target[j], f.delta[j]]
+        : [u, f.a[j], f.carried[j], f.delta[j]]));
+      const headers = output ? ["unit", "a", "y", "δ = a − y"] : ["unit", "a", "δ_next W_nextᵀ", "δ = that × g'(z)"];
+      table.replaceChildren(summaryTable(headers, rows, { caption: `${f.layer_name}: deltas`, magnitude: (r) => r[3], open, sort: false }));
+    },
+    update(f) {
+      info.textContent = `${where(f)}. Update, the weights into ${f.layer_name}: the gradient over the batch (penalty included) and what the ${tl.solver} step added (η = ${num(f.learning_rate)}).`;
+      const rows = [];
+      f.inputs.forEach((from, i) => f.units.forEach((to, j) => rows.push([`${from} → ${to}`, f.W_before[i][j], f.row_grad[i][j],
+        f.coef_grad[i][j], f.coef_update[i][j], f.W_after[i][j]])));
+      f.units.forEach((to, j) => rows.push([`bias of ${to}`, f.b_before[j], f.delta[j], f.intercept_grad[j], f.intercept_update[j], f.b_after[j]]));
+      table.replaceChildren(summaryTable(["weight", "before", "this row's a·δ", "gradient (batch)", "step added", "after"], rows,
+        { caption: `Weights into ${f.layer_name}`, magnitude: (r) => r[3], open }));
+    },
+  };
+  return (i) => show[tl.frames[i].kind](tl.frames[i]);
+}
+
+export const VIEWS = { tree, perceptron, descent, kmeans, agglomerative, naive_bayes: naiveBayes, knn, pca, ensemble, boosting, adaboost: adaboostView, network };

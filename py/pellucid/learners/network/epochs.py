@@ -2,6 +2,9 @@
 curve, stopping when the loss (or the validation score) stops improving, early stopping's held-out rows,
 and a learning rate so large that the loss diverges.
 
+A model may carry `on_epoch(epoch, flat parameters)`, called after each epoch that is kept (the weights
+are the solver's buffer: a watcher copies what it keeps).
+
 `net` is either path (forward_backward's readable lists or forward_backward_fast's fused buffers): it exposes `params`
 (arrays changed in place) and `gradient(X, Y, sample_weight, rows) -> (loss, grads)`; `solver` is one of
 solvers.py's. The loop is the same for both, so they take the same steps.
@@ -91,6 +94,8 @@ def run_epochs(model, net, solver, X, Y, sample_weight, rng, incremental, valida
             model.loss_ = epoch_loss
             model.t_ += n
             model.loss_curve_.append(epoch_loss)
+            if getattr(model, "on_epoch", None) is not None:  # a watcher of the training (the page's replay)
+                model.on_epoch(model.n_iter_, net.params[0])
             _count_no_improvement(model, net, validation)
             solver.epoch_ends(model.t_)
             if model._no_improvement_count > model.n_iter_no_change:

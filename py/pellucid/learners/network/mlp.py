@@ -25,7 +25,11 @@ MAX_HIDDEN_LAYERS = 3
 
 
 class LayerSizes(Vector):
-    """hidden_layer_sizes: one to three whole numbers >= 1, each the units of one hidden layer."""
+    """hidden_layer_sizes: one to three whole numbers >= 1, each the units of one hidden layer. Its kind
+    "sizes" and its description (`max_layers`, `low`) let the page offer a text box ("32" or "32, 16") and
+    check it by this same rule before anything is sent."""
+
+    kind = "sizes"
 
     def _check_value(self, name, value):
         sizes = [value] if isinstance(value, numbers.Real) and not isinstance(value, bool) else value
@@ -37,6 +41,9 @@ class LayerSizes(Vector):
 
     def expectation(self):
         return f"1 to {MAX_HIDDEN_LAYERS} whole numbers >= 1 (the units of each hidden layer)"
+
+    def describe(self):
+        return {**super().describe(), "low": 1, "max_layers": MAX_HIDDEN_LAYERS}
 
 
 def hidden_sizes(value):
@@ -123,18 +130,19 @@ class _MLP(Estimator):
         flat = np.concatenate([p.ravel() for p in self.coefs_ + self.intercepts_]).astype(float)
         self._set_views(flat, spans)
         solver = self._solver(flat, incremental)
-        validation = None
+        validation, traced = None, self._traced_row(len(X), None)
         if self.early_stopping:
             stratify = Y[:, 0] > 0.5 if self.task == "classification" and Y.shape[1] == 1 else None
             train, val = validation_split(rng, len(X), self.validation_fraction, stratify)
             w_val = None if sample_weight is None else sample_weight[val]
             validation = (X[val], Y[val], w_val, score)
+            traced = self._traced_row(len(X), train)
             X, Y = X[train], Y[train]
             sample_weight = None if sample_weight is None else sample_weight[train]
         if self.batch_size != "auto" and self.batch_size > len(X):
             warnings.warn(f"batch_size={self.batch_size} is larger than the {len(X)} training rows; every "
                           "step uses all of them.", UserWarning, stacklevel=3)
-        net, recorder = self._net(flat, spans, batch_size_for(self.batch_size, len(X)))
+        net, recorder = self._net(flat, spans, batch_size_for(self.batch_size, len(X)), traced)
         stop = run_epochs(self, net, solver, X, Y, sample_weight, rng, incremental, validation, recorder)
         self._set_views(flat.copy(), spans)  # the fitted network no longer shares the solver's buffer
         self._report(stop, incremental)
@@ -142,6 +150,23 @@ class _MLP(Estimator):
         if recorder is not None:
             self.trace_ = recorder.steps + ([{"omitted": recorder.omitted}] if recorder.omitted else [])
         return self
+
+    def _traced_row(self, n, train):
+        """The row a trace follows, as an index into the rows trained on: `trace_row` (an index into the rows
+        given to fit, set by the one who asks for the steps of that row) or else the first row trained on.
+        A row early stopping holds out is never trained on, so it has no steps to record."""
+        row = getattr(self, "trace_row", None)
+        if row is None:
+            return 0
+        if not 0 <= row < n:
+            raise DataError(f"trace_row={row} is not one of the {n} rows given to fit.", field="row")
+        if train is None:
+            return int(row)
+        where = np.searchsorted(train, row)
+        if where >= len(train) or train[where] != row:
+            raise DataError(f"Row {row + 1} of those given to fit is one early stopping holds out to score each "
+                            "epoch, so it is never trained on and has no steps; choose another row.", field="row")
+        return int(where)
 
     def _check_incremental(self):
         """partial_fit sees one chunk at a time, so it has no rows to hold out (scikit-learn refuses too)."""
@@ -208,13 +233,13 @@ class _MLP(Estimator):
         self._optimizer = solver
         return solver
 
-    def _net(self, flat, spans, batch):
+    def _net(self, flat, spans, batch, traced=0):
         """The path a fit runs: the readable chain rule when traced, the fused buffers otherwise."""
         out, loss = self.out_activation_, self._loss_name
         if not self.trace:
             return forward_backward_fast.FastNet(flat, spans, self.activation, out, loss, self.alpha, batch), None
         net = _ReadableNet(flat, spans, self.activation, out, loss, self.alpha)
-        return net, Recorder(0, len(flat), spans)
+        return net, Recorder(traced, len(flat), spans)
 
     def _report(self, stop, incremental):
         """converged_ and warnings_: a diverging loss, or max_iter reached (scikit-learn's
