@@ -43,8 +43,7 @@ def test_every_model_trains_in_the_browser(page, site_url, tmp_path):
         task = page.evaluate("(v) => document.querySelector(`#model option[value='${v}']`).parentElement.label", value)
         if task in ("Clustering", "Dimensionality reduction"):
             target = ""
-        elif value in ("LinearRegression", "DecisionTreeRegressor", "KNeighborsRegressor", "KernelRegression",
-                       "RandomForestRegressor", "BaggingRegressor"):
+        elif pellucid.all_estimators()[value].task == "regression":
             target = "petal_width"
         else:
             target = "species"

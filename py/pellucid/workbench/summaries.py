@@ -56,9 +56,11 @@ def _tree(model):
 
 def _forest(model):
     """How many trees, how deep and how large they grew, and the out-of-bag score when it was asked for:
-    the score a forest gives itself on the rows each tree left out, to read beside the held-out score."""
-    depths = [tree.get_depth() for tree in model.estimators_]
-    leaves = [tree.get_n_leaves() for tree in model.estimators_]
+    the score a forest gives itself on the rows each tree left out, to read beside the held-out score.
+    Boosting's trees count too: its (rounds, trees a round) array of them, or the rounds AdaBoost kept."""
+    trees = list(np.ravel(np.asarray(model.estimators_, dtype=object)))
+    depths = [tree.get_depth() for tree in trees]
+    leaves = [tree.get_n_leaves() for tree in trees]
     depth = f"{min(depths)}, {_fmt(np.mean(depths))}, {max(depths)}"
     rows = [("trees", str(len(depths))), ("depth (least, mean, most)", depth),
             ("leaves per tree (mean)", _fmt(np.mean(leaves)))]

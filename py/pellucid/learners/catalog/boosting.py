@@ -56,7 +56,7 @@ def _gradient_regressor(sk, p, ctx):
 _TUNE = (("n_estimators", (25, 50, 100, 200)), ("max_depth", (1, 2, 3, 5)))
 _ADABOOST_TUNE = (("n_estimators", (10, 25, 50, 100)), ("learning_rate", (0.1, 0.5, 1.0)))
 # Like the forests: the score after each round (staged_predict), and the algorithm's steps for one row.
-_SHARED = dict(group="Ensembles", needs="categories")
+_SHARED = dict(group="Ensembles", needs="categories", summary="forest")
 _CLASSIFIES = {"probabilities", "boundary", "steps", "staged"}
 
 LEARNERS = (
