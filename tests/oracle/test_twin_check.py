@@ -198,8 +198,9 @@ def test_unknown_model_id_is_a_data_error():
 
 
 def test_pellucid_imports_sklearn_only_where_it_is_needed():
-    # twin_check.py, when a comparison is asked for; core/base.py, inside __sklearn_tags__, which only
-    # scikit-learn itself calls. Never at a module's top: pellucid imports without scikit-learn.
+    # twin_check.py, when a comparison is asked for; core/sklearn_protocols.py, inside the Tags and the
+    # metadata routing, which only scikit-learn itself calls. Never at a module's top: pellucid imports
+    # without scikit-learn.
     import pathlib
     import re
     import subprocess
@@ -207,6 +208,6 @@ def test_pellucid_imports_sklearn_only_where_it_is_needed():
     pattern = re.compile(r"^\s*(import|from) sklearn\b", re.MULTILINE)
     importers = sorted(p.relative_to(package).as_posix() for p in package.rglob("*.py")
                        if pattern.search(p.read_text()))
-    assert importers == ["core/base.py", "workbench/twin_check.py"]
+    assert importers == ["core/sklearn_protocols.py", "workbench/twin_check.py"]
     check = "import sys, pellucid, pellucid.bridge; assert 'sklearn' not in sys.modules, 'scikit-learn was imported'"
     subprocess.run([sys.executable, "-c", check], cwd=package.parent, check=True)
