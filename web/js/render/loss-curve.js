@@ -3,7 +3,7 @@
 // one shown are drawn, on the whole run's axes, so the line grows in place. With a text twin.
 import { CLASS_COLOURS, INK } from "./palette.js";
 import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad, niceTicks, formatTick, tickStep, fitText } from "./scales.js";
-import { drawLegend, legendHeight } from "./marks.js";
+import { drawDashedVertical, drawLegend, legendHeight } from "./marks.js";
 import { makeTable, makeParagraph, makeTwin, fmt } from "./twin.js";
 
 const LOSS = { colour: CLASS_COLOURS[0], label: "training loss" };
@@ -42,7 +42,7 @@ export function drawLossCurve(canvas, data, options = {}) {
     rightAxis(ctx, plot, v, data.scoreName);
     drawLine(ctx, data.validation.slice(0, upTo), x, v, SCORE.colour);
   }
-  if (upTo < n) markEpoch(ctx, plot, x(Math.max(1, upTo)));
+  if (upTo < n) drawDashedVertical(ctx, plot, x(Math.max(1, upTo)));
   drawLegend(ctx, items, Math.max(plot.left + 160, W - 240), 12, 230);
   ctx.fillStyle = INK.text;
   ctx.font = "600 13px system-ui, sans-serif";
@@ -88,17 +88,6 @@ function rightAxis(ctx, plot, v, name) {
   ctx.rotate(Math.PI / 2);
   ctx.textAlign = "center";
   ctx.fillText(name, 0, 0);
-  ctx.restore();
-}
-
-function markEpoch(ctx, plot, px) {
-  ctx.save();
-  ctx.strokeStyle = INK.muted;
-  ctx.setLineDash([5, 4]);
-  ctx.beginPath();
-  ctx.moveTo(Math.round(px) + 0.5, plot.top);
-  ctx.lineTo(Math.round(px) + 0.5, plot.bottom);
-  ctx.stroke();
   ctx.restore();
 }
 

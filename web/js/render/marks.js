@@ -136,3 +136,15 @@ export function drawColourBar(ctx, x, y, height, [lo, hi], title) {
   ctx.restore();
   return height + 30;
 }
+
+// A dashed vertical line across the plot at x = px: the chosen value of a curve (the best, the epoch shown).
+export function drawDashedVertical(ctx, plot, px) {
+  ctx.save();
+  ctx.strokeStyle = INK.muted;
+  ctx.setLineDash([5, 4]);
+  ctx.beginPath();
+  ctx.moveTo(Math.round(px) + 0.5, plot.top);
+  ctx.lineTo(Math.round(px) + 0.5, plot.bottom);
+  ctx.stroke();
+  ctx.restore();
+}

@@ -4,7 +4,7 @@
 // With a text twin.
 import { CLASS_COLOURS, INK } from "./palette.js";
 import { setupCanvas, plotArea, linearScale, drawAxes, extent, pad, fitText } from "./scales.js";
-import { drawMarker, drawLegend } from "./marks.js";
+import { drawDashedVertical, drawMarker, drawLegend } from "./marks.js";
 import { makeTable, makeParagraph, makeTwin, fmt } from "./twin.js";
 
 const SERIES = { validation: { colour: CLASS_COLOURS[0], label: "held-out fold" },
@@ -40,7 +40,7 @@ export function drawCurve(canvas, data, options = {}) {
   drawAxes(ctx, plot, x, y, { xTicks: data.labels.map((_, i) => i).filter((i) => i % every === 0),
     xFormat: (i) => fitText(ctx, String(data.labels[i]), 60), xLabel: data.xName, yLabel: data.valueName, grid: true,
     ...(data.percent ? { yFormat: (v) => `${Number((100 * v).toPrecision(4))}%` } : {}) });
-  if (Number.isInteger(data.best)) markBest(ctx, plot, x(data.best));
+  if (Number.isInteger(data.best)) drawDashedVertical(ctx, plot, x(data.best));
   for (const [name, { colour }] of Object.entries(SERIES)) drawSeries(ctx, data[name], x, y, colour);
   if (Number.isInteger(data.best)) drawMarker(ctx, "ring", x(data.best), y(data.validation.mean[data.best]), INK.text, 8);
   if (W >= 480) {
@@ -73,17 +73,6 @@ function drawSeries(ctx, { mean, std }, x, y, colour) {
   ctx.stroke();
   ctx.restore();
   mean.forEach((m, i) => drawMarker(ctx, "filled", x(i), y(m), colour, 4));
-}
-
-function markBest(ctx, plot, px) {
-  ctx.save();
-  ctx.strokeStyle = INK.muted;
-  ctx.setLineDash([5, 4]);
-  ctx.beginPath();
-  ctx.moveTo(Math.round(px) + 0.5, plot.top);
-  ctx.lineTo(Math.round(px) + 0.5, plot.bottom);
-  ctx.stroke();
-  ctx.restore();
 }
 
 // The text twin: a row per value with both means and deviations, the best one marked.
