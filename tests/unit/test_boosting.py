@@ -255,3 +255,12 @@ def test_importances_are_the_mean_of_the_trees_unnormalised_decreases():
     ada = AdaBoostClassifier(n_estimators=5).fit(X, target > 0)
     expected = sum(a * t.feature_importances_ for t, a in zip(ada.estimators_, ada.estimator_weights_))
     np.testing.assert_allclose(ada.feature_importances_, expected / ada.estimator_weights_.sum())
+
+
+@pytest.mark.parametrize("cls", [AdaBoostClassifier, GradientBoostingClassifier, GradientBoostingRegressor])
+def test_billions_of_rounds_are_refused_before_anything_is_kept_for_them(cls):
+    X, label, _, target = data()
+    y = target if cls is GradientBoostingRegressor else label
+    with pytest.raises(DataError, match="2147483648 trees of up to .* GB, more than the 1 GB allowed") as caught:
+        cls(n_estimators=2 ** 31).fit(X, y)
+    assert caught.value.field == "params.n_estimators"

@@ -35,6 +35,7 @@ from ..tree import DecisionTreeClassifier
 from ..tree.columns import encode
 from . import boosting_file
 from .draws import SEED_LIMIT, generator
+from .size import check_size
 from .traced_rows import first_rows
 
 EPS = np.finfo(np.float64).eps  # the least weight a row keeps between rounds
@@ -76,6 +77,7 @@ class AdaBoostClassifier(ClassifierMixin, Estimator):
         _, y = read_fit(self, X, y, feature_names, task=self.task.value)
         self.classes_ = check_classes(y)
         self.n_classes_ = K = len(self.classes_)
+        check_size(self.n_estimators, len(y), K, self.max_depth, 1, None)  # before n_estimators numbers are kept
         given = check_sample_weight(sample_weight, len(y))
         w = np.ones(len(y)) if given is None else given
         w, weightless = w / w.sum(), w == 0
