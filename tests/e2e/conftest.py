@@ -42,7 +42,7 @@ def site_url(tmp_path_factory):
 @pytest.fixture(scope="session")
 def browser():
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         if _browser_required():
             raise
@@ -52,6 +52,9 @@ def browser():
         if _browser_required():
             pytest.fail("Chromium is not installed")
         pytest.skip("Chromium is not installed (python3 build.py test installs it)")
+    # Two test workers share two cores with their browsers and Pyodide: a view that draws in a second alone
+    # can take several under that load, more than expect's own 5 s.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
         yield browser

@@ -35,14 +35,14 @@ def test_boundary_names_its_slice_its_plane_and_the_full_score(browser, site_url
         page.locator("#boundary-canvas").scroll_into_view_if_needed()
         page.screenshot(path=str(SHOTS / "boundary-held.png"))
 
-        page.get_by_label("Plane").select_option("pca")
+        page.get_by_label("Plane", exact=True).select_option("pca")
         expect(slice_note).to_contain_text("principal components", timeout=30_000)
         expect(page.locator("#boundary-axes")).to_be_hidden()
         expect(page.locator("#boundary-text")).to_contain_text("PC1")
         page.wait_for_timeout(300)
         assert painted_pixels(page, "#boundary-canvas") > 20_000
 
-        page.get_by_label("Plane").select_option("features")
+        page.get_by_label("Plane", exact=True).select_option("features")
         expect(page.locator("#boundary-axes")).to_be_visible()
         expect(slice_note).to_contain_text("A slice through")
     finally:
