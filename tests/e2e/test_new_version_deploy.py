@@ -180,6 +180,8 @@ def run_deploy(context, site, ids, tmp_path):
     train(page, "DecisionTreeClassifier", target="diagnosis")
     show(page, "Tree")
     show(page, "Decision boundary", timeout=90_000)
+    # The renderer is imported when the view first draws, which may end after the status says Ready.
+    page.wait_for_function("() => globalThis.pellucidBoundaryBuild !== undefined", timeout=60_000)
     assert page.evaluate("() => globalThis.pellucidBoundaryBuild") == "A"
     show(page, "Curves", timeout=90_000)
     expect(page.locator("#curves-caption")).to_contain_text("test rows")
