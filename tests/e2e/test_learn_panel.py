@@ -271,6 +271,21 @@ def test_logistic_exercise_gives_the_weights_per_class_and_works_the_softmax(lea
     shot(page, "exercise-logistic")
 
 
+def test_network_exercise_asks_for_a_units_activation_or_delta_and_works_it(learn):
+    page = learn
+    page.evaluate("() => window.trainFor('iris', 'MLPClassifier', 'species', {hidden_layer_sizes: [4]})")
+    given = page.locator(".learn-given")
+    new_exercise(page, 2)  # the seed chooses the question: a unit's activation
+    expect(page.locator(".learn-q")).to_contain_text("what is the output a of unit ")
+    expect(given).to_contain_text("inputs a_i: sepal length (cm) = ")
+    wrong_then_right(page, "7", first_worked="z = b + Σ w_i a_i = ")
+    shot(page, "exercise-network")
+    new_exercise(page, 1)  # and here a delta by the chain rule
+    expect(page.locator(".learn-q")).to_contain_text("what is the delta of unit ")
+    expect(given).to_contain_text("output deltas δ_k = a_k − y_k: P(setosa) = ")
+    wrong_then_right(page, "7", first_worked="Σ_k W_jk δ_k = ")
+
+
 def test_forest_steps_draw_the_sample_the_offer_and_the_votes(learn):
     page = learn
     page.evaluate("() => window.trainFor('iris', 'RandomForestClassifier', 'species', {n_estimators: 9})")

@@ -117,6 +117,9 @@ SAME = [
     ("KNeighborsRegressor", {"n_neighbors": 5}, MIXED, (SPLIT, KFOLD)),
     ("DecisionTreeClassifier", {"max_depth": 4}, NUMERIC, (SPLIT, KFOLD)),
     ("DecisionTreeRegressor", {"max_depth": 4}, NUMERIC, (SPLIT,)),
+    # A network's script fits scikit-learn's, then sets the page's weights on it (one-hot inputs reordered).
+    ("MLPClassifier", {"hidden_layer_sizes": [5]}, MIXED, (SPLIT,)),
+    ("MLPRegressor", {"hidden_layer_sizes": [4, 3], "max_iter": 50}, MIXED, (SPLIT,)),
     ("AgglomerativeClustering", {"n_clusters": 3}, MIXED, (SPLIT,)),
     ("PCA", {"n_components": 2}, MIXED, (SPLIT,)),
 ]

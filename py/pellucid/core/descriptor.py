@@ -49,7 +49,7 @@ CAPABILITIES = {
 STEP_FAMILIES = ("tree", "perceptron", "descent", "kernel_descent", "epochs", "kmeans", "agglomerative",
                  "naive_bayes", "knn", "pca", "ensemble", "boosting", "adaboost", "network")
 EXERCISE_KINDS = ("gain", "perceptron_update", "nb_posterior", "kmeans_centre", "linear_prediction",
-                  "logistic_probability")
+                  "logistic_probability", "network_unit")
 EXPLAIN_KINDS = ("path", "neighbours", "naive_bayes", "scores", "centres", "prediction")
 SUMMARY_KINDS = ("weights", "priors", "components", "clusters", "stored_rows", "tree", "forest", None)
 NEEDS = ("numbers", "categories")  # numbers: categorical columns are one-hot encoded before it reads them
@@ -60,11 +60,15 @@ class SklearnTwin:
     """The scikit-learn estimator that learns the same way. build(sk, params, ctx) -> the estimator, given
     the scikit-learn module (so nothing here imports it), our params and ctx (n_train, n_features, gamma,
     n_categories); notes(params) -> [text]: how the two correspond and where they differ; prepare: how
-    its input is made ("onehot": categorical columns one-hot, "ordinal": every column numbered)."""
+    its input is made ("onehot": categorical columns one-hot, "ordinal": every column numbered);
+    trained(estimator) -> {attribute: [array, ...]}: the fitted state a script sets on the twin after its
+    fit, so that the script predicts as the page's model (the first array of the first attribute has one
+    row per model input, put in the order of the script's columns); None: the script's fit stands."""
 
     build: object
     notes: object
     prepare: str = "onehot"
+    trained: object = None
 
 
 @dataclass(frozen=True)

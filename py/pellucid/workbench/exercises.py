@@ -4,8 +4,9 @@ An exercise is fixed by (model, seed): the same run and seed give the same quest
 one out by its seed. Kinds: "gain" (a decision tree: the information gain of an attribute at the root),
 "perceptron_update" (one weight after a perceptron step), "nb_posterior" (P(class | x) under naive Bayes
 with Laplace k = 1), "kmeans_centre" (a coordinate of the next k-means centre), "linear_prediction"
-(linear regression's prediction w . f(x) for a row) and "logistic_probability" (P(class | x) through the
-sigmoid, or the softmax for several classes). An answer is right when it is within TOLERANCE (absolute)
+(linear regression's prediction w . f(x) for a row), "logistic_probability" (P(class | x) through the
+sigmoid, or the softmax for several classes) and "network_unit" (a hidden unit's activation or delta,
+workbench/network_exercises.py). An answer is right when it is within TOLERANCE (absolute)
 of the value computed from the data; for the linear models that value is computed from the weights and
 features as given, rounded to GIVEN_DECIMALS, so the rounding in the question costs nothing.
 """
@@ -17,6 +18,7 @@ from ..core.settings import SEED_MAX
 from ..learners import registry
 from . import steps
 from .explain import explain_row
+from .network_exercises import network_unit
 from .readouts import encoded
 
 TOLERANCE = 0.005
@@ -215,4 +217,4 @@ def _logistic_probability(run, rng):
 # The learner's descriptor names its exercise kind.
 _MAKERS = {"gain": _gain, "perceptron_update": _perceptron_update, "nb_posterior": _nb_posterior,
            "kmeans_centre": _kmeans_centre, "linear_prediction": _linear_prediction,
-           "logistic_probability": _logistic_probability}
+           "logistic_probability": _logistic_probability, "network_unit": network_unit}

@@ -22,6 +22,7 @@ from .readouts import MAX_PAIRWISE
 from .runs import SUPERVISED, make_estimator
 from ..tabular.dates import expand_dates
 from .sklearn_preprocessing import data_lines, date_columns, preprocessing_lines, prepares
+from .sklearn_trained import call_lines, state_lines
 from .twin_source import Name, twin_source
 from ..learners.catalog.exact_least_squares import exact_least_squares
 
@@ -52,11 +53,12 @@ def sklearn_script(run, file_name="data.csv", steps=None, source=None, read_info
     estimator, imports = twin_source(twin, params, _context(run))
     notes = twin.notes(params)
     build = _make_model(run, estimator, twin.prepare)
+    state = [] if kfold else state_lines(run, twin)  # under k-fold the script fits a model per fold
     lines = [*_header_lines(run, file_name, notes), *_import_lines(run, imports, twin.prepare, split), "",
              *data_lines(source, file_name, read_info),
              *preprocessing_lines(run, steps or {}, twin.prepare, params, dates), "", "",
-             *_helper_lines(estimator), *_model_lines(run, estimator, twin.prepare), "", "",
-             *(_kfold_lines(run, evaluation, build) if kfold else _split_lines(run, evaluation, build))]
+             *_helper_lines(estimator), *_model_lines(run, estimator, twin.prepare), "", "", *state,
+             *(_kfold_lines(run, evaluation, build) if kfold else _split_lines(run, evaluation, build, bool(state)))]
     stem = pathlib.PurePath(file_name).stem or "data"
     return {"filename": f"{stem}_{run.model}_sklearn.py", "script": "\n".join(lines) + "\n",
             "estimator": estimator, "notes": notes}
@@ -133,8 +135,9 @@ def _make_model(run, estimator, prepare):
     return "make_model(train)" if takes_rows else "make_model()"
 
 
-def _split_lines(run, evaluation, build):
-    """Fit on the page's training rows and print the metric on each of its parts."""
+def _split_lines(run, evaluation, build, page_state):
+    """Fit on the page's training rows (then set the page model's state, `page_state`) and print the
+    metric on each of its parts."""
     method, seed = evaluation["method"], evaluation.get("seed", 0)
     if method == "split":
         held = [(name, evaluation[name]) for name in ("validation", "test") if evaluation[name]]
@@ -151,7 +154,7 @@ def _split_lines(run, evaluation, build):
     else:
         lines = ["train, validation, test = np.arange(n), np.arange(0), np.arange(0)  # trained on every row"]
     target = ", y[train]" if run.task in SUPERVISED else ""
-    lines += ["", f"model = {build}.fit(X.iloc[train]{target})"]
+    lines += ["", f"model = {build}.fit(X.iloc[train]{target})", *(call_lines() if page_state else [])]
     return lines + _score_lines(run)
 
 
