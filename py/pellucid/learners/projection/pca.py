@@ -105,7 +105,7 @@ class PCA(OutputMixin, TransformerMixin, Estimator):
             trace.append({"step": "choose", "n_components": k, "rule": rule})
             self.trace_ = trace
         self.mean_ = mean
-        self.components_ = _flip_signs(vectors[:k])  # (K, d)
+        self.components_ = np.ascontiguousarray(_flip_signs(vectors[:k]))  # (K, d), laid out as a read-back one
         self.explained_variance_ = eigenvalues[:k] / (n - 1)
         self.explained_variance_ratio_ = ratios[:k]
         self.singular_values_ = np.sqrt(scaled_values[:k]) * scale
@@ -139,7 +139,7 @@ class PCA(OutputMixin, TransformerMixin, Estimator):
         `set_output(transform="pandas")`)."""
         self._check_fitted()
         M = numeric(self, X)
-        return self._wrap_output((M - self.mean_) @ self.components_.T, X)  # (n, K)
+        return self._wrap_output(_project(M, self.mean_, self.components_, self.explained_variance_), X)
 
     def get_feature_names_out(self, input_features=None):
         """The names of the output columns, "pca0" .. "pca{K-1}" (scikit-learn's: the class name and the
@@ -168,6 +168,19 @@ class PCA(OutputMixin, TransformerMixin, Estimator):
         residual = centred - (centred @ self.components_.T) @ self.components_
         total = float(np.sum(centred ** 2))
         return 1.0 - float(np.sum(residual ** 2)) / total if total > 0 else 1.0
+
+
+def _project(M, mean, components, variances):
+    """(M - mean) U^T, (n, K), taken as M U^T - mean U^T: no centred (n, d) copy of M, the time of one
+    product less. The shift mean U^T is subtracted after the product, which loses about log10 of its size
+    over the components' spread in digits: where that would be more than three, M is centred first."""
+    offset = mean @ components.T  # (K,)
+    spread = np.sqrt(np.max(variances, initial=0.0))
+    if not np.all(np.abs(offset) <= 1e3 * spread):
+        return (M - mean) @ components.T
+    Z = M @ components.T  # (n, K)
+    Z -= offset
+    return Z
 
 
 def _eigen(M, mean, trace, scale=1.0):
