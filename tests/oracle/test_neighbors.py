@@ -325,3 +325,18 @@ def test_bad_input_and_unfitted_use():
 def test_copy_ranks_count_the_identical_rows_before_each_row():
     P = np.array([[1.0, 0.0], [2.0, 0.0], [1.0, 0.0], [1.0, 0.0], [2.0, 0.0], [1.0, 1.0]])
     assert copy_ranks(P).tolist() == [0, 0, 1, 2, 1, 0]
+
+
+@pytest.mark.parametrize("make", [
+    lambda rng: rng.normal(size=(3000, 5)),
+    lambda rng: rng.integers(0, 3, size=(3000, 3)).astype(float),  # many copies of each row
+    lambda rng: np.where(rng.random((500, 2)) < 0.5, -0.0, 0.0),  # -0.0 and 0.0 are the same point
+])
+def test_hashed_copy_ranks_are_the_ranks_of_sorting_the_rows(make, monkeypatch):
+    from pellucid.learners.neighbors import kd_tree
+    P = make(np.random.default_rng(5))
+    exact = kd_tree._exact_copy_ranks(P)
+    assert np.array_equal(copy_ranks(P), exact)
+    # Every row hashed alike (all collide): the groups are ranked exactly all the same.
+    monkeypatch.setattr(kd_tree, "_row_hashes", lambda bits: np.zeros(len(bits), dtype=np.uint64))
+    assert np.array_equal(copy_ranks(P), exact)

@@ -82,12 +82,43 @@ def build_tree(P):
 def copy_ranks(P):
     """(n,) how many rows identical to each row of P come before it (0 for its first occurrence). A row
     of copy rank >= k is never among a query's k nearest: k identical earlier rows tie with it and win,
-    so the search skips it (data with many equal rows would otherwise measure every copy)."""
+    so the search skips it (data with many equal rows would otherwise measure every copy).
+
+    Rows are grouped by a 64-bit hash of their bits (one integer sort, where sorting the rows themselves
+    compares them column by column); a group whose rows are not all equal (a collision) is ranked by
+    np.unique instead, so the ranks are exact either way. A rank may only undercount (-0.0 and 0.0 hash
+    apart), which skips fewer rows, never a neighbour."""
+    n = len(P)
+    bits = (np.asarray(P, dtype=np.float64) + 0.0).view(np.uint64)  # (n, d); + 0.0 makes -0.0 into 0.0
+    hashed = _row_hashes(bits)
+    order = np.argsort(hashed, kind="stable")  # grouped by hash, by row index within a group
+    grouped = hashed[order]
+    first = np.searchsorted(grouped, grouped)  # (n,) where each row's group starts in `order`
+    ranks = np.empty(n, dtype=np.intp)
+    ranks[order] = np.arange(n) - first
+    same = np.all(bits[order] == bits[order[first]], axis=1)  # (n,) equal to its group's first row
+    if not same.all():  # a collision: rank those groups' rows exactly
+        rows = order[np.isin(first, first[~same])]
+        ranks[rows] = _exact_copy_ranks(P[rows])
+    return ranks
+
+
+def _row_hashes(bits):
+    """(n,) a 64-bit hash of each row of `bits` (n, d) uint64: each column times its own odd number, summed
+    with wrap-around, the high bits folded into the low."""
+    mixers = np.random.default_rng(0).integers(1, 2 ** 63, size=bits.shape[1], dtype=np.uint64) | np.uint64(1)
+    with np.errstate(over="ignore"):
+        hashed = (bits * mixers).sum(axis=1, dtype=np.uint64)
+    return hashed ^ (hashed >> np.uint64(29))
+
+
+def _exact_copy_ranks(P):
+    """copy_ranks by sorting the rows themselves (np.unique over rows), for the rows of colliding hashes."""
     inverse = np.unique(P, axis=0, return_inverse=True)[1].ravel()  # (n,) which distinct row
-    order = np.argsort(inverse, kind="stable")  # grouped by distinct row, by row index within a group
+    order = np.argsort(inverse, kind="stable")
     grouped = inverse[order]
     ranks = np.empty(len(P), dtype=np.intp)
-    ranks[order] = np.arange(len(P)) - np.searchsorted(grouped, grouped)  # place within its group
+    ranks[order] = np.arange(len(P)) - np.searchsorted(grouped, grouped)
     return ranks
 
 
