@@ -16,7 +16,7 @@ from pellucid.learners.linear import linear_regression as linear
 from pellucid.learners.linear import perceptron_fast
 from pellucid.learners.projection import pca
 from pellucid.learners.tree import growth, growth_fast
-from pellucid.learners.tree import routing
+from pellucid.learners.tree import orders, routing
 from pellucid.learners.tree.held import FixedTree
 from pellucid.learners.tree.criteria import Classes, Values
 
@@ -63,7 +63,12 @@ def _assert_same_tree(a, b, regression, atol=1e-12):
 @pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio", "regression"])
 @pytest.mark.parametrize("limits", [{}, {"max_depth": 3, "min_samples_split": 5, "min_gain": 0.01},
                                     {"min_weight_leaf": 7.0}])
-def test_tree_growth_readable_equals_fast(seed, kind, limits):
+@pytest.mark.parametrize("column_by_column", [False, True])
+def test_tree_growth_readable_equals_fast(seed, kind, limits, column_by_column, monkeypatch):
+    """With column_by_column, the fast grower's memory budget is one cell: it sorts, scores and regroups
+    the numeric columns one at a time, as it does on a large table."""
+    if column_by_column:
+        monkeypatch.setattr(orders, "CELLS_AT_ONCE", 1)
     X, is_categorical, n_values, target = _tree_inputs(seed, kind)
     readable = growth.grow(X, is_categorical, n_values, target, **limits)
     fast = growth_fast.grow(X, is_categorical, n_values, target, **limits)

@@ -50,7 +50,7 @@ class _TreeModel:
     def _read_training(self, X, y, feature_names, task):
         columns, y = fit_columns(self, X, y, feature_names, task=task)  # sets feature_names_in_ and kinds
         self.categories_ = category_lists(columns.kinds, columns.data)
-        return encode(columns.kinds, columns.data, self.categories_), y  # (n, d)
+        return encode(columns.kinds, columns.data, self.categories_, order="F"), y  # (n, d) column-major
 
     def _encode(self, X):
         """X read as in training: (n, d) floats with categorical values as codes (-1 if unseen). A plain

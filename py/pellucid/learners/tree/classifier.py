@@ -176,7 +176,7 @@ class DecisionTreeClassifier(_TreeModel, ClassifierMixin, Estimator):
         codes = np.searchsorted(self.classes_, y)  # (n,)
         self.class_weights_ = class_weights(self.class_weight, codes, self.classes_)  # of all rows, as scikit-learn
         X_encoded, codes, sample_weight = drop_weightless(X_encoded, codes, sample_weight)
-        grow_rows = np.arange(len(codes))
+        grow_rows = slice(None)  # every row, as views: no copy of the table to grow on
         if self.prune == "reduced_error":
             if X_val is None and y_val is None:
                 grow_rows, val_rows = stratified_holdout(codes, self.validation_fraction, self.random_state)

@@ -20,10 +20,11 @@ def category_lists(kinds, data):
     return [sorted(set(col.tolist())) if kind == CATEGORICAL else None for kind, col in zip(kinds, data)]
 
 
-def encode(kinds, data, categories):
-    """(n, d) float matrix: numeric values as they are, categorical values as codes (-1 if unseen)."""
+def encode(kinds, data, categories, order="C"):
+    """(n, d) float matrix: numeric values as they are, categorical values as codes (-1 if unseen);
+    order="F" lays it out column by column, as growing a tree reads it (its transpose is then no copy)."""
     n = len(data[0])
-    out = np.empty((n, len(data)))  # (n, d)
+    out = np.empty((n, len(data)), order=order)  # (n, d)
     for j, (kind, col) in enumerate(zip(kinds, data)):
         if kind != CATEGORICAL:
             out[:, j] = col

@@ -22,6 +22,7 @@ import numpy as np
 from .criteria import heavy_enough
 from .criteria_fast import for_target
 from .feature_draw import child_keys, offered_mask, root_key
+from .orders import chunks, partition, sorted_orders, take_rows
 from .structure import LEAF, REASON, Tree, in_left_set
 
 
@@ -41,7 +42,7 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1, min_weigh
     F, m = orders.shape
     A = len(sizes)
     starts = _starts(sizes)
-    xs = _take_rows(XT, orders)  # (F, m)
+    xs = take_rows(XT, orders)  # (F, m)
     # Position i cuts between sorted entries i and i + 1 of the same node with different values.
     valid = np.zeros((F, m), dtype=bool)
     valid[:, :-1] = xs[:, :-1] < xs[:, 1:]
@@ -51,7 +52,7 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1, min_weigh
         valid &= (n_left >= min_leaf) & (np.repeat(sizes, sizes) - n_left >= min_leaf)
     if min_weight > 0:  # both sides weigh at least min_weight: running weights along each order
         masses = criterion.mass(totals)  # (A,)
-        left = np.cumsum(_take_rows(np.broadcast_to(criterion.row_mass, (F, len(criterion.row_mass))), orders),
+        left = np.cumsum(take_rows(np.broadcast_to(criterion.row_mass, (F, len(criterion.row_mass))), orders),
                          axis=1) - np.repeat(np.cumsum(masses) - masses, sizes)  # (F, m)
         valid &= heavy_enough(left, min_weight) & heavy_enough(np.repeat(masses, sizes) - left, min_weight)
     # Candidate cuts in ascending flat order (so grouped by column, then node) with their cost, or
@@ -86,19 +87,13 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1, min_weigh
     threshold[group] = np.where((mid >= hi) | (mid < lo), lo, mid)  # rounding guard
     left_mass = None
     if criterion.by_ratio:  # the split information needs the weight left of each chosen cut
-        running = np.cumsum(_take_rows(np.broadcast_to(criterion.row_mass, (F, len(criterion.row_mass))), orders),
+        running = np.cumsum(take_rows(np.broadcast_to(criterion.row_mass, (F, len(criterion.row_mass))), orders),
                             axis=1)  # (F, m)
         before = np.where(starts > 0, running[:, np.maximum(starts - 1, 0)], 0.0)  # (F, A) up to each segment
         left_mass = np.zeros(F * A)
         left_mass[group] = running.ravel()[chosen] - before.ravel()[group]
         left_mass = left_mass.reshape(F, A)
     return best.reshape(F, A), threshold.reshape(F, A), left_mass
-
-
-def _take_rows(A, orders):
-    """A[f, orders[f, i]] for every f, i: (F, m) from (F, n) by a 1-D take (faster than take_along_axis)."""
-    offsets = np.arange(orders.shape[0])[:, None] * A.shape[1]  # (F, 1)
-    return np.take(A.ravel(), orders + offsets)
 
 
 def _value_table(criterion, codes, n_values, rows, node, n_nodes):
@@ -178,20 +173,6 @@ def _one_vs_rest_cost(criterion, codes, n_values, rows, node, totals, min_leaf, 
     return best, criterion.mass(left)[chosen], value[:, None], np.ones(A, dtype=np.intp)
 
 
-def _partition(orders, child_of_row, open_):
-    """The orders of the children that expand further: each row of orders, grouped by node, regrouped by
-    child (children of a node are consecutive) keeping the order within a child. child_of_row: (n,)
-    child of each row within the level; open_: (C,) children still to expand. A stable radix sort on
-    the small child index does it in linear time; rows of finished children sort last and are cut."""
-    n_open = int(open_.sum())
-    key_type = np.uint16 if n_open < 2 ** 16 else np.int64
-    rank = np.where(open_, np.cumsum(open_) - 1, n_open).astype(key_type)  # (C,)
-    key = rank[child_of_row[orders]]  # (F, m)
-    order = np.argsort(key, axis=1, kind="stable")
-    m_open = int((key[0] < n_open).sum())
-    return _take_rows(orders, order[:, :m_open])
-
-
 class _Grower:
     """State of one growth: node records appended level by level."""
 
@@ -210,7 +191,9 @@ class _Grower:
         self.n_values = np.asarray(n_values, dtype=np.intp)
         self.codes = {j: X[:, j].astype(np.intp) for j in np.flatnonzero(self.is_cat)}
         self.numeric = np.flatnonzero(~self.is_cat)
-        self.XT = np.ascontiguousarray(X[:, self.numeric].T)  # (F, n)
+        # (F, n): for a column-major X of numeric columns only (as trees encode it), X.T itself, no copy
+        self.XT = X.T if len(self.numeric) == X.shape[1] and X.flags.f_contiguous else np.ascontiguousarray(
+            X[:, self.numeric].T)
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_gain = min_gain
@@ -249,7 +232,7 @@ class _Grower:
         used = np.zeros((1, self.X.shape[1]), dtype=bool)
         ids, open_ = self.new_nodes(np.array([-1]), np.array([0]), np.array([0]), stats, used)
         # Orders: one per numeric column, or just the rows when there is none.
-        orders = np.argsort(self.XT, axis=1, kind="stable") if len(self.numeric) else rows[None, :]  # (F, n)
+        orders = sorted_orders(self.XT) if len(self.numeric) else rows[None, :]  # (F, n)
         level = (ids, stats, used, orders) if open_[0] else None
         depth = 0
         while level is not None:
@@ -295,26 +278,31 @@ class _Grower:
         return (gains if offered is None else np.where(offered, gains, np.nan)), thresholds
 
     def numeric_cuts(self, stats, orders, sizes, offered):
-        """_best_thresholds of every numeric column at every open node: all at once, or with `offered` on a
-        level of many rows one column at a time on the rows of the nodes offered it, which skips the work
-        of the columns a node is not offered (most of it, for a forest's sqrt of the features). On a few
-        rows the calls per column cost more than they save: there every column is scored and score()
-        keeps the offered ones."""
-        if offered is None or orders.shape[1] < _ROWS_FOR_COLUMNWISE or offered[:, self.numeric].all():
+        """_best_thresholds of every numeric column at every open node, a few columns at a time on a large
+        level (orders.py: the temporaries stay within a budget). With `offered` on a level of many rows,
+        one column at a time on the rows of the nodes offered it, which skips the work of the columns a
+        node is not offered (most of it, for a forest's sqrt of the features). On a few rows the calls per
+        column cost more than they save: there every column is scored and score() keeps the offered ones."""
+        F, A, m = len(self.numeric), len(sizes), orders.shape[1]
+        if offered is not None and (m < _ROWS_FOR_COLUMNWISE or offered[:, self.numeric].all()):
+            offered = None
+        parts = chunks(F, m, per_row=stats.shape[0] + 1)  # the running statistics, and the values
+        if offered is None and len(parts) == 1:
             return _best_thresholds(self.criterion, self.XT, orders, sizes, stats, self.min_leaf, self.min_weight)
-        F, A = len(self.numeric), len(sizes)
         cost, threshold = np.full((F, A), np.inf), np.full((F, A), np.nan)
         left = np.zeros((F, A)) if self.criterion.by_ratio else None
-        for i, column in enumerate(self.numeric):
-            nodes = offered[:, column]  # (A,)
+        if offered is not None:
+            parts = [slice(i, i + 1) for i in range(F)]
+        for part in parts:
+            nodes = np.ones(A, dtype=bool) if offered is None else offered[:, self.numeric[part.start]]  # (A,)
             if not nodes.any():
                 continue
-            rows = orders[i] if nodes.all() else orders[i][np.repeat(nodes, sizes)]
-            out = _best_thresholds(self.criterion, self.XT[i:i + 1], rows[None], sizes[nodes], stats[:, nodes],
+            rows = orders[part] if nodes.all() else orders[part][:, np.repeat(nodes, sizes)]
+            out = _best_thresholds(self.criterion, self.XT[part], rows, sizes[nodes], stats[:, nodes],
                                    self.min_leaf, self.min_weight)
-            cost[i, nodes], threshold[i, nodes] = out[0][0], out[1][0]
+            cost[part, nodes], threshold[part, nodes] = out[0], out[1]
             if left is not None:
-                left[i, nodes] = out[2][0]
+                left[part, nodes] = out[2]
         return cost, threshold, left
 
     def expand_level(self, ids, stats, used, orders, depth):
@@ -363,7 +351,7 @@ class _Grower:
             return None
         child_of_row = np.full(len(self.X), total)  # (n,) rows of nodes that stay leaves: "child" total
         child_of_row[rows] = first_child[node] + step
-        orders = _partition(orders, child_of_row, np.append(open_, False))
+        orders = partition(orders, child_of_row, np.append(open_, False))
         return child_ids[open_], child_stats[:, open_], child_used[open_], orders
 
     def chosen_subsets(self, nodes, features):
