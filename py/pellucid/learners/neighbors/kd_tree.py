@@ -86,25 +86,34 @@ def copy_ranks(P):
 
     Rows are grouped by a 64-bit hash of their bits (one integer sort, where sorting the rows themselves
     compares them column by column); a group whose rows are not all equal (a collision) is ranked by
-    np.unique instead, so the ranks are exact either way. A rank may only undercount (-0.0 and 0.0 hash
-    apart), which skips fewer rows, never a neighbour."""
+    np.unique instead, so the ranks are exact either way. Hashing and checking go a block of rows at a
+    time, so no copy of P is made."""
     n = len(P)
-    bits = (np.asarray(P, dtype=np.float64) + 0.0).view(np.uint64)  # (n, d); + 0.0 makes -0.0 into 0.0
-    hashed = _row_hashes(bits)
+    hashed = np.empty(n, dtype=np.uint64)
+    for block in _row_blocks(P):
+        hashed[block] = _row_hashes((P[block] + 0.0).view(np.uint64))  # + 0.0: -0.0 hashes as 0.0
     order = np.argsort(hashed, kind="stable")  # grouped by hash, by row index within a group
     grouped = hashed[order]
     first = np.searchsorted(grouped, grouped)  # (n,) where each row's group starts in `order`
     ranks = np.empty(n, dtype=np.intp)
     ranks[order] = np.arange(n) - first
-    same = np.all(bits[order] == bits[order[first]], axis=1)  # (n,) equal to its group's first row
+    same = np.empty(n, dtype=bool)  # each row equal to its group's first row
+    for block in _row_blocks(P):
+        same[block] = np.all(P[order[block]] == P[order[first[block]]], axis=1)
     if not same.all():  # a collision: rank those groups' rows exactly
         rows = order[np.isin(first, first[~same])]
         ranks[rows] = _exact_copy_ranks(P[rows])
     return ranks
 
 
+def _row_blocks(P, cells=1 << 20):
+    """Slices of P's rows holding about `cells` values each."""
+    step = max(1, cells // max(1, P.shape[1]))
+    return [slice(a, a + step) for a in range(0, len(P), step)]
+
+
 def _row_hashes(bits):
-    """(n,) a 64-bit hash of each row of `bits` (n, d) uint64: each column times its own odd number, summed
+    """(m,) a 64-bit hash of each row of `bits` (m, d) uint64: each column times its own odd number, summed
     with wrap-around, the high bits folded into the low."""
     mixers = np.random.default_rng(0).integers(1, 2 ** 63, size=bits.shape[1], dtype=np.uint64) | np.uint64(1)
     with np.errstate(over="ignore"):
