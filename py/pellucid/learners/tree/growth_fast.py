@@ -291,18 +291,24 @@ class _Grower:
             return _best_thresholds(self.criterion, self.XT, orders, sizes, stats, self.min_leaf, self.min_weight)
         cost, threshold = np.full((F, A), np.inf), np.full((F, A), np.nan)
         left = np.zeros((F, A)) if self.criterion.by_ratio else None
-        if offered is not None:
-            parts = [slice(i, i + 1) for i in range(F)]
-        for part in parts:
-            nodes = np.ones(A, dtype=bool) if offered is None else offered[:, self.numeric[part.start]]  # (A,)
+        if offered is None:  # every column, a chunk at a time
+            for part in parts:
+                out = _best_thresholds(self.criterion, self.XT[part], orders[part], sizes, stats, self.min_leaf,
+                                       self.min_weight)
+                cost[part], threshold[part] = out[0], out[1]
+                if left is not None:
+                    left[part] = out[2]
+            return cost, threshold, left
+        for i, column in enumerate(self.numeric):  # each column on the nodes offered it
+            nodes = offered[:, column]  # (A,)
             if not nodes.any():
                 continue
-            rows = orders[part] if nodes.all() else orders[part][:, np.repeat(nodes, sizes)]
-            out = _best_thresholds(self.criterion, self.XT[part], rows, sizes[nodes], stats[:, nodes],
+            rows = orders[i] if nodes.all() else orders[i][np.repeat(nodes, sizes)]
+            out = _best_thresholds(self.criterion, self.XT[i:i + 1], rows[None], sizes[nodes], stats[:, nodes],
                                    self.min_leaf, self.min_weight)
-            cost[part, nodes], threshold[part, nodes] = out[0], out[1]
+            cost[i, nodes], threshold[i, nodes] = out[0][0], out[1][0]
             if left is not None:
-                left[part, nodes] = out[2]
+                left[i, nodes] = out[2][0]
         return cost, threshold, left
 
     def expand_level(self, ids, stats, used, orders, depth):
