@@ -1,6 +1,6 @@
-"""The perceptron, wide linear regression and Gaussian naive Bayes prediction against scikit-learn, one
-thread each, at a few sizes: each pair timed best of `--repeats`, the two interleaved (ours, theirs, ours,
-...) so that a busy machine slows both alike. Prints a Markdown table with the ratio pellucid /
+"""The perceptron, wide linear regression, Gaussian naive Bayes prediction, PCA and k-NN's fit against
+scikit-learn, one thread each, at a few sizes: each pair timed best of `--repeats`, the two interleaved
+(ours, theirs, ours, ...) so that a busy machine slows both alike. Prints a Markdown table with the ratio pellucid /
 scikit-learn (below 1: pellucid is faster).
 
 Perceptron rows: "5 epochs" runs exactly five passes in both (pellucid's tol=None, scikit-learn's
@@ -98,6 +98,33 @@ def naive_bayes_rows(shapes, repeats):
     return rows
 
 
+def pca_rows(shapes, repeats):
+    import pellucid
+    from sklearn.decomposition import PCA
+    rows = []
+    for n, d, k in shapes:
+        X = np.random.default_rng(3).normal(size=(n, d))
+        ours = pellucid.PCA(n_components=k)
+        theirs = PCA(n_components=k, svd_solver="full")
+        rows.append((f"PCA({k}) fit", f"{n:,} x {d}", *interleaved(repeats, ours.fit, theirs.fit, X)))
+        rows.append((f"PCA({k}) transform", f"{n:,} x {d}",
+                     *interleaved(repeats, ours.transform, theirs.transform, X)))
+    return rows
+
+
+def neighbours_rows(shapes, repeats):
+    import pellucid
+    from sklearn.neighbors import KNeighborsClassifier
+    rows = []
+    for n, d in shapes:
+        rng = np.random.default_rng(4)
+        X = rng.normal(size=(n, d))
+        y = (X[:, 0] > 0).astype(int)
+        times = interleaved(repeats, pellucid.KNeighborsClassifier().fit, KNeighborsClassifier().fit, X, y)
+        rows.append(("k-NN fit (k = 5)", f"{n:,} x {d}", *times))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
@@ -107,10 +134,13 @@ def main():
     perceptron_sizes = [20_000] if args.quick else [20_000, 200_000]
     wide = [(10, 5_000)] if args.quick else [(10, 5_000), (100, 5_000), (200, 2_000)]
     nb = [(100_000, 20, 2)] if args.quick else [(100_000, 20, 2), (1_000_000, 20, 2), (1_000_000, 20, 10)]
+    pca = [(10_000, 50, 10)] if args.quick else [(10_000, 50, 10), (100_000, 200, 10)]
+    knn = [(10_000, 10)] if args.quick else [(10_000, 10), (100_000, 10)]
     with threadpool_limits(1), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the noisy perceptron does not converge, as intended
         rows = (perceptron_rows(perceptron_sizes, args.repeats) + linear_rows(wide, args.repeats)
-                + naive_bayes_rows(nb, args.repeats))
+                + naive_bayes_rows(nb, args.repeats) + pca_rows(pca, args.repeats)
+                + neighbours_rows(knn, args.repeats))
     print("| workload | size | pellucid (s) | scikit-learn (s) | ratio |")
     print("|---|---|---|---|---|")
     for name, size, ours, theirs in rows:

@@ -1,0 +1,73 @@
+"""Peak memory above the data's own, pellucid against scikit-learn: each (workload, library) in a fresh
+process, which makes its data, notes its resident size, runs the workload, then reads its peak resident
+size (getrusage's ru_maxrss). The difference is what the workload needed beyond the data; scikit-learn's
+compiled code allocates outside Python, so tracemalloc would miss it, and the peak resident size does not.
+
+Usage: python3 -m benchmarks.peak_memory [--rows 1000000] [--features 20]
+"""
+
+import argparse
+import json
+import pathlib
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+CHILD = r"""
+import json, os, resource, sys
+os.environ.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
+sys.path.insert(0, {py!r})
+import numpy as np
+n, d, library, workload = {n}, {d}, {library!r}, {workload!r}
+rng = np.random.default_rng(0)
+X = rng.normal(size=(n, d))
+y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=n) > 0).astype(int)
+if library == "pellucid":
+    from pellucid import DecisionTreeClassifier, KNeighborsClassifier, LogisticRegression, PCA
+else:
+    from sklearn.tree import DecisionTreeClassifier
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.decomposition import PCA
+page = os.sysconf("SC_PAGE_SIZE")
+before = int(open("/proc/self/statm").read().split()[1]) * page
+if workload == "tree fit + predict":
+    DecisionTreeClassifier(random_state=0).fit(X, y).predict(X)
+elif workload == "logistic regression fit":
+    LogisticRegression().fit(X, y)
+elif workload == "PCA(10) fit + transform":
+    PCA(n_components=10).fit(X).transform(X)
+elif workload == "k-NN fit + predict 1,000 rows":
+    KNeighborsClassifier().fit(X, y).predict(X[:1000])
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({{"above_data_mb": (peak - before) / 1e6, "data_mb": X.nbytes / 1e6}}))
+"""
+
+WORKLOADS = ("tree fit + predict", "logistic regression fit", "PCA(10) fit + transform",
+             "k-NN fit + predict 1,000 rows")
+
+
+def measure(library, workload, n, d):
+    code = CHILD.format(py=str(ROOT / "py"), n=n, d=d, library=library, workload=workload)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--features", type=int, default=20)
+    args = parser.parse_args()
+    print(f"Peak resident memory above the data ({args.rows:,} x {args.features}, "
+          f"{args.rows * args.features * 8 / 1e6:.0f} MB), fresh process each\n")
+    print("| workload | pellucid MB | scikit-learn MB | ratio |")
+    print("|---|---|---|---|")
+    for workload in WORKLOADS:
+        ours = measure("pellucid", workload, args.rows, args.features)["above_data_mb"]
+        theirs = measure("sklearn", workload, args.rows, args.features)["above_data_mb"]
+        print(f"| {workload} | {ours:,.0f} | {theirs:,.0f} | {ours / max(theirs, 1):.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
