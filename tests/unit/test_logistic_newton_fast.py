@@ -126,7 +126,9 @@ def test_binary_newton_fit_without_blas_equals_the_traced_fit(seed, l2, monkeypa
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("budget", [50, 10 ** 9])  # the products table holds a few rows, or all of them
 def test_gram_maker_gives_the_weighted_gram_matrices(seed, budget, blas, monkeypatch):
+    """With BLAS, a budget of 50 also sums the Gram matrix over blocks of a few rows, as on a large table."""
     monkeypatch.setattr(logistic_fast, "MAX_PRODUCTS", budget)
+    monkeypatch.setattr(logistic_fast, "GRAM_BLOCK_CELLS", budget)
     rng = np.random.default_rng(seed + 90)
     n, D = int(rng.integers(5, 200)), int(rng.integers(1, 8))
     XT = rng.normal(size=(D, n))

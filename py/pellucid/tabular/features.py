@@ -102,19 +102,29 @@ def fit_numeric(model, X, y=None, feature_names=None, *, task=None, standardize=
     return _encode(model.encoder_, data), y
 
 
-def fit_classes(model, X, y, feature_names=None, sample_weight=None):
+def fit_classes(model, X, y, feature_names=None, sample_weight=None, add_bias=True):
     """The linear classifiers' opening (logistic regression, the perceptron): X encoded (standardised
     when model.standardize), `classes_` set, and (F, y_index): the rows with the constant feature 1
-    first, F = [1, x] (n, d + 1), and each row's class number 0..K-1 (n,)."""
+    first, F = [1, x] (n, d + 1) (without add_bias, the encoded X itself), and each row's class number
+    0..K-1 (n,)."""
     X, y = fit_numeric(model, X, y, feature_names, task="classification", standardize=model.standardize,
                        sample_weight=sample_weight)
     model.classes_ = check_classes(y)
-    return with_bias(X), np.searchsorted(model.classes_, y)
+    return with_bias(X) if add_bias else X, np.searchsorted(model.classes_, y)
 
 
 def with_bias(X):
     """Prepend the constant feature 1, so w[0] is the bias (intercept) as in the notes."""
     return np.hstack([np.ones((X.shape[0], 1)), X])  # (n, d + 1)
+
+
+def bias_rows(X):
+    """with_bias(X) transposed, made directly: (d + 1, n), the constant 1 and then each feature as one
+    contiguous row (the layout the fast losses read), with no (n, d + 1) copy on the way."""
+    out = np.empty((X.shape[1] + 1, X.shape[0]))
+    out[0] = 1.0
+    out[1:] = X.T
+    return out
 
 
 def matrix(X, feature_names=None):

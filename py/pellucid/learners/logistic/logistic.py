@@ -8,7 +8,7 @@ from ...core.base import ClassifierMixin, Estimator
 from ...core.errors import ConvergenceWarning, DataError
 from ...core.file_fields import Array, Bool, Curve, Int, Labels, Optional, Real, Text, Texts, damaged
 from ...core.sample_weight import check_sample_weight
-from ...tabular.features import NUMERIC_STATE, fit_classes, numeric
+from ...tabular.features import NUMERIC_STATE, bias_rows, fit_classes, numeric, with_bias
 from ..shared.class_weights import CLASS_WEIGHT_RULE, check_saved_weights, class_weights
 from . import logistic_fast
 from .sample_start import sample_start
@@ -115,34 +115,37 @@ class LogisticRegression(ClassifierMixin, Estimator):
         """Fit the weights by maximum likelihood, each row weighing its `sample_weight` (None: 1); returns
         self."""
         self._check_params()
-        Xb, y_index = fit_classes(self, X, y, feature_names, sample_weight)  # (n, d + 1), (n,) classes 0..K-1
+        X, y_index = fit_classes(self, X, y, feature_names, sample_weight, add_bias=False)  # (n, d), (n,) 0..K-1
         weights = check_sample_weight(sample_weight, len(y_index))  # (n,) or None
         n_classes = len(self.classes_)
-        self.l2_ = self._penalty(len(Xb) if weights is None else float(np.sum(weights)))
+        D = X.shape[1] + 1  # the weights of one score: the bias, then one per feature
+        self.l2_ = self._penalty(len(X) if weights is None else float(np.sum(weights)))
         self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_, weights)
         row_weights = _row_weights(self.class_weights_, y_index, weights)  # (n,) or None
-        n_params = Xb.shape[1] * (1 if n_classes == 2 else n_classes)
+        n_params = D * (1 if n_classes == 2 else n_classes)
         start = None  # w = 0
-        if self.trace:  # the steps view: the formulas as written
+        if self.trace:  # the steps view: the formulas as written, on the rows f(x) = [1, x]
+            Xb = with_bias(X)  # (n, D)
             objective = (binary_log_loss(Xb, y_index, self.l2_, row_weights) if n_classes == 2
                          else softmax_log_loss(Xb, y_index, n_classes, self.l2_, row_weights))
         else:  # the same numbers, fewer passes over the rows, and on many rows a nearer start
-            XbT = np.ascontiguousarray(Xb.T)  # (d + 1, n)
+            XbT = bias_rows(X)  # (D, n) made directly: no (n, D) copy besides it
             make_loss = self._fast_loss(n_classes)
             objective = make_loss(XbT, y_index, row_weights)
             start = lambda: sample_start(make_loss, XbT, y_index, n_classes, row_weights,  # noqa: E731
                                          objective[0], n_params, self.tol)
         solution = self._solve(objective, n_params, start)
-        W = solution.w.reshape(-1, Xb.shape[1])  # (1 or K, d + 1)
+        W = solution.w.reshape(-1, D)  # (1 or K, d + 1)
         if n_classes > 2:
             W = W - W.mean(axis=0)  # the representative with class vectors summing to zero
         self.intercept_, self.coef_ = W[:, 0].copy(), W[:, 1:].copy()
         self.n_iter_ = solution.n_iter
         self.loss_curve_ = [float(v) for v in solution.loss_curve]
         counted = slice(None) if weights is None else weights > 0  # rows of weight 0 say nothing of separation
-        self._report_convergence(solution, Xb[counted], W, y_index[counted])
+        scores = Xb @ W.T if self.trace else (W @ XbT).T  # (n, 1 or K)
+        self._report_convergence(solution, scores[counted], y_index[counted])
         if self.trace:
-            shape = (-1, Xb.shape[1])
+            shape = (-1, D)
             view = as_list if n_classes == 2 else (lambda w: as_list(w.reshape(shape)))
             self.trace_ = iteration_trace(solution, view)
         return self
@@ -181,10 +184,11 @@ class LogisticRegression(ClassifierMixin, Estimator):
         return gradient_descent(value_grad, w0, learning_rate=self.learning_rate, tol=self.tol,
                                 max_iter=max_iter, stop_on="gradient", record=self.trace)
 
-    def _report_convergence(self, solution, Xb, W, y_index):
-        """Set converged_/warnings_ and warn when the weights are not the maximum-likelihood ones."""
+    def _report_convergence(self, solution, scores, y_index):
+        """Set converged_/warnings_ and warn when the weights are not the maximum-likelihood ones (scores:
+        theta^T f(x) of the rows that count, (n, 1 or K))."""
         self.warnings_ = []
-        separable = self.l2_ == 0 and separates(Xb @ W.T, y_index)
+        separable = self.l2_ == 0 and separates(scores, y_index)
         self.converged_ = bool(solution.converged and not separable)
         if separable:
             message = ("The classes are linearly separable in the training data, so the likelihood has no "
