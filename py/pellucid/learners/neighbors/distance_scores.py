@@ -18,6 +18,7 @@ farther than the distance that limit stands for.
 import numpy as np
 
 _FAST_MIN_ROWS = 2048  # from this many training rows on, Euclidean scores are computed in float32
+_BLOCK_CELLS = 1 << 20  # values of the training rows centred at once (so no centred copy of them all)
 _ADDED_AS_WRITTEN = 2  # in this many features or fewer, exact adds the squares one by one
 _UNIT_ROUNDOFF = {np.float32: 2.0 ** -24, np.float64: 2.0 ** -53}
 
@@ -32,12 +33,19 @@ def prepare(X, metric):
     """What scores and distances need from the training rows X (n, p), computed once per model."""
     if metric == "euclidean":
         mean = X.mean(axis=0)  # (p,)
-        Xc = X - mean  # (n, p); centring keeps the expansion accurate for data far from 0
-        sq = (Xc ** 2).sum(axis=1)  # (n,)
-        XaT = np.vstack([Xc.T, sq])  # (p + 1, n)
-        radius = float(np.sqrt(sq.max())) if len(X) else 0.0
-        fast = len(X) >= _FAST_MIN_ROWS and radius < 1e15
-        return {"points": X, "mean": mean, "radius": radius, "XaT": XaT.astype(np.float32) if fast else XaT}
+        n, p = X.shape
+        step = max(1, _BLOCK_CELLS // max(1, p))
+        blocks = [slice(a, a + step) for a in range(0, n, step)]
+        sq = np.empty(n)  # (n,) squared lengths of the centred rows
+        for block in blocks:  # centring keeps the expansion accurate for data far from 0
+            sq[block] = ((X[block] - mean) ** 2).sum(axis=1)
+        radius = float(np.sqrt(sq.max())) if n else 0.0
+        fast = n >= _FAST_MIN_ROWS and radius < 1e15
+        XaT = np.empty((p + 1, n), dtype=np.float32 if fast else np.float64)  # [Xc^T; sq], a block at a time
+        for block in blocks:
+            XaT[:p, block] = (X[block] - mean).T
+        XaT[p] = sq
+        return {"points": X, "mean": mean, "radius": radius, "XaT": XaT}
     if metric == "manhattan":
         return {"points": X, "XT": np.ascontiguousarray(X.T)}  # (p, n)
     points = unit_rows(X)
