@@ -43,7 +43,7 @@ def sorted_orders(XT):
 
 def take_rows(A, orders):
     """A[f, orders[f, i]] for every f, i: (F, m) from (F, n) by a 1-D take (faster than take_along_axis)."""
-    offsets = np.arange(orders.shape[0], dtype=np.int64)[:, None] * A.shape[1]  # (F, 1)
+    offsets = np.arange(orders.shape[0])[:, None] * A.shape[1]  # (F, 1) intp: np.take in wasm32 takes no int64
     return np.take(A.ravel(), orders + offsets)
 
 
