@@ -23,16 +23,24 @@ def wait_until_ready(page, timeout=90_000):
                              f"{status.text_content()!r}") from None
 
 
-def painted_pixels(page, selector):
-    """How many pixels of a canvas are not transparent (0 for a canvas nothing was drawn on)."""
-    return page.evaluate(
-        """(selector) => {
-            const canvas = document.querySelector(selector);
-            const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
-            let painted = 0;
-            for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
-            return painted;
-        }""", selector)
+PAINTED = """(selector) => {
+    const canvas = document.querySelector(selector);
+    const data = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height).data;
+    let painted = 0;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
+    return painted;
+}"""
+
+
+def painted_pixels(page, selector, wait_ms=15_000):
+    """How many pixels of a canvas are not transparent, once any is (0 if nothing was drawn within wait_ms):
+    a view's renderer is imported when first needed, so it may draw after the status says Ready."""
+    try:
+        page.wait_for_function(f"(selector) => ({PAINTED})(selector) > 0", arg=selector, timeout=wait_ms)
+    except Exception as error:  # playwright's TimeoutError: report the count, 0, for the caller to assert
+        if "Timeout" not in type(error).__name__:
+            raise
+    return page.evaluate(PAINTED, selector)
 
 
 def open_example(page, site_url, name, rows):
