@@ -57,7 +57,7 @@ export function labPane(pane, { call, getContext, say }) {
   }
   for (const input of [dist, source, n, seed, param, column]) input.addEventListener("change", run);
   for (const input of [a, b, k]) input.addEventListener("input", run);
-  pane.addEventListener("lab-run", run);
+  pane.addEventListener("lab-run", () => run().catch(() => {}));
   queueMicrotask(() => run().catch(() => {}));
 }
 

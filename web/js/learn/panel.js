@@ -43,12 +43,15 @@ export function mountLearnPanel(container, { python, getContext, run = runAlone 
   }
   container.append(root);
   const say = (text, error = false) => { status.textContent = text; status.classList.toggle("learn-error", error); };
+  // A request stopped by Cancel is not the panel's error: the page's own status line says what was
+  // cancelled, and the panel's work is asked for again (the lab redraws when its tab is chosen).
+  const report = (error) => say(error.code === "cancelled" ? "" : error.message, error.code !== "cancelled");
   const call = async (cmd, args) => {
     const [label, cancellable] = JOBS[cmd] || ["Working…", false];
     let failed = null;
     const reply = await run(label, () => python.call(cmd, args), { cancellable, onError: (error) => {
       failed = error;
-      say(error.message, true);
+      report(error);
     } });
     if (failed || reply === null) throw failed || new Error(`${cmd} gave no reply`);
     return reply;
@@ -56,7 +59,7 @@ export function mountLearnPanel(container, { python, getContext, run = runAlone 
   const steps = stepsPane(panes.steps, { call, getContext, say });
   const row = rowPane(panes.row, { call, getContext, say });
   const draw = (cmd, args) => python.call(cmd, args).catch((error) => {
-    say(error.message, true);
+    report(error);
     throw error;
   });
   labPane(panes.lab, { call: draw, getContext, say });
@@ -67,6 +70,7 @@ export function mountLearnPanel(container, { python, getContext, run = runAlone 
       tabs[k].setAttribute("aria-selected", String(k === key));
       panes[k].hidden = k !== key;
     }
+    if (key === "lab") panes.lab.dispatchEvent(new Event("lab-run"));
   }
   select("steps");
   return { select, loadSteps: steps.load, explain: row.explain, newExercise: exercise.make, startGrowing: grow.start, element: root };
