@@ -194,6 +194,47 @@ def test_tree_growth_with_max_features_readable_equals_fast(seed, kind, n_offere
     assert np.array_equal(readable.apply(X, is_categorical), fast.apply(X, is_categorical))
 
 
+def _with_gaps(X, is_categorical, rng, share):
+    """X with `share` of its numeric cells missing, and the last numeric column missing where it is high
+    (gaps that tell something about the target)."""
+    X = X.copy()
+    numeric = np.flatnonzero(~is_categorical)
+    X[:, numeric] = np.where(rng.random((len(X), len(numeric))) < share, np.nan, X[:, numeric])
+    last = numeric[-1]
+    X[X[:, last] > np.nanmedian(X[:, last]), last] = np.nan
+    return X
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", ["entropy", "gini", "gain_ratio", "regression"])
+@pytest.mark.parametrize("limits", [{}, {"min_samples_leaf": 4}, {"max_depth": 3, "min_weight_leaf": 6.0},
+                                    {"n_offered": 2}])
+@pytest.mark.parametrize("column_by_column", [False, True])
+def test_tree_growth_with_missing_values_readable_equals_fast(seed, kind, limits, column_by_column, monkeypatch):
+    """Numeric columns with gaps (a share at random, and a column missing where it is high), sample
+    weights on odd seeds: both growers send each node's missing values the same way, so they grow the
+    same tree, and rows with gaps end in the same leaves."""
+    if column_by_column:
+        monkeypatch.setattr(orders, "CELLS_AT_ONCE", 1)
+        monkeypatch.setattr(growth_fast, "_ROWS_FOR_COLUMNWISE", 0)
+    X, is_categorical, n_values, target = _tree_inputs(seed, kind)
+    rng = np.random.default_rng(seed + 500)
+    X = _with_gaps(X, is_categorical, rng, share=[0.05, 0.3][seed % 2])
+    if seed % 2:
+        weight = rng.choice([0.0, 1.0, 2.0, 3.5], size=len(X))
+        target = (Values(target.y_raw, sample_weight=weight) if kind == "regression"
+                  else Classes(target.y, target.k, kind, sample_weight=weight))
+    readable = growth.grow(X, is_categorical, n_values, target, seed=seed, **limits)
+    fast = growth_fast.grow(X, is_categorical, n_values, target, seed=seed, **limits)
+    assert readable.node_count > 1
+    numeric_tests = (readable.feature >= 0) & ~is_categorical[np.maximum(readable.feature, 0)]
+    assert readable.missing_left[numeric_tests].any() and not readable.missing_left[numeric_tests].all()
+    _assert_same_tree(readable, fast, regression=True, atol=1e-9)
+    assert np.array_equal(readable.missing_left, fast.missing_left)
+    query = _with_gaps(X, is_categorical, np.random.default_rng(seed), share=0.4)
+    assert np.array_equal(readable.apply(query, is_categorical), fast.apply(query, is_categorical))
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 def test_kmeans_readable_steps_equal_fast_lloyd(seed):
     rng = np.random.default_rng(seed)

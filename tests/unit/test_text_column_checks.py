@@ -129,13 +129,22 @@ def test_check_X_reads_numbers_written_as_text_as_numbers_and_words_as_categorie
     assert columns.data[1].tolist() == ["red", "blue", "red", "green"]
 
 
-def test_a_missing_category_is_refused_with_its_rows_unless_allowed():
+def test_a_missing_category_is_refused_with_its_rows_even_where_missing_numbers_are_allowed():
+    """allow_missing="numbers" (a tree's reading) keeps missing numbers as NaN; a missing category has no
+    side to go to in a multiway test, so it is refused then too."""
     X = np.empty((5, 1), dtype=object)
     X[:, 0] = ["red", float("nan"), "blue", None, "None"]
-    with pytest.raises(DataError, match=r"Column 'x0' has 2 missing values \(rows 2, 4\); drop those rows"):
-        check_X(X)
+    for allow in (False, "numbers"):
+        with pytest.raises(DataError, match=r"Column 'x0' has 2 missing values \(rows 2, 4\); drop those rows"):
+            check_X(X, allow_missing=allow)
     columns = check_X(X, allow_missing=True)
     assert columns.data[0].tolist() == ["red", None, "blue", None, "None"]
+    numbers = np.array([[1.0, 2.0], [np.nan, 3.0], [4.0, np.inf]])
+    with pytest.raises(DataError, match=r"Column 'x0' has 1 missing values"):
+        check_X(numbers[:2])
+    assert np.isnan(check_X(numbers[:2], allow_missing="numbers").data[0][1])
+    with pytest.raises(DataError, match=r"Column 'x1' has infinite values \(rows 3\)"):
+        check_X(numbers, allow_missing="numbers")
 
 
 def test_a_column_all_missing_is_refused_naming_every_row():
@@ -155,16 +164,19 @@ def test_a_table_column_reads_as_it_is_held_and_the_table_is_untouched():
 def test_a_fitted_numeric_column_given_text_at_predict_time_is_refused():
     from pellucid.tabular.features import columns_for_predict
     from pellucid.learners.tree import DecisionTreeClassifier
+    from pellucid import GaussianNB
 
-    model = DecisionTreeClassifier().fit(Table({"size": [1.0, 2.0, 3.0, 4.0]}), ["a", "a", "b", "b"])
+    tree = DecisionTreeClassifier().fit(Table({"size": [1.0, 2.0, 3.0, 4.0]}), ["a", "a", "b", "b"])
+    model = GaussianNB().fit(Table({"size": [1.0, 2.0, 3.0, 4.0]}), ["a", "a", "b", "b"])
     X = np.empty((2, 1), dtype=object)
     X[:, 0] = ["big", "small"]
     with pytest.raises(DataError, match="Column 'size' must be numeric, as when the model was fitted, "
                                         "but it holds text."):
         columns_for_predict(model, X)
-    X[:, 0] = ["2", None]  # numbers written as text are numbers, and None a gap
+    X[:, 0] = ["2", None]  # numbers written as text are numbers, and None a gap ...
     with pytest.raises(DataError, match=r"Column 'size' has 1 missing values \(NaN, rows 2\)"):
         columns_for_predict(model, X)
+    assert np.isnan(columns_for_predict(tree, X).data[0][1])  # ... which a tree takes
     X[:, 0] = ["2", " NA "]  # a word, not a gap
     with pytest.raises(DataError, match="Column 'size' must be numeric"):
         columns_for_predict(model, X)

@@ -143,7 +143,8 @@ def sklearn_tags(estimator):
     """scikit-learn's Tags for a pellucid estimator, from its task and methods.
 
     Imports scikit-learn, so it is only called from `__sklearn_tags__`, that is by scikit-learn itself.
-    Every estimator takes text columns (string=True) and refuses missing values (allow_nan=False)."""
+    Every estimator takes text columns (string=True); missing numbers (allow_nan) only those whose
+    `takes_missing_values` says so (the trees)."""
     from sklearn.utils import ClassifierTags, InputTags, RegressorTags, Tags, TargetTags, TransformerTags
 
     task = task_name(estimator.task)
@@ -154,5 +155,6 @@ def sklearn_tags(estimator):
         transformer_tags=TransformerTags() if hasattr(estimator, "transform") else None,
         classifier_tags=ClassifierTags() if task == "classification" else None,
         regressor_tags=RegressorTags() if task == "regression" else None,
-        input_tags=InputTags(two_d_array=True, string=True, allow_nan=False),
+        input_tags=InputTags(two_d_array=True, string=True,
+                             allow_nan=bool(getattr(estimator, "takes_missing_values", False))),
     )

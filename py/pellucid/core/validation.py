@@ -119,7 +119,8 @@ def _raw_columns(X, feature_names):
 
 def check_X(X, feature_names=None, *, kinds=None, allow_missing=False):
     """Validate X into `Columns`. `kinds` forces each column's kind (as fitted); missing values and
-    infinities are an error unless `allow_missing`."""
+    infinities are an error, but missing values are kept with `allow_missing` (True), and missing
+    numbers only (NaN) with allow_missing="numbers" (what a tree takes)."""
     names, raw = _raw_columns(X, feature_names)
     if kinds is None and isinstance(getattr(X, "kinds", None), dict):
         kinds = [X.kinds[name] for name in names]  # a Table says how each column is to be read
@@ -212,15 +213,14 @@ def _judge(names, raw, kinds, allow_missing, fitting):
         if wanted == NUMERIC and numeric is None:
             raise DataError(f"Column {name!r} must be numeric, as when the model was fitted, but it holds text.")
         if numeric is not None:
-            if not allow_missing:
-                _require_finite(name, numeric)
+            _require_finite(name, numeric, bool(allow_missing))
             if fitting:
                 _require_workable_scale(name, numeric)
             data.append(numeric)
             found_kinds.append(NUMERIC)
         else:
             values, missing = _as_categorical(col, cells)
-            if missing.any() and not allow_missing:
+            if missing.any() and allow_missing is not True:
                 raise DataError(f"Column {name!r} has {int(missing.sum())} missing values (rows "
                                 f"{_first_bad_rows(missing)}); drop those rows or fill them first.")
             data.append(values)

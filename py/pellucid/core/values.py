@@ -187,9 +187,10 @@ def _require_workable_scale(name, values):
                         "the column (for example, change its units).")
 
 
-def _require_finite(name, values):
+def _require_finite(name, values, allow_missing=False):
+    """DataError for infinities, and for missing values (NaN) unless `allow_missing`."""
     nan = np.isnan(values)
-    if nan.any():
+    if nan.any() and not allow_missing:
         raise DataError(f"Column {name!r} has {int(nan.sum())} missing values (NaN, rows "
                         f"{_first_bad_rows(nan)}); drop those rows or fill them first.")
     inf = np.isinf(values)

@@ -68,12 +68,13 @@ def read_fit(model, X, y=None, feature_names=None, *, task=None):
 
     Sets `feature_names_in_`, `feature_kinds_` and `n_features_in_`."""
     M = _plain_matrix(X)
+    gaps = _takes_missing(model)
     if M is not None:
         # every column of a finite numeric array reads as a number (check_X would judge each column of a
         # row to say so: most of a fit's time on a wide table); only the names are left to read
         data, names, kinds = M, names_for(M.shape[1], feature_names), [NUMERIC] * M.shape[1]
     else:
-        data = check_X(X, feature_names)
+        data = check_X(X, feature_names, allow_missing=gaps)
         names, kinds = data.names, data.kinds
     y = None if task is None else check_target(y, len(M) if M is not None else data.n_rows, task=task)
     model.feature_names_in_ = list(names)
@@ -134,9 +135,15 @@ def matrix(X, feature_names=None):
 
 # --- predict ---------------------------------------------------------------------------------------
 
+def _takes_missing(model):
+    """check_X's allow_missing for `model`: "numbers" when it takes missing numbers (NaN) in X (a tree sends
+    them down the side that gained more), else False."""
+    return "numbers" if getattr(model, "takes_missing_values", False) else False
+
+
 def columns_for_predict(model, X):
     """X as Columns read the way the training data was: the same names, kinds and order."""
-    return check_X_fitted(model, X)
+    return check_X_fitted(model, X, allow_missing=_takes_missing(model))
 
 
 def read(model, X):

@@ -48,6 +48,8 @@ class AdaBoostClassifier(ClassifierMixin, Estimator):
     estimator_errors_ (n_estimators,) err_m (1 after a stop), classes_, n_classes_, feature_importances_,
     n_features_in_, feature_names_in_, feature_kinds_."""
 
+    takes_missing_values = True  # its trees send a missing number down the side that gained more
+
     _param_rules = {
         "n_estimators": Integer(1, None, label="rounds", help="The most trees boosted (fewer if one is perfect or "
                                                               "no better than guessing)"),

@@ -56,6 +56,8 @@ class _Ensemble:
     """What every ensemble of trees shares: fitting the trees on their samples, reading X once for all of
     them, out-of-bag scores, importances, staged answers and the model file."""
 
+    takes_missing_values = True  # its trees send a missing number down the side that gained more
+
     def fit(self, X, y, feature_names=None, sample_weight=None):
         """Grow n_estimators trees, each on its bootstrap sample; sample_weight (n,) multiplies the counts."""
         self._check_params()

@@ -65,6 +65,8 @@ class _GradientBoosting:
     """What the regressor and the classifier share: the rounds, the staged raw answers F_m, the
     importances and the model file."""
 
+    takes_missing_values = True  # its trees send a missing number down the side that gained more
+
     def fit(self, X, y, feature_names=None, sample_weight=None):
         """Fit n_estimators rounds; sample_weight (n,) weighs each row in the loss and in the trees."""
         self._check_params()

@@ -47,6 +47,8 @@ SIZE_RULES = {
 class _TreeModel:
     """Mixin for DecisionTreeClassifier and DecisionTreeRegressor (fitted state: tree_ and its columns)."""
 
+    takes_missing_values = True  # a missing number goes down the side that gained more (structure.py)
+
     def _read_training(self, X, y, feature_names, task):
         columns, y = fit_columns(self, X, y, feature_names, task=task)  # sets feature_names_in_ and kinds
         self.categories_ = category_lists(columns.kinds, columns.data)

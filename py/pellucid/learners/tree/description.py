@@ -3,8 +3,10 @@
 Every node: samples, impurity, and the estimator's payload (classification: counts, prediction;
 regression: value, prediction). An inner node adds feature, gain, candidates (attribute -> gain for
 every attribute considered there) and one of: branches (value -> child: a multiway test), values (the
-left set of a binary test "feature in values"), left, right; or threshold, left (<=), right.
-A leaf adds the reason it is a leaf, and the candidates when they were scored but none gained enough.
+left set of a binary test "feature in values"), left, right; or threshold, left (<=), right, and, in a
+tree that met missing values, "missing": the side ("left" or "right") a missing value takes; without
+it, the side that took more training rows. A leaf adds the reason it is a leaf, and the candidates when
+they were scored but none gained enough.
 """
 
 from collections import deque
@@ -31,6 +33,7 @@ def to_nested(tree, names, categories, payload, max_nodes=None):
     time of 1,000."""
     kept, below = _kept(tree, max_nodes)
     samples = tree.samples
+    sides = tree.missing_left.tolist() if tree.takes_missing else None
     scored = ~np.isnan(tree.candidates).all(axis=1)  # (N,) once, not per leaf
     nodes = {}
     for i in kept:
@@ -40,6 +43,8 @@ def to_nested(tree, names, categories, payload, max_nodes=None):
             node["feature"] = names[f]
             if categories[f] is None:
                 node["threshold"] = float(tree.threshold[i])
+                if sides is not None:
+                    node["missing"] = "left" if sides[i] else "right"
             elif i in tree.left_values:
                 node["values"] = [categories[f][c] for c in tree.left_values[i].tolist()]
             node["gain"] = float(tree.gain[i])
@@ -113,6 +118,7 @@ def from_nested(root, names, categories, read_payload):
                "impurity": require_number(untag(require_key(node, "impurity", path)), f"{path}.impurity",
                                           finite=False),
                "feature": LEAF, "threshold": np.nan, "child_start": -1, "n_children": 0, "gain": np.nan,
+               "missing": None,
                "reason": REASON[require_text(reason, f"{path}.reason", REASONS)] if reason is not None else -1}
         if "feature" in node:
             kids = _children(node, path, index, categories, left_values, i)
@@ -121,6 +127,8 @@ def from_nested(root, names, categories, read_payload):
                        child_start=i + 1 + len(queue), n_children=len(kids), reason=-1)
             if categories[rec["feature"]] is None:
                 rec["threshold"] = require_number(require_key(node, "threshold", path), f"{path}.threshold")
+                if "missing" in node:
+                    rec["missing"] = require_text(node["missing"], f"{path}.missing", ("left", "right")) == "left"
             queue.extend((kid, i, b, depth + 1, f"{path}.{key}") for b, (key, kid) in enumerate(kids))
         elif any(key in node for key in ("left", "right", "branches")):
             raise damaged(path, "has branches but no feature to test")
@@ -132,6 +140,9 @@ def from_nested(root, names, categories, read_payload):
                 stats, [r["gain"] for r in records], np.array([r["candidates"] for r in records]),
                 [r["reason"] for r in records], left_values)
     tree.impurity = np.array([r["impurity"] for r in records])
+    if any(r["missing"] is not None for r in records):  # else each node's default side (Tree.more_rows_left)
+        tree.missing_left = [bool(r["missing"]) for r in records]
+    return tree, values
     return tree, values
 
 

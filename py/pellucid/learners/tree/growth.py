@@ -35,7 +35,7 @@ import numpy as np
 
 from .criteria import heavy_enough
 from .feature_draw import child_keys, offered, root_key
-from .structure import LEAF, REASON, Tree
+from .structure import ALL_PRESENT, LEAF, REASON, Tree
 
 
 class Node:
@@ -44,7 +44,8 @@ class Node:
     def __init__(self, stats, depth, parent, branch):
         self.stats, self.depth, self.parent, self.branch = stats, depth, parent, branch
         self.feature, self.threshold, self.gain = LEAF, np.nan, np.nan
-        self.candidates = None  # (d, 2) IMPORTANCE and threshold of every attribute, once scored
+        self.missing_left = False  # where a missing value goes at its numeric test
+        self.candidates = None  # (d, 3) IMPORTANCE, threshold and missing values' side of every attribute
         self.subsets = {}  # attribute -> its best left set, for binary categorical attributes
         self.left_values = None  # the left set of the node's own binary categorical test
         self.reason = None  # why it is a leaf
@@ -52,28 +53,46 @@ class Node:
 
 
 def numeric_importance(target, values, rows, parent, min_leaf=1, min_weight=0.0):
-    """(gains, thresholds), each (F,): the best test x <= t on each numeric attribute at a node (the
-    largest gain), with its IMPORTANCE; (0, NaN) for an attribute whose values there are all equal. values: (m, F) the
-    attributes at the node's rows. The attributes are scored side by side: the same steps, one array."""
+    """(gains, thresholds, missing_left), each (F,): the best test x <= t on each numeric attribute at a
+    node (the largest gain), with its IMPORTANCE and the side its missing values take; (0, NaN, False) for
+    an attribute whose values there are all equal. values: (m, F) the attributes at the node's rows. The
+    attributes are scored side by side: the same steps, one array.
+
+    A missing value (NaN) is not below or above any t: an attribute with gaps at the node is scored with
+    them sent right at every t, with the test "present or missing" (t = ALL_PRESENT), then sent left at
+    every t, and the best of all wins (ties: in that order, as scikit-learn's trees search)."""
     m, F = values.shape
-    order = np.argsort(values, axis=0, kind="stable")  # (m, F)
+    order = np.argsort(values, axis=0, kind="stable")  # (m, F) missing values last
     v = np.take_along_axis(values, order, axis=0)  # (m, F) each attribute sorted
-    left = np.cumsum(target.stats_of_rows(rows)[order], axis=0)[:-1]  # (m - 1, F, s) examples up to each cut
-    sides = np.stack([left, parent - left], axis=2)  # (m - 1, F, 2, s) the two branches of each cut
+    own = target.stats_of_rows(rows)  # (m, s)
+    left = np.cumsum(own[order], axis=0)[:-1]  # (m - 1, F, s) examples up to each cut
+    gaps = np.isnan(values)  # (m, F)
+    n_gaps = gaps.sum(axis=0)  # (F,)
+    gap_stats = gaps.T.astype(own.dtype) @ own  # (F, s) the statistics of the missing examples
     n_left = np.arange(1, m)[:, None]  # (m - 1, 1)
-    valid = (v[:-1] < v[1:]) & (n_left >= min_leaf) & (m - n_left >= min_leaf)
+    between = v[:-1] < v[1:]  # (m - 1, F) between two different present values
+    last_present = n_left == (m - n_gaps)  # (m - 1, F) the cut "present or missing"
+    # Missing values right, then left: (2 (m - 1), F) cuts in the order they are searched.
+    lefts = np.concatenate([left, left + gap_stats])
+    sizes = np.concatenate([n_left + 0 * n_gaps, n_left + n_gaps])
+    valid = np.concatenate([between | last_present, between & (n_gaps > 0)])
+    valid &= (sizes >= min_leaf) & (m - sizes >= min_leaf)
+    sides = np.stack([lefts, parent - lefts], axis=2)  # (2 (m - 1), F, 2, s) the two branches of each cut
     if min_weight > 0:  # and both sides weigh at least min_weight
-        mass_left = target.mass(left)  # (m - 1, F)
+        mass_left = target.mass(lefts)  # (2 (m - 1), F)
         valid &= heavy_enough(mass_left, min_weight) & heavy_enough(target.mass(parent) - mass_left, min_weight)
-    gains = np.where(valid, target.importance(parent, sides), -np.inf)  # (m - 1, F)
+    gains = np.where(valid, target.importance(parent, sides), -np.inf)  # (2 (m - 1), F)
     best = gains.max(axis=0, initial=-np.inf)  # (F,)
-    first = np.argmax(gains >= best - target.tol, axis=0)  # (F,) the lowest threshold among equal gains
-    lo, hi = v[first, np.arange(F)], v[np.minimum(first + 1, m - 1), np.arange(F)]
+    first = np.argmax(gains >= best - target.tol, axis=0)  # (F,) the earliest among equal gains
+    cut, columns = first % (m - 1), np.arange(F)
+    lo, hi = v[cut, columns], v[np.minimum(cut + 1, m - 1), columns]
     t = lo / 2.0 + hi / 2.0
     t = np.where((t >= hi) | (t < lo), lo, t)  # halfway, guarded against rounding
+    t = np.where(np.isnan(hi), ALL_PRESENT, t)  # present values left, missing ones right
     found = np.isfinite(best)
-    score = target.rank(np.where(found, best, 0.0), sides[first, np.arange(F)])  # (F,) of the chosen cuts
-    return np.where(found, score, 0.0), np.where(found, t, np.nan)
+    missing_left = np.where(n_gaps > 0, first >= m - 1, cut + 1 > m - cut - 1)  # no gaps: the larger side
+    score = target.rank(np.where(found, best, 0.0), sides[first, columns])  # (F,) of the chosen cuts
+    return np.where(found, score, 0.0), np.where(found, t, np.nan), found & missing_left
 
 
 def value_stats(target, codes, rows, n_values):
@@ -181,7 +200,9 @@ class Learner:
             groups = [rows[values == v] for v in range(self.n_values[a])]
         else:  # x <= t, then x > t; a numeric attribute may be tested again
             node.threshold, below = node.candidates[a, 1], attributes
-            groups = [rows[values <= node.threshold], rows[values > node.threshold]]
+            node.missing_left = bool(node.candidates[a, 2])
+            go_left = (values <= node.threshold) | (np.isnan(values) & node.missing_left)
+            groups = [rows[go_left], rows[~go_left]]
         keys = child_keys(key, np.arange(len(groups)))
         node.children = [self.learn(exs, below, depth + 1, node, k, keys[k]) for k, exs in enumerate(groups)]
         return node
@@ -201,9 +222,10 @@ class Learner:
         return None
 
     def importance_of_each(self, rows, attributes, parent):
-        """(d, 2): IMPORTANCE of every attribute still open (NaN for the others) and, for numeric ones,
-        the threshold it was measured at; and the best left set of each binary categorical attribute."""
-        scores = np.full((self.X.shape[1], 2), np.nan)
+        """(d, 3): IMPORTANCE of every attribute still open (NaN for the others) and, for numeric ones,
+        the threshold it was measured at and whether missing values go left; and the best left set of
+        each binary categorical attribute."""
+        scores = np.full((self.X.shape[1], 3), np.nan)
         subsets = {}
         for a in attributes:
             if not self.is_categorical[a]:
@@ -218,8 +240,8 @@ class Learner:
                                                       self.min_leaf, self.min_weight)
         numeric = [a for a in attributes if not self.is_categorical[a]]
         if numeric:
-            scores[numeric, 0], scores[numeric, 1] = numeric_importance(self.target, self.X[np.ix_(rows, numeric)],
-                                                                        rows, parent, self.min_leaf, self.min_weight)
+            scores[numeric, 0], scores[numeric, 1], scores[numeric, 2] = numeric_importance(
+                self.target, self.X[np.ix_(rows, numeric)], rows, parent, self.min_leaf, self.min_weight)
         return scores, subsets
 
 
@@ -245,7 +267,8 @@ def flatten(root, n_features):
                 stats=np.stack([node.stats for node in order], axis=1),  # (s, N)
                 gain=[node.gain for node in order], candidates=candidates,
                 reason=[-1 if is_leaf is False else REASON[node.reason] for node, is_leaf in zip(order, leaf)],
-                left_values={i: node.left_values for i, node in enumerate(order) if node.left_values is not None})
+                left_values={i: node.left_values for i, node in enumerate(order) if node.left_values is not None},
+                missing_left=[node.missing_left for node in order])
 
 
 def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,

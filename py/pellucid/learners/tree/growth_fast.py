@@ -15,6 +15,12 @@ order by a stable partition of the parent's segment. Categorical attributes are 
 tests "A in S" score every candidate left set of growth.candidate_subsets at once, from prefix sums
 of the table with each node's values in their order; one-value tests (one_vs_rest) score only the
 (node, value) pairs present.
+
+Missing values (NaN) sort last within every node, so the running sums above send them right at every
+threshold, and the cut between the last present value and the first missing one is the test "present
+or missing" (t = ALL_PRESENT). A column with gaps is then scored once more with each node's missing rows
+moved to the front of its segment (`_gaps_first`), which sends them left; the better side wins, ties to
+the right, as growth.numeric_importance and scikit-learn's trees choose.
 """
 
 import numpy as np
@@ -23,7 +29,7 @@ from .criteria import heavy_enough
 from .criteria_fast import for_target
 from .feature_draw import child_keys, offered_mask, root_key
 from .orders import chunks, partition, sorted_orders, take_rows
-from .structure import LEAF, REASON, Tree, in_left_set
+from .structure import ALL_PRESENT, LEAF, REASON, Tree, in_left_set
 
 
 _ROWS_FOR_COLUMNWISE = 4096  # numeric_cuts: a level of fewer rows scores every column at once
@@ -33,12 +39,13 @@ def _starts(sizes):
     return np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.intp)  # (A,)
 
 
-def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1, min_weight=0.0):
+def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1, min_weight=0.0, gaps=False):
     """Best threshold of every numeric column at every open node.
 
     XT: (F, n) numeric columns; orders: (F, m) orders; sizes: (A,) rows per node; totals: (s, A) node
-    statistics. Returns (cost after the best split, inf if none; threshold; what the rows left of it
-    weigh, or None unless the criterion ranks by gain ratio), each (F, A)."""
+    statistics; gaps: whether the columns may hold missing values. Returns (cost after the best split, inf
+    if none; threshold; what the rows left of it weigh, or None unless the criterion ranks by gain ratio),
+    each (F, A)."""
     F, m = orders.shape
     A = len(sizes)
     starts = _starts(sizes)
@@ -46,6 +53,9 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1, min_weigh
     # Position i cuts between sorted entries i and i + 1 of the same node with different values.
     valid = np.zeros((F, m), dtype=bool)
     valid[:, :-1] = xs[:, :-1] < xs[:, 1:]
+    if gaps:  # and between a node's last present value and its first missing one
+        missing = np.isnan(xs)
+        valid[:, :-1] |= ~missing[:, :-1] & missing[:, 1:]
     valid[:, starts + sizes - 1] = False
     if min_leaf > 1:  # both sides keep at least min_leaf rows
         n_left = np.arange(1, m + 1) - np.repeat(starts, sizes)  # (m,)
@@ -84,7 +94,8 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1, min_weigh
     lo, hi = xs.ravel()[chosen], xs.ravel()[chosen + 1]
     mid = lo / 2.0 + hi / 2.0
     best[group] = group_best
-    threshold[group] = np.where((mid >= hi) | (mid < lo), lo, mid)  # rounding guard
+    mid = np.where((mid >= hi) | (mid < lo), lo, mid)  # rounding guard
+    threshold[group] = np.where(np.isnan(hi), ALL_PRESENT, mid)  # after the last present value: "present?"
     left_mass = None
     if criterion.by_ratio:  # the split information needs the weight left of each chosen cut
         running = np.cumsum(take_rows(np.broadcast_to(criterion.row_mass, (F, len(criterion.row_mass))), orders),
@@ -94,6 +105,16 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1, min_weigh
         left_mass[group] = running.ravel()[chosen] - before.ravel()[group]
         left_mass = left_mass.reshape(F, A)
     return best.reshape(F, A), threshold.reshape(F, A), left_mass
+
+
+def _gaps_first(values, order, sizes):
+    """`order` (m,) with each node's missing rows (last in its segment) moved to the segment's front."""
+    starts = _starts(sizes)
+    n_missing = np.add.reduceat(np.isnan(values[order]), starts).astype(np.intp)  # (A,)
+    place = np.arange(len(order)) - np.repeat(starts, sizes)  # (m,) position within the segment
+    moved = np.empty_like(order)
+    moved[np.repeat(starts, sizes) + (place + np.repeat(n_missing, sizes)) % np.repeat(sizes, sizes)] = order
+    return moved
 
 
 def _value_table(criterion, codes, n_values, rows, node, n_nodes):
@@ -194,6 +215,7 @@ class _Grower:
         # (F, n): for a column-major X of numeric columns only (as trees encode it), X.T itself, no copy
         self.XT = X.T if len(self.numeric) == X.shape[1] and X.flags.f_contiguous else np.ascontiguousarray(
             X[:, self.numeric].T)
+        self.gaps = np.isnan(self.XT).any(axis=1) if np.isnan(np.sum(self.XT)) else np.zeros(len(self.XT), bool)
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_gain = min_gain
@@ -248,9 +270,12 @@ class _Grower:
         masses = self.criterion.mass(stats)  # (A,) the node sizes gains are per (weighted, if classes are)
         gains = np.full((A, d), np.nan)
         thresholds = np.full((A, d), np.nan)
+        self.goes_left = np.zeros((A, d), dtype=bool)  # (A, d) whether a column's missing values go left
         if len(self.numeric):
-            cost, threshold, left = self.numeric_cuts(stats, orders, sizes, offered)
+            cost, threshold, left, goes_left = self.numeric_cuts(stats, orders, sizes, offered)
             thresholds[:, self.numeric] = threshold.T
+            if goes_left is not None:
+                self.goes_left[:, self.numeric] = goes_left.T
             gain = np.where(np.isfinite(cost.T), parent_cost[:, None] - cost.T, 0.0) / masses[:, None]  # (A, F)
             if self.criterion.by_ratio:
                 gain = self.criterion.rank(gain, np.stack([left.T, masses[:, None] - left.T], axis=-1))
@@ -278,6 +303,24 @@ class _Grower:
         return (gains if offered is None else np.where(offered, gains, np.nan)), thresholds
 
     def numeric_cuts(self, stats, orders, sizes, offered):
+        """(cost, threshold, left weight or None, missing values left or None), each (F, A): the missing-right
+        scoring of `right_cuts`, bettered on the columns with gaps by sending their missing values left."""
+        cost, threshold, left = self.right_cuts(stats, orders, sizes, offered)
+        if not self.gaps.any():
+            return cost, threshold, left, None
+        goes_left = np.zeros(cost.shape, dtype=bool)
+        tie = self.criterion.tol * self.criterion.mass(stats)  # (A,) gains within tol tie: the right side wins
+        for i in np.flatnonzero(self.gaps):
+            moved = _gaps_first(self.XT[i], orders[i], sizes)
+            c, t, lm = _best_thresholds(self.criterion, self.XT[i:i + 1], moved[None], sizes, stats, self.min_leaf,
+                                        self.min_weight)
+            better = c[0] < cost[i] - tie  # (A,)
+            cost[i, better], threshold[i, better], goes_left[i] = c[0, better], t[0, better], better
+            if left is not None:
+                left[i, better] = lm[0, better]
+        return cost, threshold, left, goes_left
+
+    def right_cuts(self, stats, orders, sizes, offered):
         """_best_thresholds of every numeric column at every open node, a few columns at a time on a large
         level (orders.py: the temporaries stay within a budget). With `offered` on a level of many rows,
         one column at a time on the rows of the nodes offered it, which skips the work of the columns a
@@ -288,13 +331,14 @@ class _Grower:
             offered = None
         parts = chunks(F, m, per_row=stats.shape[0] + 1)  # the running statistics, and the values
         if offered is None and len(parts) == 1:
-            return _best_thresholds(self.criterion, self.XT, orders, sizes, stats, self.min_leaf, self.min_weight)
+            return _best_thresholds(self.criterion, self.XT, orders, sizes, stats, self.min_leaf, self.min_weight,
+                                    self.gaps.any())
         cost, threshold = np.full((F, A), np.inf), np.full((F, A), np.nan)
         left = np.zeros((F, A)) if self.criterion.by_ratio else None
         if offered is None:  # every column, a chunk at a time
             for part in parts:
                 out = _best_thresholds(self.criterion, self.XT[part], orders[part], sizes, stats, self.min_leaf,
-                                       self.min_weight)
+                                       self.min_weight, self.gaps[part].any())
                 cost[part], threshold[part] = out[0], out[1]
                 if left is not None:
                     left[part] = out[2]
@@ -305,7 +349,7 @@ class _Grower:
                 continue
             rows = orders[i] if nodes.all() else orders[i][np.repeat(nodes, sizes)]
             out = _best_thresholds(self.criterion, self.XT[i:i + 1], rows[None], sizes[nodes], stats[:, nodes],
-                                   self.min_leaf, self.min_weight)
+                                   self.min_leaf, self.min_weight, self.gaps[i])
             cost[i, nodes], threshold[i, nodes] = out[0][0], out[1][0]
             if left is not None:
                 left[i, nodes] = out[2][0]
@@ -328,6 +372,7 @@ class _Grower:
             return None
         rows = orders[0] if splits.all() else orders[0][np.repeat(splits, sizes)]  # rows of the split nodes
         threshold = thresholds[splits, feature[splits]]
+        goes_left = self.goes_left[splits, feature[splits]]  # (S,)
         left_sets = self.chosen_subsets(np.flatnonzero(splits), feature[splits])  # split index -> codes
         ids, feature, used, sizes = ids[splits], feature[splits], used[splits], sizes[splits]
         self.left_values.update((int(ids[k]), codes) for k, codes in left_sets.items())
@@ -336,17 +381,21 @@ class _Grower:
         multiway = categorical & ~self.binary[feature]
         n_children = np.where(multiway, self.n_values[feature], 2)  # (S,)
         first_child = _starts(n_children)  # (S,) index within the next level
-        self.inner.append((ids, feature, np.where(categorical, np.nan, threshold),
-                           self.n_nodes + first_child, n_children, best[splits]))
         # Route the rows of the split nodes to their child.
         node = np.repeat(np.arange(len(ids)), sizes)  # (m,)
         value = self.X[rows, feature[node]]
         step = np.where(categorical[node], value, value > threshold[node]).astype(np.intp)  # (m,)
+        gap = np.isnan(value) if self.gaps.any() else None  # (m,) missing values of numeric tests
+        if gap is not None:
+            step[gap] = ~goes_left[node[gap]]
         if left_sets:  # rows at a binary categorical test go left when their value is in the left set
             binary = np.isin(node, list(left_sets))  # (m,)
             step[binary] = ~in_left_set(node[binary], value[binary].astype(np.intp), left_sets)
         total = int(n_children.sum())
         child_stats = self.criterion.group_stats(rows, first_child[node] + step, total)  # (s, C)
+        missing_left = self.missing_sides(goes_left, categorical, gap, node, first_child, child_stats)
+        self.inner.append((ids, feature, np.where(categorical, np.nan, threshold),
+                           self.n_nodes + first_child, n_children, best[splits], missing_left))
         parent = np.repeat(np.arange(len(ids)), n_children)  # (C,)
         child_used = used[parent].copy()
         child_used[np.arange(total), feature[parent]] |= multiway[parent]
@@ -359,6 +408,17 @@ class _Grower:
         child_of_row[rows] = first_child[node] + step
         orders = partition(orders, child_of_row, np.append(open_, False))
         return child_ids[open_], child_stats[:, open_], child_used[open_], orders
+
+    def missing_sides(self, goes_left, categorical, gap, node, first_child, child_stats):
+        """(S,) where each split node sends a missing value: the side chosen for its gaps, or, where its rows
+        had none in the tested column, the side that took more rows (as scikit-learn's trees do)."""
+        counts = self.criterion.samples(child_stats)  # (C,)
+        numeric = ~categorical
+        more_left = numeric & (counts[first_child] > counts[np.minimum(first_child + 1, len(counts) - 1)])
+        if gap is None:
+            return more_left
+        had_gaps = np.bincount(node[gap], minlength=len(first_child)) > 0  # (S,)
+        return np.where(had_gaps, goes_left, more_left) & numeric
 
     def chosen_subsets(self, nodes, features):
         """{k: sorted left set} for the split nodes (level indices `nodes`) whose test is binary categorical."""
@@ -382,15 +442,17 @@ class _Grower:
         child_start = np.full(N, -1)
         n_children = np.zeros(N, dtype=np.intp)
         gain = np.full(N, np.nan)
-        for ids, f, t, c, k, g in self.inner:
+        missing_left = np.zeros(N, dtype=bool)
+        for ids, f, t, c, k, g, ml in self.inner:
             feature[ids], threshold[ids], child_start[ids], n_children[ids], gain[ids] = f, t, c, k, g
+            missing_left[ids] = ml
         candidates = np.full((N, d), np.nan)
         for ids, g in self.evaluated:
             candidates[ids] = g
         for ids in self.no_gain:
             reason[ids] = REASON["no gain"]
         return Tree(feature, threshold, child_start, n_children, parent, branch, depth, stats,
-                    gain, candidates, reason, self.left_values)
+                    gain, candidates, reason, self.left_values, missing_left)
 
 
 def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,

@@ -34,6 +34,8 @@ def to_packed(tree, values=None, candidates=True):
                   scored=scored, candidates=tree.candidates[scored], values=values)
     if tree.weighted is not None:  # what each node's rows weigh, when they were fitted with sample weights
         arrays["weighted"] = tree.weighted
+    if tree.takes_missing:  # the side of each test a missing value takes (else: the side of more rows)
+        arrays["missing_left"] = tree.missing_left
     state = serialize.encode(arrays)
     state["left_values"] = {str(node): codes.tolist() for node, codes in tree.left_values.items()}
     return state
@@ -77,6 +79,10 @@ def from_packed(state, categories, n_stats, n_counts=None, n_weighted=0):
     tree.impurity = np.asarray(arrays["impurity"], dtype=float)
     if n_weighted:
         tree.weighted = _weights(state, n_weighted, n)
+    if "missing_left" in state:
+        sides = require_array(serialize.decode(state["missing_left"], "nodes.missing_left"), "nodes.missing_left",
+                              "b", (n,))
+        tree.missing_left = sides
     _check_structure(tree, categories)
     numeric_tests = (tree.feature != LEAF) & (np.array([c is None for c in categories] + [False])[tree.feature])
     if not np.isfinite(tree.threshold[numeric_tests]).all():

@@ -8,6 +8,10 @@ values); a binary categorical test ("A in S") sends it to child 0 when its code 
 set (`left_values[node]`) and child 1 otherwise. A row whose categorical value was never seen in
 training stops at that inner node.
 
+A missing numeric value (NaN) follows its node's `missing_left`: the side that gained more when the
+node's training rows had gaps in that column (as scikit-learn's trees choose), else the side that took
+more training rows. A test "x <= ALL_PRESENT" sends every present value left and the missing ones right.
+
 Routing (`apply`) of a tree with numeric tests only is compiled once per tree into a `Router`
 (routing.py): the top levels become one lookup in a table of boxes, the rest a tight loop over levels.
 """
@@ -18,6 +22,7 @@ from .held import FixedTree
 from .routing import Router
 
 LEAF = -1
+ALL_PRESENT = float(np.finfo(float).max)  # the threshold of a test "is x present?": every number is below it
 # Why a node is a leaf; index into REASONS (kept as small ints in the arrays).
 REASONS = ["pure", "no attributes", "max_depth", "min_samples_split", "no gain",
            "empty branch: plurality of parent", "pruned", "max_leaf_nodes"]
@@ -41,10 +46,10 @@ class Tree:
     Binary categorical tests keep their left set in `left_values` (node -> sorted value codes)."""
 
     FIELDS = ("feature", "threshold", "child_start", "n_children", "parent", "branch", "depth",
-              "gain", "reason")
+              "gain", "reason", "missing_left")
 
     def __init__(self, feature, threshold, child_start, n_children, parent, branch, depth, stats,
-                 gain, candidates, reason, left_values=None):
+                 gain, candidates, reason, left_values=None, missing_left=None):
         self.feature = np.asarray(feature, dtype=np.intp)  # (N,) -1 for leaves
         self.threshold = np.asarray(threshold, dtype=float)  # (N,) NaN unless a numeric test
         self.child_start = np.asarray(child_start, dtype=np.intp)  # (N,)
@@ -57,6 +62,9 @@ class Tree:
         self.candidates = np.asarray(candidates, dtype=float)  # (N, d) NaN where not considered
         self.reason = np.asarray(reason, dtype=np.intp)  # (N,) -1 for inner nodes
         self.left_values = {int(k): np.asarray(v, dtype=np.intp) for k, v in (left_values or {}).items()}
+        # (N,) where a missing value goes at each numeric test; None: the side that took more training rows
+        # (read once the statistics are final: a grower's hold sample weights beside the counts)
+        self._missing_left = None if missing_left is None else np.asarray(missing_left, dtype=bool)
         self.impurity = None  # (N,) set by the estimator once the tree is final
         self.class_weights = None  # (k,) weight of each class's examples (class_weight="balanced"), or None
         # With sample weights: (k, N) each class's sum of sample weights, or (1, N) a regression node's
@@ -81,6 +89,29 @@ class Tree:
             return self.samples if self.weighted is None else self.weighted.sum(axis=0)
         return self.class_weights @ (self.stats if self.weighted is None else self.weighted)
 
+    @property
+    def missing_left(self):
+        if self._missing_left is None:
+            self._missing_left = self.more_rows_left()
+        return self._missing_left
+
+    @missing_left.setter
+    def missing_left(self, value):
+        self._missing_left = np.asarray(value, dtype=bool)
+
+    def more_rows_left(self):
+        """(N,) True at the inner nodes whose first child holds more training rows than the second:
+        where a missing value goes when the node's training rows had none in its column."""
+        inner = self.feature != LEAF
+        first = np.where(inner, self.child_start, 0)
+        second = np.minimum(first + 1, self.node_count - 1)
+        return inner & (self.samples[first] > self.samples[second])
+
+    @property
+    def takes_missing(self):
+        """Whether a missing value ever goes another way than `more_rows_left` says (the tree met gaps)."""
+        return bool((self.missing_left != self.more_rows_left()).any())
+
     def is_leaf(self, node):
         return self.feature[node] == LEAF
 
@@ -94,12 +125,24 @@ class Tree:
     def apply(self, X_encoded, is_categorical):
         """The node where each row ends: a leaf, or an inner node whose categorical value is unseen."""
         is_categorical = np.asarray(is_categorical, dtype=bool)
+        gaps = np.isnan(np.sum(X_encoded))  # a finite matrix sums to a number (its values are below 1e150)
+        if gaps:
+            return self._apply_with_gaps(X_encoded, is_categorical)
         kinds = is_categorical.tobytes()  # the router is compiled for one set of column kinds
         if self._router is None or self._router.kinds != kinds:
             if is_categorical[self.feature[self.feature != LEAF]].any():
                 return self._apply_levels(X_encoded, is_categorical)
             self._router = Router(self, kinds)
         return self._router.apply(X_encoded)
+
+    def _apply_with_gaps(self, X_encoded, is_categorical):
+        """`apply` when some values are missing: the complete rows by the fast route, the others level by level."""
+        incomplete = np.isnan(X_encoded).any(axis=1)  # (n,)
+        node = np.empty(len(X_encoded), dtype=np.intp)
+        if not incomplete.all():
+            node[~incomplete] = self.apply(X_encoded[~incomplete], is_categorical)
+        node[incomplete] = self._apply_levels(X_encoded[incomplete], is_categorical)
+        return node
 
     def fixed(self, held, is_categorical):
         """The FixedTree (held.py) of rows whose columns in `held` ({column: encoded value}) hold those
@@ -131,6 +174,9 @@ class Tree:
         moves is False where a categorical value was unseen in training (the row stops there)."""
         categorical = is_categorical[self.feature[at]]
         step = np.where(categorical, value, value > self.threshold[at]).astype(np.intp)
+        missing = np.isnan(value) & ~categorical
+        if missing.any():
+            step[missing] = ~self.missing_left[at[missing]]
         if self.left_values:
             binary = categorical & np.isin(at, list(self.left_values))
             step[binary] = ~in_left_set(at[binary], value[binary].astype(np.intp), self.left_values)
@@ -142,6 +188,7 @@ class Tree:
         self.threshold[node] = np.nan
         self.child_start[node] = -1
         self.n_children[node] = 0
+        self.missing_left[node] = False
         self.reason[node] = REASON[reason]
         self.left_values.pop(int(node), None)
 
