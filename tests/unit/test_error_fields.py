@@ -50,6 +50,8 @@ BASE = {"target": "label", "features": ["x", "z"], "model": "DecisionTreeClassif
     ({"evaluation": {"method": "split", "train": 50, "validation": 0, "test": 20}}, "evaluation.split"),
     ({"evaluation": {"method": "split", "train": 0, "validation": 0, "test": 100}}, "evaluation.split"),
     ({"evaluation": {"method": "kfold", "k": 1}}, "evaluation.k"),
+    ({"evaluation": {"method": "kfold", "repeats": 11}}, "evaluation.repeats"),
+    ({"evaluation": {"method": "kfold", "repeats": 2}}, "evaluation.repeats"),  # a trained run is cross-validated once
     ({"evaluation": {"method": "kfold", "seed": SEED_MAX + 1}}, "evaluation.seed"),
     ({"evaluation": {"method": "split", "seed": -1}}, "evaluation.seed"),
     ({"preprocessing": {"standardize": "yes"}}, "preprocessing.standardize"),
@@ -98,6 +100,7 @@ def test_tune_names_the_setting_it_refused(session, change, field):
     ({"learners": ["GaussianNB"], "metric": "r2"}, "metric"),
     ({"learners": ["GaussianNB"], "params": ["no"]}, "params"),
     ({"learners": ["GaussianNB"], "evaluation": {"method": "kfold", "k": 0}}, "evaluation.k"),
+    ({"learners": ["GaussianNB"], "evaluation": {"method": "kfold", "k": 3, "repeats": 0}}, "evaluation.repeats"),
 ], ids=lambda v: v if isinstance(v, str) else None)
 def test_rank_learners_names_the_setting_it_refused(session, change, field):
     args = {"target": "label", "features": ["x", "z"], **change}

@@ -27,7 +27,7 @@ SHARED = settings.shared_settings()
 
 
 def test_the_shared_settings_have_the_agreed_keys_and_are_plain_json():
-    assert set(SHARED) == {"split", "split_limits", "cv_folds", "seed", "impute", "inline_max", "metrics",
+    assert set(SHARED) == {"split", "split_limits", "cv_folds", "cv_repeats", "seed", "impute", "inline_max", "metrics",
                            "error_fields", "missing_markers", "column_kinds", "limits", "tasks"}
     assert json.loads(json.dumps(SHARED, allow_nan=False)) == SHARED
     assert sum(SHARED["split"].values()) == 100
@@ -50,6 +50,13 @@ def test_the_default_split_and_fold_range_are_the_evaluations():
     for k in (folds["min"] - 1, folds["max"] + 1):
         with pytest.raises(DataError, match=f"from {folds['min']} to {folds['max']}"):
             check_evaluation({"method": "kfold", "k": k})
+    repeats = SHARED["cv_repeats"]
+    assert repeats["min"] == repeats["default"] == 1 and "repeats" not in check_evaluation({"method": "kfold"})
+    assert check_evaluation({"method": "kfold", "repeats": repeats["max"]})["repeats"] == repeats["max"]
+    for r in (repeats["min"] - 1, repeats["max"] + 1, 2.5, True):
+        expected = f"repeats must be a whole number from {repeats['min']} to {repeats['max']}"
+        with pytest.raises(DataError, match=expected):
+            check_evaluation({"method": "kfold", "repeats": r})
 
 
 def test_the_upload_limits_are_load_csvs_defaults():

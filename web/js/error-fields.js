@@ -13,6 +13,7 @@ const TRAIN = {
   "evaluation.method": 'input[name="eval-method"]:checked',
   "evaluation.split": "#split-train",
   "evaluation.k": "#cv-k",
+  "evaluation.repeats": "#cv-repeats",
   "evaluation.seed": "#eval-seed",
   "evaluation.stratify": "#eval-stratify",
   "preprocessing.impute": "#pre-impute",

@@ -3,7 +3,8 @@
 import { byId } from "./dom.js";
 import { store } from "./store.js";
 
-const NUMBERS = { train: "split-train", validation: "split-validation", test: "split-test", k: "cv-k", seed: "eval-seed" };
+const NUMBERS = { train: "split-train", validation: "split-validation", test: "split-test", k: "cv-k", repeats: "cv-repeats",
+  seed: "eval-seed" };
 export const EVALUATION_KEYS = ["method", ...Object.keys(NUMBERS), "stratify"];
 
 function methodInputs() {
@@ -28,9 +29,10 @@ function render(s) {
   byId("shared-eval-fields").hidden = s.method === "none";
 }
 
-// Wires the controls; `shared` (settings.json) gives the ranges of k, of the split's parts and of a seed.
+// Wires the controls; `shared` (settings.json) gives the ranges of k, of its repeats, of the split's parts
+// and of a seed.
 export function mountEvaluation(shared) {
-  const ranges = { ...shared.split_limits, k: shared.cv_folds, seed: shared.seed };
+  const ranges = { ...shared.split_limits, k: shared.cv_folds, repeats: shared.cv_repeats, seed: shared.seed };
   for (const [key, id] of Object.entries(NUMBERS)) {
     byId(id).min = String(ranges[key].min);
     byId(id).max = String(ranges[key].max);
@@ -46,6 +48,17 @@ export function mountEvaluation(shared) {
   }
   byId("eval-stratify").addEventListener("change", (event) => store.set({ stratify: event.target.checked }));
   store.subscribe(EVALUATION_KEYS, render);
+}
+
+// Compare learners' evaluation: Train's with the k-fold repeats (Train and Tune cross-validate once), or
+// {problem} saying what to fix.
+export function comparisonEvaluation(s, evaluation) {
+  if (evaluation.method !== "kfold") return evaluation;
+  const { min, max } = s.shared.cv_repeats;
+  if (!Number.isInteger(s.repeats) || s.repeats < min || s.repeats > max) {
+    return { problem: `Repeats must be a whole number from ${min} to ${max} (1 is plain k-fold).` };
+  }
+  return { ...evaluation, repeats: s.repeats };
 }
 
 // The bridge's `evaluation` argument, or {problem} saying what to fix; `folds` is the range of k.

@@ -7,6 +7,8 @@ import { python } from "./python.js";
 import { run, showMessage } from "./work.js";
 import { chooseModel, chosenModel } from "./model-controls.js";
 import { trainingArgs } from "./training.js";
+import { comparisonEvaluation } from "./eval-panel.js";
+import { csvColumns, foldsPhrase, significanceNote, versusCell } from "./leaderboard-significance.js";
 import { trainAndRecord } from "./result-actions.js";
 import { downloadText } from "./export-panel.js";
 
@@ -103,9 +105,8 @@ function ranked(reply, metric) {
 
 function caption(reply, metric) {
   const { label } = metricOf(reply, metric);
-  const k = reply.evaluation.k;
   const where = reply.scored_on === "folds"
-    ? `mean ± spread (std) over ${k} folds, each scored by the model that did not see its rows`
+    ? `mean ± spread (std) over ${foldsPhrase(reply.evaluation)}, each scored by the model that did not see its rows`
     : `on the ${reply.n_rows} ${SCORED_ON[reply.scored_on]}`;
   const baseline = reply.baseline ? ` ${BASELINE_NOTE}` : "";
   const sampled = reply.rows.some((r) => r.sample) ? " A learner marked “on a sample” was trained and scored on a "
@@ -119,7 +120,7 @@ function leaderTable(reply, metric) {
   const sample = reply.rows.find((r) => r.scores && !r.sample) || reply.rows.find((r) => r.scores) || {};
   const rows = (n) => ` (${n} ${n === 1 ? "row" : "rows"})`;
   const [fitNote, predictNote] = folds ? [" (per fold)", " (per fold)"] : [rows(sample.fit_rows), rows(sample.predict_rows)];
-  const head = el("tr", {}, ...["Rank", "Learner", label, ...(folds ? ["± std"] : []), `Fit time${fitNote}`,
+  const head = el("tr", {}, ...["Rank", "Learner", label, ...(folds ? ["± std", "Versus the best"] : []), `Fit time${fitNote}`,
     `Predict time${predictNote}`].map((h) => el("th", { scope: "col", text: h })));
   const format = isPercent(name) ? "percent" : "number";
   const body = el("tbody");
@@ -130,10 +131,10 @@ function leaderTable(reply, metric) {
       : el("button", { type: "button", class: "link", text: row.label, onclick: () => openRow(row) });
     const mark = row.sample ? [el("span", { class: "sample-mark", text: ` (on a sample of ${count(row.sample.rows)} rows)` })] : [];
     const cells = row.left_out
-      ? [el("td", { colSpan: folds ? 4 : 3, class: "left-out", text: `Left out: ${row.left_out}` })]
-      : row.error ? [el("td", { colSpan: folds ? 4 : 3, class: "failed", text: `Failed: ${row.error}` })]
+      ? [el("td", { colSpan: folds ? 5 : 3, class: "left-out", text: `Left out: ${row.left_out}` })]
+      : row.error ? [el("td", { colSpan: folds ? 5 : 3, class: "failed", text: `Failed: ${row.error}` })]
       : [el("td", { class: "num", text: formatValue(row.scores[name].mean, format) }),
-        ...(folds ? [el("td", { class: "num", text: formatValue(row.scores[name].std, format) })] : []),
+        ...(folds ? [el("td", { class: "num", text: formatValue(row.scores[name].std, format) }), versusCell(row, name)] : []),
         el("td", { class: "num", text: row.baseline ? "—" : formatSeconds(row.fit_seconds) }),
         el("td", { class: "num", text: row.baseline ? "—" : formatSeconds(row.predict_seconds) })];
     body.append(el("tr", { class: row.baseline ? "baseline" : "", dataset: { model: row.model || "" } },
@@ -153,7 +154,8 @@ function render() {
   const warned = reply.rows.filter((r) => r.warnings?.length).map((r) => el("li", { text: `${r.label}: ${r.warnings.join(" ")}` }));
   const details = warned.length ? el("details", {}, el("summary", { text: `Warnings while fitting (${warned.length} ${warned.length === 1 ? "learner" : "learners"})` }),
     el("ul", { class: "warnings" }, ...warned)) : null;
-  els.result.replaceChildren(scrollingTable(leaderTable(reply, metric), "Learners ranked"), ...(details ? [details] : []));
+  els.result.replaceChildren(scrollingTable(leaderTable(reply, metric), "Learners ranked"),
+    significanceNote(reply, metricOf(reply, metric).label), ...(details ? [details] : []));
 }
 
 async function compare() {
@@ -165,10 +167,13 @@ async function compare() {
   const learners = checkedLearners();
   if (!learners.length) return showMessage("Tick at least one learner to compare.", "", "#leaderboard-learners input");
   const { model, params, ...common } = args;
+  const evaluation = comparisonEvaluation(s, common.evaluation);
+  if (evaluation.problem) return showMessage(evaluation.problem, "", "#cv-repeats");
   // Standardizing follows each learner's own default unless the user set it for all.
   const setup = { ...common, preprocessing: { ...common.preprocessing, standardize: s.standardize ?? null },
     sample: Boolean(s.rankSample) };
-  const request = { ...setup, learners, params: { [model]: params }, metric: els.metric.value || null };
+  // The repeats are the comparison's alone: a row opens with the setup, which Train cross-validates once.
+  const request = { ...setup, evaluation, learners, params: { [model]: params }, metric: els.metric.value || null };
   const reply = await run(`Comparing ${learners.length} learners…`, () => python.call("rank_learners", request),
     { cancellable: true, where: { panel: "rank" } });
   if (!reply) return;
@@ -191,17 +196,20 @@ async function openRow(row) {
   }
 }
 
-// The table as a CSV file: learner, its parameters, every metric's mean and std, and the times.
+// The table as a CSV file: learner, its parameters, every metric's mean and std, the times, then for the
+// metric ranked by the test against the best and every fold's score (leaderboard-significance.js).
 function comparisonCsv(reply) {
   const metric = reply.metrics.some((m) => m.name === els.metric.value) ? els.metric.value : reply.metric;
   const names = reply.metrics.map((m) => m.name);
+  const folds = csvColumns(reply, metric);
   const header = ["rank", "learner", "model", "params", "scored_on", ...names.flatMap((n) => [`${n}_mean`, `${n}_std`]),
-    "fit_seconds", "predict_seconds", "sample_rows", "error"];
+    "fit_seconds", "predict_seconds", "sample_rows", "error", ...folds.header];
   let place = 0;
   const lines = ranked(reply, metric).map((row) => [!row.scores || row.baseline ? "" : ++place, row.label,
     row.baseline ? "baseline" : row.model, row.baseline ? "" : JSON.stringify(row.params),
     reply.scored_on, ...names.flatMap((n) => [row.scores?.[n]?.mean, row.scores?.[n]?.std]),
-    row.fit_seconds, row.predict_seconds, row.sample?.rows, row.error ?? (row.left_out && `left out: ${row.left_out}`)]);
+    row.fit_seconds, row.predict_seconds, row.sample?.rows, row.error ?? (row.left_out && `left out: ${row.left_out}`),
+    ...folds.values(row)]);
   return [header, ...lines].map((line) => line.map(csvField).join(",")).join("\n") + "\n";
 }
 

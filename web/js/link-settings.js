@@ -48,7 +48,7 @@ const json = (max = 4000) => ({
 // here: they come from what Python shares (settings.json) and from
 // its menus (the first dataset and the model marked default, else the first), so there is one source.
 export function makeProps(shared, { datasets, models }) {
-  const { split, split_limits: parts, cv_folds: folds, seed, impute } = shared;
+  const { split, split_limits: parts, cv_folds: folds, cv_repeats: repeats, seed, impute } = shared;
   const model = models.find((m) => m.default) || models[0];
   return {
     dataset: { type: text(60), default: datasets[0]?.name ?? "" },
@@ -65,6 +65,7 @@ export function makeProps(shared, { datasets, models }) {
     validation: { type: integer(parts.validation.min, parts.validation.max), default: split.validation },
     test: { type: integer(parts.test.min, parts.test.max), default: split.test },
     k: { type: integer(folds.min, folds.max), default: folds.default },
+    repeats: { type: integer(repeats.min, repeats.max), default: repeats.default },
     stratify: { type: flag, default: true },
     seed: { type: integer(seed.min, seed.max), default: 0 },
     standardize: { type: flag, default: null },  // null: the model's default

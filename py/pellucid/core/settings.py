@@ -1,8 +1,8 @@
 """What Python and the page share, defined once: the default split and the split's limits, the range of k
-for k-fold cross-validation, the range of a seed, the text read as a missing value, the column kinds, the
-size limits of an upload, the task names, the metrics each task is scored and ranked by (with their labels
-and which read as percentages), the ways to handle missing cells, the longest vector written inside a
-formula, and the error fields (the controls a DataError can be about).
+for k-fold cross-validation and of its repeats, the range of a seed, the text read as a missing value,
+the column kinds, the size limits of an upload, the task names, the metrics each task is scored and
+ranked by (with their labels and which read as percentages), the ways to handle missing cells, the
+longest vector written inside a formula, and the error fields (the controls a DataError can be about).
 
 Python reads these constants directly; the page reads the same values from `settings.json`, which the
 build writes from `shared_settings()` (build.py), so the two can never disagree.
@@ -26,6 +26,10 @@ SPLIT_LIMITS = {"train": {"min": 1, "max": 100}, "validation": {"min": 0, "max":
 
 # k-fold cross-validation: at least two folds; past 20 each fold adds time and little information.
 CV_FOLDS = {"min": 2, "max": 20, "default": 5}
+
+# Repeated k-fold (Compare learners): r repeats of the k folds, each reshuffled; 1 is plain k-fold. Ten
+# repeats of ten folds is the usual design for comparing learners (Weka's Experimenter's default).
+CV_REPEATS = {"min": 1, "max": 10, "default": 1}
 
 # Every seed (a split's, a fold's, a sample's, an exercise's, permutation importance's, a generator's)
 # is a whole number from 0 to SEED_MAX: numpy's generators take any of these, and scikit-learn's
@@ -64,7 +68,7 @@ RANK_METRICS = {
 # the page, which maps it to that control. "feature:<column>" and "params.<name>" carry a name after the
 # prefix. docs/bridge.md lists what each means.
 ERROR_FIELDS = ("target", "features", "feature:", "model", "params", "params.", "evaluation.method",
-                "evaluation.split", "evaluation.k", "evaluation.seed", "evaluation.stratify",
+                "evaluation.split", "evaluation.k", "evaluation.repeats", "evaluation.seed", "evaluation.stratify",
                 "preprocessing.standardize", "preprocessing.impute", "sample", "grid", "grid.", "learners", "metric",
                 "model_file", "paste", "sheet")
 
@@ -97,6 +101,7 @@ def shared_settings():
     return {"split": dict(DEFAULT_SPLIT),
             "split_limits": {part: dict(limits) for part, limits in SPLIT_LIMITS.items()},
             "cv_folds": dict(CV_FOLDS),
+            "cv_repeats": dict(CV_REPEATS),
             "seed": {"min": 0, "max": SEED_MAX},
             "impute": {"default": IMPUTE_DEFAULT, "choices": list(IMPUTE_CHOICES)},
             "inline_max": INLINE_MAX,

@@ -231,3 +231,51 @@ class StratifiedKFold(KFold):
             folds_for_class = np.repeat(np.arange(k), allocation[:, c])
             folds[y_enc == c] = rng.permutation(folds_for_class) if self.shuffle else folds_for_class
         return folds
+
+
+# --- repeated k-fold -----------------------------------------------------------------------------
+
+def repeat_seed(seed, repeat):
+    """The seed of repeat `repeat` (0-based) of repeated k-fold: the evaluation's own seed for the first,
+    so one repeat is plain k-fold with that seed; after it, a number numpy's SeedSequence draws from
+    (seed, repeat), the same on every machine, so repeat 2 of seed 0 is not the first repeat of seed 1."""
+    if repeat == 0:
+        return seed
+    return int(np.random.SeedSequence([seed, repeat]).generate_state(1, dtype=np.uint32)[0])
+
+
+class RepeatedKFold:
+    """r repeats of k-fold cross-validation (scikit-learn's RepeatedKFold): each repeat partitions the
+    rows into k folds afresh, shuffled with `repeat_seed(seed, repeat)`, so the r * k scores see each row
+    tested r times in different company. split yields the k folds of the first repeat, then the second's;
+    its first k are exactly KFold(k, shuffle=True, seed=seed)'s."""
+
+    fold_class = KFold
+
+    def __init__(self, n_splits=10, n_repeats=10, seed=0):
+        self.n_splits, self.n_repeats, self.seed = n_splits, n_repeats, seed
+
+    def __repr__(self):
+        return f"{type(self).__name__}(n_splits={self.n_splits}, n_repeats={self.n_repeats}, seed={self.seed})"
+
+    def get_n_splits(self, X=None, y=None):
+        return self.n_splits * self.n_repeats
+
+    def repeats(self):
+        """The k-fold splitter of each repeat, in order."""
+        if not _is_int(self.n_repeats) or self.n_repeats < 1:
+            raise DataError(f"The number of repeats must be an integer >= 1; got {self.n_repeats!r}.",
+                            field="evaluation.repeats")
+        return [self.fold_class(self.n_splits, shuffle=True, seed=repeat_seed(self.seed, r))
+                for r in range(self.n_repeats)]
+
+    def split(self, X, y=None):
+        """Yield (train_idx, test_idx) for each fold of each repeat: r * k pairs, a repeat's k together."""
+        for splitter in self.repeats():
+            yield from splitter.split(X, y)
+
+
+class RepeatedStratifiedKFold(RepeatedKFold):
+    """Repeated k-fold whose every repeat is a StratifiedKFold (scikit-learn's RepeatedStratifiedKFold)."""
+
+    fold_class = StratifiedKFold

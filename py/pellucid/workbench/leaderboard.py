@@ -6,7 +6,10 @@ seed, so `train` with a row's model and params makes that very model again for t
 Under k-fold a learner's score is the mean
 and population spread of the metric over the folds, each fold scored on its own held-out rows by the
 model that did not see them (as scikit-learn's cross_val_score); under a split it is the held-out score
-(test rows, else validation rows; with none, the training rows, said to be in-sample).
+(test rows, else validation rows; with none, the training rows, said to be in-sample). Repeated k-fold
+(evaluation "repeats" r > 1) scores each learner on the r * k folds of `repeated_folds`, all learners on the
+same ones; every row then says, per metric, whether it differs from the best by more than chance
+(`versus_best`: the corrected resampled t-test over the paired fold scores).
 """
 
 import numpy as np
@@ -18,7 +21,9 @@ from ..evaluation.model_selection import SCORERS
 from ..learners import registry
 from . import training
 from ..host.progress import part, report
+from ..evaluation.significance import LEVEL
 from .judging import held_out
+from . import repeated_folds, versus_best
 
 # The metrics a ranking can use, per task, with their names on the page (those the scorers know): one
 # table with the page's, which reads it from settings.json.
@@ -72,18 +77,21 @@ def rank_learners(table, target, features, learners, evaluation=None, preprocess
     chosen, task = check_learners(learners)
     metric = check_metric(metric, task)
     params = _check_params(params, chosen)
+    evaluation = training.check_evaluation(evaluation)
+    repeats = evaluation.pop("repeats", 1)  # train cross-validates once; the repeats after it are scored here
     rows, failures, runs = [], [], []
     for i, learner in enumerate(chosen):
-        report(i / len(chosen), f"{learner.label} ({i + 1} of {len(chosen)})")
-        with part(i / len(chosen), (i + 1) / len(chosen), f"{learner.label} ({i + 1} of {len(chosen)})"):
-            try:
-                run, result = training.train(table, target, features, learner.name, params.get(learner.name),
-                                                evaluation, False, preprocessing, bool(sample))
-            except DataError as exc:
-                failures.append(exc)
-                rows.append(_failed_row(learner, params.get(learner.name), exc, table.n_rows))
-                continue
-        rows.append(_row(run, result, task))
+        label = f"{learner.label} ({i + 1} of {len(chosen)})"
+        report(i / len(chosen), label)
+        try:
+            row, run = _ranked_learner(table, target, features, learner, params.get(learner.name), evaluation,
+                                       preprocessing, sample, repeats, task,
+                                       (i / len(chosen), (i + 1) / len(chosen), label))
+        except DataError as exc:
+            failures.append(exc)
+            rows.append(_failed_row(learner, params.get(learner.name), exc, table.n_rows))
+            continue
+        rows.append(row)
         runs.append(run)
     if not runs:
         raise failures[0]
@@ -93,9 +101,34 @@ def rank_learners(table, target, features, learners, evaluation=None, preprocess
     whole = [run for run in runs if not run.setup.get("sample")] or runs
     trained = [row for row in rows if "scores" in row]
     scored = next((row for row in trained if row["sample"] is None), trained[0])
-    return {"task": task, "metric": metric, "metrics": metrics_for(task), "evaluation": scored["evaluation"],
-            "scored_on": scored["scored_on"], "n_rows": scored["n_rows"], "rows": rank(rows, metric),
-            "baseline": baseline_row(whole[0], task)}
+    ranked, baseline = rank(rows, metric), baseline_row(whole[0], task, repeats)
+    names = [m["name"] for m in metrics_for(task)]
+    versus_best.mark(ranked, baseline, whole[0].setup.get("sample"), names)
+    shown = dict(scored["evaluation"], **({"repeats": repeats} if scored["scored_on"] == "folds" else {}))
+    return {"task": task, "metric": metric, "metrics": metrics_for(task), "evaluation": shown,
+            "scored_on": scored["scored_on"], "n_rows": scored["n_rows"], "rows": ranked, "baseline": baseline,
+            "significance": {"test": versus_best.TEST, "level": LEVEL, "n_folds": len(baseline_folds(baseline)),
+                             "possible": scored["scored_on"] == "folds"}}
+
+
+def _ranked_learner(table, target, features, learner, params, evaluation, preprocessing, sample, repeats, task,
+                    progress):
+    """(row, run) of one learner: trained as `train` would (its first k folds), then scored on the folds of
+    the other repeats; its progress (start, end, label) fills that share of the bar, the repeats after the
+    first taking their part of it."""
+    start, end, prefix = progress
+    first = start + (end - start) / repeats
+    with part(start, first, prefix):
+        run, result = training.train(table, target, features, learner.name, params, evaluation, False,
+                                     preprocessing, bool(sample))
+    if repeats == 1 or result.get("cv") is None:
+        return _row(run, result, task), run
+    k = result["cv"]["k"]
+    pairs = repeated_folds.repeat_pairs(run, repeats)
+    with part(first, end, prefix):
+        extra, said = repeated_folds.repeat_scores(run, pairs[k:], [m["name"] for m in metrics_for(task)], k)
+    result["warnings"] += [text for text in said if text not in result["warnings"]]
+    return _row(run, result, task, extra, repeated_folds.fold_sizes(pairs)), run
 
 
 def rank(rows, metric):
@@ -124,19 +157,23 @@ def _check_params(params, chosen):
 
 # --- one learner's row ------------------------------------------------------------------------------
 
-def _row(run, result, task):
-    """The ranking's row of one trained run: every metric's per-fold (or held-out) scores, mean and std."""
+def _row(run, result, task, extra=None, sizes=None):
+    """The ranking's row of one trained run: every metric's per-fold (or held-out) scores, mean and std;
+    `extra` ({metric: scores}) are those of the folds of the repeats after the first, `sizes` the
+    training and held-out rows of every fold (repeated_folds.fold_sizes)."""
     y = run.table.column(run.target)
     if result.get("cv") is not None:
         oof = run.out_of_fold  # the fold models' predictions, made when the run was cross-validated
         groups = [np.flatnonzero(oof["fold"] == i) for i in range(result["cv"]["k"])]
         predicted, scored_on, n_rows = oof["predicted"], "folds", len(y)
+        trained_on = [len(y) - len(rows) for rows in groups]
     else:
         rows, scored_on = held_out(run)
-        groups, predicted, n_rows = [rows], run.predicted, len(rows)
+        groups, predicted, n_rows, trained_on = [rows], run.predicted, len(rows), [len(run.train_rows())]
     scores = {}
     for m in metrics_for(task):
         per_group = [float(SCORERS[m["name"]][0](y[rows], predicted[rows])) for rows in groups]
+        per_group += (extra or {}).get(m["name"], [])
         scores[m["name"]] = {"folds": per_group, "mean": float(np.mean(per_group)),
                              "std": float(np.std(per_group)) if len(per_group) > 1 else None}
     timing = result["timing"]
@@ -145,26 +182,31 @@ def _row(run, result, task):
             "per_fold": timing["per_fold"], "fit_rows": timing.get("fit_rows"),
             "predict_rows": timing.get("predict_rows"),
             "warnings": result["warnings"], "evaluation": result["evaluation"],
-            "scored_on": scored_on, "n_rows": int(n_rows), "sample": result["sample"]}
+            "scored_on": scored_on, "n_rows": int(n_rows), "sample": result["sample"],
+            "fold_sizes": sizes or {"train": [int(n) for n in trained_on], "test": [int(len(g)) for g in groups]}}
 
 
-def _scored_groups(run):
-    """[(training rows, scored rows)] of a run: one pair per fold under k-fold, else its split's."""
+def _scored_groups(run, repeats=1):
+    """[(training rows, scored rows)] of a run: one pair per fold (of every repeat) under k-fold, else its
+    split's."""
     oof = run.out_of_fold
+    if run.setup["evaluation"]["method"] == "kfold" and oof is not None and repeats > 1:
+        return repeated_folds.repeat_pairs(run, repeats)
     if run.setup["evaluation"]["method"] == "kfold" and oof is not None:
         return [(np.flatnonzero(oof["fold"] != i), np.flatnonzero(oof["fold"] == i))
                 for i in range(run.setup["evaluation"]["k"])]
     return [(run.train_rows(), held_out(run)[0])]
 
 
-def baseline_row(run, task):
+def baseline_row(run, task, repeats=1):
     """What a model that learned nothing scores on the same rows and folds as the learners: it predicts
     its training rows' most frequent class (the first in sorted order on a tie) or their mean target,
     scikit-learn's DummyClassifier(strategy="most_frequent") and DummyRegressor(). A learner ranked below
     it has learned nothing that helps on these rows."""
     y = run.table.column(run.target)
     per_metric = {m["name"]: [] for m in metrics_for(task)}
-    for train, scored in _scored_groups(run):
+    groups = _scored_groups(run, repeats)
+    for train, scored in groups:
         if task == "classification":
             classes, counts = np.unique(y[train], return_counts=True)
             guess = classes[np.argmax(counts)]
@@ -174,10 +216,15 @@ def baseline_row(run, task):
         for name, values in per_metric.items():
             values.append(float(SCORERS[name][0](y[scored], predicted)))
     label = "Baseline: the most frequent class" if task == "classification" else "Baseline: the mean target"
-    return {"model": None, "label": label, "baseline": True,
+    return {"model": None, "label": label, "baseline": True, "fold_sizes": repeated_folds.fold_sizes(groups),
             "scores": {name: {"folds": values, "mean": float(np.mean(values)),
                               "std": float(np.std(values)) if len(values) > 1 else None}
                        for name, values in per_metric.items()}}
+
+
+def baseline_folds(baseline):
+    """The baseline's scores of one metric: one a fold (of every repeat), or the one held-out score."""
+    return next(iter(baseline["scores"].values()))["folds"]
 
 
 def _failed_row(learner, params, exc, n_rows):

@@ -21,7 +21,7 @@ from ..evaluation.model_selection import SCORERS, _labels, clone
 from ..core.errors import DataError
 from ..tabular.dates import expand_dates
 from ..learners import registry
-from ..core.settings import CV_FOLDS, DEFAULT_SPLIT, SEED_MAX
+from ..core.settings import CV_FOLDS, CV_REPEATS, DEFAULT_SPLIT, SEED_MAX
 from .summaries import summary
 from ..core.validation import check_target
 from . import readouts
@@ -38,7 +38,7 @@ METHODS = ("split", "kfold", "none")
 
 
 # The evaluation setting each value is, as a DataError's field: the split's parts share one.
-_FIELDS = {"seed": "evaluation.seed", "k": "evaluation.k", "train": "evaluation.split",
+_FIELDS = {"seed": "evaluation.seed", "k": "evaluation.k", "repeats": "evaluation.repeats", "train": "evaluation.split",
            "validation": "evaluation.split", "test": "evaluation.split"}
 
 
@@ -73,6 +73,10 @@ def check_evaluation(evaluation):
         out.update(parts)
     elif method == "kfold":
         out["k"] = _whole(evaluation.get("k", CV_FOLDS["default"]), "k", CV_FOLDS["min"], CV_FOLDS["max"])
+        repeats = _whole(evaluation.get("repeats", CV_REPEATS["default"]), "repeats", CV_REPEATS["min"],
+                         CV_REPEATS["max"])
+        if repeats > 1:  # left out at 1, so plain k-fold's settings read as they always have
+            out["repeats"] = repeats
     return out
 
 
@@ -85,7 +89,8 @@ def evaluation_text(evaluation, task):
     if evaluation["method"] == "kfold":
         if task not in SUPERVISED:
             return f"all rows (k-fold needs a target to score){seed}"
-        return f"{evaluation['k']}-fold cross-validation{stratified}{seed}"
+        repeated = f" repeated {evaluation['repeats']} times" if evaluation.get("repeats", 1) > 1 else ""
+        return f"{evaluation['k']}-fold cross-validation{repeated}{stratified}{seed}"
     if evaluation["method"] == "split":
         parts = [f"{evaluation[p]}% {p}" for p in ("validation", "test") if evaluation[p]]
         return f"held out {' and '.join(parts)}{stratified}{seed}" if parts else f"nothing held out{seed}"
@@ -142,6 +147,9 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     choices = prepare.check_choices(preprocessing, learner)
     table, dropped = prepare.rows_to_keep(table, features, target if supervised else None, choices)
     evaluation = check_evaluation(evaluation)
+    if evaluation.get("repeats", 1) > 1:  # a run's views show one partition's out-of-fold predictions
+        raise DataError("Repeated k-fold is for comparing learners (rank_learners); a trained model is "
+                        "cross-validated once: set repeats to 1.", field="evaluation.repeats")
     table, sampled = within_row_limit(table, learner, sample, evaluation["seed"])
     if supervised:
         check_target_kind(table, target, estimator.task, learner.label)
