@@ -162,5 +162,17 @@ def test_the_model_file_keeps_where_missing_values_go(packed):
     assert ("nodes" in d) == packed
     back = pellucid.from_dict(d)
     assert np.array_equal(back.tree_.missing_left, model.tree_.missing_left)
+    assert np.array_equal(back.tree_.gap_nodes, model.tree_.gap_nodes) and model.tree_.gap_nodes.any()
+    # a nested file says "missing" at the tests whose rows had gaps only; the others take the larger side
+    if not packed:
+        said = [node for node in _nested_nodes(d["tree"]) if "missing" in node]
+        assert len(said) == model.tree_.gap_nodes.sum()
     Q = query_rows(3)
     assert np.array_equal(back.predict(Q), model.predict(Q))
+
+
+def _nested_nodes(node):
+    yield node
+    for side in ("left", "right"):
+        if side in node:
+            yield from _nested_nodes(node[side])

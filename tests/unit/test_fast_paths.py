@@ -231,6 +231,7 @@ def test_tree_growth_with_missing_values_readable_equals_fast(seed, kind, limits
     assert readable.missing_left[numeric_tests].any() and not readable.missing_left[numeric_tests].all()
     _assert_same_tree(readable, fast, regression=True, atol=1e-9)
     assert np.array_equal(readable.missing_left, fast.missing_left)
+    assert np.array_equal(readable.gap_nodes, fast.gap_nodes) and readable.gap_nodes.any()
     query = _with_gaps(X, is_categorical, np.random.default_rng(seed), share=0.4)
     assert np.array_equal(readable.apply(query, is_categorical), fast.apply(query, is_categorical))
 

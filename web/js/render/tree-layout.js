@@ -3,7 +3,10 @@
 // A large tree is shown within a node budget: breadth first, a node's children are shown while they fit,
 // and an inner node whose children do not is drawn collapsed ("+412 leaves") until it is opened.
 
-export const NODE_BUDGET = 160;  // nodes drawn before subtrees collapse (about 80 leaves)
+export const NODE_BUDGET = 160;
+// A test "x ≤ the largest float" sends every present value left and the missing ones right (the model
+// file's threshold for "is the value present?").
+const ALL_PRESENT = Number.MAX_VALUE;  // nodes drawn before subtrees collapse (about 80 leaves)
 
 export function children(node) {
   if (node.branches) return Object.entries(node.branches).map(([value, child]) => ({ label: String(value), child }));
@@ -12,8 +15,10 @@ export function children(node) {
     return [{ label: `∈ ${set}`, child: node.left }, { label: `∉ ${set}`, child: node.right }];
   }
   if (node.left && node.right) {
+    if (node.threshold >= ALL_PRESENT) return [{ label: "present", child: node.left }, { label: "missing", child: node.right }];
     const t = formatNumber(node.threshold);
-    return [{ label: `≤ ${t}`, child: node.left }, { label: `> ${t}`, child: node.right }];
+    const gap = (side) => (node.missing === side ? " or missing" : "");  // where a missing number goes
+    return [{ label: `≤ ${t}${gap("left")}`, child: node.left }, { label: `> ${t}${gap("right")}`, child: node.right }];
   }
   return [];
 }

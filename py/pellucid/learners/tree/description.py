@@ -3,10 +3,10 @@
 Every node: samples, impurity, and the estimator's payload (classification: counts, prediction;
 regression: value, prediction). An inner node adds feature, gain, candidates (attribute -> gain for
 every attribute considered there) and one of: branches (value -> child: a multiway test), values (the
-left set of a binary test "feature in values"), left, right; or threshold, left (<=), right, and, in a
-tree that met missing values, "missing": the side ("left" or "right") a missing value takes; without
-it, the side that took more training rows. A leaf adds the reason it is a leaf, and the candidates when
-they were scored but none gained enough.
+left set of a binary test "feature in values"), left, right; or threshold, left (<=), right, and, where
+the node's training rows had gaps in that column, "missing": the side ("left" or "right") they were sent
+to; elsewhere a missing value takes the side that took more training rows. A leaf adds the reason it
+is a leaf, and the candidates when they were scored but none gained enough.
 """
 
 from collections import deque
@@ -34,6 +34,7 @@ def to_nested(tree, names, categories, payload, max_nodes=None):
     kept, below = _kept(tree, max_nodes)
     samples = tree.samples
     sides = tree.missing_left.tolist() if tree.takes_missing else None
+    learned = tree.gap_nodes.tolist()
     scored = ~np.isnan(tree.candidates).all(axis=1)  # (N,) once, not per leaf
     nodes = {}
     for i in kept:
@@ -43,7 +44,7 @@ def to_nested(tree, names, categories, payload, max_nodes=None):
             node["feature"] = names[f]
             if categories[f] is None:
                 node["threshold"] = float(tree.threshold[i])
-                if sides is not None:
+                if sides is not None and learned[i]:
                     node["missing"] = "left" if sides[i] else "right"
             elif i in tree.left_values:
                 node["values"] = [categories[f][c] for c in tree.left_values[i].tolist()]
@@ -140,8 +141,9 @@ def from_nested(root, names, categories, read_payload):
                 stats, [r["gain"] for r in records], np.array([r["candidates"] for r in records]),
                 [r["reason"] for r in records], left_values)
     tree.impurity = np.array([r["impurity"] for r in records])
-    if any(r["missing"] is not None for r in records):  # else each node's default side (Tree.more_rows_left)
-        tree.missing_left = [bool(r["missing"]) for r in records]
+    learned = [i for i, r in enumerate(records) if r["missing"] is not None]
+    if learned:  # the other nodes take the side of more rows (Tree.more_rows_left)
+        tree.learned_sides(learned, [records[i]["missing"] for i in learned])
     return tree, values
     return tree, values
 

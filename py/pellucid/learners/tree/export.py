@@ -8,9 +8,10 @@
     |--- x3 >  2.45
     |--- City in {Lyon, Paris}
     |--- City not in {Lyon, Paris}
+    |--- income <= 41000.00 or missing    (a tree that met missing numbers says where they go)
 """
 
-from .structure import LEAF
+from .structure import ALL_PRESENT, LEAF
 
 
 def _condition(model, node, branch, decimals):
@@ -23,8 +24,12 @@ def _condition(model, node, branch, decimals):
         return f"{name} in {{{listed}}}" if branch == 0 else f"{name} not in {{{listed}}}"
     if values is not None:
         return f"{name} = {values[branch]}"
-    threshold = model.tree_.threshold[node]
-    return f"{name} <= {threshold:.{decimals}f}" if branch == 0 else f"{name} >  {threshold:.{decimals}f}"
+    tree = model.tree_
+    threshold = tree.threshold[node]
+    if threshold == ALL_PRESENT:  # the test "is the value present?"
+        return f"{name} is present" if branch == 0 else f"{name} is missing"
+    gaps = " or missing" if tree.gap_nodes[node] and bool(tree.missing_left[node]) == (branch == 0) else ""
+    return (f"{name} <= {threshold:.{decimals}f}" if branch == 0 else f"{name} >  {threshold:.{decimals}f}") + gaps
 
 
 def export_text(model, decimals=2):

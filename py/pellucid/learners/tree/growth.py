@@ -45,6 +45,7 @@ class Node:
         self.stats, self.depth, self.parent, self.branch = stats, depth, parent, branch
         self.feature, self.threshold, self.gain = LEAF, np.nan, np.nan
         self.missing_left = False  # where a missing value goes at its numeric test
+        self.had_gaps = False  # whether the node's rows had missing values in the tested column
         self.candidates = None  # (d, 3) IMPORTANCE, threshold and missing values' side of every attribute
         self.subsets = {}  # attribute -> its best left set, for binary categorical attributes
         self.left_values = None  # the left set of the node's own binary categorical test
@@ -201,6 +202,7 @@ class Learner:
         else:  # x <= t, then x > t; a numeric attribute may be tested again
             node.threshold, below = node.candidates[a, 1], attributes
             node.missing_left = bool(node.candidates[a, 2])
+            node.had_gaps = bool(np.isnan(values).any())
             go_left = (values <= node.threshold) | (np.isnan(values) & node.missing_left)
             groups = [rows[go_left], rows[~go_left]]
         keys = child_keys(key, np.arange(len(groups)))
@@ -268,7 +270,7 @@ def flatten(root, n_features):
                 gain=[node.gain for node in order], candidates=candidates,
                 reason=[-1 if is_leaf is False else REASON[node.reason] for node, is_leaf in zip(order, leaf)],
                 left_values={i: node.left_values for i, node in enumerate(order) if node.left_values is not None},
-                missing_left=[node.missing_left for node in order])
+                missing_left=[node.missing_left for node in order], gap_nodes=[node.had_gaps for node in order])
 
 
 def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,

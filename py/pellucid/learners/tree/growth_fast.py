@@ -393,9 +393,9 @@ class _Grower:
             step[binary] = ~in_left_set(node[binary], value[binary].astype(np.intp), left_sets)
         total = int(n_children.sum())
         child_stats = self.criterion.group_stats(rows, first_child[node] + step, total)  # (s, C)
-        missing_left = self.missing_sides(goes_left, categorical, gap, node, first_child, child_stats)
+        missing_left, had_gaps = self.missing_sides(goes_left, categorical, gap, node, first_child, child_stats)
         self.inner.append((ids, feature, np.where(categorical, np.nan, threshold),
-                           self.n_nodes + first_child, n_children, best[splits], missing_left))
+                           self.n_nodes + first_child, n_children, best[splits], missing_left, had_gaps))
         parent = np.repeat(np.arange(len(ids)), n_children)  # (C,)
         child_used = used[parent].copy()
         child_used[np.arange(total), feature[parent]] |= multiway[parent]
@@ -411,14 +411,15 @@ class _Grower:
 
     def missing_sides(self, goes_left, categorical, gap, node, first_child, child_stats):
         """(S,) where each split node sends a missing value: the side chosen for its gaps, or, where its rows
-        had none in the tested column, the side that took more rows (as scikit-learn's trees do)."""
+        had none in the tested column, the side that took more rows (as scikit-learn's trees do); and (S,)
+        whether they had gaps."""
         counts = self.criterion.samples(child_stats)  # (C,)
         numeric = ~categorical
         more_left = numeric & (counts[first_child] > counts[np.minimum(first_child + 1, len(counts) - 1)])
         if gap is None:
-            return more_left
+            return more_left, np.zeros(len(first_child), dtype=bool)
         had_gaps = np.bincount(node[gap], minlength=len(first_child)) > 0  # (S,)
-        return np.where(had_gaps, goes_left, more_left) & numeric
+        return np.where(had_gaps, goes_left, more_left) & numeric, had_gaps & numeric
 
     def chosen_subsets(self, nodes, features):
         """{k: sorted left set} for the split nodes (level indices `nodes`) whose test is binary categorical."""
@@ -442,17 +443,17 @@ class _Grower:
         child_start = np.full(N, -1)
         n_children = np.zeros(N, dtype=np.intp)
         gain = np.full(N, np.nan)
-        missing_left = np.zeros(N, dtype=bool)
-        for ids, f, t, c, k, g, ml in self.inner:
+        missing_left, gap_nodes = np.zeros(N, dtype=bool), np.zeros(N, dtype=bool)
+        for ids, f, t, c, k, g, ml, gaps in self.inner:
             feature[ids], threshold[ids], child_start[ids], n_children[ids], gain[ids] = f, t, c, k, g
-            missing_left[ids] = ml
+            missing_left[ids], gap_nodes[ids] = ml, gaps
         candidates = np.full((N, d), np.nan)
         for ids, g in self.evaluated:
             candidates[ids] = g
         for ids in self.no_gain:
             reason[ids] = REASON["no gain"]
         return Tree(feature, threshold, child_start, n_children, parent, branch, depth, stats,
-                    gain, candidates, reason, self.left_values, missing_left)
+                    gain, candidates, reason, self.left_values, missing_left, gap_nodes)
 
 
 def grow(X, is_categorical, n_values, target, *, max_depth=None, min_samples_split=2, min_gain=0.0,

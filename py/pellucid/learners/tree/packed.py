@@ -34,8 +34,9 @@ def to_packed(tree, values=None, candidates=True):
                   scored=scored, candidates=tree.candidates[scored], values=values)
     if tree.weighted is not None:  # what each node's rows weigh, when they were fitted with sample weights
         arrays["weighted"] = tree.weighted
-    if tree.takes_missing:  # the side of each test a missing value takes (else: the side of more rows)
-        arrays["missing_left"] = tree.missing_left
+    if tree.takes_missing:  # the tests that learned where missing values go, and the side each sends them
+        arrays["gap_nodes"] = np.flatnonzero(tree.gap_nodes)
+        arrays["gap_sides_left"] = tree.missing_left[tree.gap_nodes]
     state = serialize.encode(arrays)
     state["left_values"] = {str(node): codes.tolist() for node, codes in tree.left_values.items()}
     return state
@@ -79,16 +80,23 @@ def from_packed(state, categories, n_stats, n_counts=None, n_weighted=0):
     tree.impurity = np.asarray(arrays["impurity"], dtype=float)
     if n_weighted:
         tree.weighted = _weights(state, n_weighted, n)
-    if "missing_left" in state:
-        sides = require_array(serialize.decode(state["missing_left"], "nodes.missing_left"), "nodes.missing_left",
-                              "b", (n,))
-        tree.missing_left = sides
+    if "gap_nodes" in state:
+        _learned_sides(tree, state, n)
     _check_structure(tree, categories)
     numeric_tests = (tree.feature != LEAF) & (np.array([c is None for c in categories] + [False])[tree.feature])
     if not np.isfinite(tree.threshold[numeric_tests]).all():
         raise DataError("The tree's packed nodes are damaged: a numeric test has no finite threshold.",
                         field=FIELD)
     return tree, arrays["values"]
+
+
+def _learned_sides(tree, state, n):
+    """The sides learned at the nodes whose rows had gaps (`gap_nodes`, `gap_sides_left`), checked."""
+    nodes = require_array(serialize.decode(require_key(state, "gap_nodes", "nodes"), "nodes.gap_nodes"),
+                          "nodes.gap_nodes", "i", (None,), low=0, high=n - 1)
+    left = require_array(serialize.decode(require_key(state, "gap_sides_left", "nodes"), "nodes.gap_sides_left"),
+                         "nodes.gap_sides_left", "b", (len(nodes),))
+    tree.learned_sides(nodes, left)
 
 
 def _weights(state, n_weighted, n):

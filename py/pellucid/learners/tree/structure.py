@@ -9,8 +9,8 @@ set (`left_values[node]`) and child 1 otherwise. A row whose categorical value w
 training stops at that inner node.
 
 A missing numeric value (NaN) follows its node's `missing_left`: the side that gained more when the
-node's training rows had gaps in that column (as scikit-learn's trees choose), else the side that took
-more training rows. A test "x <= ALL_PRESENT" sends every present value left and the missing ones right.
+node's training rows had gaps in that column (`gap_nodes`; as scikit-learn's trees choose), else the side
+that took more training rows. A test "x <= ALL_PRESENT" sends every present value left and the missing ones right.
 
 Routing (`apply`) of a tree with numeric tests only is compiled once per tree into a `Router`
 (routing.py): the top levels become one lookup in a table of boxes, the rest a tight loop over levels.
@@ -46,10 +46,10 @@ class Tree:
     Binary categorical tests keep their left set in `left_values` (node -> sorted value codes)."""
 
     FIELDS = ("feature", "threshold", "child_start", "n_children", "parent", "branch", "depth",
-              "gain", "reason", "missing_left")
+              "gain", "reason", "missing_left", "gap_nodes")
 
     def __init__(self, feature, threshold, child_start, n_children, parent, branch, depth, stats,
-                 gain, candidates, reason, left_values=None, missing_left=None):
+                 gain, candidates, reason, left_values=None, missing_left=None, gap_nodes=None):
         self.feature = np.asarray(feature, dtype=np.intp)  # (N,) -1 for leaves
         self.threshold = np.asarray(threshold, dtype=float)  # (N,) NaN unless a numeric test
         self.child_start = np.asarray(child_start, dtype=np.intp)  # (N,)
@@ -65,6 +65,8 @@ class Tree:
         # (N,) where a missing value goes at each numeric test; None: the side that took more training rows
         # (read once the statistics are final: a grower's hold sample weights beside the counts)
         self._missing_left = None if missing_left is None else np.asarray(missing_left, dtype=bool)
+        # (N,) the inner nodes whose training rows had gaps in the tested column: their side was learned
+        self.gap_nodes = np.zeros(len(self.feature), dtype=bool) if gap_nodes is None else np.asarray(gap_nodes, bool)
         self.impurity = None  # (N,) set by the estimator once the tree is final
         self.class_weights = None  # (k,) weight of each class's examples (class_weight="balanced"), or None
         # With sample weights: (k, N) each class's sum of sample weights, or (1, N) a regression node's
@@ -93,6 +95,8 @@ class Tree:
     def missing_left(self):
         if self._missing_left is None:
             self._missing_left = self.more_rows_left()
+            nodes, left = getattr(self, "_learned", ((), ()))
+            self._missing_left[nodes] = left
         return self._missing_left
 
     @missing_left.setter
@@ -109,8 +113,15 @@ class Tree:
 
     @property
     def takes_missing(self):
-        """Whether a missing value ever goes another way than `more_rows_left` says (the tree met gaps)."""
-        return bool((self.missing_left != self.more_rows_left()).any())
+        """Whether some test learned where missing values go (the tree met gaps)."""
+        return bool(self.gap_nodes.any())
+
+    def learned_sides(self, nodes, left):
+        """Set the side of the `gap_nodes` a model file names (`left`: whether each sends them left); every
+        other node keeps the side of more training rows, read once the statistics are final."""
+        self._missing_left = None  # made on first use: the default sides, then these
+        self._learned = (np.asarray(nodes, dtype=np.intp), np.asarray(left, dtype=bool))
+        self.gap_nodes[self._learned[0]] = True
 
     def is_leaf(self, node):
         return self.feature[node] == LEAF
@@ -189,6 +200,7 @@ class Tree:
         self.child_start[node] = -1
         self.n_children[node] = 0
         self.missing_left[node] = False
+        self.gap_nodes[node] = False
         self.reason[node] = REASON[reason]
         self.left_values.pop(int(node), None)
 
