@@ -3,6 +3,8 @@ a header" switch is off; turning it on re-reads the same bytes with the first ro
 notes (a repeated header renamed) are shown; missing cells written NA, #N/A, ? or left empty are counted
 per column and filled by the preprocessing step's default mean, fitted on the training rows."""
 
+import re
+
 import numpy as np
 import pytest
 from playwright.sync_api import expect
@@ -70,7 +72,9 @@ def test_a_repeated_header_shows_the_renamed_note(page, site_url):
     expect(page.locator(".read-notes")).to_contain_text("column 3 is renamed 'score (2)'")
 
 
-def test_missing_cells_are_counted_and_filled_with_the_training_mean(page, site_url):
+def test_missing_cells_are_counted_and_kept_by_a_tree_or_filled_with_the_training_mean(page, site_url):
+    """The opening model, a tree, keeps missing numbers (it sends them down the side that gains more); a
+    learner that cannot read them fills them with the training rows' mean, and cannot be given "keep"."""
     page.goto(site_url)
     wait_until_ready(page)
     upload(page, "gappy.csv", gappy_csv())
@@ -79,13 +83,29 @@ def test_missing_cells_are_counted_and_filled_with_the_training_mean(page, site_
     expect(note).to_contain_text("price (30)")  # NA, #N/A, ? and empty alike
     expect(page.get_by_role("button", name="Drop rows with missing values")).to_have_count(0)
     note.get_by_role("button", name="Missing values choice").click()
-    expect(page.get_by_label("Missing values")).to_be_focused()
-    expect(page.get_by_label("Missing values")).to_have_value("mean")
+    missing = page.get_by_label("Missing values")
+    expect(missing).to_be_focused()
+    expect(page.get_by_label("Model", exact=True)).to_have_value("DecisionTreeClassifier")
+    expect(missing).to_have_value("keep")
 
     page.get_by_label("Target").select_option("label")
     page.get_by_role("button", name="Train").click()
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
     expect(page.get_by_role("alert")).to_be_hidden()
     impute = page.locator("#pre-steps [data-step=impute]")
+    expect(impute).to_contain_text("Missing numbers kept")
+    expect(impute).to_contain_text("price (30 cells)")
+    # The tree says where a missing price goes, at the tests whose rows had gaps only.
+    page.get_by_text("The tree as text").click()
+    twin = page.locator("#tree-text")
+    expect(twin).to_contain_text(re.compile(r"price (≤|>) [\d.]+ or missing|price (is present|is missing)"))
+    expect(twin).not_to_contain_text(re.compile(r"rate (≤|>) [\d.]+ or missing"))
+
+    page.get_by_label("Model", exact=True).select_option("KNeighborsClassifier")
+    expect(missing).to_have_value("mean")
+    expect(missing.locator('option[value="keep"]')).to_be_disabled()
+    page.get_by_role("button", name="Train").click()
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
+    expect(page.get_by_role("alert")).to_be_hidden()
     expect(impute).to_contain_text("filled with the training rows' mean")
     expect(impute).to_contain_text("price (")

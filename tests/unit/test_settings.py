@@ -138,7 +138,7 @@ def test_inline_max_and_the_impute_choices_are_pythons():
     from pellucid.preprocessing.imputer import STRATEGIES
     from pellucid.workbench import frames
     assert SHARED["inline_max"] == frames.INLINE_MAX
-    assert SHARED["impute"]["choices"] == [*STRATEGIES, "drop"]
+    assert SHARED["impute"]["choices"] == [*STRATEGIES, "drop", "keep"]
     assert SHARED["impute"]["default"] in STRATEGIES
 
 

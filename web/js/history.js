@@ -74,7 +74,8 @@ function notRestorable(entry) {
 // --- what a run was --------------------------------------------------------------------------------------
 
 const IMPUTED = { mean: "missing cells get the mean", median: "missing cells get the median",
-  most_frequent: "missing cells get the most frequent value", drop: "rows missing a value dropped" };
+  most_frequent: "missing cells get the most frequent value", drop: "rows missing a value dropped",
+  keep: "missing numbers kept for the trees" };
 
 // The words an entry shows: the learner, its parameters that differ from the defaults, the evaluation as
 // Python describes the split it made (a regression's is never "stratified") and the preprocessing.
@@ -150,8 +151,9 @@ function setChoices(args) {
   const { method, ...evaluation } = args.evaluation;
   store.set({ method, ...evaluation, sample: Boolean(args.sample) });  // a run of a sample is restored as one
   const defaults = models.find((m) => m.name === args.model)?.preprocessing || {};  // the learner's own
-  const { standardize = null, impute = defaults.impute } = args.preprocessing || {};
-  store.set({ standardize: standardize === defaults.standardize ? null : standardize, impute });  // null: the model's default
+  const { standardize = null, impute = null } = args.preprocessing || {};
+  store.set({ standardize: standardize === defaults.standardize ? null : standardize,  // null: the model's default
+    impute: impute === defaults.impute ? null : impute });
   const features = new Set(args.features || []);
   showTable(table, Object.fromEntries(table.columns.map((c) => [c, c === args.target ? "target" : features.has(c) ? "feature" : "ignore"])));
 }

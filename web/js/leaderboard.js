@@ -169,8 +169,8 @@ async function compare() {
   const { model, params, ...common } = args;
   const evaluation = comparisonEvaluation(s, common.evaluation);
   if (evaluation.problem) return showMessage(evaluation.problem, "", "#cv-repeats");
-  // Standardizing follows each learner's own default unless the user set it for all.
-  const setup = { ...common, preprocessing: { ...common.preprocessing, standardize: s.standardize ?? null },
+  // Standardizing and missing cells follow each learner's own default unless the user set them for all.
+  const setup = { ...common, preprocessing: { standardize: s.standardize ?? null, impute: s.impute ?? null },
     sample: Boolean(s.rankSample) };
   // The repeats are the comparison's alone: a row opens with the setup, which Train cross-validates once.
   const request = { ...setup, evaluation, learners, params: { [model]: params }, metric: els.metric.value || null };

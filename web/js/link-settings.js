@@ -69,7 +69,7 @@ export function makeProps(shared, { datasets, models }) {
     stratify: { type: flag, default: true },
     seed: { type: integer(seed.min, seed.max), default: 0 },
     standardize: { type: flag, default: null },  // null: the model's default
-    impute: { type: { parse: (v) => (impute.choices.includes(v) ? v : undefined), format: (v) => v }, default: impute.default },
+    impute: { type: { parse: (v) => (impute.choices.includes(v) ? v : undefined), format: (v) => v }, default: null },  // null: the model's default
     view: { type: text(30), default: "" },
     x: { type: text(), default: "" },
     y: { type: text(), default: "" },

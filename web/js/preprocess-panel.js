@@ -17,9 +17,18 @@ function standardizing(s) {
   return s.standardize ?? Boolean(chosenModel(s)?.preprocessing?.standardize);
 }
 
+// How missing cells are handled: the user's choice, else the model's default (the same rule: a tree keeps
+// missing numbers, which it sends down the side that gains more; other learners get the column's mean).
+export function imputing(s) {
+  return s.impute ?? chosenModel(s)?.preprocessing?.impute ?? s.shared?.impute?.default ?? "mean";
+}
+
+// Whether the chosen model reads missing numbers itself: its default is to keep them.
+const takesMissing = (s) => chosenModel(s)?.preprocessing?.impute === "keep";
+
 // The bridge's `preprocessing` argument of `train`.
 export function preprocessArgs(s = store.get()) {
-  return { standardize: standardizing(s), impute: s.impute };
+  return { standardize: standardizing(s), impute: imputing(s) };
 }
 
 // A number as the page shows a fitted value: three significant digits, no exponent for everyday sizes.
@@ -34,7 +43,16 @@ function plural(n, word) {
 
 const IMPUTED_WITH = { mean: "mean", median: "median", most_frequent: "most frequent value" };
 
+function keptItem(step) {
+  const kept = Object.entries(step.kept).map(([c, n]) => `${c} (${plural(n, "cell")})`).join(", ");
+  const filled = Object.entries(step.values || {}).map(([c, v]) => `${c} ← ${short(v)}`);
+  return [`Missing numbers kept: at each split the tree sends them down the side that gains more (${kept})`
+    + (filled.length ? "; missing text filled with the training rows' most frequent value" : "") + ".",
+  filled.length ? filled : null];
+}
+
 function imputeItem(step) {
+  if (step.kept) return keptItem(step);
   if (step.from_file) {  // an imported model's: the values its file fills in, wherever a cell is missing
     const filled = Object.entries(step.values || {}).map(([c, v]) => `${c} ← ${short(v)}`);
     return [`Missing cells filled with the training rows' ${IMPUTED_WITH[step.strategy]} (text: most frequent), as the file records`, filled];
@@ -100,13 +118,16 @@ function renderChoices(s) {
     ? `${model.label} ${model.preprocessing?.standardize ? "is" : "is not"} sensitive to feature scale` +
       (s.standardize === null ? ", so this is its default." : ".")
     : "";
-  els.impute.value = s.impute;
+  els.impute.value = imputing(s);
+  els.impute.querySelector('option[value="keep"]').disabled = !takesMissing(s);
 }
 
 export function mountPreprocessPanel() {
   els.standardize.addEventListener("change", () => store.set({ standardize: els.standardize.checked }));
   els.impute.addEventListener("change", () => store.set({ impute: els.impute.value }));
   store.subscribe(["standardize", "impute", "model", "models"], renderChoices);
+  // "Keep" is for the trees: another model goes back to its own default rather than fail to train.
+  store.subscribe(["model"], (s) => { if (s.impute === "keep" && !takesMissing(s)) store.set({ impute: null }); });
   store.subscribe(["result"], (s) => renderSteps(s.result));
   renderChoices(store.get());
 }

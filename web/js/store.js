@@ -43,7 +43,7 @@ const INITIAL = {
   axes: { boundary: { x: "", y: "" }, clusters: { x: "", y: "" } },
   cut: 2,              // the dendrogram's number of clusters
   standardize: null,   // standardize numeric columns: true, false, or null for the model's default
-  impute: null,        // missing cells: one of settings.json's impute choices (its default once it is read)
+  impute: null,        // missing cells: one of settings.json's impute choices, or null: the model's default
   sample: false,       // train a learner with a row limit on a seeded sample of that many rows
   rankSample: false,   // Compare learners: rank a learner with a row limit on a seeded sample of that many rows
   trainedRun: null,    // the last training that succeeded, {args, result}: set once per training, the run history records it

@@ -36,9 +36,11 @@ CV_REPEATS = {"min": 1, "max": 10, "default": 1}
 # random_state (which a generated script passes it to) takes no more.
 SEED_MAX = 2 ** 32 - 1
 
-# How missing cells are handled by default, and the choices (the imputer's strategies, or "drop").
+# How missing cells are handled by default, and the choices (the imputer's strategies, "drop", or "keep":
+# missing numbers left to a learner that takes them, the trees, which is then its default).
 IMPUTE_DEFAULT = "mean"
-IMPUTE_CHOICES = ("mean", "median", "most_frequent", "drop")
+IMPUTE_KEEP = "keep"
+IMPUTE_CHOICES = ("mean", "median", "most_frequent", "drop", IMPUTE_KEEP)
 
 # Vectors up to this long are written inside a formula (the notes' examples); longer ones go to the
 # page's per-feature table, so a 20-column table does not fill screens with math.
@@ -81,8 +83,15 @@ MAX_ROWS = 2_000_000
 def preprocessing_defaults(learner):
     """{standardize, impute}: what a learner's preprocessing is unless the page says otherwise, the one rule
     (the `models` menu sends it with each learner, and the page and its run history read it there):
-    standardise a learner that is sensitive to feature scale, fill missing cells with the column's mean."""
-    return {"standardize": bool(learner.scale_sensitive), "impute": IMPUTE_DEFAULT}
+    standardise a learner that is sensitive to feature scale; leave missing numbers to a learner that takes
+    them (a tree sends them down the side that gains more), else fill missing cells with the column's mean."""
+    return {"standardize": bool(learner.scale_sensitive),
+            "impute": IMPUTE_KEEP if takes_missing(learner) else IMPUTE_DEFAULT}
+
+
+def takes_missing(learner):
+    """Whether the learner's estimator reads missing numbers itself (the trees and their ensembles)."""
+    return bool(getattr(learner.estimator, "takes_missing_values", False))
 
 
 def is_error_field(field):

@@ -12,11 +12,15 @@ from .imputer import STRATEGIES, SimpleImputer
 from .onehot import OneHotEncoder
 from .scaler import StandardScaler
 
+KEEP = "keep"  # missing numbers kept for a model that takes them (a tree); missing categories filled
+IMPUTES = (*STRATEGIES, KEEP)
+
 
 class Preprocessor(Estimator):
-    """impute: None (no cell is filled) or a SimpleImputer strategy; standardize: whether numeric columns
-    are scaled to mean 0 and standard deviation 1; one_hot: whether categorical columns become 0/1
-    columns. Fitted parts: `imputer_`, `scaler_` and `encoder_` (or None)."""
+    """impute: None (no cell is filled), a SimpleImputer strategy, or "keep" (missing numbers are kept for
+    a model that takes them, a tree; missing categories get their most frequent value); standardize:
+    whether numeric columns are scaled to mean 0 and standard deviation 1; one_hot: whether categorical
+    columns become 0/1 columns. Fitted parts: `imputer_`, `scaler_` and `encoder_` (or None)."""
 
     def __init__(self, impute=None, standardize=False, one_hot=False):
         self.impute = impute
@@ -24,9 +28,9 @@ class Preprocessor(Estimator):
         self.one_hot = one_hot
 
     def fit(self, X, y=None):
-        if self.impute not in (None, *STRATEGIES):
-            raise DataError(f"impute must be null or one of {', '.join(STRATEGIES)}; got {self.impute!r}.")
-        self.imputer_ = SimpleImputer(self.impute).fit(X) if self.impute else None
+        if self.impute not in (None, *IMPUTES):
+            raise DataError(f"impute must be null or one of {', '.join(IMPUTES)}; got {self.impute!r}.")
+        self.imputer_ = _imputer(self.impute).fit(X) if self.impute else None
         filled = self.imputer_.transform(X) if self.imputer_ else X
         self.scaler_ = StandardScaler().fit(filled) if self.standardize else None
         self.encoder_ = OneHotEncoder().fit(filled) if self.one_hot else None
@@ -62,7 +66,7 @@ class Preprocessor(Estimator):
         d = require_dict(d, path)
         impute = require_key(d, "impute", path)  # null when no cell is filled
         if impute is not None:
-            require_text(impute, f"{path}.impute", STRATEGIES)
+            require_text(impute, f"{path}.impute", IMPUTES)
         prep = cls(impute, require_bool(require_key(d, "standardize", path), f"{path}.standardize"),
                    require_bool(d.get("one_hot", False), f"{path}.one_hot"))
         prep.imputer_ = prep.scaler_ = prep.encoder_ = None
@@ -70,9 +74,10 @@ class Preprocessor(Estimator):
             return prep
         columns = require_names(require_key(d, "columns", path), f"{path}.columns")
         if prep.impute:
-            prep.imputer_ = SimpleImputer(prep.impute)
+            prep.imputer_ = _imputer(prep.impute)
             prep.imputer_.feature_names_in_ = columns
-            prep.imputer_.statistics_ = _by_column(d, "statistics", path, columns, _statistic, every=True)
+            prep.imputer_.statistics_ = _by_column(d, "statistics", path, columns, _statistic,
+                                                   every=prep.imputer_.fill_numbers)
         if prep.standardize:
             prep.scaler_ = StandardScaler()
             prep.scaler_.feature_names_in_ = columns
@@ -87,6 +92,11 @@ class Preprocessor(Estimator):
             if prep.scaler_ is not None and set(prep.scaler_.mean_) & set(prep.encoder_.categories_):
                 raise damaged(f"{path}.categories", "names a column that is also standardised as a number")
         return prep
+
+
+def _imputer(impute):
+    """The SimpleImputer of an `impute` choice: "keep" fills categories only, with their most frequent value."""
+    return SimpleImputer("most_frequent", fill_numbers=False) if impute == KEEP else SimpleImputer(impute)
 
 
 def _by_column(d, key, path, columns, check, every=False):

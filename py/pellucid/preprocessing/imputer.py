@@ -1,7 +1,8 @@
 """Filling missing cells with a value learned from the training rows, as scikit-learn's SimpleImputer.
 
 Numeric columns get their mean, median or most frequent value; a categorical column always gets its most
-frequent value (the mean of text is not defined). Ties go to the smallest value, as in scikit-learn.
+frequent value (the mean of text is not defined). Ties go to the smallest value, as in scikit-learn. With
+fill_numbers=False only categorical columns are filled: a tree takes missing numbers itself.
 """
 
 import numpy as np
@@ -23,8 +24,9 @@ class SimpleImputer(Estimator):
     """fit learns `statistics_` ({column: fill value}) from the rows it sees; transform fills every missing
     cell of that column with it."""
 
-    def __init__(self, strategy="mean"):
+    def __init__(self, strategy="mean", fill_numbers=True):
         self.strategy = strategy
+        self.fill_numbers = fill_numbers
 
     def fit(self, X, y=None):
         if self.strategy not in STRATEGIES:
@@ -32,7 +34,7 @@ class SimpleImputer(Estimator):
         table, _ = as_table(X)
         self.feature_names_in_ = list(table.columns)
         self.statistics_ = {name: self._statistic(name, table.column(name), table.kinds[name])
-                            for name in table.columns}
+                            for name in table.columns if self.fill_numbers or table.kinds[name] != NUMERIC}
         return self
 
     def _statistic(self, name, values, kind):
@@ -52,6 +54,8 @@ class SimpleImputer(Estimator):
         check_columns(self, table)
         changed = {}
         for name in table.columns:
+            if name not in self.statistics_:  # a number left missing (fill_numbers=False)
+                continue
             values, kind = table.column(name), table.kinds[name]
             gaps = missing(values, kind)
             if gaps.any():

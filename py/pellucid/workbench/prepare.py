@@ -4,7 +4,8 @@ training rows, and the steps the page shows ("impute", "standardize", "one_hot":
 0/1 columns for a learner that needs numbers).
 
 Defaults: standardise when the learner is scale-sensitive (distances or gradients change when a feature
-is rescaled); impute missing cells with the column's mean (numeric) or most frequent value (categorical).
+is rescaled); impute missing cells with the column's mean (numeric) or most frequent value (categorical),
+but for a learner that takes missing numbers (a tree) "keep" them and fill only missing categories.
 "drop" instead leaves out, before the split, every row missing a chosen feature; a row without a target
 value is always left out (there is nothing to learn from it or score it against).
 """
@@ -14,7 +15,7 @@ import numpy as np
 from ..core.errors import DataError
 from ..preprocessing import Preprocessor
 from ..preprocessing.columns import missing
-from ..core.settings import IMPUTE_CHOICES, preprocessing_defaults
+from ..core.settings import IMPUTE_CHOICES, IMPUTE_KEEP, preprocessing_defaults, takes_missing
 
 
 def check_choices(choices, learner):
@@ -38,6 +39,10 @@ def check_choices(choices, learner):
     if impute not in IMPUTE_CHOICES:
         raise DataError(f"preprocessing impute must be one of {', '.join(IMPUTE_CHOICES)}; got {impute!r}.",
                         field="preprocessing.impute")
+    if impute == IMPUTE_KEEP and not takes_missing(learner):
+        raise DataError(f"{learner.label} cannot read missing numbers (only the trees and their ensembles "
+                        "can): choose how missing cells are filled (mean, median, most frequent) or drop "
+                        "those rows.", field="preprocessing.impute")
     return {"standardize": standardize, "impute": impute}
 
 
@@ -85,7 +90,10 @@ def steps(preprocessor, X_all, choices, dropped):
         stats = preprocessor.imputer_.statistics_ if preprocessor.imputer_ is not None else {}
         out.append({"step": "impute", "strategy": choices["impute"], "columns": list(gaps),
                     "missing": gaps, "values": {name: stats[name] for name in gaps if name in stats} or None,
-                    "rows_dropped": rows_dropped})
+                    "rows_dropped": rows_dropped,
+                    # "keep": the columns whose missing numbers the model reads as they are
+                    "kept": {name: n for name, n in gaps.items() if name not in stats} or None
+                    if choices["impute"] == IMPUTE_KEEP else None})
     if preprocessor.scaler_ is not None and preprocessor.scaler_.mean_:
         scaler = preprocessor.scaler_
         out.append({"step": "standardize", "columns": list(scaler.mean_),
@@ -104,6 +112,7 @@ STEP_WORDS = {"impute": "missing cells filled", "standardize": "numeric columns 
 def describe(shown, then):
     """The run's steps in words (what both libraries were given), followed by `then`, what is done after."""
     done = [STEP_WORDS[s["step"]] for s in shown if s["step"] != "impute" or s["values"]]
+    done += ["missing numbers left to the model"] if any(s.get("kept") for s in shown) else []
     if not done:
         return then
     return f"as on the page, fitted on the training rows: {', '.join(done)}; then {then}"

@@ -10,7 +10,7 @@ the columns (one-hot, or category codes). A new kind of preprocessing step is wr
 import re
 
 from ..core.errors import DataError
-from ..core.settings import MISSING_MARKERS
+from ..core.settings import IMPUTE_KEEP, MISSING_MARKERS
 from ..tabular.cells import NUMBER_ONLY_MARKERS
 from ..tabular.xlsx import is_xlsx
 from ..tabular.dates import PARTS, date_format, part_name
@@ -193,16 +193,18 @@ def _run_preparation_lines(run, numeric, categorical):
     standardize = bool(getattr(preprocessor, "standardize", False))
     if not impute and not standardize:
         return ["preprocess = []  # the run imputed nothing and standardised nothing"]
-    numeric_steps = ([f"SimpleImputer(strategy={impute!r})"] if impute else []) + \
+    keep = impute == IMPUTE_KEEP  # missing numbers left to the tree, which scikit-learn's trees take too
+    numeric_steps = ([f"SimpleImputer(strategy={impute!r})"] if impute and not keep else []) + \
         (["StandardScaler()"] if standardize else [])
     parts = []
     if numeric:
-        parts.append(f"    (\"numeric\", make_pipeline({', '.join(numeric_steps)}), {numeric!r})")
+        steps = f"make_pipeline({', '.join(numeric_steps)})" if numeric_steps else "'passthrough'"
+        parts.append(f"    (\"numeric\", {steps}, {numeric!r})")
     if categorical:
         fill = 'SimpleImputer(strategy="most_frequent")' if impute else "'passthrough'"
         parts.append(f"    (\"categorical\", {fill}, {categorical!r})")
-    done = " and ".join(what for what, on in (("missing cells imputed", impute),
-                                               ("numeric columns standardised", standardize)) if on)
+    filled = "missing categories filled, missing numbers left to the tree" if keep else "missing cells imputed"
+    done = " and ".join(what for what, on in ((filled, impute), ("numeric columns standardised", standardize)) if on)
     return [f"# The run's preparation, fitted on the training rows: {done}.",
             "preprocess = [ColumnTransformer([", ",\n".join(parts) + "],",
             "    verbose_feature_names_out=False).set_output(transform=\"pandas\")]", ""]
