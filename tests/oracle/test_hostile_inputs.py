@@ -193,7 +193,12 @@ def test_pandas_missing_values_are_missing_not_a_category():
     with pytest.raises(DataError, match="'colour' has 15 missing"):
         pellucid.DecisionTreeClassifier().fit(X.drop(columns="count"), y)
     with pytest.raises(DataError, match="'count' has 15 missing"):
-        pellucid.DecisionTreeClassifier().fit(X.drop(columns="colour"), y)
+        pellucid.GaussianNB().fit(X.drop(columns="colour"), y)
+    # A tree reads the missing counts as missing numbers (NaN), as scikit-learn's trees take them.
+    tree = pellucid.DecisionTreeClassifier().fit(X.drop(columns="colour"), y)
+    as_nan = X.drop(columns="colour").astype({"count": float})
+    assert np.isnan(as_nan["count"]).sum() == 15
+    np.testing.assert_array_equal(tree.predict(as_nan), pellucid.DecisionTreeClassifier().fit(as_nan, y).predict(as_nan))
 
 
 def test_a_date_column_is_refused():
@@ -350,7 +355,8 @@ def test_pandas_columns_of_every_dtype_read_as_their_values():
     np.testing.assert_array_equal(tree.predict(kinds), same.predict(as_text))
     kinds["flag"] = pd.Series([True, None, False] * 15, dtype="boolean")
     with pytest.raises(DataError, match="'flag' has 15 missing"):
-        pellucid.DecisionTreeClassifier().fit(kinds, y)
+        pellucid.LogisticRegression().fit(kinds, y)
+    pellucid.DecisionTreeClassifier().fit(kinds, y)  # a tree takes the missing flags as missing numbers
 
 
 # --- linear regression at any scale of the features -------------------------------------------------------

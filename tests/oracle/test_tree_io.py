@@ -79,8 +79,8 @@ def test_from_dict_refuses_a_damaged_tree():
 def test_bad_input_raises_data_error():
     X, y = load_iris(return_X_y=True)
     bad = X.copy()
-    bad[5, 2] = np.nan
-    with pytest.raises(DataError, match="x2.*missing"):
+    bad[5, 2] = np.inf  # a missing number (NaN) the tree takes; an infinite one it refuses
+    with pytest.raises(DataError, match="x2.*infinite"):
         DecisionTreeClassifier().fit(bad, y)
     with pytest.raises(DataError, match="at least 2 classes"):
         DecisionTreeClassifier().fit(X, np.zeros(len(y)))

@@ -94,7 +94,7 @@ def test_drop_rows_leaves_out_rows_missing_a_feature_before_the_split(mixed):
     n_missing = int(np.isnan(session.tables[mixed].column("large")).sum())
     assert result["preprocessing"][0] == {"step": "impute", "strategy": "drop", "columns": ["large"],
                                           "missing": {"large": n_missing}, "values": None,
-                                          "rows_dropped": n_missing}
+                                          "rows_dropped": n_missing, "kept": None}
     assert sum(len(rows) for rows in result["splits"].values()) == 3000 - n_missing
 
 

@@ -217,10 +217,15 @@ def test_missing_values_are_imputed_from_training_rows_or_their_rows_dropped(tmp
     table_id = ok("load_csv", path=str(path))["table_id"]
     result = ok("train", table_id=table_id, target="y", features=None, model="DecisionTreeClassifier",
                 params={}, evaluation={"method": "none"})
-    impute = result["preprocessing"][0]
+    impute = result["preprocessing"][0]  # a tree keeps the missing numbers, and fills the missing text
     assert impute["step"] == "impute" and impute["missing"] == {"a": 1, "b": 1, "c": 1}
-    assert impute["values"] == {"a": 3.0, "b": 4.5, "c": "x"} and impute["rows_dropped"] == 0
+    assert impute["strategy"] == "keep" and impute["kept"] == {"a": 1, "b": 1}
+    assert impute["values"] == {"c": "x"} and impute["rows_dropped"] == 0
     assert result["metrics"]["train"]["n"] == 5
+    result = ok("train", table_id=table_id, target="y", features=None, model="DecisionTreeClassifier",
+                params={}, evaluation={"method": "none"}, preprocessing={"impute": "mean"})
+    impute = result["preprocessing"][0]
+    assert impute["values"] == {"a": 3.0, "b": 4.5, "c": "x"} and impute["kept"] is None
     dropped = ok("train", table_id=table_id, target="y", features=None, model="DecisionTreeClassifier",
                  params={}, evaluation={"method": "none"}, preprocessing={"impute": "drop"})
     assert dropped["preprocessing"][0]["rows_dropped"] == 3 and dropped["metrics"]["train"]["n"] == 2
