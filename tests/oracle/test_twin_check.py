@@ -211,3 +211,23 @@ def test_pellucid_imports_sklearn_only_where_it_is_needed():
     assert importers == ["core/sklearn_protocols.py", "workbench/twin_check.py"]
     check = "import sys, pellucid, pellucid.bridge; assert 'sklearn' not in sys.modules, 'scikit-learn was imported'"
     subprocess.run([sys.executable, "-c", check], cwd=package.parent, check=True)
+
+
+@pytest.mark.parametrize("model", ["DecisionTreeClassifier", "CategoricalNB", "KNeighborsClassifier"])
+def test_columns_with_missing_cells_are_compared_too(tmp_path, model):
+    """Missing numbers and missing categories (filled, or kept by a tree) are no category of their own."""
+    rng = np.random.default_rng(1)
+    path = tmp_path / "gaps.csv"
+    with open(path, "w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["size", "colour", "label"])
+        for _ in range(120):
+            size, colour = rng.normal(), str(rng.choice(["red", "blue", "green"]))
+            writer.writerow(["NA" if rng.random() < 0.2 else f"{size:.3f}", "" if rng.random() < 0.2 else colour,
+                             "big" if size > 0 else "small"])
+    table = ok(session.handle("load_csv", {"path": str(path), "name": path.name}))
+    features = ["colour"] if model == "CategoricalNB" else ["size", "colour"]
+    result = ok(session.handle("train", {"table_id": table["table_id"], "target": "label", "features": features,
+                                         "model": model, "params": {}, "evaluation": SPLIT}))
+    checked = compare(result)
+    assert set(scores(checked)) == {"train", "validation", "test"}

@@ -170,7 +170,8 @@ def _context(run, X, train_rows):
 
 
 def _categories(column):
-    return sorted(set(np.asarray(column).tolist()))
+    """The column's distinct values, missing cells (None, NaN) left out: the run fills or keeps them."""
+    return sorted({v for v in np.asarray(column).tolist() if v is not None and v == v})
 
 
 def _raw_matrix(X):
