@@ -137,3 +137,27 @@ def test_iris_and_a_regression_draw_their_outputs(page, site_url):
     expect(page.locator("#network-text table").last.locator("tbody th")).to_have_text(["prediction"])
     assert painted_pixels(page, "#loss-canvas") > 20_000
     page.locator("#view-network").screenshot(path="docs/screenshots/network-line.png")
+
+
+def test_cancel_keeps_the_network_of_the_last_epoch(page, site_url):
+    """Cancel while a network trains: the worker is replaced at once, and the network shown is the one after
+    the last epoch the progress line named (trained again to that epoch, with the same seed)."""
+    page.goto(site_url + "#dataset=moons&n=5000")
+    expect(page.locator("#data-summary")).to_contain_text("5000 rows", timeout=90_000)
+    expect(page.locator("#status")).to_have_text("Ready", timeout=90_000)
+    page.get_by_label("Model", exact=True).select_option("MLPClassifier")
+    page.get_by_label("max epochs", exact=True).fill("5000")
+    page.get_by_label("tol", exact=True).fill("0")  # no early end: it runs until stopped
+    page.get_by_label("n iter no change", exact=True).fill("5000")
+    page.get_by_role("button", name="Train").click()
+    status = page.locator("#status")
+    expect(status).to_contain_text(re.compile(r"epoch ([3-9]|\d\d+) of 5000"), timeout=60_000)
+    said = int(re.search(r"epoch (\d+) of 5000", status.text_content()).group(1))
+    page.get_by_role("button", name="Cancel").click()
+    expect(status).to_contain_text("Training stopped at epoch", timeout=90_000)
+    expect(status).to_contain_text("the network shown is the one after epoch", timeout=90_000)
+    epoch = int(re.search(r"after epoch (\d+)", status.text_content()).group(1))
+    assert epoch >= said
+    expect(page.locator("#accuracy")).not_to_have_text("—")
+    expect(page.get_by_label("Model", exact=True)).to_have_value("MLPClassifier")
+    expect(page.locator("#history-box")).to_contain_text(f"max epochs {epoch}")

@@ -10,6 +10,7 @@ import { chooseModel } from "./model-controls.js";
 import { chooseDataset, loadData, loadChosenDataset, showTable } from "./data-controls.js";
 import { clearResults, wantView } from "./results.js";
 import { train } from "./training.js";
+import { trainAndRecord } from "./result-actions.js";
 import { loadSession } from "./session-store.js";
 import { loadSource } from "./data-source.js";
 import { EVALUATION_KEYS } from "./eval-panel.js";
@@ -84,9 +85,31 @@ async function restartAndRestore(reason, doneText, { keepResult = false } = {}) 
   setStatus("ready", doneText);
 }
 
+// The epoch a network's training had reached when Cancel stopped it, or null: the last one its progress
+// reports said, for a seeded network trained on a split (or every row), so that training it again for that
+// many epochs makes the very network it had then. Under k-fold there is no one network to keep.
+function stoppedEpoch({ training, progressLabel }) {
+  const epoch = /\bepoch (\d+) of \d+$/.exec(progressLabel || "");
+  const seeded = training?.params?.random_state !== null;
+  return epoch && training?.evaluation?.method !== "kfold" && seeded ? Number(epoch[1]) : null;
+}
+
+// A network stopped at an epoch: the worker is replaced at once, then the network is trained again, for
+// the epochs it had done, and shown as the result, the loss curve ending there.
+async function keepLastEpoch(args, epoch) {
+  const done = `Training stopped at epoch ${epoch}`;
+  await restartAndRestore(`${done}; the network is the one of that epoch.`, done);
+  const { source, table } = store.get();
+  if (!source || !table) return;
+  await trainAndRecord({ ...args, table_id: table.table_id, params: { ...args.params, max_iter: epoch } });
+  setStatus("ready", `${done}: the network shown is the one after epoch ${epoch}.`);
+}
+
 // Stops the running job (training, an export, a view's computation) by replacing the worker; the data,
-// the settings and the last result are kept.
+// the settings and the last result are kept, or for a network stopped while training, its last epoch.
 export function cancel() {
+  const epoch = stoppedEpoch(store.get());
+  if (epoch) return keepLastEpoch(store.get().training, epoch);
   const job = store.get().busy.replace(/…$/, "") || "The job";
   return restartAndRestore(`${job} cancelled. Your data and settings are kept; press Train to start again.`,
     `${job} cancelled`, { keepResult: true });

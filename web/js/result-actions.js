@@ -87,10 +87,11 @@ function enableButtons({ ready, busy, view, result }) {
 // when it succeeded.
 export async function trainAndRecord(args) {
   const settings = trainingSettings();  // the settings it is trained with, for the out-of-date mark
+  store.set({ training: args });  // what Cancel stops (a network's is kept at its last epoch: lifecycle.js)
   const trained = await trainModel(args, () => {
     store.set({ trained: true, lastTrain: args, trainedSettings: settings });
     return rememberSession();
-  });
+  }).finally(() => store.set({ training: null }));
   if (trained) store.set({ trainedRun: { args, result: store.get().result } });
   return trained;
 }

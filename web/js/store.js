@@ -21,6 +21,7 @@ const INITIAL = {
   starting: false,     // the opening load (menus, linked data, first training) is under way
   status: { state: "loading", text: "Loading Python…" },  // the status line
   progress: null,      // the running job's fraction done, or null when none is reported
+  progressLabel: "",   // what its last report said ("epoch 37 of 200")
   message: null,       // {text, detail?}: what went wrong, shown in the message area
   note: "",            // a quiet note about the link the page was opened with
   busy: "",            // what the page is doing, or "" when idle
@@ -37,6 +38,7 @@ const INITIAL = {
   trained: false,      // a model was trained on this data (the session retrains it on reload)
   result: null,        // the shown model's result
   lastTrain: null,     // the train arguments of that result (retrained into a new worker after a cancel)
+  training: null,      // the train arguments of the training running now, or null
   trainedSettings: null,  // the settings that result was trained with (result-standing.js), to mark it out of date
   enabledViews: [],    // the views that apply to the result
   wanted: {},          // the view and axes a link asked for, used by the next result

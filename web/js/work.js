@@ -48,7 +48,7 @@ export async function run(label, work, { cancellable = false, onError = () => {}
     onError(error);
     return null;
   } finally {
-    store.set({ busy: "", cancellable: false, progress: null });
+    store.set({ busy: "", cancellable: false, progress: null, progressLabel: "" });
     if (store.get().status.state === "busy") {
       if (store.get().starting) setStatus("loading", "Preparing the workbench…");
       else setStatus("ready", "Ready");
@@ -58,7 +58,7 @@ export async function run(label, work, { cancellable = false, onError = () => {}
 
 export function showProgress(event) {
   if (event.event !== "progress") return;
-  store.set({ progress: Math.max(0, Math.min(1, Number(event.fraction) || 0)) });
+  store.set({ progress: Math.max(0, Math.min(1, Number(event.fraction) || 0)), progressLabel: String(event.label || "") });
   if (event.label) setStatus("busy", String(event.label));
 }
 
