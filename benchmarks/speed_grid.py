@@ -1,4 +1,4 @@
-"""The perceptron, wide linear regression, Gaussian naive Bayes prediction, PCA and k-NN's fit against
+"""The perceptron, wide linear regression, Gaussian naive Bayes prediction, PCA and k-NN against
 scikit-learn, one thread each, at a few sizes: each pair timed best of `--repeats`, the two interleaved
 (ours, theirs, ours, ...) so that a busy machine slows both alike. Prints a Markdown table with the ratio pellucid /
 scikit-learn (below 1: pellucid is faster).
@@ -122,6 +122,10 @@ def neighbours_rows(shapes, repeats):
         y = (X[:, 0] > 0).astype(int)
         times = interleaved(repeats, pellucid.KNeighborsClassifier().fit, KNeighborsClassifier().fit, X, y)
         rows.append(("k-NN fit (k = 5)", f"{n:,} x {d}", *times))
+        Q = rng.normal(size=(n // 10, d))
+        ours, theirs = pellucid.KNeighborsClassifier().fit(X, y), KNeighborsClassifier().fit(X, y)
+        times = interleaved(repeats, ours.predict, theirs.predict, Q)
+        rows.append((f"k-NN predict (k = 5), {len(Q):,} queries", f"{n:,} x {d}", *times))
     return rows
 
 

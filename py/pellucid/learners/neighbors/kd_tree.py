@@ -5,11 +5,12 @@ among them, so the answer is the brute-force one to the last bit, ties included 
 measures both; equal distances go by training row).
 
 The tree. The training rows are split in halves, level by level, each node along the feature where its
-points spread widest, until a leaf holds LEAF_SIZE to 2 LEAF_SIZE - 1 rows. Node i of a level holds the
-rows at positions [i n / 2^l, (i + 1) n / 2^l) of one permutation, so every node is a contiguous run of
-it, and each node keeps the bounding box of its points. The tree holds no copy of the rows: the
-searches' score arrays are stored in tree order instead of training order (distance_scores.in_order),
-so each node's columns are one slice.
+points spread widest (judged on a sample of a large node's rows), until a leaf holds LEAF_SIZE to
+2 LEAF_SIZE - 1 rows. Node i of a level holds the rows at positions [i n / 2^l, (i + 1) n / 2^l) of one
+permutation, so every node is a contiguous run of it, and each node keeps the bounding box of its
+points. The tree holds no copy of the rows, nor makes one while it is built (each level reorders the
+permutation, with one sort for all its nodes): the searches' score arrays are made in tree order
+instead of training order (distance_scores.arrange), so each node's columns are one slice.
 
 A search, for a whole batch of queries at once (numpy calls per tree level and per node scanned, none
 per query):
@@ -42,6 +43,10 @@ _PAIRS_PER_BATCH = 2 ** 21  # (query, node) pairs a batch of queries may reach a
 _BATCH_QUERIES = (256, 65536)  # ... within these many queries a batch
 _PROBE_QUERIES = 256  # the queries that decide whether the tree is worth it
 _HIT_BUDGET = 2 ** 20  # measured candidates waiting at most before each query's k best are kept
+_PROBE_PAIRS = 2 ** 18  # (query, node) pairs the probe of a tree looks at once
+_SPREAD_SAMPLE = 128  # a large node's widest feature is judged on this many of its rows
+_BLOCK_CELLS = 1 << 20  # values of the rows gathered at once while building
+COPY_RANK_CAP = 255  # copy ranks are kept up to this (in one byte): a search with a larger k skips no copy
 
 
 def _bounds(n, level):
@@ -54,29 +59,89 @@ def _bounds(n, level):
 
 def build_tree(P):
     """The tree over the rows of P (n, d) (for cosine, the rows scaled to unit length), as a dict of
-    arrays (heap order: node j has children 2j + 1 and 2j + 2); "perm" lists the rows in tree order."""
+    arrays (heap order: node j has children 2j + 1 and 2j + 2); "perm" lists the rows in tree order,
+    "copy_rank" their copy ranks (capped at COPY_RANK_CAP), "loT" and "hiT" (d, nodes) the boxes of
+    the nodes down to the level the searches scan.
+
+    P is only read: each level reorders an index array ("perm"), and the rows a step needs are gathered
+    a block at a time, so building takes a few arrays of n numbers beside P, never a copy of it."""
+    P = np.ascontiguousarray(P)  # itself when it is already (the flat gathers below need its rows in a run)
     n, d = P.shape
     depth = int(np.floor(np.log2(n / LEAF_SIZE))) if n >= 2 * LEAF_SIZE else 0
-    perm = np.arange(n)
+    copies = np.minimum(copy_ranks(P), COPY_RANK_CAP).astype(np.uint8)  # (n,) before the level arrays exist
+    perm = np.arange(n, dtype=np.intp)
     dims = np.zeros(2 ** depth - 1, dtype=np.intp)  # split feature of each inner node
     for level in range(depth):
         bounds = _bounds(n, level)
-        Pp = P[perm]  # (n, d) rows in current tree order
-        spread = np.maximum.reduceat(Pp, bounds[:-1], axis=0) - np.minimum.reduceat(Pp, bounds[:-1], axis=0)
-        dim = np.argmax(spread, axis=1)  # (2^level,) the widest feature of each node
-        node = np.repeat(np.arange(2 ** level), np.diff(bounds))  # (n,)
-        order = np.lexsort((Pp[np.arange(n), dim[node]], node))  # sort each node's rows along its feature
-        perm = perm[order]
+        dim = _widest_features(P, perm, bounds)  # (2^level,)
+        perm = perm[np.argsort(_split_keys(P, perm, bounds, dim))]  # each node's rows in halves along it
         dims[2 ** level - 1:2 ** (level + 1) - 1] = dim
-    Pp = P[perm]
-    starts = [_bounds(n, level)[:-1] for level in range(depth + 1)]
-    lo = np.concatenate([np.minimum.reduceat(Pp, s, axis=0) for s in starts])  # (2^(depth+1) - 1, d)
-    hi = np.concatenate([np.maximum.reduceat(Pp, s, axis=0) for s in starts])
+    lo, hi = _boxes(P, perm, depth)  # (2^(depth+1) - 1, d) each
     inner = np.arange(len(dims))
     split = hi[2 * inner + 1, dims]  # (inner,) a query goes left when its value is <= this
-    return {"perm": perm, "depth": depth, "n": n, "dims": dims, "split": split,
-            "loT": np.ascontiguousarray(lo.T), "hiT": np.ascontiguousarray(hi.T),  # (d, nodes) each
-            "copy_rank": copy_ranks(P)[perm]}  # (n,) in tree order
+    tree = {"perm": perm, "depth": depth, "n": n, "dims": dims, "split": split, "copy_rank": copies[perm]}
+    searched = 2 ** (_level_holding(tree, _SCAN_ROWS) + 1) - 1  # the searches test no box below that level
+    return {**tree, "loT": np.ascontiguousarray(lo[:searched].T), "hiT": np.ascontiguousarray(hi[:searched].T)}
+
+
+def _split_keys(P, perm, bounds, dim):
+    """(n,) a key per position whose ascending order groups the rows by node and sorts each node's
+    rows along its split feature: the node's number plus half the row's place in the node's range
+    [lo, hi] along that feature, (v - lo) / (hi - lo), which rounding keeps within [0, 1] and in the
+    order of v. One float sort then splits every node of a level, faster than sorting on (node, value)."""
+    node = np.repeat(np.arange(len(dim), dtype=np.intp), np.diff(bounds))  # (n,) node of each position
+    flat, keys = P.reshape(-1), np.empty(len(perm))
+    blocks = _row_blocks(len(perm), P.shape[1])
+    for block in blocks:
+        keys[block] = np.take(flat, perm[block] * P.shape[1] + dim[node[block]])  # P[perm, dim] for the block
+    lo = np.minimum.reduceat(keys, bounds[:-1])  # (nodes,)
+    width = np.maximum.reduceat(keys, bounds[:-1]) - lo
+    width[width == 0] = 1.0  # a node of one value along its feature: any order splits it
+    for block in blocks:
+        at = node[block]
+        keys[block] = at + 0.5 * ((keys[block] - lo[at]) / width[at])
+    return keys
+
+
+def _widest_features(P, perm, bounds):
+    """(nodes,) the feature along which each node's rows (perm[bounds[i]:bounds[i + 1]]) spread widest,
+    judged on at most _SPREAD_SAMPLE of them evenly spaced in the node (all of them in small nodes):
+    any feature gives a correct tree, and the sample picks the widest in all but close calls."""
+    sizes = np.diff(bounds)  # (nodes,)
+    if sizes.min() < 2 * _SPREAD_SAMPLE:
+        lo, hi = _segment_boxes(P, perm, bounds[:-1])
+    else:
+        positions = bounds[:-1, None] + np.arange(1, _SPREAD_SAMPLE + 1) * sizes[:, None] // (_SPREAD_SAMPLE + 1)
+        lo, hi = _segment_boxes(P, perm[positions.ravel()], np.arange(len(sizes), dtype=np.intp) * _SPREAD_SAMPLE)
+    return np.argmax(hi - lo, axis=1)
+
+
+def _boxes(P, perm, depth):
+    """(lo, hi), each (2^(depth+1) - 1, d) in heap order: every node's bounding box. The leaves' boxes
+    come from their rows; each inner node's is the union of its children's (the same numbers)."""
+    lo, hi = _segment_boxes(P, perm, _bounds(len(P), depth)[:-1])
+    los, his = [lo], [hi]
+    for _ in range(depth):
+        lo, hi = np.minimum(lo[0::2], lo[1::2]), np.maximum(hi[0::2], hi[1::2])
+        los.append(lo)
+        his.append(hi)
+    return np.concatenate(los[::-1]), np.concatenate(his[::-1])
+
+
+def _segment_boxes(P, rows, starts):
+    """(lo, hi), each (len(starts), d): the smallest and largest values of P's rows listed in `rows`,
+    per segment rows[starts[i]:starts[i + 1]] (starts increasing, from 0), gathered a block at a time."""
+    m, d = len(rows), P.shape[1]
+    lo, hi = np.full((len(starts), d), np.inf), np.full((len(starts), d), -np.inf)
+    step = max(1, _BLOCK_CELLS // max(1, d))
+    for a in range(0, m, step):
+        b = min(a + step, m)
+        block = np.take(P, rows[a:b], axis=0)  # (b - a, d)
+        first, stop = np.searchsorted(starts, a, side="right") - 1, np.searchsorted(starts, b)
+        cuts = np.concatenate([np.array([a], dtype=np.intp), starts[first + 1:stop]]) - a  # segments within the block
+        lo[first:stop] = np.minimum(lo[first:stop], np.minimum.reduceat(block, cuts, axis=0))
+        hi[first:stop] = np.maximum(hi[first:stop], np.maximum.reduceat(block, cuts, axis=0))
+    return lo, hi
 
 
 def copy_ranks(P):
@@ -87,29 +152,35 @@ def copy_ranks(P):
     Rows are grouped by a 64-bit hash of their bits (one integer sort, where sorting the rows themselves
     compares them column by column); a group whose rows are not all equal (a collision) is ranked by
     np.unique instead, so the ranks are exact either way. Hashing and checking go a block of rows at a
-    time, so no copy of P is made."""
+    time, so no copy of P is made, and only the rows after their group's first are checked (none when
+    no two rows hash alike)."""
     n = len(P)
     hashed = np.empty(n, dtype=np.uint64)
-    for block in _row_blocks(P):
+    for block in _row_blocks(n, P.shape[1]):
         hashed[block] = _row_hashes((P[block] + 0.0).view(np.uint64))  # + 0.0: -0.0 hashes as 0.0
     order = np.argsort(hashed, kind="stable")  # grouped by hash, by row index within a group
-    grouped = hashed[order]
-    first = np.searchsorted(grouped, grouped)  # (n,) where each row's group starts in `order`
+    hashed = hashed[order]  # (the hashes in row order are not needed again)
+    rank = np.arange(n)
+    rank -= np.searchsorted(hashed, hashed)  # (n,) place of each row of `order` within its group
+    del hashed
+    later = np.flatnonzero(rank)  # places in `order` of rows after their group's first
+    same = np.empty(len(later), dtype=bool)  # each such row equal to its group's first row
+    for block in _row_blocks(len(later), P.shape[1]):
+        at = later[block]
+        same[block] = np.all(P[order[at]] == P[order[at - rank[at]]], axis=1)
     ranks = np.empty(n, dtype=np.intp)
-    ranks[order] = np.arange(n) - first
-    same = np.empty(n, dtype=bool)  # each row equal to its group's first row
-    for block in _row_blocks(P):
-        same[block] = np.all(P[order[block]] == P[order[first[block]]], axis=1)
+    ranks[order] = rank
     if not same.all():  # a collision: rank those groups' rows exactly
-        rows = order[np.isin(first, first[~same])]
+        first = np.arange(n) - rank  # (n,) where each row's group starts in `order`
+        rows = order[np.isin(first, first[later[~same]])]
         ranks[rows] = _exact_copy_ranks(P[rows])
     return ranks
 
 
-def _row_blocks(P, cells=1 << 20):
-    """Slices of P's rows holding about `cells` values each."""
-    step = max(1, cells // max(1, P.shape[1]))
-    return [slice(a, a + step) for a in range(0, len(P), step)]
+def _row_blocks(n, d):
+    """Slices of n rows of d values, each slice about _BLOCK_CELLS values."""
+    step = max(1, _BLOCK_CELLS // max(1, d))
+    return [slice(a, a + step) for a in range(0, n, step)]
 
 
 def _row_hashes(bits):
@@ -136,15 +207,12 @@ def k_nearest(prepared, Q, k, metric, pruning_required=False):
     nearest first, equal distances by training row; None when pruning_required and the tree prunes too
     little to beat comparing with every row (judged on the first 256 queries, so giving up costs
     little). Queries go in batches, so that the (query, node) pairs of a batch stay under about 2
-    million (memory) however many nodes the tree has. `prepared`: distance_scores.in_order(rows,
-    tree["perm"]) with the tree under "tree"."""
+    million (memory) however many nodes the tree has. `prepared`: distance_scores.prepare(rows,
+    metric, tree["perm"]) with the tree under "tree"."""
     tree = prepared["tree"]
     level = _level_holding(tree, _SCAN_ROWS)  # the level whose nodes are scored whole
-    if pruning_required:
-        side, bound = _bounded(prepared, Q[:_PROBE_QUERIES], k, metric)
-        queries, _ = _nodes_in_reach(tree, side["points"], bound, metric, level)
-        if len(queries) > _PRUNED_SHARE * len(bound) * 2 ** level:
-            return None
+    if pruning_required and not _prunes(prepared, Q[:_PROBE_QUERIES], k, metric, level):
+        return None
     distances, indices = np.empty((len(Q), k)), np.empty((len(Q), k), dtype=np.intp)
     batch = int(np.clip(_PAIRS_PER_BATCH >> level, *_BATCH_QUERIES))
     for first in range(0, len(Q), batch):
@@ -153,6 +221,16 @@ def k_nearest(prepared, Q, k, metric, pruning_required=False):
         distances[first:first + batch], indices[first:first + batch] = _nearest_in_nodes(
             prepared, side, queries, nodes, level, bound, k, metric)
     return distances, indices
+
+
+def _prunes(prepared, Q, k, metric, level):
+    """Whether at most _PRUNED_SHARE of the (query, node of `level`) pairs of the queries Q are in reach.
+    The queries go a few at a time: where boxes do not prune, a query reaches every node."""
+    reached, step = 0, max(1, _PROBE_PAIRS >> level)
+    for first in range(0, len(Q), step):
+        side, bound = _bounded(prepared, Q[first:first + step], k, metric)
+        reached += len(_nodes_in_reach(prepared["tree"], side["points"], bound, metric, level)[0])
+    return reached <= _PRUNED_SHARE * len(Q) * 2 ** level
 
 
 def _bounded(prepared, Q, k, metric):
@@ -262,7 +340,9 @@ def _nearest_in_nodes(prepared, side, queries, nodes, level, bound, k, metric):
         a, b = int(positions[index]), int(positions[index + 1])
         which = queries[start:stop]
         scores = distance_scores.scores(side, prepared, metric, which, a, b)  # (c, b - a)
-        within = (scores <= limit[which][:, None]) & (tree["copy_rank"][a:b] < k)  # (c, b - a)
+        within = scores <= limit[which][:, None]  # (c, b - a)
+        if k <= COPY_RANK_CAP:
+            within &= tree["copy_rank"][a:b] < k
         r, c = np.divmod(np.flatnonzero(within), b - a)  # (much faster than nonzero)
         waiting.append((which[r], c + a))
         n_waiting += len(r)

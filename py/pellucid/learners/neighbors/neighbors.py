@@ -27,7 +27,7 @@ from ...core.jsonable import python_scalar
 from ...core.file_fields import Array, Labels, damaged
 from ...tabular.features import NUMERIC_STATE, fit_numeric, numeric, one_row
 from . import distance_scores
-from ..shared.distances import unit_scale
+from ..shared.distances import square_safe_scale
 from .neighbors_fast import nearest_neighbors, prepare
 from ...core.params import Choice, Flag, Integer
 from ...core.validation import check_classes
@@ -51,6 +51,20 @@ def k_nearest(Q, X, k, metric):
 
 
 # --- the estimators -----------------------------------------------------------------------------------
+
+def stored_rows(M):
+    """The training rows a model keeps: M itself when it is already a C-ordered float64 array (as
+    scikit-learn keeps a reference to X: no second copy of a large table), else a float64 copy. Kept
+    through a read-only view, so that nothing here can write the caller's array."""
+    rows = np.ascontiguousarray(M, dtype=float).view()
+    rows.flags.writeable = False
+    return rows
+
+
+def _divided(M, scale):
+    """M / scale, or M itself when scale is 1 (no copy of the rows for data of an ordinary size)."""
+    return M if scale == 1.0 else M / scale
+
 
 _RULES = {
     "n_neighbors": Integer(1, label="k", help="How many of the closest training points vote (the notes' k; they "
@@ -87,7 +101,7 @@ class _NeighborsBase(Estimator):
         if self.n_neighbors > len(M):
             raise DataError(f"k = {self.n_neighbors} (n_neighbors) is larger than the training set, which has "
                             f"{len(M)} rows (n_samples={len(M)}); choose k <= {len(M)}.", field="params.n_neighbors")
-        self.X_fit_ = np.array(M, dtype=float)  # (n, p) a copy: M may be the caller's array
+        self.X_fit_ = stored_rows(M)
         self._cache = None
         self._prepared()  # built here, so that predicting leaves the fitted model as it is
 
@@ -96,13 +110,17 @@ class _NeighborsBase(Estimator):
         key = (self.metric, id(self.X_fit_))
         cache = getattr(self, "_cache", None)
         if cache is None or cache[0] != key:
-            self._cache = (key, prepare(self.X_fit_ / self._scale(), self.metric))
+            scale = square_safe_scale(self.X_fit_)
+            self._cache = (key, prepare(_divided(self.X_fit_, scale), self.metric), scale)
         return self._cache[1]
 
     def _scale(self):
-        """Training rows and queries are searched divided by this power of two, so that distances of
-        rows near 1e-200 do not underflow to 0 (every row tying); found distances are multiplied back."""
-        return unit_scale(self.X_fit_)
+        """Training rows and queries are searched divided by this power of two (1 for data of an
+        ordinary size), so that distances of rows near 1e-200 do not underflow to 0 (every row tying);
+        found distances are multiplied back. Dividing by a power of two rounds nothing, so any such
+        scale finds the same neighbours at the same distances."""
+        self._prepared()
+        return self._cache[2]
 
     def _in_data_units(self, distances):
         """Distances found on the scaled rows, in the data's units (a cosine distance has none)."""
@@ -121,7 +139,7 @@ class _NeighborsBase(Estimator):
 
     def _kneighbors_encoded(self, M, k):
         """kneighbors of rows M (m, p) already encoded as the training rows were."""
-        dist, idx = nearest_neighbors(M / self._scale(), self._prepared(), self.metric, k)
+        dist, idx = nearest_neighbors(_divided(M, self._scale()), self._prepared(), self.metric, k)
         return self._in_data_units(dist), idx
 
     def _vote_weights(self, distances):
@@ -143,7 +161,8 @@ class _NeighborsBase(Estimator):
     def _explain_neighbors(self, x_row, targets):
         columns = one_row(self, x_row)
         scale = self._scale()  # the definition, on the rows scaled as every search scales them
-        dist, idx = k_nearest(numeric(self, columns) / scale, self.X_fit_ / scale, self.n_neighbors, self.metric)
+        dist, idx = k_nearest(_divided(numeric(self, columns), scale), _divided(self.X_fit_, scale), self.n_neighbors,
+                              self.metric)
         dist = self._in_data_units(dist)
         w = self._vote_weights(dist)[0]
         return columns, [{"row": int(i), "distance": float(d), "target": python_scalar(t), "weight": float(wi)}
@@ -154,7 +173,9 @@ class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
     """k-nearest-neighbour classifier (notes 004): the majority class among the k closest training rows.
 
     predict_proba is the (weighted) share of the vote for each class in `classes_`. Fitted: `classes_`,
-    `X_fit_` (n, p) encoded training rows, `y_fit_` (n,) class index of each row, `encoder_`.
+    `X_fit_` (n, p) encoded training rows (a read-only view of X itself when X is C-ordered float64 and
+    needs no encoding: change X after fitting and the model changes, as scikit-learn's does), `y_fit_`
+    (n,) class index of each row, `encoder_`.
 
     trace_: [{"step": "store", "n_train", "k", "metric", "weights", "features" (encoded names),
     "standardize": {"means", "scales"}, "classes", "class_count"}].
@@ -188,7 +209,7 @@ class KNeighborsClassifier(ClassifierMixin, _NeighborsBase):
         """(m, C) the (weighted) vote for each class of rows M (m, p) already encoded as the training rows
         were: a boundary's grid encodes its few distinct rows, not all of its rows (workbench/grid.py)."""
         if self.weights == "uniform":  # one vote each: which rows, not how far (the order of 1s adds the same)
-            idx = nearest_neighbors(M / self._scale(), self._prepared(), self.metric, int(self.n_neighbors),
+            idx = nearest_neighbors(_divided(M, self._scale()), self._prepared(), self.metric, int(self.n_neighbors),
                                     distances=False)[1]
             w = np.ones(idx.shape)  # (m, k)
         else:
@@ -225,8 +246,8 @@ class KNeighborsRegressor(RegressorMixin, _NeighborsBase):
     """k-nearest-neighbour regression (notes 004's rule with an average for the vote): the (weighted)
     mean target of the k closest training rows.
 
-    Fitted: `X_fit_` (n, p), `y_fit_` (n,) targets, `encoder_`. trace_: [{"step": "store", ...}] as for
-    the classifier, with "target_mean".
+    Fitted: `X_fit_` (n, p) (a view of X as for the classifier), `y_fit_` (n,) targets, `encoder_`.
+    trace_: [{"step": "store", ...}] as for the classifier, with "target_mean".
     """
 
     # A model file's state (core.file_fields): the encoded training rows and each one's target.

@@ -37,16 +37,22 @@ _KERNEL_TREE_MAX_FEATURES = 4
 
 
 def prepare(X, metric, tree=None):
-    """What the searches need from the training matrix X (n, p), computed once per model. tree: build
-    a KD-tree (True), or not (False), or from _TREE_MIN_ROWS rows on where it would be searched (None).
-    With a tree the score arrays' columns go in tree order (no second copy of them), and "order" maps
-    them back to rows."""
-    prepared = distance_scores.prepare(X, metric)
-    searched = X.shape[1] <= _KERNEL_TREE_MAX_FEATURES or not wasm_kernel.applies(prepared, metric)
-    if tree or (tree is None and len(X) >= _TREE_MIN_ROWS and searched):
-        built = build_tree(prepared["points"])
-        prepared = {**distance_scores.in_order(prepared, built["perm"]), "tree": built}
-    return prepared
+    """What the searches need from the training matrix X (n, p), computed once per model (X itself is
+    kept, not copied: the caller must not change it). tree: build a KD-tree (True), or not (False), or
+    from _TREE_MIN_ROWS rows on where it would be searched (None). With a tree the score arrays' columns
+    go in tree order (made so directly, no second copy of them), and "order" maps them back to rows."""
+    points = distance_scores.points_of(X, metric)
+    if tree is None and wasm_kernel.available():  # the page: whether its kernel searches instead needs the scores
+        prepared = distance_scores.arrange(points, metric)
+        searched = X.shape[1] <= _KERNEL_TREE_MAX_FEATURES or not wasm_kernel.applies(prepared, metric)
+        if len(X) < _TREE_MIN_ROWS or not searched:
+            return prepared
+        built = build_tree(points)
+        return {**distance_scores.in_order(prepared, built["perm"]), "tree": built}
+    if tree or (tree is None and len(X) >= _TREE_MIN_ROWS):
+        built = build_tree(points)
+        return {**distance_scores.arrange(points, metric, built["perm"]), "tree": built}
+    return distance_scores.arrange(points, metric)
 
 
 def _candidates(scores, slack, k, stride):

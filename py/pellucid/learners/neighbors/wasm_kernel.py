@@ -58,6 +58,11 @@ def _panels(source, metric):
     return np.ascontiguousarray(padded.reshape(d, -1, _PANEL_ROWS).transpose(1, 0, 2))
 
 
+def available():
+    """Whether the page registered its kernel (never natively)."""
+    return _kernel() is not None
+
+
 def applies(prepared, metric):
     """Whether the page's kernel can search these prepared rows: not natively, nor before the page
     registered it, nor for Manhattan distances or small training sets."""
