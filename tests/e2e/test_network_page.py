@@ -153,6 +153,10 @@ def test_cancel_keeps_the_network_of_the_last_epoch(page, site_url):
     status = page.locator("#status")
     expect(status).to_contain_text(re.compile(r"epoch ([3-9]|\d\d+) of 5000"), timeout=60_000)
     said = int(re.search(r"epoch (\d+) of 5000", status.text_content()).group(1))
+    # The loss is drawn live under the progress bar, with its text twin.
+    expect(page.locator("#live-loss")).to_be_visible()
+    assert painted_pixels(page, "#live-loss") > 50
+    expect(page.locator("#live-loss-text")).to_contain_text(re.compile(r"training loss [\d.]+ after epoch \d+"))
     page.get_by_role("button", name="Cancel").click()
     expect(status).to_contain_text("Training stopped at epoch", timeout=90_000)
     expect(status).to_contain_text("the network shown is the one after epoch", timeout=90_000)
@@ -161,3 +165,4 @@ def test_cancel_keeps_the_network_of_the_last_epoch(page, site_url):
     expect(page.locator("#accuracy")).not_to_have_text("—")
     expect(page.get_by_label("Model", exact=True)).to_have_value("MLPClassifier")
     expect(page.locator("#history-box")).to_contain_text(f"max epochs {epoch}")
+    expect(page.locator("#live-loss")).to_be_hidden()  # the job is over: the Network view has the curve

@@ -27,3 +27,22 @@ def test_training_again_to_an_epoch_makes_the_network_of_that_epoch(solver, mode
     np.testing.assert_array_equal(flat, seen[17])
     assert shorter.loss_curve_ == longer.loss_curve_[:17]
     assert not np.array_equal(flat, seen[40])  # the longer fit went on from there
+
+
+def test_each_epoch_tells_the_page_its_number_and_the_loss_the_model_records(monkeypatch):
+    """The live loss under the progress bar (web/js/live-loss.js) is the model's own loss_curve_, and the
+    status line's "epoch e of m" is what Cancel reads to keep the network of epoch e."""
+    import json
+    from pellucid.host import progress
+    said = []
+    monkeypatch.setattr(progress, "_host_progress", lambda fraction, label, detail=None: said.append(
+        (fraction, label, json.loads(detail) if detail else None)))
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = MLPClassifier(hidden_layer_sizes=[4], max_iter=12, tol=0.0, n_iter_no_change=50).fit(X, X[:, 0] > 0)
+    assert [label for _, label, _ in said] == [f"epoch {e} of 12" for e in range(1, 13)]
+    assert [d["loss"] for _, _, d in said] == model.loss_curve_
+    assert [d["epoch"] for _, _, d in said] == list(range(1, 13))
+    assert [f for f, _, _ in said] == pytest.approx([e / 12 for e in range(1, 13)])

@@ -29,6 +29,7 @@ import { mountLink, linkSettings } from "./link.js";
 import { sharedSettings, start, cancel, recover } from "./lifecycle.js";
 import { registerOffline, setPageBuild, showNewVersion, watchForNewVersion } from "./offline.js";
 import { clearSession } from "./session-store.js";
+import { mountLiveLoss } from "./live-loss.js";
 
 // The first time Python is ready the page still loads its menus and the opening data; "Ready" is shown
 // only after that, so nothing the user (or a test) does races the opening load.
@@ -117,6 +118,7 @@ mountHistory();
 mountLeaderboard();
 mountPreprocessPanel();
 mountLink();
+mountLiveLoss();
 byId("clear-session").addEventListener("click", async () => {
   await clearSession();
   location.replace(location.pathname);

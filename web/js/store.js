@@ -22,6 +22,7 @@ const INITIAL = {
   status: { state: "loading", text: "Loading Python…" },  // the status line
   progress: null,      // the running job's fraction done, or null when none is reported
   progressLabel: "",   // what its last report said ("epoch 37 of 200")
+  progressDetail: null, // and what else it carried ({epoch, loss} of a network's epoch: live-loss.js)
   message: null,       // {text, detail?}: what went wrong, shown in the message area
   note: "",            // a quiet note about the link the page was opened with
   busy: "",            // what the page is doing, or "" when idle

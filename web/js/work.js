@@ -58,7 +58,8 @@ export async function run(label, work, { cancellable = false, onError = () => {}
 
 export function showProgress(event) {
   if (event.event !== "progress") return;
-  store.set({ progress: Math.max(0, Math.min(1, Number(event.fraction) || 0)), progressLabel: String(event.label || "") });
+  store.set({ progress: Math.max(0, Math.min(1, Number(event.fraction) || 0)), progressLabel: String(event.label || ""),
+    progressDetail: event.detail || null });
   if (event.label) setStatus("busy", String(event.label));
 }
 

@@ -104,7 +104,8 @@ async function boot() {
   else pyodide.unpackArchive(await bundle, "gztar", { extractDir: sitePackages });
   // Long commands (parsing a big CSV, training) report how far they have got through this module.
   pyodide.registerJsModule("pellucid_host", {
-    progress: (fraction, label) => emit("progress", { fraction, label }),
+    // `detail`, when given, is JSON text: what else the step reports (a network's epoch and loss)
+    progress: (fraction, label, detail) => emit("progress", { fraction, label, detail: detail ? JSON.parse(detail) : null }),
   });
   await numpy;
   emit("status", { state: "loading", text: "Loading pellucid…" });

@@ -2,6 +2,7 @@
 that module (in Pyodide), else nothing (natively)."""
 
 import contextlib
+import json
 
 try:
     from pellucid_host import progress as _host_progress
@@ -12,14 +13,20 @@ except ImportError:  # natively there is no host page to tell
 _part = (0.0, 1.0, "")  # (start, end, prefix): the share of the bar the running step owns
 
 
-def report(fraction, label):
+def report(fraction, label, detail=None):
     """Tell the page how far a long command has got (0..1); never fails the command. Inside `part`, the
-    fraction is of that part and the label is prefixed with its name."""
+    fraction is of that part and the label is prefixed with its name. `detail` (a JSON-able dict) is what
+    else the page may draw of the step (a network's epoch and loss)."""
     if _host_progress is None:
         return
     start, end, prefix = _part
     try:
-        _host_progress(start + (end - start) * float(fraction), f"{prefix}: {label}" if prefix else str(label))
+        said = f"{prefix}: {label}" if prefix else str(label)
+        fraction = start + (end - start) * float(fraction)
+        if detail is None:
+            _host_progress(fraction, said)
+        else:
+            _host_progress(fraction, said, json.dumps(detail))
     except Exception:  # a broken progress bar must not stop the work
         pass
 

@@ -98,7 +98,8 @@ def run_epochs(model, net, solver, X, Y, sample_weight, rng, incremental, valida
             if getattr(model, "on_epoch", None) is not None:  # a watcher of the training (the page's replay)
                 model.on_epoch(model.n_iter_, net.params[0])
             # The page's bar and status line; Cancel keeps the network of the last epoch said here.
-            report(model.n_iter_ / model.max_iter, f"epoch {model.n_iter_} of {model.max_iter}")
+            report(model.n_iter_ / model.max_iter, f"epoch {model.n_iter_} of {model.max_iter}",
+                   {"epoch": model.n_iter_, "loss": epoch_loss})
             _count_no_improvement(model, net, validation)
             solver.epoch_ends(model.t_)
             if model._no_improvement_count > model.n_iter_no_change:
