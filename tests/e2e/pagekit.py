@@ -44,6 +44,17 @@ def painted_pixels(page, selector, wait_ms=15_000):
     return page.evaluate(PAINTED, selector)
 
 
+def compare_naive_bayes_and_tree(page, site_url):
+    """Iris with Gaussian naive Bayes chosen and the tree ticked beside it, compared on the page's split:
+    the ranking's two rows shown."""
+    open_example(page, site_url, "iris", "150 rows")
+    page.get_by_label("Model", exact=True).select_option("GaussianNB")
+    box = page.locator("#leaderboard-box")
+    box.get_by_label("Decision tree", exact=True).check()
+    box.get_by_role("button", name="Compare", exact=True).click()
+    expect(page.locator("#leaderboard-table tbody tr:not(.baseline)")).to_have_count(2, timeout=90_000)
+
+
 def open_example(page, site_url, name, rows):
     """Open the page and load the built-in data set `name`; waits until the summary says `rows` (text)."""
     page.goto(site_url)

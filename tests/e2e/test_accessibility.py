@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from a11ykit import assert_accessible
-from pagekit import open_example, train, wait_until_ready
+from pagekit import compare_naive_bayes_and_tree, open_example, train, wait_until_ready
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: started first on a worker (tests/conftest.py)
 
@@ -87,12 +87,7 @@ def test_tuning_curve_and_heatmap(page, site_url):
 
 
 def test_compared_learners(page, site_url):
-    open_example(page, site_url, "iris", "150 rows")
-    page.get_by_label("Model", exact=True).select_option("GaussianNB")
-    box = page.locator("#leaderboard-box")
-    box.get_by_label("Decision tree", exact=True).check()
-    box.get_by_role("button", name="Compare", exact=True).click()
-    expect(page.locator("#leaderboard-table tbody tr:not(.baseline)")).to_have_count(2, timeout=90_000)
+    compare_naive_bayes_and_tree(page, site_url)
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=60_000)
     assert_accessible(page, "two learners compared")
 

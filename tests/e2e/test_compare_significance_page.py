@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import open_example
+from pagekit import compare_naive_bayes_and_tree, open_example
 
 pytestmark = pytest.mark.e2e
 stats = pytest.importorskip("scipy.stats", reason="the test recomputes the page's p-values with scipy")
@@ -81,11 +81,6 @@ def test_repeated_folds_mark_each_learner_against_the_best_and_export_the_folds(
 
 
 def test_a_hold_out_split_says_no_test_is_possible(page, site_url):
-    open_example(page, site_url, "iris", "150 rows")
-    page.get_by_label("Model", exact=True).select_option("GaussianNB")
-    box = page.locator("#leaderboard-box")
-    box.get_by_label("Decision tree", exact=True).check()
-    box.get_by_role("button", name="Compare", exact=True).click()
-    expect(page.locator("#leaderboard-table tbody tr:not(.baseline)")).to_have_count(2, timeout=90_000)
+    compare_naive_bayes_and_tree(page, site_url)
     expect(page.locator("#leaderboard-significance-note")).to_contain_text("No significance test")
     expect(page.locator("#leaderboard-table thead")).not_to_contain_text("Versus the best")
