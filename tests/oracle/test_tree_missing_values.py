@@ -176,3 +176,17 @@ def _nested_nodes(node):
     for side in ("left", "right"):
         if side in node:
             yield from _nested_nodes(node[side])
+
+
+@pytest.mark.parametrize("make", [lambda: RandomForestClassifier(n_estimators=5, random_state=0),
+                                  lambda: pellucid.GradientBoostingClassifier(n_estimators=5),
+                                  lambda: pellucid.AdaBoostClassifier(n_estimators=5)],
+                         ids=["forest", "gradient boosting", "adaboost"])
+def test_an_ensembles_model_file_keeps_where_its_trees_send_missing_values(make):
+    X, labels, _ = table_with_gaps(4)
+    model = make().fit(X, labels)
+    d = json.loads(json.dumps(model.to_dict()))
+    Q = query_rows(4)
+    assert np.array_equal(pellucid.from_dict(d).predict_proba(Q), model.predict_proba(Q))
+    text = json.dumps(d)
+    assert '"gap_nodes"' in text or '"missing"' in text  # the sides are in the file, not re-derived
