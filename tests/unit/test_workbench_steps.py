@@ -202,6 +202,33 @@ def test_explain_row_gives_the_tree_path_and_checks_the_row():
     assert not reply["ok"] and "No model" in reply["error"]["message"]
 
 
+@pytest.mark.parametrize("model, target", [("DecisionTreeClassifier", "label"), ("DecisionTreeRegressor", "amount")])
+def test_a_rows_path_follows_where_its_missing_numbers_go(tmp_path, model, target):
+    """A row with a missing number takes the side its node sends missing values (learned where the node's
+    rows had gaps, else the side of more rows): the explained path ends in the leaf the model predicts
+    from, for every row, and says so in words."""
+    rng = np.random.default_rng(2)
+    lines = ["a,b,label,amount"]
+    for _ in range(300):
+        a, b = rng.normal(), rng.normal()
+        lines.append(f"{'NA' if rng.random() < 0.25 else f'{a:.3f}'},{'' if b > 0.6 else f'{b:.3f}'},"
+                     f"{'p' if a + min(b, 0.6) > 0 else 'q'},{2 * a + (3 if b > 0.6 else b):.3f}")
+    path = tmp_path / "gaps.csv"
+    path.write_text("\n".join(lines) + "\n")
+    table = session.handle("load_csv", {"path": str(path), "name": "gaps.csv"})["result"]
+    reply = session.handle("train", {"table_id": table["table_id"], "target": target, "features": ["a", "b"],
+                                     "model": model, "params": {"max_depth": 4}, "evaluation": {"method": "none"}})
+    assert reply["ok"], reply
+    run = session.runs[reply["result"]["model_id"]]
+    predicted = run.estimator.predict(run.model_input())
+    said = set()
+    for row in range(1, 301):
+        ex = explain.explain_row(run, row)
+        assert ex["prediction"] == pytest.approx(predicted[row - 1]), row
+        said.update(step["test"] for step in ex["steps"] if step["value"] is None)
+    assert any("or missing" in test or test.endswith("is missing") for test in said)
+
+
 def test_a_wide_table_writes_each_formula_once_and_leaves_the_numbers_to_the_per_feature_table(tmp_path):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 12)) * np.logspace(-2, 4, 12)

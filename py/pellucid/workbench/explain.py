@@ -8,6 +8,7 @@ import numpy as np
 from ..core.errors import DataError
 from ..core.jsonable import python_scalar
 from ..learners import registry
+from ..learners.tree.structure import ALL_PRESENT
 from ..learners.tree.tracing import subset_label
 from ..tabular.features import numeric
 
@@ -86,15 +87,33 @@ def _tree_path(est, X, values, run):
                           "test": f"{feature} = {key} {'in' if inside else 'not in'} {{{listed}}}"})
         else:
             t = node["threshold"]
-            left = float(value) <= t
+            missing = value is None or value != value
+            left = _missing_goes_left(node) if missing else float(value) <= t
             path = f"{path}/{feature}{'<=' if left else '>'}{t:.6g}"
+            steps.append({"feature": feature, "value": None if missing else value,
+                          "test": _threshold_test(feature, value, t, left, missing)})
             node = node["left"] if left else node["right"]
-            steps.append({"feature": feature, "value": value,
-                          "test": f"{feature} = {value} {'≤' if left else '>'} {t:.4g}"})
         nodes.append(path)
     text = " → ".join(s["test"] for s in steps) + f" → predict {node['prediction']}"
     return {"kind": "path", "steps": steps, "nodes": nodes, "prediction": python_scalar(node["prediction"]),
             "counts": node.get("counts"), "text": text}
+
+
+def _missing_goes_left(node):
+    """Where a tree's test sends a missing number: the side it learned ("missing", where its training rows
+    had gaps), else the side that took more training rows (structure.py)."""
+    if "missing" in node:
+        return node["missing"] == "left"
+    return node["left"]["samples"] > node["right"]["samples"]
+
+
+def _threshold_test(feature, value, t, left, missing):
+    """A numeric test in words, as the row meets it."""
+    if t >= ALL_PRESENT:  # the test "is the value present?"
+        return f"{feature} is missing" if missing else f"{feature} = {value} is present"
+    if missing:
+        return f"{feature} is missing: {'≤' if left else '>'} {t:.4g} or missing"
+    return f"{feature} = {value} {'≤' if left else '>'} {t:.4g}"
 
 
 def _linear_scores(est, X, values, run):
