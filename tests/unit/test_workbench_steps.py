@@ -229,6 +229,35 @@ def test_a_rows_path_follows_where_its_missing_numbers_go(tmp_path, model, targe
     assert any("or missing" in test or test.endswith("is missing") for test in said)
 
 
+def test_the_steps_of_a_tree_with_gaps_count_every_row_on_the_side_it_went(tmp_path):
+    """A split whose rows had gaps says the side they took ("<= t or missing"), its branches' counts add up
+    to the node's, and each child's frame holds the rows its parent sent there."""
+    rng = np.random.default_rng(4)
+    lines = ["a,b,label"]
+    for _ in range(200):
+        a, b = rng.normal(), rng.normal()
+        lines.append(f"{'NA' if rng.random() < 0.3 else f'{a:.3f}'},{'' if b > 0.5 else f'{b:.3f}'},"
+                     f"{'p' if (a > 0) != (b > 0.5) else 'q'}")
+    path = tmp_path / "gaps.csv"
+    path.write_text("\n".join(lines) + "\n")
+    table = session.handle("load_csv", {"path": str(path), "name": "gaps.csv"})["result"]
+    reply = session.handle("train", {"table_id": table["table_id"], "target": "label", "features": ["a", "b"],
+                                     "model": "DecisionTreeClassifier", "params": {"max_depth": 3},
+                                     "evaluation": {"method": "none"}})
+    assert reply["ok"], reply
+    tl = steps.timeline(session.runs[reply["result"]["model_id"]])
+    splits = [f for f in tl["frames"] if f["kind"] == "split"]
+    assert any(f.get("missing") for f in splits)
+    for f in splits:
+        assert len(f["rows"]) == min(f["samples"], 200)  # every row of the node, gaps included
+        branches = f["breakdown"][f["chosen"]]["branches"]
+        totals = np.sum([b["counts"] for b in branches], axis=0).tolist()
+        assert totals == [f["counts"][c] for c in tl["classes"]]
+        if f.get("missing"):
+            side = 0 if f["missing"] == "left" else 1
+            assert branches[side]["value"].endswith("or missing")
+
+
 def test_a_wide_table_writes_each_formula_once_and_leaves_the_numbers_to_the_per_feature_table(tmp_path):
     rng = np.random.default_rng(0)
     X = rng.normal(size=(60, 12)) * np.logspace(-2, 4, 12)

@@ -102,9 +102,9 @@ class _Data:
         self.codes = codes  # (n,) class index per row, or None for a regression tree
         self.weights = getattr(estimator, "class_weights_", None)  # (k,) class weights, or None
 
-    def branches(self, rows, attribute, threshold, left_set=None):
+    def branches(self, rows, attribute, threshold, left_set=None, missing=None):
         """[(label, row indices)] of a test on `attribute` at the given rows (left_set: the values of a
-        binary categorical test)."""
+        binary categorical test; missing: the side, "left" or "right", rows missing a number go to)."""
         values = self.columns[attribute][rows]
         cats = self.categories[attribute]
         if left_set is not None:
@@ -113,8 +113,14 @@ class _Data:
             return [(f"in {{{listed}}}", rows[inside]), (f"not in {{{listed}}}", rows[~inside])]
         if cats is not None:
             return [(str(c), rows[values.astype(str) == str(c)]) for c in cats]
-        values = values.astype(float)
-        return [(f"<= {threshold:.6g}", rows[values <= threshold]), (f"> {threshold:.6g}", rows[values > threshold])]
+        left = goes_left(values.astype(float), threshold, missing)
+        gap = {"left": (" or missing", ""), "right": ("", " or missing")}.get(missing, ("", ""))
+        return [(f"<= {threshold:.6g}{gap[0]}", rows[left]), (f"> {threshold:.6g}{gap[1]}", rows[~left])]
+
+
+def goes_left(values, threshold, missing):
+    """(m,) whether each row passes a test x <= threshold, a missing number going to the `missing` side."""
+    return (values <= threshold) | (np.isnan(values) & (missing == "left"))
 
 
 def _class_counts(codes, rows, k):
@@ -132,9 +138,8 @@ def _child_rows(data, parent_step, parent_rows, child_path, parent_path):
     if threshold is None:
         value = label[len(attribute) + 1:]
         return parent_rows[values.astype(str) == value]
-    if label[len(attribute):].startswith("<="):
-        return parent_rows[values.astype(float) <= threshold]
-    return parent_rows[values.astype(float) > threshold]
+    left = goes_left(values.astype(float), threshold, parent_step.get("missing"))
+    return parent_rows[left if label[len(attribute):].startswith("<=") else ~left]
 
 
 def tree_frames(estimator, X, y, criterion="entropy"):
@@ -185,11 +190,12 @@ def _growth_frame(step, rows, data, classes, criterion):
             chosen = attribute == step["chosen"]
             threshold = step["threshold"] if chosen else None
             left_set = step.get("values") if chosen else None
+            missing = step.get("missing") if chosen else None
             if (data.categories[attribute] is None and threshold is None) or \
                     (attribute in data.binary and left_set is None):
                 continue  # a candidate's best threshold or left set is not recorded; its gain alone is shown
             branches = [(label, _class_counts(data.codes, r, len(classes)))
-                        for label, r in data.branches(rows, attribute, threshold, left_set)]
+                        for label, r in data.branches(rows, attribute, threshold, left_set, missing)]
             weighted = [(label, _weighted(c, data.weights)) for label, c in branches]
             node_counts = _weighted(counts, data.weights)
             lines = gain_ratio_formulas(attribute, node_counts, weighted, gain) if criterion == "gain_ratio" \

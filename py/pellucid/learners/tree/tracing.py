@@ -60,6 +60,8 @@ def growth_steps(tree, names, categories, node_paths, payload):
                 "threshold": None if f == LEAF or categories[f] is not None else float(tree.threshold[i]),
                 "values": left_set(tree, categories, i),
                 "reason": REASONS[int(tree.reason[i])] if f == LEAF else None}
+        if tree.gap_nodes[i]:  # its rows had gaps in the tested column: the side they were sent to
+            step["missing"] = "left" if tree.missing_left[i] else "right"
         steps.append(step)
     return steps
 
