@@ -102,7 +102,7 @@ def test_an_imported_model_applies_as_the_trained_one(tmp_path, written_before_k
 
 
 def test_rows_missing_a_value_get_no_prediction_when_the_model_fills_no_gaps(tmp_path):
-    _, result = train("DecisionTreeRegressor", target=PETAL_WIDTH, features=IRIS.feature_names[:3])
+    _, result = train("KNeighborsRegressor", target=PETAL_WIDTH, features=IRIS.feature_names[:3])
     columns = {name: IRIS_TABLE.column(name).copy() for name in IRIS.feature_names[:3]}
     columns[SEPAL_WIDTH][[2, 7]] = np.nan
     applied = ok("apply_model", model_id=result["model_id"], path=write(tmp_path, Table(columns)))
@@ -111,6 +111,22 @@ def test_rows_missing_a_value_get_no_prediction_when_the_model_fills_no_gaps(tmp
     assert np.isnan(predicted[[2, 7]]).all() and not np.isnan(np.delete(predicted, [2, 7])).any()
     np.testing.assert_allclose(np.delete(predicted, [2, 7]), np.delete(result["predictions"]["predicted"], [2, 7]))
     assert applied["n_predicted"] == 148 and "2 of 150 rows" in applied["notes"][0]
+
+
+def test_a_tree_predicts_rows_missing_a_number_itself(tmp_path):
+    """Trained without gaps (nothing to fill), a tree still reads new rows with missing numbers: each goes
+    down the side of more training rows at a test on its missing column, as scikit-learn's trees do."""
+    from pellucid.workbench.apply import rows_it_can_read
+    _, result = train("DecisionTreeRegressor", target=PETAL_WIDTH, features=IRIS.feature_names[:3])
+    columns = {name: IRIS_TABLE.column(name).copy() for name in IRIS.feature_names[:3]}
+    columns[SEPAL_WIDTH][[2, 7]] = np.nan
+    applied = ok("apply_model", model_id=result["model_id"], path=write(tmp_path, Table(columns)))
+    predicted = read_csv(applied["csv"].encode()).column("prediction")
+    assert applied["n_predicted"] == 150 and not np.isnan(predicted).any()
+    run = session.runs[result["model_id"]]
+    np.testing.assert_allclose(predicted, run.estimator.predict(run.prepare(Table(columns))), rtol=1e-9)
+    assert np.isnan(run.prepare(Table(columns)).column(SEPAL_WIDTH)[[2, 7]]).all()  # read as missing, not filled
+    assert rows_it_can_read(run, Table(columns)).all()
 
 
 def test_clusters_and_components_of_new_rows(tmp_path):

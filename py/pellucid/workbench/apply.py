@@ -77,12 +77,15 @@ def model_columns(run, new):
 
 
 def rows_it_can_read(run, X):
-    """(n,) bool: every row when the model's preprocessing fills missing cells, else the complete rows."""
+    """(n,) bool: every row when the model's preprocessing fills missing cells, else the complete rows (a
+    tree reads missing numbers itself: there only a missing category makes a row unreadable)."""
     if getattr(run.preprocessor, "imputer_", None) is not None:
         return np.ones(X.n_rows, dtype=bool)
+    takes_numbers = bool(getattr(run.estimator, "takes_missing_values", False))
     complete = np.ones(X.n_rows, dtype=bool)
     for column in X.columns:
-        complete &= ~missing(X.column(column), X.kinds[column])
+        if not (takes_numbers and X.kinds[column] == "numeric"):
+            complete &= ~missing(X.column(column), X.kinds[column])
     return complete
 
 
