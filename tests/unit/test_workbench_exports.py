@@ -137,6 +137,28 @@ def test_python_script_replays_kinds_and_missing_value_steps(tmp_path):
     assert _printed(out, "test R^2") == result["metrics"]["test"]["r2"]
 
 
+@pytest.mark.parametrize("model", ["DecisionTreeClassifier", "RandomForestClassifier"])
+def test_python_script_of_a_tree_keeps_the_missing_numbers_as_the_page_did(tmp_path, model):
+    rng = np.random.default_rng(6)
+    rows = []
+    for _ in range(120):
+        a, b = rng.normal(), rng.normal()
+        rows.append(f"{'NA' if rng.random() < 0.2 else f'{a:.3f}'},{'' if b > 0.5 else f'{b:.3f}'},"
+                    f"{rng.choice(['x', 'y', 'NA'])},{'p' if a + min(b, 0.5) > 0 else 'q'}\n")
+    text = "a,b,c,label\n" + "".join(rows)
+    path = tmp_path / "gaps.csv"
+    path.write_text(text)
+    table_id = ok("load_csv", path=str(path), name="gaps.csv")["table_id"]
+    params = {"n_estimators": 5} if model == "RandomForestClassifier" else {}
+    result = ok("train", table_id=table_id, target="label", features=None, model=model, params=params,
+                evaluation={"method": "split", "train": 70, "validation": 0, "test": 30, "seed": 5})
+    assert result["preprocessing_choices"]["impute"] == "keep"
+    script = ok("export_python", model_id=result["model_id"])["script"]
+    assert "impute='keep'" in script
+    out = _run_script(script, tmp_path, "gaps.csv", text)
+    assert _printed(out, "test accuracy") == result["metrics"]["test"]["accuracy"]
+
+
 def test_python_script_errors_are_named():
     assert "Unknown model" in error("export_python", setup={"model": "Forest"})
     assert "needs a target" in error("export_python", setup={"model": "LogisticRegression", "file": "a.csv"})
