@@ -202,24 +202,31 @@ def test_explain_row_gives_the_tree_path_and_checks_the_row():
     assert not reply["ok"] and "No model" in reply["error"]["message"]
 
 
+def trained_on_gaps(tmp_path, model, target, seed, n, max_depth):
+    """A tree trained on every row of a table whose a is missing at random and b where it is high (the gaps
+    tell something about the label and the amount)."""
+    rng = np.random.default_rng(seed)
+    lines = ["a,b,label,amount"]
+    for _ in range(n):
+        a, b = rng.normal(), rng.normal()
+        lines.append(f"{'NA' if rng.random() < 0.3 else f'{a:.3f}'},{'' if b > 0.5 else f'{b:.3f}'},"
+                     f"{'p' if (a > 0) != (b > 0.5) else 'q'},{2 * a + (3 if b > 0.5 else b):.3f}")
+    path = tmp_path / "gaps.csv"
+    path.write_text("\n".join(lines) + "\n")
+    table = session.handle("load_csv", {"path": str(path), "name": "gaps.csv"})["result"]
+    reply = session.handle("train", {"table_id": table["table_id"], "target": target, "features": ["a", "b"],
+                                     "model": model, "params": {"max_depth": max_depth},
+                                     "evaluation": {"method": "none"}})
+    assert reply["ok"], reply
+    return session.runs[reply["result"]["model_id"]]
+
+
 @pytest.mark.parametrize("model, target", [("DecisionTreeClassifier", "label"), ("DecisionTreeRegressor", "amount")])
 def test_a_rows_path_follows_where_its_missing_numbers_go(tmp_path, model, target):
     """A row with a missing number takes the side its node sends missing values (learned where the node's
     rows had gaps, else the side of more rows): the explained path ends in the leaf the model predicts
     from, for every row, and says so in words."""
-    rng = np.random.default_rng(2)
-    lines = ["a,b,label,amount"]
-    for _ in range(300):
-        a, b = rng.normal(), rng.normal()
-        lines.append(f"{'NA' if rng.random() < 0.25 else f'{a:.3f}'},{'' if b > 0.6 else f'{b:.3f}'},"
-                     f"{'p' if a + min(b, 0.6) > 0 else 'q'},{2 * a + (3 if b > 0.6 else b):.3f}")
-    path = tmp_path / "gaps.csv"
-    path.write_text("\n".join(lines) + "\n")
-    table = session.handle("load_csv", {"path": str(path), "name": "gaps.csv"})["result"]
-    reply = session.handle("train", {"table_id": table["table_id"], "target": target, "features": ["a", "b"],
-                                     "model": model, "params": {"max_depth": 4}, "evaluation": {"method": "none"}})
-    assert reply["ok"], reply
-    run = session.runs[reply["result"]["model_id"]]
+    run = trained_on_gaps(tmp_path, model, target, seed=2, n=300, max_depth=4)
     predicted = run.estimator.predict(run.model_input())
     said = set()
     for row in range(1, 301):
@@ -232,20 +239,7 @@ def test_a_rows_path_follows_where_its_missing_numbers_go(tmp_path, model, targe
 def test_the_steps_of_a_tree_with_gaps_count_every_row_on_the_side_it_went(tmp_path):
     """A split whose rows had gaps says the side they took ("<= t or missing"), its branches' counts add up
     to the node's, and each child's frame holds the rows its parent sent there."""
-    rng = np.random.default_rng(4)
-    lines = ["a,b,label"]
-    for _ in range(200):
-        a, b = rng.normal(), rng.normal()
-        lines.append(f"{'NA' if rng.random() < 0.3 else f'{a:.3f}'},{'' if b > 0.5 else f'{b:.3f}'},"
-                     f"{'p' if (a > 0) != (b > 0.5) else 'q'}")
-    path = tmp_path / "gaps.csv"
-    path.write_text("\n".join(lines) + "\n")
-    table = session.handle("load_csv", {"path": str(path), "name": "gaps.csv"})["result"]
-    reply = session.handle("train", {"table_id": table["table_id"], "target": "label", "features": ["a", "b"],
-                                     "model": "DecisionTreeClassifier", "params": {"max_depth": 3},
-                                     "evaluation": {"method": "none"}})
-    assert reply["ok"], reply
-    tl = steps.timeline(session.runs[reply["result"]["model_id"]])
+    tl = steps.timeline(trained_on_gaps(tmp_path, "DecisionTreeClassifier", "label", seed=4, n=200, max_depth=3))
     splits = [f for f in tl["frames"] if f["kind"] == "split"]
     assert any(f.get("missing") for f in splits)
     for f in splits:
