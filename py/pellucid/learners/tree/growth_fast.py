@@ -16,11 +16,7 @@ tests "A in S" score every candidate left set of growth.candidate_subsets at onc
 of the table with each node's values in their order; one-value tests (one_vs_rest) score only the
 (node, value) pairs present.
 
-Missing values (NaN) sort last within every node, so the running sums above send them right at every
-threshold, and the cut between the last present value and the first missing one is the test "present
-or missing" (t = ALL_PRESENT). A column with gaps is then scored once more with each node's missing rows
-moved to the front of its segment (`_gaps_first`), which sends them left; the better side wins, ties to
-the right, as growth.numeric_importance and scikit-learn's trees choose.
+Missing numbers (NaN) are scored on both sides of every threshold (gaps_fast.py).
 """
 
 import numpy as np
@@ -28,6 +24,7 @@ import numpy as np
 from .criteria import heavy_enough
 from .criteria_fast import for_target
 from .feature_draw import child_keys, offered_mask, root_key
+from .gaps_fast import gaps_first, missing_sides
 from .orders import chunks, partition, sorted_orders, take_rows
 from .structure import ALL_PRESENT, LEAF, REASON, Tree, in_left_set
 
@@ -105,16 +102,6 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1, min_weigh
         left_mass[group] = running.ravel()[chosen] - before.ravel()[group]
         left_mass = left_mass.reshape(F, A)
     return best.reshape(F, A), threshold.reshape(F, A), left_mass
-
-
-def _gaps_first(values, order, sizes):
-    """`order` (m,) with each node's missing rows (last in its segment) moved to the segment's front."""
-    starts = _starts(sizes)
-    n_missing = np.add.reduceat(np.isnan(values[order]), starts).astype(np.intp)  # (A,)
-    place = np.arange(len(order)) - np.repeat(starts, sizes)  # (m,) position within the segment
-    moved = np.empty_like(order)
-    moved[np.repeat(starts, sizes) + (place + np.repeat(n_missing, sizes)) % np.repeat(sizes, sizes)] = order
-    return moved
 
 
 def _value_table(criterion, codes, n_values, rows, node, n_nodes):
@@ -311,7 +298,7 @@ class _Grower:
         goes_left = np.zeros(cost.shape, dtype=bool)
         tie = self.criterion.tol * self.criterion.mass(stats)  # (A,) gains within tol tie: the right side wins
         for i in np.flatnonzero(self.gaps):
-            moved = _gaps_first(self.XT[i], orders[i], sizes)
+            moved = gaps_first(self.XT[i], orders[i], sizes, _starts(sizes))
             c, t, lm = _best_thresholds(self.criterion, self.XT[i:i + 1], moved[None], sizes, stats, self.min_leaf,
                                         self.min_weight)
             better = c[0] < cost[i] - tie  # (A,)
@@ -393,7 +380,8 @@ class _Grower:
             step[binary] = ~in_left_set(node[binary], value[binary].astype(np.intp), left_sets)
         total = int(n_children.sum())
         child_stats = self.criterion.group_stats(rows, first_child[node] + step, total)  # (s, C)
-        missing_left, had_gaps = self.missing_sides(goes_left, categorical, gap, node, first_child, child_stats)
+        missing_left, had_gaps = missing_sides(self.criterion.samples(child_stats), goes_left, categorical, gap, node,
+                                               first_child)
         self.inner.append((ids, feature, np.where(categorical, np.nan, threshold),
                            self.n_nodes + first_child, n_children, best[splits], missing_left, had_gaps))
         parent = np.repeat(np.arange(len(ids)), n_children)  # (C,)
@@ -408,18 +396,6 @@ class _Grower:
         child_of_row[rows] = first_child[node] + step
         orders = partition(orders, child_of_row, np.append(open_, False))
         return child_ids[open_], child_stats[:, open_], child_used[open_], orders
-
-    def missing_sides(self, goes_left, categorical, gap, node, first_child, child_stats):
-        """(S,) where each split node sends a missing value: the side chosen for its gaps, or, where its rows
-        had none in the tested column, the side that took more rows (as scikit-learn's trees do); and (S,)
-        whether they had gaps."""
-        counts = self.criterion.samples(child_stats)  # (C,)
-        numeric = ~categorical
-        more_left = numeric & (counts[first_child] > counts[np.minimum(first_child + 1, len(counts) - 1)])
-        if gap is None:
-            return more_left, np.zeros(len(first_child), dtype=bool)
-        had_gaps = np.bincount(node[gap], minlength=len(first_child)) > 0  # (S,)
-        return np.where(had_gaps, goes_left, more_left) & numeric, had_gaps & numeric
 
     def chosen_subsets(self, nodes, features):
         """{k: sorted left set} for the split nodes (level indices `nodes`) whose test is binary categorical."""
