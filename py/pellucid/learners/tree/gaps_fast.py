@@ -4,8 +4,8 @@ node sends them.
 Missing values (NaN) sort last within every node's segment of an order, so the running sums of
 `_best_thresholds` send them right at every threshold, and the cut between a node's last present value and
 its first missing one is the test "present or missing" (t = ALL_PRESENT). A column with gaps is then
-scored once more on an order with each node's missing rows moved to the front of its segment
-(`gaps_first`), which sends them left; the better side wins, ties to the right, as
+scored once more, on the nodes that have gaps in it, on an order with each node's missing rows moved to
+the front of its segment (`gaps_first`), which sends them left; the better side wins, ties to the right, as
 growth.numeric_importance and scikit-learn's trees choose. A split node whose rows had no gap in its
 column sends a missing value to the child of more rows (`missing_sides`).
 """
@@ -13,10 +13,14 @@ column sends a missing value to the child of more rows (`missing_sides`).
 import numpy as np
 
 
-def gaps_first(values, order, sizes, starts):
-    """`order` (m,) with each node's missing rows (last in its segment) moved to the segment's front; sizes
-    and starts (A,) are the segments'."""
-    n_missing = np.add.reduceat(np.isnan(values[order]), starts).astype(np.intp)  # (A,)
+def missing_counts(values, order, starts):
+    """(A,) how many rows of each node's segment of `order` miss their value in `values`."""
+    return np.add.reduceat(np.isnan(values[order]), starts).astype(np.intp)
+
+
+def gaps_first(order, sizes, starts, n_missing):
+    """`order` (m,) with each node's `n_missing` missing rows (last in its segment) moved to the segment's
+    front; sizes, starts and n_missing (A,) are the segments'."""
     place = np.arange(len(order)) - np.repeat(starts, sizes)  # (m,) position within the segment
     moved = np.empty_like(order)
     moved[np.repeat(starts, sizes) + (place + np.repeat(n_missing, sizes)) % np.repeat(sizes, sizes)] = order

@@ -24,7 +24,7 @@ import numpy as np
 from .criteria import heavy_enough
 from .criteria_fast import for_target
 from .feature_draw import child_keys, offered_mask, root_key
-from .gaps_fast import gaps_first, missing_sides
+from .gaps_fast import gaps_first, missing_counts, missing_sides
 from .orders import chunks, partition, sorted_orders, take_rows
 from .structure import ALL_PRESENT, LEAF, REASON, Tree, in_left_set
 
@@ -298,13 +298,19 @@ class _Grower:
         goes_left = np.zeros(cost.shape, dtype=bool)
         tie = self.criterion.tol * self.criterion.mass(stats)  # (A,) gains within tol tie: the right side wins
         for i in np.flatnonzero(self.gaps):
-            moved = gaps_first(self.XT[i], orders[i], sizes, _starts(sizes))
-            c, t, lm = _best_thresholds(self.criterion, self.XT[i:i + 1], moved[None], sizes, stats, self.min_leaf,
-                                        self.min_weight)
-            better = c[0] < cost[i] - tie  # (A,)
-            cost[i, better], threshold[i, better], goes_left[i] = c[0, better], t[0, better], better
+            n_missing = missing_counts(self.XT[i], orders[i], _starts(sizes))  # (A,)
+            at = np.flatnonzero(n_missing)  # the nodes with gaps in this column: only there can it differ
+            if not len(at):
+                continue
+            rows = orders[i] if len(at) == len(sizes) else orders[i][np.repeat(n_missing > 0, sizes)]
+            moved = gaps_first(rows, sizes[at], _starts(sizes[at]), n_missing[at])
+            c, t, lm = _best_thresholds(self.criterion, self.XT[i:i + 1], moved[None], sizes[at], stats[:, at],
+                                        self.min_leaf, self.min_weight)
+            better = at[c[0] < cost[i, at] - tie[at]]
+            won = np.isin(at, better)
+            cost[i, better], threshold[i, better], goes_left[i, better] = c[0, won], t[0, won], True
             if left is not None:
-                left[i, better] = lm[0, better]
+                left[i, better] = lm[0, won]
         return cost, threshold, left, goes_left
 
     def right_cuts(self, stats, orders, sizes, offered):
