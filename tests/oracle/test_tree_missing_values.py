@@ -190,3 +190,14 @@ def test_an_ensembles_model_file_keeps_where_its_trees_send_missing_values(make)
     assert np.array_equal(pellucid.from_dict(d).predict_proba(Q), model.predict_proba(Q))
     text = json.dumps(d)
     assert '"gap_nodes"' in text or '"missing"' in text  # the sides are in the file, not re-derived
+
+
+def test_a_model_file_of_a_tree_without_gaps_predicts_rows_with_gaps():
+    """Its file names no side (none was learned): read back, each test sends a gap to its larger child."""
+    X, labels, _ = table_with_gaps(5, share=0.0)
+    X = np.nan_to_num(X, nan=-1.0)
+    model = DecisionTreeClassifier(max_depth=5).fit(X, labels)
+    back = pellucid.from_dict(json.loads(json.dumps(model.to_dict())))
+    Q = query_rows(5)
+    assert np.array_equal(back.predict(Q), model.predict(Q))
+    assert np.array_equal(back.tree_.missing_left, model.tree_.missing_left) and not back.tree_.takes_missing

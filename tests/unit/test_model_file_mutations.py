@@ -45,6 +45,7 @@ def _train_file(learner, packed):
     packed (and a tree's nodes packed)."""
     from bridgekit import session_with_csv
     from pellucid.core import serialize
+    from pellucid.core.settings import preprocessing_defaults  # a tree keeps x2's gaps: its file says where they go
     from pellucid.learners.tree import _base as tree_base
     import tempfile
     folder = Path(tempfile.mkdtemp())
@@ -56,7 +57,8 @@ def _train_file(learner, packed):
         features = ["x1", "colour"]
     reply = s.handle("train", {"table_id": s.table_id, "target": target, "features": features,
                                "model": learner.name, "evaluation": {"method": "none"},
-                               "preprocessing": {"standardize": learner.scale_sensitive, "impute": "mean"}})
+                               "preprocessing": {"standardize": learner.scale_sensitive,
+                                                 "impute": preprocessing_defaults(learner)["impute"]}})
     assert reply["ok"], reply
     model_id = reply["result"]["model_id"]
     saved = serialize.PACK_ABOVE, tree_base.PACK_NODES_ABOVE

@@ -95,8 +95,9 @@ class Tree:
     def missing_left(self):
         if self._missing_left is None:
             self._missing_left = self.more_rows_left()
-            nodes, left = getattr(self, "_learned", ((), ()))
-            self._missing_left[nodes] = left
+            learned = getattr(self, "_learned", None)  # a model file's sides (learned_sides), if any
+            if learned is not None:
+                self._missing_left[learned[0]] = learned[1]
         return self._missing_left
 
     @missing_left.setter
