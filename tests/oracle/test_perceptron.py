@@ -11,8 +11,9 @@ from sklearn.linear_model import Perceptron as SkPerceptron
 
 from pellucid.core.base import from_dict
 from pellucid.core.errors import ConvergenceWarning, DataError, NotFittedError
-from pellucid.learners.linear.perceptron import (Perceptron, activation, classify, multiclass_classify,
-                                 multiclass_update, update)
+from pellucid.learners.linear.perceptron import Perceptron
+from pellucid.learners.linear.perceptron_pass import (activation, classify, multiclass_classify, multiclass_update,
+                                                      update)
 
 # Notes 000, "Example": the training set (f1, f2, y*) and the "Single Perceptron Update Pass" table,
 # starting from [w0, w1, w2] = [-1, 0, 0] with w0 the weight of the bias feature 1.

@@ -1,4 +1,4 @@
-"""The perceptron's pass without a trace: the same updates as the row-by-row pass of perceptron.py, in the
+"""The perceptron's pass without a trace: the same updates as the row-by-row pass of perceptron_pass.py, in the
 same order, so the same weights, mistakes and loss.
 
 The weights only change at a mistake, so the work goes where the mistakes are:
