@@ -114,14 +114,15 @@ class Session(Keeping):
     # --- models -------------------------------------------------------------------------------------------
 
     def train(self, table_id, target, features, model, params=None, evaluation=None, include_trace=False,
-              preprocessing=None, sample=False):
+              preprocessing=None, sample=False, live=False):
         """Fit with an honest evaluation (split, k-fold or none) and the preprocessing step ({standardize,
         impute}; defaults from the learner's descriptor), fitted on the training rows; the TrainResult
-        (docs/bridge.md). `sample`: a learner with a row limit works on a seeded sample of that many rows."""
+        (docs/bridge.md). `sample`: a learner with a row limit works on a seeded sample of that many rows.
+        `live`: a small network's progress reports carry frames of it as it learns (workbench.network_live)."""
         table = self.table(table_id)
         self._bound_runs(whole=0)  # what is kept waits as history from now: the training's peak comes on top
         run, result = workbench.training.train(table, target, features, model, params, evaluation, include_trace,
-                                                 preprocessing, sample)
+                                                 preprocessing, sample, live)
         run.setup["table_id"] = table_id
         run.reply = result  # kept, so the page can show this run again (history, comparisons)
         return {"model_id": self.keep_run(run), **result}

@@ -30,6 +30,7 @@ import { sharedSettings, start, cancel, recover } from "./lifecycle.js";
 import { registerOffline, setPageBuild, showNewVersion, watchForNewVersion } from "./offline.js";
 import { clearSession } from "./session-store.js";
 import { mountLiveLoss } from "./live-loss.js";
+import { mountLiveNetwork } from "./live-network.js";
 
 // The first time Python is ready the page still loads its menus and the opening data; "Ready" is shown
 // only after that, so nothing the user (or a test) does races the opening load.
@@ -119,6 +120,7 @@ mountLeaderboard();
 mountPreprocessPanel();
 mountLink();
 mountLiveLoss();
+mountLiveNetwork();
 byId("clear-session").addEventListener("click", async () => {
   await clearSession();
   location.replace(location.pathname);

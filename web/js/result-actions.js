@@ -35,7 +35,7 @@ const FAILED = "The last training failed (the message beside the controls says w
   "Fix what it names and press Train again.";
 
 // The new result is scrolled to when it starts below the fold (the controls come first on a phone).
-function bringIntoView(box) {
+export function bringIntoView(box) {
   const top = box.getBoundingClientRect().top;
   if (top >= 0 && top < window.innerHeight * 0.5) return;
   const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;

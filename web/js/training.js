@@ -44,7 +44,7 @@ export async function train() {
   const s = store.get();
   const args = trainingArgs(s);
   if (args.problem) return showMessage(args.problem, "", args.control);
-  await trainAndRecord(args);
+  await trainAndRecord({ ...args, live: true });  // a small network is drawn as it learns (live-network.js)
 }
 
 // Train needs Python idle, data, and a target when the model predicts one; Cancel shows while a

@@ -6,6 +6,9 @@ quick to draw: at most MAX_PARAMS weights and biases and MAX_ROWS training rows.
 `stride`-th epoch is kept and the stride doubles whenever more than 2 x MAX_SNAPSHOTS are held (so a fit of
 any max_iter holds a bounded number); the last epoch is always kept. The replay then offers at most
 MAX_SNAPSHOTS epochs, evenly spaced, the first and the last among them.
+
+The same limits decide whether the page may watch it live (workbench.network_live): a Recording asked to
+carry a live view passes each kept epoch on to it, and the frame it makes goes out with that epoch's report.
 """
 
 import copy
@@ -26,22 +29,25 @@ MAX_SNAPSHOTS = 60
 
 
 class Recording:
-    """The `on_epoch` watcher: keeps the flat parameters of every stride-th epoch, and the last one."""
+    """The `on_epoch` watcher: keeps the flat parameters of every stride-th epoch, and the last one; returns
+    what else the epoch's report carries (a live view's frame), or None."""
 
-    def __init__(self):
+    def __init__(self, live=None):
         self.kept, self.stride, self.last, self.refused = {}, 1, None, None
+        self.live = live  # a network_live.LiveView, or None
 
     def __call__(self, epoch, flat):
         if len(flat) > MAX_PARAMS:
             self.refused = (f"The network has {len(flat):,} weights and biases; its training is replayed up to "
                             f"{MAX_PARAMS:,}.")
-            return
+            return None
         self.last = (epoch, flat.copy())
         if (epoch - 1) % self.stride == 0:
             self.kept[epoch] = self.last[1]
         if len(self.kept) > 2 * MAX_SNAPSHOTS:
             self.stride *= 2
             self.kept = {e: f for e, f in self.kept.items() if (e - 1) % self.stride == 0}
+        return None if self.live is None else self.live(epoch, self.last[1])
 
     def snapshots(self):
         """{epoch: flat parameters}: at most MAX_SNAPSHOTS, evenly spaced, the first and the last kept."""
@@ -53,11 +59,12 @@ class Recording:
         return {epochs[i]: kept[epochs[i]] for i in chosen}
 
 
-def watch(run, estimator, n_train):
-    """Set a Recording on a network about to be fitted on `n_train` rows (None for a larger table)."""
+def watch(run, estimator, n_train, live=None):
+    """Set a Recording on a network about to be fitted on `n_train` rows (None for a larger table); `live`
+    (a network_live.LiveView, or None) is given each kept epoch and makes the frames the page watches."""
     if not run.learner.can("network") or n_train > MAX_ROWS:
         return None
-    estimator.on_epoch = Recording()
+    estimator.on_epoch = Recording(live)
     return estimator.on_epoch
 
 
@@ -79,10 +86,14 @@ def params_at(run, epoch):
     if not run.replay or epoch not in run.replay:
         offered = ", ".join(str(e) for e in sorted(run.replay or {})) or "none"
         raise DataError(f"Epoch {epoch!r} is not one the replay kept (kept: {offered}).", field="epoch")
-    estimator = run.estimator
+    return unflatten(run.estimator, run.replay[epoch])
+
+
+def unflatten(estimator, flat):
+    """(coefs, intercepts) of `estimator`'s layers, as views into the flat parameters `flat`."""
     sizes = [estimator.coefs_[0].shape[0]] + [W.shape[1] for W in estimator.coefs_]
     spans, _ = layout(sizes)
-    parts = views(run.replay[epoch], spans)
+    parts = views(flat, spans)
     L = len(parts) // 2
     return parts[:L], parts[L:]
 
@@ -90,12 +101,17 @@ def params_at(run, epoch):
 def epoch_view(run, epoch, x=None, y=None):
     """The Network view at `epoch`'s weights, with "epoch" and "boundary": the decision boundary (a
     Boundary reply on a BOUNDARY_RESOLUTION grid) those weights draw over the plane (x, y), or None."""
-    coefs, intercepts = params_at(run, epoch)
+    return {**view_at(run, params_at(run, epoch), x, y), "epoch": epoch}
+
+
+def view_at(run, params, x=None, y=None):
+    """The Network view at the weights `params` (coefs, intercepts), with "boundary" (or None): the replay's
+    frame of an epoch, and the live view's while it trains."""
+    coefs, intercepts = params
     out = network_view(run, x, y, (coefs, intercepts))
-    out["epoch"] = epoch
     out["boundary"] = None
     if out["plane"] is not None:
-        then = copy.copy(run.estimator)  # the fitted model with this epoch's weights, the run left as it is
+        then = copy.copy(run.estimator)  # the model with these weights, the run's own left as it is
         then.coefs_, then.intercepts_ = [np.array(W) for W in coefs], [np.array(b) for b in intercepts]
         out["boundary"] = boundary(dataclasses.replace(run, estimator=then), x, y, BOUNDARY_RESOLUTION)
     return out

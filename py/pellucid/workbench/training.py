@@ -28,7 +28,7 @@ from . import readouts
 from ..host.progress import part, report
 from . import prepare, showing
 from .judging import fold_pairs
-from . import network_replay
+from . import network_live, network_replay
 from .network_view import network_view
 from ..preprocessing import Pipeline
 from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
@@ -121,22 +121,24 @@ def _stratify_by(estimator, evaluation, table, target):
 
 
 def train(table, target, features, model, params=None, evaluation=None, include_trace=False, preprocessing=None,
-          sample=False):
+          sample=False, live=False):
     """Fit `model` with the chosen evaluation and preprocessing ({standardize, impute}: workbench.prepare);
     (Run, TrainResult dict). Warnings raised while fitting (e.g. a solver that did not converge) are
     listed in the result's "warnings". A learner with a row limit refuses a larger table unless `sample`,
-    which trains it on a sample of that many rows drawn with the evaluation's seed (result "sample")."""
+    which trains it on a sample of that many rows drawn with the evaluation's seed (result "sample"). `live`:
+    a small network's epochs carry frames of it as it learns (workbench.network_live)."""
     with _warnings.catch_warnings(record=True) as caught:
         _warnings.simplefilter("always")
         run, result = _train(table, target, features, model, params, evaluation, include_trace, preprocessing,
-                             sample)
+                             sample, live)
     for text in dict.fromkeys(str(w.message) for w in caught):
         if text not in result["warnings"]:
             result["warnings"].append(text)
     return run, result
 
 
-def _train(table, target, features, model, params, evaluation, include_trace, preprocessing, sample=False):
+def _train(table, target, features, model, params, evaluation, include_trace, preprocessing, sample=False,
+           live=False):
     estimator = make_estimator(model, params, trace=include_trace)
     estimator._check_params()
     features, target = choose_columns(table, estimator, model, target, features)
@@ -190,7 +192,9 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     started = time.perf_counter()
     preprocessor = prepare.unfitted(raw, choices, learner).fit(raw.take(train_rows))
     X = preprocessor.transform(raw)
-    recording = network_replay.watch(run, estimator, len(train_rows))  # a small network's epochs, kept
+    run.preprocessor = preprocessor  # the live view draws through it while the network trains
+    watching = network_live.live_view(run, estimator) if live and run.learner.can("network") else None
+    recording = network_replay.watch(run, estimator, len(train_rows), watching)  # a small network's epochs, kept
     with part(0.8 if cv else 0.1, 0.95, "Training"):  # a learner's own reports (a forest's trees) fill it
         estimator.fit(X.take(train_rows), None if y_raw is None else y_raw[train_rows])
     fit_seconds = time.perf_counter() - started

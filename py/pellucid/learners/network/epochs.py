@@ -3,7 +3,8 @@ curve, stopping when the loss (or the validation score) stops improving, early s
 and a learning rate so large that the loss diverges.
 
 A model may carry `on_epoch(epoch, flat parameters)`, called after each epoch that is kept (the weights
-are the solver's buffer: a watcher copies what it keeps).
+are the solver's buffer: a watcher copies what it keeps); a dict it returns goes out with that epoch's
+progress report (a frame of the live view).
 
 `net` is either path (forward_backward's readable lists or forward_backward_fast's fused buffers): it exposes `params`
 (arrays changed in place) and `gradient(X, Y, sample_weight, rows) -> (loss, grads)`; `solver` is one of
@@ -95,11 +96,12 @@ def run_epochs(model, net, solver, X, Y, sample_weight, rng, incremental, valida
             model.loss_ = epoch_loss
             model.t_ += n
             model.loss_curve_.append(epoch_loss)
-            if getattr(model, "on_epoch", None) is not None:  # a watcher of the training (the page's replay)
-                model.on_epoch(model.n_iter_, net.params[0])
+            detail = {"epoch": model.n_iter_, "loss": epoch_loss}
+            if getattr(model, "on_epoch", None) is not None:  # a watcher (the page's replay, its live view)
+                said = model.on_epoch(model.n_iter_, net.params[0])
+                detail.update(said if isinstance(said, dict) else {})
             # The page's bar and status line; Cancel keeps the network of the last epoch said here.
-            report(model.n_iter_ / model.max_iter, f"epoch {model.n_iter_} of {model.max_iter}",
-                   {"epoch": model.n_iter_, "loss": epoch_loss})
+            report(model.n_iter_ / model.max_iter, f"epoch {model.n_iter_} of {model.max_iter}", detail)
             _count_no_improvement(model, net, validation)
             solver.epoch_ends(model.t_)
             if model._no_improvement_count > model.n_iter_no_change:
