@@ -303,12 +303,12 @@ def test_packed_tree_nodes_with_impossible_numbers_are_refused(monkeypatch):
     d = DecisionTreeRegressor().fit(X, [0.0, 1.0, 1.0, 2.0, 5.0, 8.0]).to_dict()
 
     def damaged(name, at, value):
-        array = serialize.decode(d["nodes"][name]).astype(float)
+        array = np.array(serialize.decode(d["nodes"][name]), dtype=float)  # stats: a list of rows
         array[at] = value
         return {**d, "nodes": {**d["nodes"], name: serialize.encode(array)}}
     assert "counts that are whole" in _refusal(damaged("stats", (0, 1), -5.0))  # a node of -5 rows
     assert "counts that are whole" in _refusal(damaged("stats", (0, 1), np.nan))
-    assert "finite threshold" in _refusal(damaged("threshold", 0, np.nan))  # the root's test
+    assert "finite threshold" in _refusal(damaged("split_threshold", 0, np.nan))  # the root's test
     assert "values must hold finite" in _refusal(damaged("values", 1, np.inf))
 
 

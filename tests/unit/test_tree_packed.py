@@ -75,10 +75,14 @@ def test_describing_the_first_nodes_is_the_whole_description_bounded(cls, params
     assert readouts.compact_model(model)["tree"] == readouts.bounded_tree(whole["tree"], readouts.MAX_TREE_NODES)[0]
 
 
-def _damaged(change):
+def _damaged(change, older=False):
+    """A packed classification tree's file after `change`(its node arrays, its value sets); older=True: in
+    the layout of files written before, which held each node's parent, branch and depth."""
     model, _ = _fit(DecisionTreeClassifier, {"categorical_split": "binary"}, "label")
     d = json.loads(json.dumps(model.to_dict()))
     nodes = pellucid.core.serialize.decode({k: v for k, v in d["nodes"].items() if k != "left_values"})
+    if older:
+        nodes.update({name: getattr(model.tree_, name) for name in ("parent", "branch", "depth")})
     nodes = {k: v.astype(np.int64) if isinstance(v, np.ndarray) and v.dtype.kind == "i" else v
              for k, v in nodes.items()}  # room for out-of-range damage
     left_values = {int(k): v for k, v in d["nodes"]["left_values"].items()}
@@ -96,12 +100,23 @@ def _first_inner(nodes):
     (lambda n, lv: n["child_start"].__setitem__(_first_inner(n), 10 ** 6), "children are out of range"),
     (lambda n, lv: n["feature"].__setitem__(0, 9), "column the model does not have"),
     (lambda n, lv: n["n_children"].__setitem__(0, 3), "out of range|wrong number of branches|not one tree"),
-    (lambda n, lv: n["parent"].__setitem__(5, 0), "parents, branches or depths"),
-    (lambda n, lv: n.__setitem__("gain", n["gain"][:-1]), "one value per node"),
-    (lambda n, lv: n.__setitem__("candidates", n["candidates"][:, :2]), "wrong shape"),
+    (lambda n, lv: n.__setitem__("split_gain", n["split_gain"][:-1]), "split_gain must have shape"),
+    (lambda n, lv: n.__setitem__("split_threshold", n["split_threshold"][1:]), "split_threshold must have shape"),
+    (lambda n, lv: n.pop("split_threshold"), "split_threshold is missing|split_threshold"),
+    (lambda n, lv: n.__setitem__("candidates", n["candidates"][:, :2]), "candidates must have shape"),
     (lambda n, lv: lv.__setitem__(next(iter(lv)), [99]), "value set"),
     (lambda n, lv: lv.__setitem__(0, [0]) if n["feature"][0] in (0, 1) else lv.__setitem__(10 ** 6, [0]), "value set"),
 ])
 def test_a_damaged_packed_tree_is_refused(change, fragment):
     with pytest.raises(DataError, match=fragment):
         pellucid.from_dict(_damaged(change))
+
+
+@pytest.mark.parametrize("change, fragment", [
+    (lambda n, lv: n["parent"].__setitem__(5, 0), "parents, branches or depths"),
+    (lambda n, lv: n["depth"].__setitem__(0, 1), "not a root"),
+    (lambda n, lv: n.__setitem__("branch", n["branch"][:-1]), "branch must have shape"),
+])
+def test_a_damaged_tree_of_the_older_layout_is_refused(change, fragment):
+    with pytest.raises(DataError, match=fragment):
+        pellucid.from_dict(_damaged(change, older=True))

@@ -25,6 +25,7 @@ from ..tree.feature_draw import MaxFeaturesRule
 from . import model_file
 from .draws import generator, tree_draw
 from .growers import forget_candidates, make_tree
+from .routes import routed
 from .size import check_projected, check_size
 from .votes import out_of_bag_mean, running_means
 
@@ -103,17 +104,34 @@ class _Ensemble:
             return encode(data.kinds, data.data, self.estimators_[0].categories_)
         return data
 
+    def _routed(self, X_encoded):
+        """Each tree with the node every row ends in, tree after tree (routes.py: what the trees share of
+        X is learned once)."""
+        return routed(self.estimators_, X_encoded, self.estimators_[0]._is_categorical)  # the same columns
+
     def _answers(self, X_encoded):
         """(T, n, ...) each tree's answer for every row: class probabilities, or predictions."""
-        return np.array([self._tree_answer(tree, tree.tree_.apply(X_encoded, tree._is_categorical))
-                         for tree in self.estimators_])
+        return np.array([self._tree_answer(tree, nodes) for tree, nodes in self._routed(X_encoded)])
+
+    def _mean_answer(self, X_encoded):
+        """(n, ...) the mean of the trees' answers, each added in place to one total: the (T, n, ...)
+        stack of all the answers is never made."""
+        total = None
+        for tree, nodes in self._routed(X_encoded):
+            answer = self._tree_answer(tree, nodes)
+            if total is None:
+                total = answer.astype(float)  # a copy: the first answer may be a view of the tree's own table
+            else:
+                total += answer
+        total /= len(self.estimators_)
+        return total
 
     def _score_out_of_bag(self, X_encoded, y, in_bag):
         """oob_score_ and each row's out-of-bag answer, from the trees that did not draw it."""
         total, count = 0.0, np.zeros(len(y))
-        for tree, drawn in zip(self.estimators_, in_bag):
+        for (tree, nodes), drawn in zip(self._routed(X_encoded), in_bag):
             out = ~drawn
-            answer = self._tree_answer(tree, tree.tree_.apply(X_encoded, tree._is_categorical))
+            answer = self._tree_answer(tree, nodes)
             total = total + answer * out.reshape((-1,) + (1,) * (answer.ndim - 1))
             count += out
         mean = out_of_bag_mean(np.asarray(total), count)
@@ -194,7 +212,7 @@ class RandomForestClassifier(_Ensemble, ClassifierMixin, Estimator):
 
     def predict_proba(self, X):
         """(n, k) the mean of the trees' class probabilities (columns in the order of classes_)."""
-        return self._answers(self._encode(X)).mean(axis=0)
+        return self._mean_answer(self._encode(X))
 
     def predict(self, X):
         """The class of highest mean probability (the first in classes_ on a tie)."""
@@ -256,7 +274,7 @@ class RandomForestRegressor(_Ensemble, RegressorMixin, Estimator):
 
     def predict(self, X):
         """The mean of the trees' predictions."""
-        return self._answers(self._encode(X)).mean(axis=0)
+        return self._mean_answer(self._encode(X))
 
     @staticmethod
     def answer_of_mean(mean):

@@ -10,6 +10,9 @@ import numpy as np
 BOX_CELLS = 1 << 18  # most cells in a Router's table of boxes (8 bytes each)
 BOX_MIN_ROWS = 4096  # a Router builds its table of boxes when asked to route at least this many rows
 CHECK_EVERY = 4  # levels a Router descends between drops of the rows that reached a leaf
+# Rows a Router moves down together: a block's working arrays stay in the processor's cache between
+# levels, where those of all rows at once would not (50,000 rows routed faster in blocks of this size)
+BLOCK_ROWS = 16384
 
 
 class Router:
@@ -50,8 +53,15 @@ class Router:
             self.axes = [(f, Intervals(cuts)) for f, cuts in enumerate(self.cuts) if len(cuts)]
         end = self.table[self._boxes(X)]  # (n,) the deepest node that holds the row's whole box
         rows = np.flatnonzero(self.inner[end])  # (a,) rows still at an inner node
-        node = end[rows]  # (a,)
         flat = np.ascontiguousarray(X).ravel()  # (n * d,) x[r, f] is flat[r * d + f]
+        for start in range(0, rows.size, BLOCK_ROWS):
+            self._descend(end, rows[start:start + BLOCK_ROWS], flat, d)
+        return end
+
+    def _descend(self, end, rows, flat, d):
+        """Move `rows` from their nodes in `end` down one level per pass until each is at a leaf, and
+        write that leaf into `end`."""
+        node = end[rows]  # (a,)
         offset = rows * d  # (a,)
         level = 0
         while rows.size:
@@ -63,7 +73,6 @@ class Router:
                 end[rows] = node  # a row at a leaf stays there, so its node now is its end
                 kept = np.flatnonzero(self.inner[node])  # (a',)
                 rows, node, offset = rows[kept], node[kept], offset[kept]
-        return end
 
     def _boxes(self, X):
         """(n,) each row's box: its cell in `table`."""

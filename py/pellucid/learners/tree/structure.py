@@ -40,6 +40,11 @@ def in_left_set(nodes, codes, left_values):
     return np.isin(nodes * stride + codes, keys)  # a code of -1 never matches: stride - 1 is no code
 
 
+def has_gaps(X_encoded):
+    """Whether some value is missing (NaN): a finite matrix sums to a number (its values are below 1e150)."""
+    return bool(np.isnan(np.sum(X_encoded)))
+
+
 class Tree:
     """Flat node arrays: structure (feature, threshold, child_start, n_children, parent, branch, depth),
     training statistics (`stats`, (s, nodes)), and what was measured when growing (gain, candidates).
@@ -134,10 +139,13 @@ class Tree:
     def max_depth(self):
         return int(self.depth.max())
 
-    def apply(self, X_encoded, is_categorical):
-        """The node where each row ends: a leaf, or an inner node whose categorical value is unseen."""
+    def apply(self, X_encoded, is_categorical, gaps=None):
+        """The node where each row ends: a leaf, or an inner node whose categorical value is unseen.
+        `gaps`: whether X_encoded holds a missing value, if the caller knows (a forest asks once for all
+        its trees); None: found out here."""
         is_categorical = np.asarray(is_categorical, dtype=bool)
-        gaps = np.isnan(np.sum(X_encoded))  # a finite matrix sums to a number (its values are below 1e150)
+        if gaps is None:
+            gaps = has_gaps(X_encoded)
         if gaps:
             return self._apply_with_gaps(X_encoded, is_categorical)
         kinds = is_categorical.tobytes()  # the router is compiled for one set of column kinds
@@ -152,7 +160,7 @@ class Tree:
         incomplete = np.isnan(X_encoded).any(axis=1)  # (n,)
         node = np.empty(len(X_encoded), dtype=np.intp)
         if not incomplete.all():
-            node[~incomplete] = self.apply(X_encoded[~incomplete], is_categorical)
+            node[~incomplete] = self.apply(X_encoded[~incomplete], is_categorical, gaps=False)
         node[incomplete] = self._apply_levels(X_encoded[incomplete], is_categorical)
         return node
 
