@@ -33,7 +33,19 @@ def _gradient_notes(p):
             "columns. A row stopped at an inner node by a category unseen in training gets that node's "
             "value (pellucid sets every node's value from the loss; scikit-learn only the leaves').",
             "scikit-learn's init_ is the estimator that gives F_0 (a DummyRegressor or DummyClassifier); "
-            "pellucid's is F_0 itself."]
+            "pellucid's is F_0 itself.", *_binned_note(p)]
+
+
+def _binned_note(p):
+    """What max_bins changes: the twin splits exactly, so the two agree only where no feature has more
+    values than bins."""
+    if p.get("max_bins") is None:
+        return []
+    return [f"pellucid grows each tree from histograms, each numeric feature cut into at most {p['max_bins']} "
+            "bins (max_bins); scikit-learn's twin here splits exactly. Where no feature has more values than "
+            "bins the trees are the same; otherwise they split between bins only and score a little "
+            "differently. scikit-learn's own histogram version is HistGradientBoostingClassifier "
+            "(or Regressor)."]
 
 
 def _gradient_settings(p):

@@ -27,6 +27,11 @@ def _mean(values, weights):
     return float(np.average(values, weights=weights)) if weights is not None else float(np.mean(values))
 
 
+def _sigmoid(f):
+    """1 / (1 + e^-f), the probability of the second class at log-odds f."""
+    return 1.0 / (1.0 + np.exp(-f))
+
+
 class SquaredError:
     """The regressor's loss; y is the (n,) target."""
 
@@ -65,7 +70,7 @@ class BinomialLoss:
 
     def negative_gradient(self, y, F):
         """(n, 1) r = y - p."""
-        return (y - self.proba(F)[:, 1]).reshape(-1, 1)
+        return (y - _sigmoid(F[:, 0])).reshape(-1, 1)
 
     def step_terms(self, y, r, k):
         """Each row's part of a leaf's Newton step, numerator r and denominator p (1 - p), p = y - r."""
@@ -75,7 +80,7 @@ class BinomialLoss:
     @staticmethod
     def proba(F):
         """(n, 2) the probabilities of the two classes, p = 1 / (1 + e^-F) of the second."""
-        p = 1.0 / (1.0 + np.exp(-F[:, 0]))
+        p = _sigmoid(F[:, 0])
         return np.column_stack([1 - p, p])
 
     def score(self, y, F, weights):
