@@ -45,8 +45,8 @@ class Session(Keeping):
     COMMANDS = ("load_csv", "load_pasted", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "check_twin", "export_sklearn",
-                "curves", "importance", "show_run", "tune", "rank_learners", "apply_model", "grow_yourself", "forest",
-                "forest_votes", "forest_tree", "staged", "network")
+                "curves", "importance", "show_run", "tune", "rank_learners", "rank_piece", "rank_merge", "apply_model",
+                "grow_yourself", "forest", "forest_votes", "forest_tree", "staged", "network")
 
     def handle(self, cmd, args=None, convert=plain):
         """Run one command; never raise (errors come back as data the page can show). `convert` makes the
@@ -135,6 +135,20 @@ class Session(Keeping):
         a learner with a row limit ranks on a seeded sample of that many rows, else it is left out."""
         return workbench.leaderboard.rank_learners(self.table(table_id), target, features, learners, evaluation,
                                                       preprocessing, params, metric, sample)
+
+    def rank_piece(self, table_id, target, features, learners, index, evaluation=None, preprocessing=None,
+                   params=None, metric=None, sample=False):
+        """One learner's share of `rank_learners` (learner `index` of `learners`, all its folds): the page's
+        pool of workers runs the pieces side by side and hands them to `rank_merge` (docs/bridge.md)."""
+        piece = workbench.leaderboard.rank_piece(self.table(table_id), target, features, learners, index,
+                                                 evaluation, preprocessing, params, metric, sample)
+        return workbench.ranking_pieces.sent(piece)
+
+    def rank_merge(self, learners, pieces, evaluation=None, metric=None):
+        """The ranking of `learners` from their `rank_piece` replies: the very reply `rank_learners` gives
+        with the same arguments (docs/bridge.md). Needs no table."""
+        return workbench.leaderboard.merge_pieces(learners, workbench.ranking_pieces.received(pieces),
+                                                  evaluation, metric)
 
     def show_run(self, model_id):
         """A kept run's TrainResult again, as `train` replied it: the page reopens an earlier run."""

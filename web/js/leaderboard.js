@@ -4,18 +4,19 @@
 import { byId, el, option, setDisabled, formatValue, scrollingTable } from "./dom.js";
 import { store } from "./store.js";
 import { python } from "./python.js";
-import { run, showMessage } from "./work.js";
+import { run, showMessage, showProgress } from "./work.js";
 import { chooseModel, chosenModel } from "./model-controls.js";
 import { trainingArgs } from "./training.js";
 import { comparisonEvaluation } from "./eval-panel.js";
 import { csvColumns, foldsPhrase, significanceNote, versusCell } from "./leaderboard-significance.js";
 import { trainAndRecord } from "./result-actions.js";
 import { downloadText } from "./export-panel.js";
+import { pool, defaultPoolSize, largestPool } from "./pool.js";
 
 const els = { box: byId("leaderboard-box"), learners: byId("leaderboard-learners"), all: byId("leaderboard-all"),
   metric: byId("leaderboard-metric"), compare: byId("leaderboard-run"), export: byId("leaderboard-export"),
   result: byId("leaderboard-result"), note: byId("leaderboard-note"), limit: byId("leaderboard-limit"),
-  sample: byId("leaderboard-sample"), sampleLabel: byId("leaderboard-sample-label") };
+  sample: byId("leaderboard-sample"), sampleLabel: byId("leaderboard-sample-label"), workers: byId("leaderboard-workers") };
 const count = (n) => n.toLocaleString("en-US");
 
 // The metrics offered before the first comparison, [{name, label, percent}] per task, from settings.json
@@ -172,13 +173,40 @@ async function compare() {
   // Standardizing and missing cells follow each learner's own default unless the user set them for all.
   const setup = { ...common, preprocessing: { standardize: s.standardize ?? null, impute: s.impute ?? null },
     sample: Boolean(s.rankSample) };
+  const workers = workerCount();
+  if (workers.problem) return showMessage(workers.problem, "", "#leaderboard-workers");
   // The repeats are the comparison's alone: a row opens with the setup, which Train cross-validates once.
   const request = { ...setup, evaluation, learners, params: { [model]: params }, metric: els.metric.value || null };
-  const reply = await run(`Comparing ${learners.length} learners…`, () => python.call("rank_learners", request),
-    { cancellable: true, where: { panel: "rank" } });
+  const ranking = workers.count > 1 ? () => pooledRanking(request, workers.count)
+    : () => python.call("rank_learners", request);
+  const reply = await run(`Comparing ${learners.length} learners…`, ranking, { cancellable: true, where: { panel: "rank" } });
   if (!reply) return;
   els.metric.replaceChildren(...reply.metrics.map((m) => option(m.name, m.label, m.name === reply.metric)));
   store.set({ ranking: { reply, setup } });
+}
+
+// The Workers box: how many Python workers compare side by side (1: the page's own worker, as on one core).
+function workerCount() {
+  const count = Number(els.workers.value);
+  const most = largestPool();
+  if (Number.isInteger(count) && count >= 1 && count <= most) return { count };
+  return { problem: `Workers must be a whole number from 1 to ${most} (each takes up to half a gigabyte of memory).` };
+}
+
+// The ranking rank_learners makes, made by the pool: one piece a learner (all its folds), each in whichever
+// worker is free, merged as rank_learners merges them; the bar counts the learners done. The slowest
+// learner's piece bounds the time: with one far slower than the rest (gradient boosting on many rows), more
+// workers gain little (benchmarks/pool.py).
+async function pooledRanking(request, size) {
+  const { source, shared, models } = store.get();
+  const labelOf = (name) => models.find((m) => m.name === name)?.label || name;
+  const pieces = request.learners.map((name, index) => ({ label: labelOf(name), cmd: "rank_piece", args: { ...request, index } }));
+  const counted = (done, total) => showProgress({ event: "progress", fraction: done / total,
+    label: `Compared ${done} of ${total} learners in ${size} workers…` });
+  counted(0, pieces.length);
+  const done = await pool.map(pieces, { size, source, limits: shared.limits, onDone: counted });
+  const { learners, evaluation, metric } = request;
+  return pool.call("rank_merge", { learners, pieces: done, evaluation, metric }, "the ranking of the learners");
 }
 
 // Opens a compared learner's model in every view: trained again with the comparison's settings, it is
@@ -225,6 +253,7 @@ function enable(s) {
   setDisabled(els.all, !(idle && taskOf(s)));
   setDisabled(els.export, !idle);
   setDisabled(els.metric, !idle || !taskOf(s));
+  setDisabled(els.workers, !idle);
 }
 
 export function mountLeaderboard() {
@@ -244,6 +273,8 @@ export function mountLeaderboard() {
   });
   els.metric.addEventListener("change", render);
   els.compare.addEventListener("click", compare);
+  els.workers.value = defaultPoolSize();
+  els.workers.max = largestPool();
   els.export.addEventListener("click", () => {
     const shown = store.get().ranking;
     if (shown) downloadText("learners_compared.csv", comparisonCsv(shown.reply), "text/csv");

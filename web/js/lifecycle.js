@@ -3,6 +3,7 @@
 // a cancel or a crash with the page's data loaded back in.
 import { store } from "./store.js";
 import { python } from "./python.js";
+import { pool } from "./pool.js";
 import { run, setStatus, showMessage, showNote } from "./work.js";
 import { loadSharedSettings } from "./shared-settings.js";
 import { openLink } from "./link.js";
@@ -108,9 +109,14 @@ async function keepLastEpoch(args, epoch) {
 // Stops the running job (training, an export, a view's computation) by replacing the worker; the data,
 // the settings and the last result are kept, or for a network stopped while training, its last epoch.
 export function cancel() {
+  const job = store.get().busy.replace(/…$/, "") || "The job";
+  // A job of the pool's workers leaves the page's worker as it was: stopping the pool is all there is to do.
+  if (pool.busy) {
+    pool.cancel();
+    return setStatus("ready", `${job} cancelled`);
+  }
   const epoch = stoppedEpoch(store.get());
   if (epoch) return keepLastEpoch(store.get().training, epoch);
-  const job = store.get().busy.replace(/…$/, "") || "The job";
   return restartAndRestore(`${job} cancelled. Your data and settings are kept; press Train to start again.`,
     `${job} cancelled`, { keepResult: true });
 }

@@ -73,37 +73,74 @@ def rank_learners(table, target, features, learners, evaluation=None, preprocess
     page's current model keeps its settings) and its defaults otherwise; rank them by `metric`. A learner
     with a row limit below the table's rows trains on its seeded sample when `sample` (its row says so),
     and is otherwise left out with the reason; one that fails is listed last with its message. When no
-    learner trains, the first failure (or the row limit) is raised. The reply: docs/bridge.md."""
+    learner trains, the first failure (or the row limit) is raised. The reply: docs/bridge.md.
+
+    One worker's way: every learner's piece in turn, then their merge. The page's pool of workers runs the
+    same pieces side by side (rank_piece) and merges them the same way (merge_pieces)."""
+    n = len(check_learners(learners)[0])  # a bad list is refused before any learner trains
+    pieces = []
+    for i in range(n):
+        with part(i / n, (i + 1) / n, ""):  # each piece fills its share of the bar, labelled by its learner
+            pieces.append(rank_piece(table, target, features, learners, i, evaluation, preprocessing, params,
+                                     metric, sample))
+    report(1.0, "Compared")
+    return merge_pieces(learners, pieces, evaluation, metric)
+
+
+def _plan(learners, evaluation, params, metric):
+    """The checked comparison every piece and the merge agree on: (chosen descriptors, task, metric,
+    params, evaluation without its repeats, repeats)."""
     chosen, task = check_learners(learners)
     metric = check_metric(metric, task)
     params = _check_params(params, chosen)
     evaluation = training.check_evaluation(evaluation)
     repeats = evaluation.pop("repeats", 1)  # train cross-validates once; the repeats after it are scored here
-    rows, failures, runs = [], [], []
-    for i, learner in enumerate(chosen):
-        label = f"{learner.label} ({i + 1} of {len(chosen)})"
-        report(i / len(chosen), label)
-        try:
-            row, run = _ranked_learner(table, target, features, learner, params.get(learner.name), evaluation,
-                                       preprocessing, sample, repeats, task,
-                                       (i / len(chosen), (i + 1) / len(chosen), label))
-        except DataError as exc:
-            failures.append(exc)
-            rows.append(_failed_row(learner, params.get(learner.name), exc, table.n_rows))
-            continue
-        rows.append(row)
-        runs.append(run)
-    if not runs:
-        raise failures[0]
-    report(1.0, "Compared")
+    return chosen, task, metric, params, evaluation, repeats
+
+
+def rank_piece(table, target, features, learners, index, evaluation=None, preprocessing=None, params=None,
+               metric=None, sample=False):
+    """One learner's share of a comparison: learner `index` of `learners` trained and scored on all its
+    folds (of every repeat), exactly as rank_learners does it, independent of the others. A dict: its
+    "index", its "row" (a failed one when it did not train, with the "failure" {message, field} to raise
+    should no learner train), and, when it trained, the "baseline" scored on its run's rows and folds and
+    the "sample" that run was on (None: every row)."""
+    chosen, task, _, params, evaluation, repeats = _plan(learners, evaluation, params, metric)
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(chosen):
+        raise DataError(f"index must be a learner's place in the list, 0 to {len(chosen) - 1}.", field="learners")
+    learner = chosen[index]
+    label = f"{learner.label} ({index + 1} of {len(chosen)})"
+    report(0.0, label)
+    try:
+        row, run = _ranked_learner(table, target, features, learner, params.get(learner.name), evaluation,
+                                   preprocessing, sample, repeats, task, (0.0, 1.0, label))
+    except DataError as exc:
+        return {"index": index, "row": _failed_row(learner, params.get(learner.name), exc, table.n_rows),
+                "failure": {"message": str(exc), "field": exc.field}}
+    return {"index": index, "row": row, "baseline": baseline_row(run, task, repeats),
+            "sample": run.setup.get("sample") or None}
+
+
+def merge_pieces(learners, pieces, evaluation=None, metric=None):
+    """The ranking of `learners` from their pieces (rank_piece, one for every learner, in any order): the
+    very reply rank_learners gives."""
+    chosen, task, metric, _, _, repeats = _plan(learners, evaluation, None, metric)
+    by_index = {piece["index"]: piece for piece in pieces}
+    if sorted(by_index) != list(range(len(chosen))) or len(pieces) != len(chosen):
+        raise DataError("A comparison's pieces must be one for every learner.", field="learners")
+    ordered = [by_index[i] for i in range(len(chosen))]
+    trained = [piece for piece in ordered if "failure" not in piece]
+    if not trained:
+        failure = ordered[0]["failure"]
+        raise DataError(failure["message"], field=failure["field"])
+    rows = [piece["row"] for piece in ordered]
     # The reply's rows, split and baseline are those of the whole table: a learner on its sample is the
     # exception its row marks, unless every learner trained on a sample.
-    whole = [run for run in runs if not run.setup.get("sample")] or runs
-    trained = [row for row in rows if "scores" in row]
-    scored = next((row for row in trained if row["sample"] is None), trained[0])
-    ranked, baseline = rank(rows, metric), baseline_row(whole[0], task, repeats)
+    whole = next((piece for piece in trained if not piece["sample"]), trained[0])
+    scored = next((piece["row"] for piece in trained if piece["row"]["sample"] is None), trained[0]["row"])
+    ranked, baseline = rank(rows, metric), whole["baseline"]
     names = [m["name"] for m in metrics_for(task)]
-    versus_best.mark(ranked, baseline, whole[0].setup.get("sample"), names)
+    versus_best.mark(ranked, baseline, whole["sample"], names)
     shown = dict(scored["evaluation"], **({"repeats": repeats} if scored["scored_on"] == "folds" else {}))
     return {"task": task, "metric": metric, "metrics": metrics_for(task), "evaluation": shown,
             "scored_on": scored["scored_on"], "n_rows": scored["n_rows"], "rows": ranked, "baseline": baseline,

@@ -1,0 +1,187 @@
+"""Compare learners in the page's pool of workers against the page's one worker, and what a pool worker costs.
+
+Usage: python3 -m benchmarks.pool [--rows 50000] [--folds 5]
+
+The site is built into a temporary folder and served from there; headless Chromium opens it, a table of
+`rows` x 20 numeric columns and a 3-class target is uploaded, and "Compare learners" ranks every
+classification learner (the kernel perceptron, whose row limit is below the table's rows, is left out, as
+the page leaves it out) on k folds: with 1 worker (the page's own), then with 2 pool workers started for it
+(cold: the workers start and load the table first) and again (warm: kept from the run before). Each time is
+from the click to the status line settling on "Ready" (benchmarks/workflows_page.py's clock); the rankings
+must agree, the times aside.
+
+Then what one more worker costs: the seconds until a new worker (web/js/worker.js, from the same snapshot)
+answers its first command, the first one the page starts after its own (cold) and two more (warm: the
+browser has its files and compiled code by then); the seconds it takes to load the table; and Pyodide's heap
+in it after the load and in a pool worker after the comparison (the budget web/js/pool.js sizes the pool by).
+"""
+
+import argparse
+import pathlib
+import platform
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+for folder in (ROOT, ROOT / "tests"):  # the e2e tests' Chromium flags, and the helpers their module imports
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+
+import build  # noqa: E402
+from benchmarks.workflows import serve_site  # noqa: E402
+from benchmarks.compare_walk import settled  # noqa: E402
+from benchmarks.workflows_page import READY_CLOCK  # noqa: E402
+from tests.e2e.conftest import CHROMIUM_FLAGS  # noqa: E402
+
+MB = 2 ** 20
+
+# A new worker, timed in the page until its Python answers, then given the table as the pool gives it.
+NEW_WORKER = """async (csvName) => {
+  const { PyClient } = await import("./js/pyclient.js");
+  const started = performance.now();
+  const client = new PyClient(new URL("js/worker.js", location.href));
+  await client.call("models");
+  const ready = performance.now();
+  let loaded = null, heap = null;
+  if (csvName) {
+    const bytes = await (await fetch(csvName)).arrayBuffer();
+    const t = performance.now();
+    await client.call("load_csv", { path: bytes, name: csvName }, [bytes]);
+    loaded = (performance.now() - t) / 1000;
+    heap = (await client.call("memory")).heap_bytes;
+  }
+  client.worker.terminate();
+  return { ready: (ready - started) / 1000, loaded, heap };
+}"""
+
+# The heap of the pool's first worker: the pool is the page's own module, imported again by the same URL.
+POOL_HEAP = """async () => {
+  const { pool } = await import("./js/pool.js");
+  return (await pool.workers[0].client.call("memory")).heap_bytes;
+}"""
+
+
+def make_csv(path, rows, columns=20, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, rows)
+    X = rng.normal(0, 1.5, (3, columns))[y] + rng.normal(0, 1, (rows, columns))
+    header = ",".join([f"x{j + 1}" for j in range(columns)] + ["label"])
+    lines = [",".join([f"{v:.5g}" for v in row] + [f"c{label}"]) for row, label in zip(X, y)]
+    path.write_text(header + "\n" + "\n".join(lines) + "\n")
+    return path
+
+
+def ranking(page):
+    """The ranking's rows as text, the two measured times left out."""
+    rows = page.locator("#leaderboard-table tbody tr")
+    return [[row.locator("th").inner_text()] + row.locator("td").all_inner_texts()[:-2] for row in rows.all()]
+
+
+def compare(page, workers):
+    page.fill("#leaderboard-workers", str(workers))
+    clicked_at = page.evaluate("() => performance.now()")
+    page.click("#leaderboard-run")
+    seconds = settled(page, clicked_at)
+    if page.locator("#message").is_visible():
+        raise SystemExit(f"the comparison ended on an error: {page.locator('#message').inner_text()}")
+    return seconds, ranking(page)
+
+
+def cancel_latency(page):
+    """Seconds from pressing Cancel during a pooled comparison to every pool worker closed, as Chromium tells
+    Playwright (its report comes over the DevTools connection, so this is an upper bound), and of that the
+    press itself (Playwright's click, until the page has handled it)."""
+    closed = []
+    for worker in page.workers[1:]:
+        worker.on("close", lambda gone: closed.append(time.perf_counter()))
+    count = len(page.workers) - 1
+    page.click("#leaderboard-run")
+    page.wait_for_function("() => /learners in \\d+ workers/.test(document.getElementById('status').textContent)")
+    page.wait_for_timeout(2000)  # well into the pieces
+    cancel = page.get_by_role("button", name="Cancel")
+    cancel.wait_for()
+    pressed = time.perf_counter()
+    cancel.click()
+    handled = time.perf_counter()
+    while len(closed) < count:
+        page.wait_for_timeout(10)
+    return max(closed) - pressed, handled - pressed
+
+
+def say(text):
+    print(text, flush=True)
+
+
+def choose_learners(page, names):
+    """Every learner of the task ticked, or only `names`."""
+    page.click("#leaderboard-all")
+    if names:
+        for box in page.locator("#leaderboard-learners input").all():
+            box.set_checked(box.get_attribute("value") in names)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=50_000)
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--learners", nargs="*", default=[], help="these learners (names) instead of every one")
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        url, server = serve_site(tmp)
+        csv_name = f"table{args.rows}.csv"
+        csv_path = make_csv(tmp / "site" / url.rstrip("/").rsplit("/", 1)[-1] / csv_name, args.rows)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=build.find_chromium(), args=CHROMIUM_FLAGS)
+            context = browser.new_context(viewport={"width": 1440, "height": 900})
+            context.add_init_script(READY_CLOCK)
+            page = context.new_page()
+            page.set_default_timeout(900_000)
+            page.goto(url)
+            page.wait_for_function("() => document.getElementById('status').textContent === 'Ready'")
+            starts = [page.evaluate(NEW_WORKER, None) for _ in range(3)]
+            say("one more worker ready in " + ", ".join(f"{start['ready']:.2f}" for start in starts) + " s")
+            page.set_input_files("#csv-file", str(csv_path))
+            page.wait_for_function(f"() => document.getElementById('data-summary').textContent.includes('{csv_name}')")
+            page.select_option("#target", "label")
+            page.check('input[name="eval-method"][value="kfold"]')
+            page.fill("#cv-k", str(args.folds))
+            load = page.evaluate(NEW_WORKER, csv_name)
+            say(f"the table loaded in another worker in {load['loaded']:.2f} s, its heap {load['heap'] / MB:.0f} MB")
+            choose_learners(page, args.learners)
+            one, one_rows = compare(page, 1)
+            say(f"1 worker: {one:.1f} s")
+            cold, cold_rows = compare(page, 2)
+            say(f"2 workers, cold: {cold:.1f} s")
+            warm, warm_rows = compare(page, 2)
+            say(f"2 workers, warm: {warm:.1f} s")
+            pool_heap = page.evaluate(POOL_HEAP)
+            cancelled, press = cancel_latency(page)
+            browser.close()
+        server.shutdown()
+    same = one_rows == cold_rows == warm_rows
+    learners = len([row for row in one_rows if not row[0].startswith("Baseline")])
+    print(f"\nCompare learners, {args.rows:,} x 20, {learners} classification learners x {args.folds} folds "
+          f"({platform.machine()}, {__import__('os').cpu_count()} CPUs), rankings identical: {same}\n")
+    print("| run | seconds |\n|---|---|")
+    print(f"| 1 worker (the page's own) | {one:.1f} |")
+    print(f"| 2 pool workers, cold (started, table loaded) | {cold:.1f} |")
+    print(f"| 2 pool workers, warm (kept) | {warm:.1f} |")
+    print(f"| Cancel pressed to every pool worker closed (of which the press: {press:.2f}) | {cancelled:.2f} |\n")
+    print("| one more worker | |\n|---|---|")
+    print(f"| ready (first after the page's own: cold) | {starts[0]['ready']:.2f} s |")
+    print(f"| ready (warm: the next two) | {starts[1]['ready']:.2f} s, {starts[2]['ready']:.2f} s |")
+    print(f"| load the table in it | {load['loaded']:.2f} s |")
+    print(f"| heap after loading the table | {load['heap'] / MB:.0f} MB |")
+    print(f"| heap of a pool worker after the comparison | {pool_heap / MB:.0f} MB |")
+    if not same:
+        raise SystemExit("the rankings differ between 1 and 2 workers")
+
+
+if __name__ == "__main__":
+    main()
