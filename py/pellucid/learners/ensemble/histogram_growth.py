@@ -26,7 +26,8 @@ import numpy as np
 from ...core.errors import DataError
 from ..tree.criteria import heavy_enough
 from ..tree.criteria_fast import VarianceCriterion
-from ..tree.feature_draw import child_keys, offered_mask, root_key
+from ..tree.feature_draw import offered_mask
+from ..tree.growth_fast import number_level
 from ..tree.structure import ALL_PRESENT, LEAF, REASON, Tree
 
 HISTOGRAM_BYTES = 128 * 1024 ** 2  # the most one level's histograms may take (a fit peaks at several times it)
@@ -106,11 +107,7 @@ class _HistogramGrower:
     def new_nodes(self, parent, branch, depth, stats):
         """Record a level of nodes; returns (ids, mask of the nodes still to expand) (growth_fast's rules)."""
         count = stats.shape[1]
-        ids = np.arange(self.n_nodes, self.n_nodes + count)
-        self.n_nodes += count
-        if self.n_offered is not None:
-            keys = child_keys(self.keys[parent], branch) if parent[0] >= 0 else np.array([root_key(self.seed)])
-            self.keys = np.concatenate([self.keys, keys])
+        ids = number_level(self, parent, branch, count)
         reason = np.full(count, -1)
         depth_reached = depth >= self.max_depth if self.max_depth is not None else np.zeros(count, bool)
         for mask, name in ((self.criterion.samples(stats) < self.min_samples_split, "min_samples_split"),

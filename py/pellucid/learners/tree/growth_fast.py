@@ -181,6 +181,18 @@ def _one_vs_rest_cost(criterion, codes, n_values, rows, node, totals, min_leaf, 
     return best, criterion.mass(left)[chosen], value[:, None], np.ones(A, dtype=np.intp)
 
 
+
+def number_level(grower, parent, branch, count):
+    """(count,) the ids of a new level's nodes, numbered on from the grower's n_nodes; where features are
+    drawn at each node (max_features), each node's draw key is derived from its parent's and its branch
+    (the root's from the seed), so a node is offered the same features whichever grower grows it."""
+    ids = np.arange(grower.n_nodes, grower.n_nodes + count)
+    grower.n_nodes += count
+    if grower.n_offered is not None:
+        keys = child_keys(grower.keys[parent], branch) if parent[0] >= 0 else np.array([root_key(grower.seed)])
+        grower.keys = np.concatenate([grower.keys, keys])
+    return ids
+
 class _Grower:
     """State of one growth: node records appended level by level."""
 
@@ -215,11 +227,7 @@ class _Grower:
     def new_nodes(self, parent, branch, depth, stats, used):
         """Record a level of nodes; returns (ids, mask of nodes still to expand)."""
         count = stats.shape[1]
-        ids = np.arange(self.n_nodes, self.n_nodes + count)
-        self.n_nodes += count
-        if self.n_offered is not None:
-            keys = child_keys(self.keys[parent], branch) if parent[0] >= 0 else np.array([root_key(self.seed)])
-            self.keys = np.concatenate([self.keys, keys])
+        ids = number_level(self, parent, branch, count)
         samples = self.criterion.samples(stats)
         reason = np.full(count, -1)
         attributes_left = (~used[:, self.is_cat]).any(axis=1) | (len(self.numeric) > 0)
