@@ -45,8 +45,9 @@ class Session(Keeping):
     COMMANDS = ("load_csv", "load_pasted", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "check_twin", "export_sklearn",
-                "curves", "importance", "show_run", "tune", "rank_learners", "rank_piece", "rank_merge", "apply_model",
-                "grow_yourself", "forest", "forest_votes", "forest_tree", "staged", "network")
+                "curves", "importance", "show_run", "tune", "tune_piece", "tune_merge", "rank_learners", "rank_piece",
+                "rank_merge", "apply_model", "grow_yourself", "forest", "forest_votes", "forest_tree", "staged",
+                "network")
 
     def handle(self, cmd, args=None, convert=plain):
         """Run one command; never raise (errors come back as data the page can show). `convert` makes the
@@ -298,6 +299,19 @@ class Session(Keeping):
         (the page's k and seed; under a held-out split, without the test rows), and the best cell (docs/bridge.md)."""
         return workbench.tuning.tune(self.table(table_id), target, features, model, params, evaluation, preprocessing,
                                      grid, metric, sample)
+
+    def tune_piece(self, table_id, target, features, model, grid, index, params=None, evaluation=None,
+                   preprocessing=None, metric=None, sample=False):
+        """One cell's share of `tune` (cell `index` of the grid, all its folds): the page's pool of workers
+        scores the cells side by side and hands them to `tune_merge` (docs/bridge.md)."""
+        piece = workbench.tuning.tune_piece(self.table(table_id), target, features, model, index, params, evaluation,
+                                            preprocessing, grid, metric, sample)
+        return workbench.tuning_pieces.sent(piece)
+
+    def tune_merge(self, model, grid, pieces, params=None, metric=None):
+        """The tuning from its `tune_piece` replies: the very reply `tune` gives with the same arguments
+        (docs/bridge.md). Needs no table."""
+        return workbench.tuning.merge_tune(model, workbench.tuning_pieces.received(pieces), params, grid, metric)
 
 
 STATELESS = {"datasets": menus.datasets, "models": menus.models, "memory": memory.heap_size}

@@ -185,8 +185,9 @@ async function compare() {
   store.set({ ranking: { reply, setup } });
 }
 
-// The Workers box: how many Python workers compare side by side (1: the page's own worker, as on one core).
-function workerCount() {
+// The Workers box: how many Python workers compare learners, or tune a grid, side by side (1: the page's own
+// worker, as on one core).
+export function workerCount() {
   const count = Number(els.workers.value);
   const most = largestPool();
   if (Number.isInteger(count) && count >= 1 && count <= most) return { count };

@@ -5,13 +5,14 @@
 import { byId, option, setDisabled } from "./dom.js";
 import { store } from "./store.js";
 import { python } from "./python.js";
-import { run, showMessage } from "./work.js";
+import { run, showMessage, showProgress } from "./work.js";
 import { chosenModel, needsTarget } from "./model-controls.js";
 import { showParams } from "./model-panel.js";
 import { paramLabel, paramProblem, readSizes, sizesText } from "./params-form.js";
 import { train, trainingArgs } from "./training.js";
 import { renderer, sizeFor } from "./view-draw.js";
-import { rankMetrics, isPercent } from "./leaderboard.js";
+import { rankMetrics, isPercent, workerCount } from "./leaderboard.js";
+import { pool } from "./pool.js";
 
 const e = byId;
 const MAX_RANGE = 100;  // a range a..b lists at most this many values (the grid's own limit)
@@ -147,16 +148,40 @@ async function tune() {
   const s = store.get();
   const args = tuneArgs(s);
   if (args.problem) return showMessage(args.problem, "", args.control);
+  const workers = workerCount();  // the Compare panel's Workers box: one setting for every pooled job
+  if (workers.problem) return showMessage(workers.problem, "", "#leaderboard-workers");
+  const tuning = workers.count > 1 ? () => pooledTuning(args, workers.count) : () => python.call("tune", args);
   // A refused setting points at Tune's own box where it has one (a tuned value, the folds, the metric).
-  const reply = await run("Tuning…", () => python.call("tune", args), { cancellable: true, where: { panel: "tune", grid: args.grid } });
+  const reply = await run("Tuning…", tuning, { cancellable: true, where: { panel: "tune", grid: args.grid } });
   if (!reply) return;
   store.set({ tuning: { reply, model: args.model } });
   await draw(reply);
 }
 
+// The reply `tune` makes, made by the pool: one piece a cell of the grid (all its folds), each in whichever
+// worker is free, merged as `tune` merges them; the bar counts the cells done. A piece repeats only the
+// table's preparation and the drawing of the folds, 0.04-0.08 s on 50,000 x 20 rows against 2-45 s for a
+// cell's 5 fits, so a cell is piece enough, and the pool keeps busy to the last one.
+async function pooledTuning(args, size) {
+  const { source, shared } = store.get();
+  const cells = cellsOf(args.grid);
+  const pieces = cells.map((cell, index) => ({ label: cellWords(cell), cmd: "tune_piece", args: { ...args, index } }));
+  const counted = (done, total) => showProgress({ event: "progress", fraction: done / total,
+    label: `Tuned ${done} of ${total} cells in ${size} workers…` });
+  counted(0, pieces.length);
+  const done = await pool.map(pieces, { size, source, limits: shared.limits, onDone: counted });
+  const { model, grid, params, metric } = args;
+  return pool.call("tune_merge", { model, grid, params, metric, pieces: done }, "the tuning's merge");
+}
+
+// The grid's cells in Python's order (the first hyperparameter's values changing slowest), {name: value} each.
+const cellsOf = (grid) => grid.reduce((cells, { name, values }) =>
+  cells.flatMap((cell) => values.map((value) => ({ ...cell, [name]: value }))), [{}]);
+const cellWords = (cell) => Object.entries(cell).map(([n, v]) => `${labelOf(n)} = ${label(v)}`).join(", ");
+
 function caption(r) {
   const best = r.best;
-  const cell = Object.entries(best.params).map(([n, v]) => `${labelOf(n)} = ${label(v)}`).join(", ");
+  const cell = cellWords(best.params);
   const held = r.test_rows_left_out ? `; the ${r.test_rows_left_out} test rows were left out, for the model you train next` : "";
   return `${r.score_name} of ${r.label} by ${r.k}-fold cross-validation (${r.splitter === "StratifiedKFold" ? "stratified, " : ""}`
     + `seed ${r.seed}) on ${r.n_rows} rows, the preprocessing fitted inside each fold${held}. Best: ${cell}, `

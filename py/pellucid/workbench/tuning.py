@@ -127,15 +127,78 @@ def tune(table, target, features, model, params=None, evaluation=None, preproces
     """Score every cell of `grid` ([{name, values}], one or two parameters; the model's other parameters are
     `params`) by k-fold cross-validation on `metric` (one of the ranking's: accuracy or R² by default);
     the TuneResult (docs/bridge.md). A learner with a row limit tunes on the seeded sample `train` would
-    fit (`sample`), or refuses a larger table."""
+    fit (`sample`), or refuses a larger table.
+
+    One worker's way: every cell's piece in turn on the folds drawn once, then their merge. The page's pool
+    of workers runs the same pieces side by side (tune_piece) and merges them the same way (merge_tune)."""
+    plan = _plan(table, target, features, model, params, evaluation, preprocessing, grid, metric, sample)
+    n = len(plan["cells"])
+    pieces = []
+    for index in range(n):
+        with part(index / n, (index + 1) / n, ""):  # each cell fills its share of the bar
+            pieces.append(_scored_piece(plan, index))
+        if "failure" in pieces[-1]:  # the cells after a failed one are not worth their fits
+            raise _raised(pieces[-1]["failure"])
+    return merge_tune(model, pieces, params, grid, metric)
+
+
+def tune_piece(table, target, features, model, index, params=None, evaluation=None, preprocessing=None, grid=None,
+               metric=None, sample=False):
+    """One cell's share of `tune`: cell `index` of the grid (in grid order: cells_of) scored on every fold,
+    exactly as tune does it, independent of the other cells. A dict: its "index", its "cell" (cells' entry
+    of the reply) or the "failure" {message, field} tune would raise, the "warnings" its fits gave, and for
+    the first cell (index 0) the "frame": the reply's parts every cell shares (its rows and folds)."""
+    plan = _plan(table, target, features, model, params, evaluation, preprocessing, grid, metric, sample)
+    n = len(plan["cells"])
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n:
+        raise DataError(f"index must be a cell's place in the grid, 0 to {n - 1}.", field="grid")
+    return _scored_piece(plan, index)
+
+
+def merge_tune(model, pieces, params=None, grid=None, metric=None):
+    """The TuneResult from the pieces of every cell (tune_piece, one a cell, in any order): the very reply
+    tune gives. A failed cell raises its failure, the first in grid order, as tune would have."""
+    learner, estimator, metric, axes = _checked_grid(model, params, grid, metric)
+    n = math.prod(len(values) for _, values in axes)
+    by_index = {piece.get("index"): piece for piece in pieces}
+    if set(by_index) != set(range(n)) or len(pieces) != n:
+        raise DataError("A tuning's pieces must be one for every cell of the grid.", field="grid")
+    ordered = [by_index[i] for i in range(n)]
+    failed = next((piece["failure"] for piece in ordered if "failure" in piece), None)
+    if failed:
+        raise _raised(failed)
+    cells = [piece["cell"] for piece in ordered]
+    scoring = next(m for m in metrics_for(estimator.task) if m["name"] == metric)
+    best = best_cell(cells, scoring["greater_is_better"])
+    return {"model": model, "label": learner.label, "task": estimator.task, "scoring": metric,
+            "score_name": scoring["label"], "greater_is_better": scoring["greater_is_better"],
+            "params": [{"name": name, "values": values} for name, values in axes],
+            "fixed_params": {name: value for name, value in estimator.get_params().items()
+                             if name != "trace" and name not in dict(axes)},
+            "cells": cells, "best": {"index": best, **cells[best]}, **ordered[0]["frame"],
+            "warnings": list(dict.fromkeys(w for piece in ordered for w in piece["warnings"]))}
+
+
+def _raised(failure):
+    """A piece's failure as the DataError tune raises for it."""
+    return DataError(failure["message"], field=failure["field"])
+
+
+def _checked_grid(model, params, grid, metric):
+    """What the pieces and the merge agree on without the table: (learner, estimator, metric, axes)."""
     learner = registry.get(model)
     estimator = make_estimator(model, params)
     if estimator.task not in SUPERVISED:
         raise DataError(f"{learner.label} has no target to score, so there is nothing to tune it by: tuning "
                         "needs a classifier or a regressor.", field="model")
     estimator._check_params()
-    metric = check_metric(metric, estimator.task)
-    axes = check_grid(learner, grid)
+    return learner, estimator, check_metric(metric, estimator.task), check_grid(learner, grid)
+
+
+def _plan(table, target, features, model, params, evaluation, preprocessing, grid, metric, sample):
+    """The checked tuning every cell is scored by: the rows and folds, the unfitted pipeline of a cell,
+    the scorer, and the frame (the reply's parts every cell shares)."""
+    learner, estimator, metric, axes = _checked_grid(model, params, grid, metric)
     k = _folds_k(evaluation)
     evaluation = check_evaluation(evaluation)
     table, _ = within_row_limit(table, learner, sample, evaluation["seed"])
@@ -157,49 +220,53 @@ def tune(table, target, features, model, params=None, evaluation=None, preproces
         explain_stratify(exc, table, target, learner.label)
         raise
     raw = table.select(features)
+    frame = {"k": k, "splitter": "StratifiedKFold" if stratified else "KFold", "seed": evaluation["seed"],
+             "n_rows": int(len(rows)), "test_rows_left_out": int(table.n_rows - len(rows)),
+             "folds": [(test + 1).tolist() for _, test in folds], "preprocessing": choices}
+    return {"raw": raw, "y": y, "folds": folds, "cells": cells_of(axes), "score": SCORERS[metric][0],
+            "pipeline_for": lambda cell: Pipeline(prepare.unfitted(raw, choices, learner),
+                                                  make_estimator(model, {**(params or {}), **cell})),
+            "frame": frame}
+
+
+def _scored_piece(plan, index):
+    """Cell `index` of the plan scored on every fold: its piece (see tune_piece)."""
+    cell = plan["cells"][index]
+    piece = {"index": index}
     with _warnings.catch_warnings(record=True) as caught:
         _warnings.simplefilter("always")
-        cells = _score_cells(raw, y, folds, cells_of(axes), lambda cell: Pipeline(
-            prepare.unfitted(raw, choices, learner), make_estimator(model, {**(params or {}), **cell})),
-            SCORERS[metric][0])
-    scoring = next(m for m in metrics_for(estimator.task) if m["name"] == metric)
-    best = best_cell(cells, scoring["greater_is_better"])
-    return {"model": model, "label": learner.label, "task": estimator.task, "scoring": metric,
-            "score_name": scoring["label"], "greater_is_better": scoring["greater_is_better"],
-            "params": [{"name": name, "values": values} for name, values in axes],
-            "fixed_params": {name: value for name, value in estimator.get_params().items()
-                             if name != "trace" and name not in dict(axes)},
-            "cells": cells, "best": {"index": best, **cells[best]},
-            "k": k, "splitter": "StratifiedKFold" if stratified else "KFold", "seed": evaluation["seed"],
-            "n_rows": int(len(rows)), "test_rows_left_out": int(table.n_rows - len(rows)),
-            "folds": [(test + 1).tolist() for _, test in folds], "preprocessing": choices,
-            "warnings": list(dict.fromkeys(str(w.message) for w in caught))}
+        try:
+            piece["cell"] = _score_cell(plan["raw"], plan["y"], plan["folds"], cell, plan["pipeline_for"],
+                                        plan["score"])
+        except DataError as exc:
+            piece["failure"] = {"message": str(exc), "field": exc.field}
+    piece["warnings"] = list(dict.fromkeys(str(w.message) for w in caught))
+    if index == 0:
+        piece["frame"] = plan["frame"]
+    return piece
 
 
-def _score_cells(raw, y, folds, cells, pipeline_for, score):
-    """Per cell: its params, each fold's validation score (`score(y_true, y_predicted)`), and the mean and
+def _score_cell(raw, y, folds, cell, pipeline_for, score):
+    """One cell: its params, each fold's validation score (`score(y_true, y_predicted)`), and the mean and
     (population) standard deviation of the training and validation scores over the folds. Progress is
     reported after every fit."""
-    out, fits = [], len(cells) * len(folds)
-    for c, cell in enumerate(cells):
-        train_scores, validation_scores = [], []
-        for f, (train, test) in enumerate(folds):
-            model = pipeline_for(cell)
-            done = c * len(folds) + f
-            try:
-                with part(done / fits, (done + 1) / fits, f"Tuning: {_words(cell)}, fold {f + 1} of {len(folds)}"):
-                    model.fit(raw.take(train), y[train])
-            except DataError as exc:
-                raise DataError(f"Fitting with {_words(cell)} on fold {f + 1} failed: {exc}",
-                                field=_tuned_field(exc.field, cell)) from exc
-            train_scores.append(float(score(y[train], model.predict(raw.take(train)))))
-            validation_scores.append(float(score(y[test], model.predict(raw.take(test)))))
-            report((done + 1) / fits, f"Tuning: {_words(cell)}, fold {f + 1} of {len(folds)}")
-        out.append({"params": cell, "validation_scores": validation_scores,
-                    "validation_mean": float(np.mean(validation_scores)),
-                    "validation_std": float(np.std(validation_scores)),
-                    "train_mean": float(np.mean(train_scores)), "train_std": float(np.std(train_scores))})
-    return out
+    train_scores, validation_scores = [], []
+    for f, (train, test) in enumerate(folds):
+        model = pipeline_for(cell)
+        label = f"Tuning: {_words(cell)}, fold {f + 1} of {len(folds)}"
+        try:
+            with part(f / len(folds), (f + 1) / len(folds), label):
+                model.fit(raw.take(train), y[train])
+        except DataError as exc:
+            raise DataError(f"Fitting with {_words(cell)} on fold {f + 1} failed: {exc}",
+                            field=_tuned_field(exc.field, cell)) from exc
+        train_scores.append(float(score(y[train], model.predict(raw.take(train)))))
+        validation_scores.append(float(score(y[test], model.predict(raw.take(test)))))
+        report((f + 1) / len(folds), label)
+    return {"params": cell, "validation_scores": validation_scores,
+            "validation_mean": float(np.mean(validation_scores)),
+            "validation_std": float(np.std(validation_scores)),
+            "train_mean": float(np.mean(train_scores)), "train_std": float(np.std(train_scores))}
 
 
 def best_cell(cells, greater_is_better=True):
