@@ -75,7 +75,7 @@ export function drawNetwork(canvas, data, options = {}) {
       if (map) drawMap(ctx, map, data.plane.size, cx, cy, place.box, options.fixedRange?.[l] || null);
       else drawUnit(ctx, cx, cy, place.half);
     });
-    labelLayer(ctx, layer, place, l, data.layers.length);
+    labelLayer(ctx, layer, place, l, data.layers.length, columnRoom(places));
   });
   ctx.fillStyle = INK.text;
   ctx.font = "600 13px system-ui, sans-serif";
@@ -143,7 +143,20 @@ function drawMap(ctx, map, size, cx, cy, box, fixed) {
   ctx.restore();
 }
 
-function labelLayer(ctx, layer, place, l, count) {
+// The width a layer's name may take: the distance between two columns, less a margin, at most 150 px.
+function columnRoom(places) {
+  return places.length > 1 ? Math.min(150, places[1].x - places[0].x - 8) : 150;
+}
+
+// A layer's name and size, shortened ("hidden 1 (8)" for "hidden layer 1 (8)") where its column is narrow, so
+// neighbouring names never overlap and the size stays readable.
+function layerTitle(ctx, layer, room) {
+  const full = `${layer.name} (${layer.units.length})`;
+  if (ctx.measureText(full).width <= room) return full;
+  return fitText(ctx, `${layer.name.replace(/^hidden layer /, "hidden ")} (${layer.units.length})`, room);
+}
+
+function labelLayer(ctx, layer, place, l, count, room) {
   ctx.save();
   ctx.fillStyle = INK.text;
   ctx.font = "12px system-ui, sans-serif";
@@ -161,8 +174,7 @@ function labelLayer(ctx, layer, place, l, count) {
   ctx.textBaseline = "top";
   ctx.font = "600 12px system-ui, sans-serif";
   const left = layer.units.length - place.units.length;
-  const name = `${layer.name} (${layer.units.length})`;
-  ctx.fillText(fitText(ctx, name, 150), place.x, 22);
+  ctx.fillText(layerTitle(ctx, layer, room), place.x, 22);
   if (left > 0) {
     ctx.font = "12px system-ui, sans-serif";
     ctx.fillStyle = INK.muted;
