@@ -86,6 +86,16 @@ def show(page, tab, timeout=60_000):
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=timeout)
 
 
+def press_tune(page, first, values, second=None, second_values=None):
+    """Fill Tune's grid (one hyperparameter and its values, or two) and press Tune, without waiting."""
+    page.get_by_label("Hyperparameter", exact=True).select_option(first)
+    page.get_by_label("Values to try").fill(values)
+    page.get_by_label("Second hyperparameter").select_option(second or "")
+    if second:
+        page.get_by_label("Its values").fill(second_values)
+    page.get_by_role("button", name="Tune", exact=True).click()
+
+
 def open_learn_test_page(page, site_url):
     """The "See it learn" test page (tests/e2e/fixtures/learn.html, served as <site>/learn.html beside
     index.html so its relative imports resolve), Python started."""

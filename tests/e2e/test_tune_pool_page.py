@@ -5,20 +5,15 @@ worker and keeps the tuning shown before; a cell that fails is named as with one
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import open_example, upload_csv, wait_until_ready
+from pagekit import open_example, press_tune, upload_csv, wait_until_ready
 from test_compare_pool_page import all_closed, pool_workers, wide_csv
 
 pytestmark = pytest.mark.e2e
 
 
-def start_tune(page, workers, first, values, second=None, second_values=None):
+def start_tune(page, workers, *grid):
     page.locator("#leaderboard-box").get_by_label("Workers").fill(str(workers))
-    page.get_by_label("Hyperparameter", exact=True).select_option(first)
-    page.get_by_label("Values to try").fill(values)
-    page.get_by_label("Second hyperparameter").select_option(second or "")
-    if second:
-        page.get_by_label("Its values").fill(second_values)
-    page.get_by_role("button", name="Tune", exact=True).click()
+    press_tune(page, *grid)
 
 
 def tuned(page, workers, *grid):

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import open_example, painted_pixels, train
+from pagekit import open_example, painted_pixels, press_tune, train
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # slow: started first on a worker (tests/conftest.py)
 
@@ -17,13 +17,8 @@ def summary_depth(page):
     return int(page.locator("#model-summary tr", has_text="depth").locator("td").last.inner_text())
 
 
-def tune(page, first, values, second=None, second_values=None):
-    page.get_by_label("Hyperparameter", exact=True).select_option(first)
-    page.get_by_label("Values to try").fill(values)
-    page.get_by_label("Second hyperparameter").select_option(second or "")
-    if second:
-        page.get_by_label("Its values").fill(second_values)
-    page.get_by_role("button", name="Tune", exact=True).click()
+def tune(page, *grid):
+    press_tune(page, *grid)
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=90_000)
     expect(page.get_by_role("alert")).to_be_hidden()
 
