@@ -26,6 +26,7 @@ def tuned(page, workers, *grid):
 
 def shown_tuning(page):
     rows = page.locator("#tune-text tbody tr")  # the table twin, read as a screen reader reads it
+    expect(rows.first).to_be_attached()  # filled once the heatmap's renderer, loaded on first use, has drawn
     table = [[cell.text_content() for cell in row.locator("th, td").all()] for row in rows.all()]
     return table, page.locator("#tune-caption").text_content()
 
