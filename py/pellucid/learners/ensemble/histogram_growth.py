@@ -26,8 +26,7 @@ import numpy as np
 from ...core.errors import DataError
 from ..tree.criteria import heavy_enough
 from ..tree.criteria_fast import VarianceCriterion
-from ..tree.feature_draw import offered_mask
-from ..tree.growth_fast import number_level
+from ..tree.feature_draw import number_level, offered_mask
 from ..tree.structure import ALL_PRESENT, LEAF, REASON, Tree
 
 HISTOGRAM_BYTES = 128 * 1024 ** 2  # the most one level's histograms may take (a fit peaks at several times it)

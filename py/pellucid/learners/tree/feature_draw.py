@@ -110,3 +110,15 @@ def offered(open_attributes, k, node_key, n_attributes):
     open_ = np.zeros((1, n_attributes), dtype=bool)
     open_[0, np.asarray(open_attributes, dtype=np.intp)] = True
     return np.flatnonzero(offered_mask([node_key], open_, k)[0])
+
+
+def number_level(grower, parent, branch, count):
+    """(count,) the ids of a new level's nodes, numbered on from the grower's n_nodes; where features are
+    drawn at each node (max_features), each node's draw key is derived from its parent's and its branch
+    (the root's from the seed), so a node is offered the same features whichever grower grows it."""
+    ids = np.arange(grower.n_nodes, grower.n_nodes + count)
+    grower.n_nodes += count
+    if grower.n_offered is not None:
+        keys = child_keys(grower.keys[parent], branch) if parent[0] >= 0 else np.array([root_key(grower.seed)])
+        grower.keys = np.concatenate([grower.keys, keys])
+    return ids

@@ -23,7 +23,7 @@ import numpy as np
 
 from .criteria import heavy_enough
 from .criteria_fast import for_target
-from .feature_draw import child_keys, offered_mask, root_key
+from .feature_draw import number_level, offered_mask
 from .gaps_fast import gaps_first, missing_counts, missing_sides
 from .orders import chunks, partition, sorted_orders, take_rows
 from .structure import ALL_PRESENT, LEAF, REASON, Tree, in_left_set
@@ -181,17 +181,6 @@ def _one_vs_rest_cost(criterion, codes, n_values, rows, node, totals, min_leaf, 
     return best, criterion.mass(left)[chosen], value[:, None], np.ones(A, dtype=np.intp)
 
 
-
-def number_level(grower, parent, branch, count):
-    """(count,) the ids of a new level's nodes, numbered on from the grower's n_nodes; where features are
-    drawn at each node (max_features), each node's draw key is derived from its parent's and its branch
-    (the root's from the seed), so a node is offered the same features whichever grower grows it."""
-    ids = np.arange(grower.n_nodes, grower.n_nodes + count)
-    grower.n_nodes += count
-    if grower.n_offered is not None:
-        keys = child_keys(grower.keys[parent], branch) if parent[0] >= 0 else np.array([root_key(grower.seed)])
-        grower.keys = np.concatenate([grower.keys, keys])
-    return ids
 
 class _Grower:
     """State of one growth: node records appended level by level."""
