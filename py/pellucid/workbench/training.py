@@ -137,8 +137,12 @@ def train(table, target, features, model, params=None, evaluation=None, include_
     return run, result
 
 
-def _train(table, target, features, model, params, evaluation, include_trace, preprocessing, sample=False,
-           live=False):
+def plan_run(table, target, features, model, params=None, evaluation=None, include_trace=False,
+             preprocessing=None, sample=False):
+    """(run, dropped, warnings): everything a training decides before it fits anything, checked: the
+    estimator, the columns, the rows kept (`dropped`: what preprocessing left out), the evaluation and its
+    split, the seeded sample of a learner with a row limit. `train` fits the run it plans; a piece of work
+    done in another worker (a fold, a shuffled feature) plans the very same run from the same arguments."""
     estimator = make_estimator(model, params, trace=include_trace)
     estimator._check_params()
     features, target = choose_columns(table, estimator, model, target, features)
@@ -157,25 +161,41 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
         check_target_kind(table, target, estimator.task, learner.label)
     if estimator.task == "classification":
         check_two_classes(table, target)
-    raw, n = table.select(features), table.n_rows
-    y_raw = table.column(target) if supervised else None
-    warnings, cv, out_of_fold = [], None, None
+    warnings = []
     if sampled:
         warnings.append(f"Trained on a random sample of {limit_phrase(sampled)}: {learner.label.lower()} works "
                         f"on up to {sampled['rows']:,} rows. The splits, scores and views are of the sample.")
-    if evaluation["method"] == "split":
-        try:
-            splits = split_rows(n, evaluation["validation"], evaluation["test"],
-                                _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
-        except DataError as exc:  # too few rows for the parts, or a class for a stratified split
-            explain_stratify(exc, table, target, learner.label)
-            exc.about("evaluation.split")
-            raise
-    else:
-        splits = {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
+    splits = _splits(table, target, estimator, learner, evaluation)
     run = Run(estimator=estimator, model=model, features=features, target=target, table=table,
               splits=splits, setup={"evaluation": evaluation, "params": dict(params or {}),
                                     "preprocessing": choices, "sample": sampled})
+    return run, dropped, warnings
+
+
+def _splits(table, target, estimator, learner, evaluation):
+    """{train, validation, test} row numbers: the seeded split, or every row for training (k-fold, none)."""
+    n = table.n_rows
+    if evaluation["method"] != "split":
+        return {"train": np.arange(n), "validation": np.arange(0), "test": np.arange(0)}
+    try:
+        return split_rows(n, evaluation["validation"], evaluation["test"],
+                          _stratify_by(estimator, evaluation, table, target), evaluation["seed"])
+    except DataError as exc:  # too few rows for the parts, or a class for a stratified split
+        explain_stratify(exc, table, target, learner.label)
+        exc.about("evaluation.split")
+        raise
+
+
+def _train(table, target, features, model, params, evaluation, include_trace, preprocessing, sample=False,
+           live=False):
+    run, dropped, warnings = plan_run(table, target, features, model, params, evaluation, include_trace,
+                                      preprocessing, sample)
+    estimator, table, features, target, splits = run.estimator, run.table, run.features, run.target, run.splits
+    evaluation, choices, sampled = (run.setup[key] for key in ("evaluation", "preprocessing", "sample"))
+    learner, supervised = run.learner, estimator.task in SUPERVISED
+    raw, n = table.select(features), table.n_rows
+    y_raw = table.column(target) if supervised else None
+    cv, out_of_fold = None, None
     if evaluation["method"] == "kfold":
         if supervised:
             try:
