@@ -10,7 +10,7 @@ import pytest
 
 import pellucid.learners.network.epochs as epochs
 from pellucid.bridge import Session
-from pellucid.workbench import network_live, training
+from pellucid.workbench import network_live, network_replay, training
 from pellucid.workbench.network_live import FIRST, INTERVAL, SHARE, LiveView, unpacked
 
 TICK = 0.1  # seconds the fake clock moves each time it is read
@@ -136,3 +136,22 @@ def test_no_frames_unless_asked_or_without_a_plane(reports, clock):
     reports.clear()
     trained("play_tennis", True, "PlayTennis")  # every feature is a category: no plane to draw a boundary over
     assert reports and frames_of(reports) == []
+
+
+def test_a_table_too_large_to_replay_is_still_watched_live(reports, clock, monkeypatch):
+    """Over the replay's row limit the frames still come (their cost is the grid's, not the rows'), each
+    the network at its epoch, but no epoch is kept for a replay, which says why."""
+    monkeypatch.setattr(network_replay, "MAX_ROWS", 100)  # moons has 400 rows
+    session, result = trained("moons", True, "class", max_iter=200, tol=0.0)
+    frames = frames_of(reports)
+    assert len(frames) >= 3 and np.all(np.diff([frame["epoch"] for frame in frames]) > 0)
+    # A frame is the network at its epoch: the same training stopped there has the same weights.
+    epoch = frames[-1]["epoch"]
+    stopped_session, stopped = trained("moons", False, "class", max_iter=epoch, tol=0.0)
+    model = stopped_session.run(stopped["model_id"]).estimator
+    for mine, then in zip(frames[-1]["coefs"] + frames[-1]["intercepts"], model.coefs_ + model.intercepts_):
+        np.testing.assert_allclose(mine, then, rtol=1e-12)
+    assert result["network"]["replay"]["epochs"] == []
+    assert "up to 100 training rows" in result["network"]["replay"]["why_not"]
+    assert session.run(result["model_id"]).replay is None
+    assert frames_of(reports[-epoch:]) == []  # unwatched, a large table's training carries no watcher

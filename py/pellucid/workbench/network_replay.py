@@ -7,8 +7,10 @@ quick to draw: at most MAX_PARAMS weights and biases and MAX_ROWS training rows.
 any max_iter holds a bounded number); the last epoch is always kept. The replay then offers at most
 MAX_SNAPSHOTS epochs, evenly spaced, the first and the last among them.
 
-The same limits decide whether the page may watch it live (workbench.network_live): a Recording asked to
-carry a live view passes each kept epoch on to it, and the frame it makes goes out with that epoch's report.
+The page may watch a network live (workbench.network_live) on a table of any size: a Recording asked to
+carry a live view passes each epoch on to it, and the frame it makes goes out with that epoch's report. A
+frame's cost depends on the network and the plot's grid, not on the rows, so over MAX_ROWS the Recording
+passes the epochs on and keeps none. The weights' limit holds for both: a frame draws every unit.
 """
 
 import copy
@@ -32,15 +34,18 @@ class Recording:
     """The `on_epoch` watcher: keeps the flat parameters of every stride-th epoch, and the last one; returns
     what else the epoch's report carries (a live view's frame), or None."""
 
-    def __init__(self, live=None):
+    def __init__(self, live=None, keeping=True):
         self.kept, self.stride, self.last, self.refused = {}, 1, None, None
         self.live = live  # a network_live.LiveView, or None
+        self.keeping = keeping  # False: a table too large to replay, watched live only
 
     def __call__(self, epoch, flat):
         if len(flat) > MAX_PARAMS:
             self.refused = (f"The network has {len(flat):,} weights and biases; its training is replayed up to "
                             f"{MAX_PARAMS:,}.")
             return None
+        if not self.keeping:
+            return None if self.live is None else self.live(epoch, flat)
         self.last = (epoch, flat.copy())
         if (epoch - 1) % self.stride == 0:
             self.kept[epoch] = self.last[1]
@@ -60,11 +65,13 @@ class Recording:
 
 
 def watch(run, estimator, n_train, live=None):
-    """Set a Recording on a network about to be fitted on `n_train` rows (None for a larger table); `live`
-    (a network_live.LiveView, or None) is given each kept epoch and makes the frames the page watches."""
-    if not run.learner.can("network") or n_train > MAX_ROWS:
+    """Set a Recording on a network about to be fitted on `n_train` rows (None: not a network, or a table
+    over MAX_ROWS that nobody watches live); `live` (a network_live.LiveView, or None) is given each epoch
+    and makes the frames the page watches."""
+    keeping = n_train <= MAX_ROWS
+    if not run.learner.can("network") or not (keeping or live):
         return None
-    estimator.on_epoch = Recording(live)
+    estimator.on_epoch = Recording(live, keeping)
     return estimator.on_epoch
 
 
@@ -72,7 +79,7 @@ def keep(run, recording, n_train):
     """After the fit: the run keeps its snapshots; returns the reply's "replay" {epochs, grid, why_not}."""
     estimator = run.estimator
     estimator.__dict__.pop("on_epoch", None)  # the fitted model carries no watcher (exports, clones)
-    if recording is None:
+    if recording is None or not recording.keeping:
         return {"epochs": [], "grid": GRID, "why_not": f"The training is replayed for tables of up to {MAX_ROWS:,} "
                                                       f"training rows; this one has {n_train:,}."}
     if recording.refused:
