@@ -24,6 +24,9 @@ class FastNet:
         self.coef_grads, self.intercept_grads = grad_parts[:L], grad_parts[L:]
         self.activation, self.out_activation, self.loss, self.alpha = activation, out_activation, loss, alpha
         units = [self.coefs[0].shape[0]] + [W.shape[1] for W in self.coefs]
+        # Each layer's weights transposed into rows of their own: the forward products read both of their
+        # operands along rows then, which numpy's matmul without BLAS (Pyodide's) does 1.5x faster.
+        self.coefs_by_unit = [np.empty(W.T.shape) for W in self.coefs]
         self.a = [None] + [np.empty((max_batch, k)) for k in units[1:]]  # a[l]: layer l's activations
         self.deltas = [np.empty((max_batch, k)) for k in units[1:]]
         self.work = [np.empty((max_batch, k)) for k in units[1:]]  # g'(z) and the loss's terms
@@ -33,7 +36,8 @@ class FastNet:
         m, L = X.shape[0], len(self.coefs)
         a = [X] + [buffer[:m] for buffer in self.a[1:]]
         for layer in range(L):
-            np.dot(a[layer], self.coefs[layer], out=a[layer + 1])
+            np.copyto(self.coefs_by_unit[layer], self.coefs[layer].T)
+            np.matmul(a[layer], self.coefs_by_unit[layer].T, out=a[layer + 1])
             a[layer + 1] += self.intercepts[layer]
             _activate(a[layer + 1], self.out_activation if layer == L - 1 else self.activation)
         n = m if sample_weight is None else sample_weight.sum()
@@ -45,7 +49,7 @@ class FastNet:
         for layer in range(L - 1, -1, -1):
             delta = self.deltas[layer][:m]
             if layer < L - 1:
-                np.dot(self.deltas[layer + 1][:m], self.coefs[layer + 1].T, out=delta)
+                np.matmul(self.deltas[layer + 1][:m], self.coefs[layer + 1].T, out=delta)  # 2.6x dot's speed there
                 _times_slope(delta, a[layer + 1], self.activation, self.work[layer][:m])
             grad = self.coef_grads[layer]
             np.dot(a[layer].T, delta, out=grad)
@@ -60,7 +64,7 @@ class FastNet:
         if self.loss == "squared_error":
             np.subtract(Y, P, out=work)
             work *= work
-            return float(0.5 * np.average(work, weights=sample_weight, axis=0).mean())
+            return float(0.5 * _column_means(work, sample_weight, m).mean())
         eps = np.finfo(np.float64).eps
         np.clip(P, eps, 1 - eps, out=work)
         if P.shape[1] == 1:  # the logistic unit: y log p + (1 - y) log(1 - p)
@@ -68,7 +72,15 @@ class FastNet:
         else:  # softmax: log of the true class's probability (Y is one-hot)
             np.log(work, out=work)
             terms = work * Y
-        return float(-np.average(terms, weights=sample_weight, axis=0).sum())
+        return float(-_column_means(terms, sample_weight, m).sum())
+
+
+def _column_means(values, sample_weight, m):
+    """np.average(values, weights=sample_weight, axis=0): without weights its very sum and division (as
+    mean), without np.average's checks, which cost a tenth of a step in Pyodide."""
+    if sample_weight is None:
+        return values.sum(axis=0) / m
+    return np.average(values, weights=sample_weight, axis=0)
 
 
 def _activate(z, name):
