@@ -46,8 +46,8 @@ class Session(Keeping):
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "check_twin", "export_sklearn",
                 "curves", "importance", "show_run", "tune", "tune_piece", "tune_merge", "rank_learners", "rank_piece",
-                "rank_merge", "apply_model", "grow_yourself", "forest", "forest_votes", "forest_tree", "staged",
-                "network")
+                "rank_merge", "train_fold", "apply_model", "grow_yourself", "forest", "forest_votes", "forest_tree",
+                "staged", "network")
 
     def handle(self, cmd, args=None, convert=plain):
         """Run one command; never raise (errors come back as data the page can show). `convert` makes the
@@ -115,18 +115,30 @@ class Session(Keeping):
     # --- models -------------------------------------------------------------------------------------------
 
     def train(self, table_id, target, features, model, params=None, evaluation=None, include_trace=False,
-              preprocessing=None, sample=False, live=False):
+              preprocessing=None, sample=False, live=False, folds=None):
         """Fit with an honest evaluation (split, k-fold or none) and the preprocessing step ({standardize,
         impute}; defaults from the learner's descriptor), fitted on the training rows; the TrainResult
         (docs/bridge.md). `sample`: a learner with a row limit works on a seeded sample of that many rows.
-        `live`: a small network's progress reports carry frames of it as it learns (workbench.network_live)."""
+        `live`: a small network's progress reports carry frames of it as it learns (workbench.network_live).
+        `folds`: under k-fold, the `train_fold` replies of every fold (the page's pool made them): only the
+        final model is fitted here."""
         table = self.table(table_id)
+        pieces = None if folds is None else workbench.fold_pieces.received(folds)
         self._bound_runs(whole=0)  # what is kept waits as history from now: the training's peak comes on top
         run, result = workbench.training.train(table, target, features, model, params, evaluation, include_trace,
-                                                 preprocessing, sample, live)
+                                                 preprocessing, sample, live, pieces)
         run.setup["table_id"] = table_id
         run.reply = result  # kept, so the page can show this run again (history, comparisons)
         return {"model_id": self.keep_run(run), **result}
+
+    def train_fold(self, table_id, target, features, model, index, params=None, evaluation=None,
+                   preprocessing=None, sample=False):
+        """Fold `index`'s share of a k-fold `train` with the same arguments: its model fitted on the other
+        folds, its held-out rows' predictions (docs/bridge.md). Nothing is kept: the page's pool makes the
+        folds side by side and hands them to the page's worker's `train` as `folds`."""
+        piece = workbench.training.train_fold(self.table(table_id), target, features, model, index, params,
+                                              evaluation, preprocessing, sample)
+        return workbench.fold_pieces.sent(piece)
 
     def rank_learners(self, table_id, target, features, learners, evaluation=None, preprocessing=None,
                          params=None, metric=None, sample=False):

@@ -16,8 +16,6 @@ import warnings as _warnings
 import numpy as np
 
 from ..evaluation import model_selection
-from ..evaluation.cross_predict import _proba_in_columns
-from ..evaluation.model_selection import SCORERS, _labels, clone
 from ..core.errors import DataError
 from ..tabular.dates import expand_dates
 from ..learners import registry
@@ -28,6 +26,7 @@ from . import readouts
 from ..host.progress import part, report
 from . import prepare, showing
 from .judging import fold_pairs
+from . import fold_pieces
 from . import network_live, network_replay
 from .network_view import network_view
 from ..preprocessing import Pipeline
@@ -121,16 +120,18 @@ def _stratify_by(estimator, evaluation, table, target):
 
 
 def train(table, target, features, model, params=None, evaluation=None, include_trace=False, preprocessing=None,
-          sample=False, live=False):
+          sample=False, live=False, folds=None):
     """Fit `model` with the chosen evaluation and preprocessing ({standardize, impute}: workbench.prepare);
     (Run, TrainResult dict). Warnings raised while fitting (e.g. a solver that did not converge) are
     listed in the result's "warnings". A learner with a row limit refuses a larger table unless `sample`,
     which trains it on a sample of that many rows drawn with the evaluation's seed (result "sample"). `live`:
-    a small network's epochs carry frames of it as it learns (workbench.network_live)."""
+    a small network's epochs carry frames of it as it learns (workbench.network_live). `folds`: under k-fold,
+    the folds' pieces made elsewhere (train_fold, one for each fold, in any order): they are checked against
+    this training's folds and only the final model is fitted here."""
     with _warnings.catch_warnings(record=True) as caught:
         _warnings.simplefilter("always")
         run, result = _train(table, target, features, model, params, evaluation, include_trace, preprocessing,
-                             sample, live)
+                             sample, live, folds)
     for text in dict.fromkeys(str(w.message) for w in caught):
         if text not in result["warnings"]:
             result["warnings"].append(text)
@@ -187,7 +188,7 @@ def _splits(table, target, estimator, learner, evaluation):
 
 
 def _train(table, target, features, model, params, evaluation, include_trace, preprocessing, sample=False,
-           live=False):
+           live=False, folds=None):
     run, dropped, warnings = plan_run(table, target, features, model, params, evaluation, include_trace,
                                       preprocessing, sample)
     estimator, table, features, target, splits = run.estimator, run.table, run.features, run.target, run.splits
@@ -196,10 +197,13 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
     raw, n = table.select(features), table.n_rows
     y_raw = table.column(target) if supervised else None
     cv, out_of_fold = None, None
+    if folds is not None and not (evaluation["method"] == "kfold" and supervised):
+        raise DataError("Fold pieces (folds) are for k-fold cross-validation of a learner with a target.",
+                        field="evaluation.method")
     if evaluation["method"] == "kfold":
         if supervised:
             try:
-                cv, out_of_fold = _cross_validate(run, Pipeline(prepare.unfitted(raw, choices, learner), estimator))
+                cv, out_of_fold = _cross_validate(run, _fold_pipeline(run), folds)
             except DataError as exc:  # a class too small for stratified folds, or a fold that failed
                 explain_stratify(exc, table, target, learner.label)
                 raise
@@ -273,51 +277,49 @@ def _timing(cv, fit_seconds, predict_seconds, fit_rows, predict_rows):
             "fit_rows": int(fit_rows), "predict_rows": int(predict_rows)}
 
 
-def _cross_validate(run, pipeline):
+def _cross_validate(run, pipeline, pieces=None):
     """One pass over the run's folds: each fold's copy of `pipeline` (preprocessing refitted inside the
-    fold) fitted on the other folds and predicting the rows it did not see. (cv, out_of_fold): cv has the
-    per-fold scores (the model's own score, accuracy or R^2, on its held-out rows), their mean and
-    population std, the fit and predict seconds and each fold's rows (1-based); out_of_fold is what
-    judging.out_of_fold gives: {"predicted", "proba", "classes", "fold"}."""
-    task = run.task
-    raw, y = run.table.select(run.features), run.table.column(run.target)
-    labels = _labels(y, len(y))
+    fold) fitted on the other folds and predicting the rows it did not see, one piece a fold
+    (workbench.fold_pieces), made here in turn or given (`pieces`, made by other workers). (cv,
+    out_of_fold): cv has the per-fold scores (the model's own score, accuracy or R^2, on its held-out rows),
+    their mean and population std, the fit and predict seconds and each fold's rows (1-based); out_of_fold
+    is what judging.out_of_fold gives: {"predicted", "proba", "classes", "fold"}."""
     pairs = fold_pairs(run)
-    with_proba = task == "classification" and run.learner.can("probabilities")
-    classes = np.unique(labels) if with_proba else None
-    parts, fold = [], np.empty(len(y), dtype=np.intp)
-    proba = np.zeros((len(y), len(classes))) if with_proba else None
-    fit_times, predict_times = [], []
-    for i, (train, test) in enumerate(pairs):
-        report(0.8 * i / len(pairs), f"Cross-validating, fold {i + 1} of {len(pairs)}")
-        fold_model = clone(pipeline)
-        started = time.perf_counter()
-        try:
+    if pieces is not None:
+        pieces = fold_pieces.in_fold_order(pieces, pairs, fold_pieces.proba_classes(run))
+    else:
+        pieces = []
+        for i in range(len(pairs)):
+            report(0.8 * i / len(pairs), f"Cross-validating, fold {i + 1} of {len(pairs)}")
             with part(0.8 * i / len(pairs), 0.8 * (i + 1) / len(pairs), f"Fold {i + 1} of {len(pairs)}"):
-                fold_model.fit(raw.take(train), y[train])
-        except DataError as exc:
-            raise DataError(f"Fitting the model for fold {i + 1} of {len(pairs)} failed: {exc}",
-                            field=exc.field) from exc
-        fit_times.append(time.perf_counter() - started)
-        started = time.perf_counter()
-        parts.append(fold_model.predict(raw.take(test)))
-        predict_times.append(time.perf_counter() - started)
-        if with_proba:
-            proba[test] = _proba_in_columns(fold_model, raw.take(test), classes)
-        fold[test] = i
-    tested = np.concatenate([test for _, test in pairs])
-    predicted = np.concatenate(parts)[np.argsort(tested)]  # back to the rows' order, as cross_val_predict
-    scoring = "accuracy" if task == "classification" else "r2"
-    scores = [float(SCORERS[scoring][0](y[test], predicted[test])) for _, test in pairs]
-    cv = {"k": len(pairs), "scoring": scoring, "splitter": "StratifiedKFold" if _stratified(run) else "KFold",
-          "scores": scores, "mean": float(np.mean(scores)), "std": float(np.std(scores)),
-          "fit_times": fit_times, "predict_times": predict_times,
-          "folds": [(np.asarray(test) + 1).tolist() for _, test in pairs]}
-    return cv, {"predicted": predicted, "proba": proba, "classes": classes, "fold": fold}
+                pieces.append(fold_pieces.fold_piece(run, pipeline, pairs, i))
+    return fold_pieces.assembled(run, pairs, pieces)
 
 
-def _stratified(run):
-    return run.setup["evaluation"]["stratify"] and run.task == "classification"
+def _fold_pipeline(run):
+    """The unfitted pipeline every fold copies: the run's preprocessing, then its estimator."""
+    return Pipeline(prepare.unfitted(run.table.select(run.features), run.setup["preprocessing"], run.learner),
+                    run.estimator)
+
+
+def train_fold(table, target, features, model, index, params=None, evaluation=None, preprocessing=None,
+               sample=False):
+    """Fold `index`'s piece of the k-fold training `train` would do with the same arguments
+    (workbench.fold_pieces.fold_piece): planned the same way, its model fitted exactly as that training's
+    cross-validation fits it. The page's pool makes the folds side by side and gives them to `train`."""
+    run, _, _ = plan_run(table, target, features, model, params, evaluation, False, preprocessing, sample)
+    if run.setup["evaluation"]["method"] != "kfold" or run.task not in SUPERVISED:
+        raise DataError("A fold's piece is of k-fold cross-validation of a learner with a target.",
+                        field="evaluation.method")
+    try:
+        pairs = fold_pairs(run)
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(pairs):
+            raise DataError(f"index must be a fold's number, 0 to {len(pairs) - 1}.", field="evaluation.k")
+        with part(0.0, 1.0, f"Fold {index + 1} of {len(pairs)}"):
+            return fold_pieces.fold_piece(run, _fold_pipeline(run), pairs, index)
+    except DataError as exc:  # as train explains it: a class too small for stratified folds
+        explain_stratify(exc, run.table, run.target, run.label)
+        raise
 
 
 def _readouts(run, X, y_raw, warnings, out_of_fold=None):
