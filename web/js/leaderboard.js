@@ -12,6 +12,7 @@ import { csvColumns, foldsPhrase, significanceNote, versusCell } from "./leaderb
 import { trainAndRecord } from "./result-actions.js";
 import { downloadText } from "./export-panel.js";
 import { pool, defaultPoolSize, largestPool } from "./pool.js";
+import { workerCount } from "./workers-box.js";
 
 const els = { box: byId("leaderboard-box"), learners: byId("leaderboard-learners"), all: byId("leaderboard-all"),
   metric: byId("leaderboard-metric"), compare: byId("leaderboard-run"), export: byId("leaderboard-export"),
@@ -183,15 +184,6 @@ async function compare() {
   if (!reply) return;
   els.metric.replaceChildren(...reply.metrics.map((m) => option(m.name, m.label, m.name === reply.metric)));
   store.set({ ranking: { reply, setup } });
-}
-
-// The Workers box: how many Python workers compare learners, or tune a grid, side by side (1: the page's own
-// worker, as on one core).
-export function workerCount() {
-  const count = Number(els.workers.value);
-  const most = largestPool();
-  if (Number.isInteger(count) && count >= 1 && count <= most) return { count };
-  return { problem: `Workers must be a whole number from 1 to ${most} (each takes up to half a gigabyte of memory).` };
 }
 
 // The ranking rank_learners makes, made by the pool: one piece a learner (all its folds), each in whichever

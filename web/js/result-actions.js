@@ -9,6 +9,7 @@ import { showResult, clearResults, viewMessage, CANVAS } from "./results.js";
 import { rememberSession } from "./data-controls.js";
 import { unavailableReason } from "./unavailable.js";
 import { trainingSettings } from "./result-standing.js";
+import { trainPooled } from "./pooled-training.js";
 import { exportPredictions, exportModel, exportPython, exportSklearn, downloadCanvas, readModelFile } from "./export-panel.js";
 
 const e = (id) => byId(id);
@@ -19,7 +20,7 @@ const e = (id) => byId(id);
 // cancel keeps it (the user chose to stop, and the recover flow restores what was shown).
 async function trainModel(args, beforeShow) {
   const result = await run("Training…", async () => {
-    const trained = await python.call("train", args);
+    const trained = await trainPooled(args);  // under k-fold, the folds side by side on the pool
     await beforeShow();
     return trained;
   }, { cancellable: true, onError: (error) => {

@@ -11,7 +11,8 @@ import { showParams } from "./model-panel.js";
 import { paramLabel, paramProblem, readSizes, sizesText } from "./params-form.js";
 import { train, trainingArgs } from "./training.js";
 import { renderer, sizeFor } from "./view-draw.js";
-import { rankMetrics, isPercent, workerCount } from "./leaderboard.js";
+import { rankMetrics, isPercent } from "./leaderboard.js";
+import { workerCount } from "./workers-box.js";
 import { pool } from "./pool.js";
 
 const e = byId;
