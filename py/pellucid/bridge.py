@@ -46,8 +46,8 @@ class Session(Keeping):
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "check_twin", "export_sklearn",
                 "curves", "importance", "show_run", "tune", "tune_piece", "tune_merge", "rank_learners", "rank_piece",
-                "rank_merge", "train_fold", "apply_model", "grow_yourself", "forest", "forest_votes", "forest_tree",
-                "staged", "network")
+                "rank_merge", "rank_fold_piece", "train_fold", "apply_model", "grow_yourself", "forest",
+                "forest_votes", "forest_tree", "staged", "network")
 
     def handle(self, cmd, args=None, convert=plain):
         """Run one command; never raise (errors come back as data the page can show). `convert` makes the
@@ -150,12 +150,24 @@ class Session(Keeping):
                                                       preprocessing, params, metric, sample)
 
     def rank_piece(self, table_id, target, features, learners, index, evaluation=None, preprocessing=None,
-                   params=None, metric=None, sample=False):
+                   params=None, metric=None, sample=False, folds=None):
         """One learner's share of `rank_learners` (learner `index` of `learners`, all its folds): the page's
-        pool of workers runs the pieces side by side and hands them to `rank_merge` (docs/bridge.md)."""
+        pool of workers runs the pieces side by side and hands them to `rank_merge` (docs/bridge.md). `folds`:
+        under k-fold, the learner's `rank_fold_piece` replies, so no fold is fitted again."""
+        pieces = None if folds is None else workbench.ranking_folds.received(folds, evaluation)
         piece = workbench.leaderboard.rank_piece(self.table(table_id), target, features, learners, index,
-                                                 evaluation, preprocessing, params, metric, sample)
+                                                 evaluation, preprocessing, params, metric, sample, pieces)
         return workbench.ranking_pieces.sent(piece)
+
+    def rank_fold_piece(self, table_id, target, features, learners, index, fold, evaluation=None,
+                        preprocessing=None, params=None, metric=None, sample=False):
+        """One fold of one learner's share of `rank_learners` under k-fold (fold `fold` of every repeat's
+        folds, of learner `index`): the pool makes them side by side and hands a learner's to `rank_piece`
+        as its `folds` (docs/bridge.md)."""
+        fold_piece = workbench.leaderboard.rank_fold_piece(self.table(table_id), target, features, learners,
+                                                           index, fold, evaluation, preprocessing, params, metric,
+                                                           sample)
+        return workbench.ranking_folds.sent(fold_piece, workbench.training.check_evaluation(evaluation)["k"])
 
     def rank_merge(self, learners, pieces, evaluation=None, metric=None):
         """The ranking of `learners` from their `rank_piece` replies: the very reply `rank_learners` gives

@@ -78,6 +78,39 @@ def pooled_with(name, generator, request):
                 evaluation=request["evaluation"], metric=request["metric"])
 
 
+KFOLD_CASES = [case for case in CASES if "folds" in case]
+
+
+@pytest.mark.parametrize("case", KFOLD_CASES)
+def test_pieces_of_one_fold_of_one_learner_rank_exactly_as_one_worker(case):
+    """Cut finer, by (learner, fold): a learner's piece given its fold pieces (in any order) fits no fold
+    again, and the merge is rank_learners' reply, repeats and all."""
+    (name, *generator), request = CASES[case]
+    generator = generator[0] if generator else {}
+    session, table_id, columns = loaded(name, **generator)
+    request = {**request, "features": [column for column in columns if column != request["target"]]}
+    one = call(session, "rank_learners", table_id=table_id, **request)
+    assert without_times(pooled_by_folds(name, generator, request)) == without_times(one)
+
+
+def pooled_by_folds(name, generator, request):
+    """The ranking as the page's pool makes it under k-fold: every fold of every learner in a worker of its
+    own, then each learner's piece from its folds, then the merge."""
+    evaluation = request["evaluation"]
+    count = evaluation["k"] * evaluation.get("repeats", 1)
+    pieces = []
+    for index in range(len(request["learners"])):
+        folds = []
+        for fold in range(count):
+            session, table_id, _ = loaded(name, **generator)
+            folds.append(call(session, "rank_fold_piece", table_id=table_id, index=index, fold=fold, **request))
+        folds = folds[1::2] + folds[::2]  # they come back in any order
+        session, table_id, _ = loaded(name, **generator)
+        pieces.append(call(session, "rank_piece", table_id=table_id, index=index, folds=folds, **request))
+    return call(bridge.Session(), "rank_merge", learners=request["learners"], pieces=pieces,
+                evaluation=request["evaluation"], metric=request["metric"])
+
+
 def test_a_learner_on_its_sample_and_one_left_out_merge_as_in_one_worker():
     """A row-limited learner on its seeded sample is marked and not tested against the rest; left out
     without the sample, it is listed after the ranked ones, in both ways."""
@@ -88,6 +121,7 @@ def test_a_learner_on_its_sample_and_one_left_out_merge_as_in_one_worker():
                    "metric": None, "sample": sample, "evaluation": {"method": "kfold", "k": 3}}
         one = call(session, "rank_learners", table_id=table_id, **request)
         assert without_times(pooled_with("moons", generator, request)) == without_times(one)
+        assert without_times(pooled_by_folds("moons", generator, request)) == without_times(one)
 
 
 def test_when_no_learner_trains_the_merge_raises_the_first_failure():
@@ -110,3 +144,18 @@ def test_a_missing_piece_is_refused():
     reply = json.loads(bridge.Session().handle_json("rank_merge", json.dumps(
         {"learners": request["learners"], "pieces": [piece], "evaluation": request["evaluation"]})))
     assert reply["error"]["code"] == "data_error" and "one for every learner" in reply["error"]["message"]
+
+
+def test_a_learners_fold_pieces_must_be_its_own_and_all_of_them():
+    session, table_id, _ = loaded("iris")
+    request = {"target": "species", "features": ["petal length (cm)", "petal width (cm)"],
+               "learners": ["GaussianNB", "DecisionTreeClassifier"], "evaluation": {"method": "kfold", "k": 3}}
+    folds = [call(session, "rank_fold_piece", table_id=table_id, index=0, fold=fold, **request) for fold in range(3)]
+    for wrong, index in ((folds[:2], 0), (folds + folds[:1], 0), (folds, 1)):
+        reply = json.loads(session.handle_json("rank_piece", json.dumps(
+            {"table_id": table_id, "index": index, "folds": wrong, **request})))
+        assert reply["error"]["code"] == "data_error" and "one for each of its 3 folds" in reply["error"]["message"]
+    split = {**request, "evaluation": {"method": "split"}}
+    for cmd, extra in (("rank_fold_piece", {"fold": 0}), ("rank_piece", {"folds": folds})):
+        reply = json.loads(session.handle_json(cmd, json.dumps({"table_id": table_id, "index": 0, **extra, **split})))
+        assert "under k-fold cross-validation only" in reply["error"]["message"]

@@ -23,7 +23,7 @@ from . import training
 from ..host.progress import part, report
 from ..evaluation.significance import LEVEL
 from .judging import held_out
-from . import repeated_folds, versus_best
+from . import ranking_folds, repeated_folds, versus_best
 
 # The metrics a ranking can use, per task, with their names on the page (those the scorers know): one
 # table with the page's, which reads it from settings.json.
@@ -99,26 +99,58 @@ def _plan(learners, evaluation, params, metric):
 
 
 def rank_piece(table, target, features, learners, index, evaluation=None, preprocessing=None, params=None,
-               metric=None, sample=False):
+               metric=None, sample=False, folds=None):
     """One learner's share of a comparison: learner `index` of `learners` trained and scored on all its
     folds (of every repeat), exactly as rank_learners does it, independent of the others. A dict: its
     "index", its "row" (a failed one when it did not train, with the "failure" {message, field} to raise
     should no learner train), and, when it trained, the "baseline" scored on its run's rows and folds and
-    the "sample" that run was on (None: every row)."""
+    the "sample" that run was on (None: every row). `folds`: under k-fold, its rank_fold_piece replies, one
+    for each fold of every repeat, made elsewhere: no fold is fitted again, only its final model."""
     chosen, task, _, params, evaluation, repeats = _plan(learners, evaluation, params, metric)
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(chosen):
-        raise DataError(f"index must be a learner's place in the list, 0 to {len(chosen) - 1}.", field="learners")
-    learner = chosen[index]
+    learner = _chosen(chosen, index)
+    if folds is not None:
+        folds = ranking_folds.in_order(folds, index, _fold_count(evaluation, repeats))
     label = f"{learner.label} ({index + 1} of {len(chosen)})"
     report(0.0, label)
     try:
         row, run = _ranked_learner(table, target, features, learner, params.get(learner.name), evaluation,
-                                   preprocessing, sample, repeats, task, (0.0, 1.0, label))
+                                   preprocessing, sample, repeats, task, (0.0, 1.0, label), folds)
     except DataError as exc:
         return {"index": index, "row": _failed_row(learner, params.get(learner.name), exc, table.n_rows),
                 "failure": {"message": str(exc), "field": exc.field}}
     return {"index": index, "row": row, "baseline": baseline_row(run, task, repeats),
             "sample": run.setup.get("sample") or None}
+
+
+def rank_fold_piece(table, target, features, learners, index, fold, evaluation=None, preprocessing=None,
+                    params=None, metric=None, sample=False):
+    """One fold of one learner's share of a comparison under k-fold (workbench.ranking_folds): fold `fold`
+    (0 to repeats * k - 1) of learner `index`, fitted exactly as rank_piece fits it. {"index", "fold",
+    "piece"}, or {"index", "fold", "failure"} when the learner could not be trained on it."""
+    chosen, task, _, params, evaluation, repeats = _plan(learners, evaluation, params, metric)
+    learner = _chosen(chosen, index)
+    count = _fold_count(evaluation, repeats)
+    if isinstance(fold, bool) or not isinstance(fold, int) or not 0 <= fold < count:
+        raise DataError(f"fold must be a fold's number, 0 to {count - 1}.", field="evaluation.k")
+    report(0.0, f"{learner.label} ({index + 1} of {len(chosen)}), fold {fold + 1} of {count}")
+    metrics = [m["name"] for m in metrics_for(task)]
+    piece = ranking_folds.learner_fold(table, target, features, learner, params.get(learner.name), evaluation,
+                                       preprocessing, bool(sample), repeats, metrics, fold)
+    return {"index": index, **piece}
+
+
+def _chosen(chosen, index):
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(chosen):
+        raise DataError(f"index must be a learner's place in the list, 0 to {len(chosen) - 1}.", field="learners")
+    return chosen[index]
+
+
+def _fold_count(evaluation, repeats):
+    """How many fold pieces a learner's comparison has: k of every repeat; a DataError outside k-fold."""
+    if evaluation["method"] != "kfold":
+        raise DataError("A comparison is cut into folds under k-fold cross-validation only.",
+                        field="evaluation.method")
+    return evaluation["k"] * repeats
 
 
 def merge_pieces(learners, pieces, evaluation=None, metric=None):
@@ -149,21 +181,26 @@ def merge_pieces(learners, pieces, evaluation=None, metric=None):
 
 
 def _ranked_learner(table, target, features, learner, params, evaluation, preprocessing, sample, repeats, task,
-                    progress):
+                    progress, folds=None):
     """(row, run) of one learner: trained as `train` would (its first k folds), then scored on the folds of
     the other repeats; its progress (start, end, label) fills that share of the bar, the repeats after the
-    first taking their part of it."""
+    first taking their part of it. `folds`: its fold pieces in fold order (ranking_folds), made elsewhere."""
     start, end, prefix = progress
     first = start + (end - start) / repeats
+    k = evaluation.get("k")
     with part(start, first, prefix):
         run, result = training.train(table, target, features, learner.name, params, evaluation, False,
-                                     preprocessing, bool(sample))
+                                     preprocessing, bool(sample),
+                                     folds=None if folds is None else ranking_folds.training_folds(folds, k))
     if repeats == 1 or result.get("cv") is None:
         return _row(run, result, task), run
-    k = result["cv"]["k"]
     pairs = repeated_folds.repeat_pairs(run, repeats)
-    with part(first, end, prefix):
-        extra, said = repeated_folds.repeat_scores(run, pairs[k:], [m["name"] for m in metrics_for(task)], k)
+    metrics = [m["name"] for m in metrics_for(task)]
+    if folds is not None:
+        extra, said = ranking_folds.repeat_scores(folds, k, metrics)
+    else:
+        with part(first, end, prefix):
+            extra, said = repeated_folds.repeat_scores(run, pairs[k:], metrics, k)
     result["warnings"] += [text for text in said if text not in result["warnings"]]
     return _row(run, result, task, extra, repeated_folds.fold_sizes(pairs)), run
 

@@ -32,23 +32,38 @@ def repeat_pairs(run, repeats):
 def repeat_scores(run, pairs, metrics, k):
     """({metric: [score per pair]}, [warning texts]): the run's learner fitted on each pair's training
     rows and scored on its held-out rows by every scorer in `metrics`. `pairs` are folds of the repeats
-    after the first, k to a repeat (for the progress and the messages)."""
+    after the first, k to a repeat (for the progress and the messages): one piece each (repeat_piece), in
+    turn, merged (merged_scores)."""
+    pieces = []
+    for i in range(len(pairs)):
+        report(i / len(pairs), f"Cross-validating, {_where(i, k)}")
+        pieces.append(repeat_piece(run, pairs, i, metrics, k))
+    return merged_scores(pieces, metrics)
+
+
+def repeat_piece(run, pairs, i, metrics, k):
+    """Pair `i`'s share of repeat_scores, independent of the others: {"scores": {metric: score}, "warnings"}."""
     raw, y = run.table.select(run.features), run.table.column(run.target)
-    scores, said = {name: [] for name in metrics}, []
-    for i, (train, test) in enumerate(pairs):
-        where = f"repeat {i // k + 2}, fold {i % k + 1} of {k}"
-        report(i / len(pairs), f"Cross-validating, {where}")
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                model = _fold_pipeline(run).fit(raw.take(train), y[train])
-            except DataError as exc:
-                raise DataError(f"Fitting the model for {where} failed: {exc}", field=exc.field) from exc
-            predicted = model.predict(raw.take(test))
-        said += [str(w.message) for w in caught]
-        for name in metrics:
-            scores[name].append(float(SCORERS[name][0](y[test], predicted)))
-    return scores, list(dict.fromkeys(said))
+    train, test = pairs[i]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            model = _fold_pipeline(run).fit(raw.take(train), y[train])
+        except DataError as exc:
+            raise DataError(f"Fitting the model for {_where(i, k)} failed: {exc}", field=exc.field) from exc
+        predicted = model.predict(raw.take(test))
+    return {"scores": {name: float(SCORERS[name][0](y[test], predicted)) for name in metrics},
+            "warnings": [str(w.message) for w in caught]}
+
+
+def merged_scores(pieces, metrics):
+    """repeat_scores' reply from its pieces, in pair order: every metric's scores, the warnings once each."""
+    scores = {name: [piece["scores"][name] for piece in pieces] for name in metrics}
+    return scores, list(dict.fromkeys(text for piece in pieces for text in piece["warnings"]))
+
+
+def _where(i, k):
+    return f"repeat {i // k + 2}, fold {i % k + 1} of {k}"
 
 
 def fold_sizes(pairs):
