@@ -1,6 +1,6 @@
 """Compare learners in the page's pool of workers against the page's one worker, and what a pool worker costs.
 
-Usage: python3 -m benchmarks.pool [--rows 50000] [--folds 5]
+Usage: python3 -m benchmarks.pool [--rows 50000] [--folds 5] [--learners NAME ...] [--train NAME] [--skip-compare]
 
 The site is built into a temporary folder and served from there; headless Chromium opens it, a table of
 `rows` x 20 numeric columns and a 3-class target is uploaded, and "Compare learners" ranks every
@@ -9,6 +9,10 @@ the page leaves it out) on k folds: with 1 worker (the page's own), then with 2 
 (cold: the workers start and load the table first) and again (warm: kept from the run before). Each time is
 from the click to the status line settling on "Ready" (benchmarks/workflows_page.py's clock); the rankings
 must agree, the times aside.
+
+With --train NAME, Train of that learner under the same k folds is timed too, with 1 worker and with 2 (warm):
+with more than one, the folds are fitted in the pool and the final model in the page's worker; the Metrics
+tab's text must agree.
 
 Then what one more worker costs: the seconds until a new worker (web/js/worker.js, from the same snapshot)
 answers its first command, the first one the page starts after its own (cold) and two more (warm: the
@@ -90,6 +94,19 @@ def compare(page, workers):
     return seconds, ranking(page)
 
 
+def train(page, workers):
+    """Seconds of Train with `workers` (under k-fold: the folds in the pool when more than one) and the
+    Metrics tab's text."""
+    page.fill("#leaderboard-workers", str(workers))
+    clicked_at = page.evaluate("() => performance.now()")
+    page.click("#train")
+    seconds = settled(page, clicked_at)
+    if page.locator("#message").is_visible():
+        raise SystemExit(f"the training ended on an error: {page.locator('#message').inner_text()}")
+    page.click("#tab-metrics")
+    return seconds, page.locator("#metrics-body").inner_text()
+
+
 def cancel_latency(page):
     """Seconds from pressing Cancel during a pooled comparison to every pool worker closed, as Chromium tells
     Playwright (its report comes over the DevTools connection, so this is an upper bound), and of that the
@@ -128,6 +145,8 @@ def main(argv=None):
     parser.add_argument("--rows", type=int, default=50_000)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--learners", nargs="*", default=[], help="these learners (names) instead of every one")
+    parser.add_argument("--train", help="also time Train of this learner (name) under k-fold, 1 and 2 workers")
+    parser.add_argument("--skip-compare", action="store_true", help="time Train only (with --train)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -153,6 +172,15 @@ def main(argv=None):
             page.fill("#cv-k", str(args.folds))
             load = page.evaluate(NEW_WORKER, csv_name)
             say(f"the table loaded in another worker in {load['loaded']:.2f} s, its heap {load['heap'] / MB:.0f} MB")
+            trained = None
+            if args.train:
+                page.select_option("#model", args.train)
+                trained = [train(page, 1), train(page, 2), train(page, 2)]  # 1, 2 cold, 2 warm
+                say("Train, 1 and 2 workers (cold, warm): " + ", ".join(f"{t:.1f}" for t, _ in trained) + " s")
+            if args.skip_compare:
+                browser.close()
+                server.shutdown()
+                return say_train(args, trained)
             choose_learners(page, args.learners)
             one, one_rows = compare(page, 1)
             say(f"1 worker: {one:.1f} s")
@@ -164,6 +192,7 @@ def main(argv=None):
             cancelled, press = cancel_latency(page)
             browser.close()
         server.shutdown()
+    say_train(args, trained)
     same = one_rows == cold_rows == warm_rows
     learners = len([row for row in one_rows if not row[0].startswith("Baseline")])
     print(f"\nCompare learners, {args.rows:,} x 20, {learners} classification learners x {args.folds} folds "
@@ -181,6 +210,19 @@ def main(argv=None):
     print(f"| heap of a pool worker after the comparison | {pool_heap / MB:.0f} MB |")
     if not same:
         raise SystemExit("the rankings differ between 1 and 2 workers")
+
+
+def say_train(args, trained):
+    if not trained:
+        return
+    same = len({text for _, text in trained}) == 1
+    print(f"\nTrain {args.train} under {args.folds}-fold, {args.rows:,} x 20, metrics identical: {same}\n")
+    print("| run | seconds |\n|---|---|")
+    runs = ("1 worker (the page's own)", "2 pool workers, cold", "2 pool workers, warm")
+    for (seconds, _), run in zip(trained, runs):
+        print(f"| {run} | {seconds:.1f} |")
+    if not same:
+        raise SystemExit("the metrics differ between 1 and 2 workers")
 
 
 if __name__ == "__main__":

@@ -113,7 +113,7 @@ def test_cancel_stops_every_pool_worker_and_keeps_the_last_ranking(page, site_ur
     started, closed = pool_workers(page)
     before, _ = compare(page, (), 2)
     start_compare(page, ("k-nearest neighbours", "Random forest", "Neural network (MLP)"), 2)
-    expect(page.get_by_role("status")).to_contain_text("of 4 learners in 2 workers")
+    expect(page.get_by_role("status")).to_contain_text("folds of 4 learners in 2 workers")
     page.get_by_role("button", name="Cancel").click()
     expect(page.get_by_role("status")).to_have_text("Comparing 4 learners cancelled")
     expect(page.locator("#leaderboard-table tbody tr")).to_have_count(len(before))
@@ -137,9 +137,11 @@ def test_a_dead_pool_worker_is_replaced_and_a_second_death_is_named(page, site_u
     expected, _ = compare(page, QUICK, 1)
     box = page.locator("#leaderboard-box")
 
-    # One learner, so one pool worker: it dies while it starts, and so does the worker that replaces it.
+    # One learner on a split, so one piece and one pool worker (under k-fold each fold is a piece): it dies
+    # while it starts, and so does the worker that replaces it.
     for label in QUICK[1:]:
         box.get_by_label(label, exact=True).uncheck()
+    page.locator('input[name="eval-method"][value="split"]').check()
     with page.expect_event("worker") as first:
         start_compare(page, (), 2)
     with page.expect_event("worker") as second:
@@ -151,7 +153,8 @@ def test_a_dead_pool_worker_is_replaced_and_a_second_death_is_named(page, site_u
     expect(page.get_by_role("status")).to_have_text("Ready")
     assert shown_ranking(page) == expected  # the ranking shown before stays
 
-    # Every learner in two workers: one dies while it starts, is replaced, and its learner compared again.
+    # Every learner's folds in two workers: one dies while it starts, is replaced, and its fold fitted again.
+    page.locator('input[name="eval-method"][value="kfold"]').check()
     started, _ = pool_workers(page)
     with page.expect_event("worker") as first:
         start_compare(page, QUICK[1:], 2)

@@ -186,20 +186,40 @@ async function compare() {
   store.set({ ranking: { reply, setup } });
 }
 
-// The ranking rank_learners makes, made by the pool: one piece a learner (all its folds), each in whichever
-// worker is free, merged as rank_learners merges them; the bar counts the learners done. The slowest
-// learner's piece bounds the time: with one far slower than the rest (gradient boosting on many rows), more
-// workers gain little (benchmarks/pool.py).
+// The ranking rank_learners makes, made by the pool and merged as rank_learners merges them. Under k-fold a
+// piece is one fold of one learner (rank_fold_piece), each in whichever worker is free, then each learner's
+// piece is made from its folds, fitting only its final model (rank_piece with `folds`): a slow learner's
+// folds are shared out, so the workers keep busy to the end. Under a split a piece is a learner, and the
+// slowest bounds the time (benchmarks/pool.py). The bar counts the folds, then the learners, done.
 async function pooledRanking(request, size) {
   const { source, shared, models } = store.get();
   const labelOf = (name) => models.find((m) => m.name === name)?.label || name;
-  const pieces = request.learners.map((name, index) => ({ label: labelOf(name), cmd: "rank_piece", args: { ...request, index } }));
-  const counted = (done, total) => showProgress({ event: "progress", fraction: done / total,
+  const folds = request.evaluation.method === "kfold" ? await pooledFolds(request, size, labelOf) : null;
+  const pieces = request.learners.map((name, index) => ({ label: labelOf(name), cmd: "rank_piece",
+    args: { ...request, index, ...(folds ? { folds: folds[index] } : {}) } }));
+  const [start, share] = folds ? [FOLDS_SHARE, 1 - FOLDS_SHARE] : [0, 1];
+  const counted = (done, total) => showProgress({ event: "progress", fraction: start + share * done / total,
     label: `Compared ${done} of ${total} learners in ${size} workers…` });
   counted(0, pieces.length);
   const done = await pool.map(pieces, { size, source, limits: shared.limits, onDone: counted });
   const { learners, evaluation, metric } = request;
   return pool.call("rank_merge", { learners, pieces: done, evaluation, metric }, "the ranking of the learners");
+}
+
+// The bar's share of the folds: a learner's piece after them fits its final model, a fold's worth of work.
+const FOLDS_SHARE = 0.8;
+
+// Every learner's fold pieces (of every repeat), [learner][fold]; the bar counts the folds done.
+async function pooledFolds(request, size, labelOf) {
+  const { source, shared } = store.get();
+  const count = request.evaluation.k * (request.evaluation.repeats || 1);
+  const pieces = request.learners.flatMap((name, index) => Array.from({ length: count }, (_, fold) => ({
+    label: `${labelOf(name)}, fold ${fold + 1} of ${count}`, cmd: "rank_fold_piece", args: { ...request, index, fold } })));
+  const counted = (done, total) => showProgress({ event: "progress", fraction: FOLDS_SHARE * done / total,
+    label: `Fitted ${done} of ${total} folds of ${request.learners.length} learners in ${size} workers…` });
+  counted(0, pieces.length);
+  const done = await pool.map(pieces, { size, source, limits: shared.limits, onDone: counted });
+  return request.learners.map((_, index) => done.slice(index * count, (index + 1) * count));
 }
 
 // Opens a compared learner's model in every view: trained again with the comparison's settings, it is

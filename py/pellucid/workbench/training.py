@@ -5,7 +5,9 @@ Splits come from `pellucid.model_selection` (notes 000: fit on training rows, ch
 touch the test rows once). Under k-fold (notes 003, section 2.1) one pass over the folds fits each fold's
 model on the other folds and predicts its held-out rows: the per-fold scores, the metrics and the
 confusion matrix all come from those out-of-fold predictions, never from a model that saw the row; the
-final model is then fitted on all rows for the drawings. `split_rows` is exactly what a generated
+final model is then fitted on all rows for the drawings. Each fold is a piece of its own
+(workbench.fold_pieces): made here in turn, or side by side by the page's pool of workers (train_fold)
+and handed to `train`. `split_rows` is exactly what a generated
 script does. Every result says how long fitting and predicting took ("timing").
 """
 
@@ -25,11 +27,10 @@ from ..core.validation import check_target
 from . import readouts
 from ..host.progress import part, report
 from . import prepare, showing
-from .judging import fold_pairs
+from .judging import _fold_pipeline, fold_pairs
 from . import fold_pieces
 from . import network_live, network_replay
 from .network_view import network_view
-from ..preprocessing import Pipeline
 from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
 from .target_fit import check_target_kind, explain_stratify
 
@@ -294,12 +295,6 @@ def _cross_validate(run, pipeline, pieces=None):
             with part(0.8 * i / len(pairs), 0.8 * (i + 1) / len(pairs), f"Fold {i + 1} of {len(pairs)}"):
                 pieces.append(fold_pieces.fold_piece(run, pipeline, pairs, i))
     return fold_pieces.assembled(run, pairs, pieces)
-
-
-def _fold_pipeline(run):
-    """The unfitted pipeline every fold copies: the run's preprocessing, then its estimator."""
-    return Pipeline(prepare.unfitted(run.table.select(run.features), run.setup["preprocessing"], run.learner),
-                    run.estimator)
 
 
 def train_fold(table, target, features, model, index, params=None, evaluation=None, preprocessing=None,
