@@ -45,8 +45,9 @@ class Session(Keeping):
     COMMANDS = ("load_csv", "load_pasted", "load_example", "set_kind", "handle_missing", "train", "boundary",
                 "export_predictions", "export_model", "import_model", "export_python", "timeline",
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "check_twin", "export_sklearn",
-                "curves", "importance", "show_run", "tune", "tune_piece", "tune_merge", "rank_learners", "rank_piece",
-                "rank_merge", "rank_fold_piece", "train_fold", "apply_model", "grow_yourself", "forest",
+                "curves", "importance", "importance_piece", "importance_merge", "show_run", "tune", "tune_piece",
+                "tune_merge", "rank_learners", "rank_piece", "rank_merge", "rank_fold_piece", "train_fold",
+                "apply_model", "grow_yourself", "forest",
                 "forest_votes", "forest_tree", "staged", "network")
 
     def handle(self, cmd, args=None, convert=plain):
@@ -292,6 +293,21 @@ class Session(Keeping):
         """Permutation importance of each feature on held-out rows (k-fold: in every fold), and a tree's
         impurity importance (docs/bridge.md)."""
         return workbench.judging.importance(self.run(model_id))
+
+    def importance_piece(self, table_id, target, features, model, index, blocks=1, params=None, evaluation=None,
+                         preprocessing=None, sample=False):
+        """One piece of a model's `importance` in a worker without that model: the run `train` makes with
+        these arguments (its fitted model made again when it is judged by it: workbench.rebuilt_run), its
+        piece `index` with the features cut into `blocks`. The page's pool of workers runs the pieces side
+        by side and hands them to `importance_merge` (docs/bridge.md)."""
+        run = workbench.rebuilt_run.rebuilt(self.table(table_id), target, features, model, params, evaluation,
+                                            preprocessing, sample)
+        return workbench.importance_pieces.sent(workbench.judging.importance_piece(run, index, blocks))
+
+    def importance_merge(self, model_id, pieces):
+        """The `importance` of a kept model from its `importance_piece` replies: the very reply `importance`
+        gives (docs/bridge.md). Merged where the model is kept, whose tree gives the impurity importance."""
+        return workbench.judging.merge_importance(self.run(model_id), workbench.importance_pieces.received(pieces))
 
     # --- an ensemble of trees -------------------------------------------------------------------------------
 

@@ -66,6 +66,17 @@ def _check_repeats(n_repeats, seed):
         raise DataError(f"seed must be a whole number from 0 to {SEED_MAX}; got {seed!r}.")
 
 
+def _check_columns(columns, n_columns):
+    """The columns to shuffle: every one, or those given, each a column of X once."""
+    if columns is None:
+        return list(range(n_columns))
+    chosen = list(columns)
+    whole = all(isinstance(j, (int, np.integer)) and not isinstance(j, bool) and 0 <= j < n_columns for j in chosen)
+    if not whole or len(set(chosen)) != len(chosen):
+        raise DataError(f"columns must be distinct column numbers from 0 to {n_columns - 1}; got {chosen!r}.")
+    return [int(j) for j in chosen]
+
+
 def _permuted_scores(model, columns, j, y, scorer, column_seed, n_repeats):
     """Scores with column j shuffled n_repeats times. As in scikit-learn, one index permutation is
     shuffled again before each repeat and applied to the column as left by the previous repeat."""
@@ -80,7 +91,7 @@ def _permuted_scores(model, columns, j, y, scorer, column_seed, n_repeats):
     return np.array(scores)  # (n_repeats,)
 
 
-def permutation_importance(model, X, y, scoring=None, n_repeats=5, seed=0, progress=None):
+def permutation_importance(model, X, y, scoring=None, n_repeats=5, seed=0, progress=None, columns=None):
     """Permutation importance of every column of X for a fitted model, on the rows given (use held-out
     rows: on training rows it also rewards what the model memorised).
 
@@ -94,24 +105,30 @@ def permutation_importance(model, X, y, scoring=None, n_repeats=5, seed=0, progr
     not, negative that shuffling happened to help.
 
     progress: None, or a callback given the fraction of the columns done after each column (the page's
-    progress bar: on many rows, each column costs n_repeats predictions)."""
+    progress bar: on many rows, each column costs n_repeats predictions).
+
+    columns: None (every column), or the 0-based columns to shuffle, in order: the reply then holds theirs
+    alone. Every column's shuffles are drawn from the same seed, whatever the other columns, so shuffling
+    a block of the columns here and the rest elsewhere gives the very numbers of shuffling them all."""
     _check_repeats(n_repeats, seed)
-    columns = _Columns(X)
+    columns_of = _Columns(X)
     if n_rows(X) != n_rows(y):
         raise DataError(f"Found input variables with inconsistent numbers of samples: X has {n_rows(X)} "
                         f"rows, y has {n_rows(y)}.")
+    shuffled = _check_columns(columns, columns_of.n_columns)
     scorer = get_scorer(model, scoring)
     baseline = scorer(model, X, y)
     # One seed, reused for every column; int64 as on 64-bit platforms, so wasm32 draws the same.
     column_seed = np.random.RandomState(seed).randint(INT32_LIMIT, dtype=np.int64)
     permuted = []
-    for j in range(columns.n_columns):
-        permuted.append(_permuted_scores(model, columns, j, y, scorer, column_seed, n_repeats))
+    for done, j in enumerate(shuffled, 1):
+        permuted.append(_permuted_scores(model, columns_of, j, y, scorer, column_seed, n_repeats))
         if progress is not None:
-            progress((j + 1) / columns.n_columns)
-    permuted = np.array(permuted)  # (features, repeats)
+            progress(done / len(shuffled))
+    permuted = np.array(permuted).reshape(len(shuffled), n_repeats)  # (features, repeats), also for none
     drop = baseline - permuted if scorer.greater_is_better else permuted - baseline
-    return {"features": _feature_names(model, columns), "scoring": scorer.name,
+    names = _feature_names(model, columns_of)
+    return {"features": [names[j] for j in shuffled], "scoring": scorer.name,
             "greater_is_better": scorer.greater_is_better, "baseline": float(baseline),
             "n_repeats": int(n_repeats), "seed": int(seed), "importances": drop.tolist(),
             "importances_mean": drop.mean(axis=1).tolist(), "importances_std": drop.std(axis=1).tolist()}
