@@ -1,6 +1,8 @@
-"""Compare learners in the page's pool of workers against the page's one worker, and what a pool worker costs.
+"""Compare learners, and a model's permutation importance, in the page's pool of workers against the page's one
+worker, and what a pool worker costs.
 
-Usage: python3 -m benchmarks.pool [--rows 50000] [--folds 5] [--learners NAME ...] [--train NAME] [--skip-compare]
+Usage: python3 -m benchmarks.pool [--rows 50000] [--folds 5] [--workload compare|importance|both|none]
+                                  [--learners NAME ...] [--train NAME]
 
 The site is built into a temporary folder and served from there; headless Chromium opens it, a table of
 `rows` x 20 numeric columns and a 3-class target is uploaded, and "Compare learners" ranks every
@@ -18,6 +20,11 @@ Then what one more worker costs: the seconds until a new worker (web/js/worker.j
 answers its first command, the first one the page starts after its own (cold) and two more (warm: the
 browser has its files and compiled code by then); the seconds it takes to load the table; and Pyodide's heap
 in it after the load and in a pool worker after the comparison (the budget web/js/pool.js sizes the pool by).
+
+The importance workload: k-NN trained on the same table in k folds, then its Importance view opened (permutation
+importance of the 20 features, each fold's model refitted and its held-out rows shuffled) with 1 worker, then 2
+pool workers cold and warm; the model is trained again before each (the page keeps a model's importance), and
+each time is from opening the view to "Ready". The importances' text twins must agree.
 """
 
 import argparse
@@ -128,6 +135,44 @@ def cancel_latency(page):
     return max(closed) - pressed, handled - pressed
 
 
+def importance(page, workers):
+    """Seconds to open the Importance view of a k-NN trained again (k folds) with `workers` workers, and its
+    text twin. The training is not timed."""
+    if page.get_by_role("tab", name="Metrics").is_visible():
+        page.get_by_role("tab", name="Metrics").click()
+    page.fill("#leaderboard-workers", str(workers))
+    page.select_option("#model", "KNeighborsClassifier")
+    clicked_at = page.evaluate("() => performance.now()")
+    page.click("#train")
+    settled(page, clicked_at)
+    page.evaluate("() => document.getElementById('importance-text').replaceChildren()")
+    clicked_at = page.evaluate("() => performance.now()")
+    page.get_by_role("tab", name="Importance").click()
+    seconds = settled(page, clicked_at)
+    if page.locator("#message").is_visible():
+        raise SystemExit(f"the importance ended on an error: {page.locator('#message').inner_text()}")
+    page.wait_for_function("() => document.querySelector('#importance-text table')")
+    return seconds, page.locator("#importance-text").text_content()
+
+
+def importance_workload(page, args):
+    one, one_text = importance(page, 1)
+    say(f"importance, 1 worker: {one:.1f} s")
+    cold, cold_text = importance(page, 2)
+    say(f"importance, 2 workers, cold: {cold:.1f} s")
+    warm, warm_text = importance(page, 2)
+    say(f"importance, 2 workers, warm: {warm:.1f} s")
+    same = one_text == cold_text == warm_text
+    print(f"\nPermutation importance of k-NN, {args.rows:,} x 20, {args.folds} folds ({platform.machine()}, "
+          f"{__import__('os').cpu_count()} CPUs), importances identical: {same}\n")
+    print("| run | seconds | ratio to 1 worker |\n|---|---|---|")
+    print(f"| 1 worker (the page's own) | {one:.1f} | 1 |")
+    print(f"| 2 pool workers, cold (started, table loaded) | {cold:.1f} | {cold / one:.2f} |")
+    print(f"| 2 pool workers, warm (kept) | {warm:.1f} | {warm / one:.2f} |\n")
+    if not same:
+        raise SystemExit("the importances differ between 1 and 2 workers")
+
+
 def say(text):
     print(text, flush=True)
 
@@ -145,8 +190,8 @@ def main(argv=None):
     parser.add_argument("--rows", type=int, default=50_000)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--learners", nargs="*", default=[], help="these learners (names) instead of every one")
+    parser.add_argument("--workload", choices=("compare", "importance", "both", "none"), default="both")
     parser.add_argument("--train", help="also time Train of this learner (name) under k-fold, 1 and 2 workers")
-    parser.add_argument("--skip-compare", action="store_true", help="time Train only (with --train)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -163,36 +208,44 @@ def main(argv=None):
             page.set_default_timeout(900_000)
             page.goto(url)
             page.wait_for_function("() => document.getElementById('status').textContent === 'Ready'")
-            starts = [page.evaluate(NEW_WORKER, None) for _ in range(3)]
-            say("one more worker ready in " + ", ".join(f"{start['ready']:.2f}" for start in starts) + " s")
+            comparing = args.workload in ("compare", "both")
+            starts = [page.evaluate(NEW_WORKER, None) for _ in range(3)] if comparing else None
             page.set_input_files("#csv-file", str(csv_path))
             page.wait_for_function(f"() => document.getElementById('data-summary').textContent.includes('{csv_name}')")
             page.select_option("#target", "label")
             page.check('input[name="eval-method"][value="kfold"]')
             page.fill("#cv-k", str(args.folds))
-            load = page.evaluate(NEW_WORKER, csv_name)
-            say(f"the table loaded in another worker in {load['loaded']:.2f} s, its heap {load['heap'] / MB:.0f} MB")
-            trained = None
-            if args.train:
-                page.select_option("#model", args.train)
-                trained = [train(page, 1), train(page, 2), train(page, 2)]  # 1, 2 cold, 2 warm
-                say("Train, 1 and 2 workers (cold, warm): " + ", ".join(f"{t:.1f}" for t, _ in trained) + " s")
-            if args.skip_compare:
-                browser.close()
-                server.shutdown()
-                return say_train(args, trained)
-            choose_learners(page, args.learners)
-            one, one_rows = compare(page, 1)
-            say(f"1 worker: {one:.1f} s")
-            cold, cold_rows = compare(page, 2)
-            say(f"2 workers, cold: {cold:.1f} s")
-            warm, warm_rows = compare(page, 2)
-            say(f"2 workers, warm: {warm:.1f} s")
-            pool_heap = page.evaluate(POOL_HEAP)
-            cancelled, press = cancel_latency(page)
+            trained = train_workload(page, args) if args.train else None
+            if comparing:
+                compare_workload(page, args, csv_name, starts)
+            if args.workload in ("importance", "both"):
+                importance_workload(page, args)
             browser.close()
         server.shutdown()
     say_train(args, trained)
+
+
+def train_workload(page, args):
+    """Train of args.train under the k folds with 1 worker, then 2 (cold, warm): [(seconds, metrics text)]."""
+    page.select_option("#model", args.train)
+    trained = [train(page, 1), train(page, 2), train(page, 2)]
+    say("Train, 1 and 2 workers (cold, warm): " + ", ".join(f"{t:.1f}" for t, _ in trained) + " s")
+    return trained
+
+
+def compare_workload(page, args, csv_name, starts):
+    say("one more worker ready in " + ", ".join(f"{start['ready']:.2f}" for start in starts) + " s")
+    load = page.evaluate(NEW_WORKER, csv_name)
+    say(f"the table loaded in another worker in {load['loaded']:.2f} s, its heap {load['heap'] / MB:.0f} MB")
+    choose_learners(page, args.learners)
+    one, one_rows = compare(page, 1)
+    say(f"1 worker: {one:.1f} s")
+    cold, cold_rows = compare(page, 2)
+    say(f"2 workers, cold: {cold:.1f} s")
+    warm, warm_rows = compare(page, 2)
+    say(f"2 workers, warm: {warm:.1f} s")
+    pool_heap = page.evaluate(POOL_HEAP)
+    cancelled, press = cancel_latency(page)
     same = one_rows == cold_rows == warm_rows
     learners = len([row for row in one_rows if not row[0].startswith("Baseline")])
     print(f"\nCompare learners, {args.rows:,} x 20, {learners} classification learners x {args.folds} folds "
