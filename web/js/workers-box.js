@@ -1,7 +1,6 @@
 // The Workers box (#leaderboard-workers, in the Compare panel): how many Python workers a pooled job uses,
 // one setting for all of them (Compare learners, Tune, Train's folds under k-fold, permutation importance);
-// 1: the page's own
-// worker, as on one core.
+// 1: the page's own worker, as on one core.
 import { byId } from "./dom.js";
 import { largestPool } from "./pool.js";
 
