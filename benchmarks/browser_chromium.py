@@ -4,8 +4,9 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for folder in (ROOT, ROOT / "tests"):  # the e2e tests' Chromium flags, and the helpers their module imports
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
 from tests.e2e.conftest import CHROMIUM_FLAGS  # noqa: E402
 

@@ -98,7 +98,7 @@ PAGE_TRAIN = """async ([args, live, draw]) => {
 
 def in_page(rows, epochs, repeats, draw=True, wide=False):
     """As `native`, in the page; with `wide`, also {live: [seconds from the train call to its reply]}."""
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import sync_playwright
 
     import build
     from tests.e2e.conftest import CHROMIUM_FLAGS

@@ -187,7 +187,7 @@ def _network_fit():
                     warnings.simplefilter("ignore")
                     return model(**params).fit(X, y)
             return fit
-        check = lambda pm, sm: f"final loss {pm.loss_:.4f} vs {sm.loss_:.4f}"  # noqa: E731
+        check = lambda pm, sm: f"final loss {pm.loss_:.3g} vs {sm.loss_:.3g}"  # noqa: E731
         return quiet(pellucid.MLPClassifier), quiet(MLPClassifier), check
     return prepare
 
