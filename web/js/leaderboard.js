@@ -188,7 +188,7 @@ async function compare() {
 
 // The ranking rank_learners makes, made by the pool and merged as rank_learners merges them. Under k-fold a
 // piece is one fold of one learner (rank_fold_piece), each in whichever worker is free, then each learner's
-// piece is made from its folds, fitting only its final model (rank_piece with `folds`): a slow learner's
+// piece is made from its folds, fitting nothing more (rank_piece with `folds`): a slow learner's
 // folds are shared out, so the workers keep busy to the end. Under a split a piece is a learner, and the
 // slowest bounds the time (benchmarks/pool.py). The bar counts the folds, then the learners, done.
 async function pooledRanking(request, size) {
@@ -206,8 +206,8 @@ async function pooledRanking(request, size) {
   return pool.call("rank_merge", { learners, pieces: done, evaluation, metric }, "the ranking of the learners");
 }
 
-// The bar's share of the folds: a learner's piece after them fits its final model, a fold's worth of work.
-const FOLDS_SHARE = 0.8;
+// The bar's share of the folds: a learner's piece after them only puts its row together from them.
+const FOLDS_SHARE = 0.95;
 
 // Every learner's fold pieces (of every repeat), [learner][fold]; the bar counts the folds done.
 async function pooledFolds(request, size, labelOf) {

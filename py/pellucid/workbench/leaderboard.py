@@ -2,7 +2,8 @@
 or folds (one seed), ranked by a metric, as Weka's Experimenter and Orange's Test & Score do.
 
 Each learner is trained exactly as the `train` command trains it (workbench.training), with the same
-seed, so `train` with a row's model and params makes that very model again for the page to open.
+seed, so `train` with a row's model and params makes that very model again for the page to open; under
+k-fold only its folds are fitted (training.cross_validated), the final model being Train's to fit then.
 Under k-fold a learner's score is the mean
 and population spread of the metric over the folds, each fold scored on its own held-out rows by the
 model that did not see them (as scikit-learn's cross_val_score); under a split it is the held-out score
@@ -105,7 +106,7 @@ def rank_piece(table, target, features, learners, index, evaluation=None, prepro
     "index", its "row" (a failed one when it did not train, with the "failure" {message, field} to raise
     should no learner train), and, when it trained, the "baseline" scored on its run's rows and folds and
     the "sample" that run was on (None: every row). `folds`: under k-fold, its rank_fold_piece replies, one
-    for each fold of every repeat, made elsewhere: no fold is fitted again, only its final model."""
+    for each fold of every repeat, made elsewhere: nothing is fitted again."""
     chosen, task, _, params, evaluation, repeats = _plan(learners, evaluation, params, metric)
     learner = _chosen(chosen, index)
     if folds is not None:
@@ -182,16 +183,21 @@ def merge_pieces(learners, pieces, evaluation=None, metric=None):
 
 def _ranked_learner(table, target, features, learner, params, evaluation, preprocessing, sample, repeats, task,
                     progress, folds=None):
-    """(row, run) of one learner: trained as `train` would (its first k folds), then scored on the folds of
-    the other repeats; its progress (start, end, label) fills that share of the bar, the repeats after the
-    first taking their part of it. `folds`: its fold pieces in fold order (ranking_folds), made elsewhere."""
+    """(row, run) of one learner: trained as `train` would (under k-fold its first k folds only: the ranking
+    needs no final model), then scored on the folds of the other repeats; its progress (start, end, label)
+    fills that share of the bar, the repeats after the first taking their part of it. `folds`: its fold
+    pieces in fold order (ranking_folds), made elsewhere."""
     start, end, prefix = progress
     first = start + (end - start) / repeats
     k = evaluation.get("k")
+    given = None if folds is None else ranking_folds.training_folds(folds, k)
     with part(start, first, prefix):
-        run, result = training.train(table, target, features, learner.name, params, evaluation, False,
-                                     preprocessing, bool(sample),
-                                     folds=None if folds is None else ranking_folds.training_folds(folds, k))
+        if evaluation["method"] == "kfold":  # scored on its folds alone: the row opens with Train, which fits it
+            run, result = training.cross_validated(table, target, features, learner.name, params, evaluation,
+                                                   preprocessing, bool(sample), given)
+        else:
+            run, result = training.train(table, target, features, learner.name, params, evaluation, False,
+                                         preprocessing, bool(sample))
     if repeats == 1 or result.get("cv") is None:
         return _row(run, result, task), run
     pairs = repeated_folds.repeat_pairs(run, repeats)

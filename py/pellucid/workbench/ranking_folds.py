@@ -7,7 +7,7 @@ scores, so its row is the one it has in one worker.
 
 A fold that fails (or a learner that is left out for its row limit, which every fold of it says) carries the
 failure {message, field}; the learner's piece raises the one a single worker would have met first: a fold of
-its training before its final model, the repeats after it.
+its training before the repeats after it.
 """
 
 from ..core.errors import DataError

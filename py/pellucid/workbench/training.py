@@ -139,6 +139,30 @@ def train(table, target, features, model, params=None, evaluation=None, include_
     return run, result
 
 
+def cross_validated(table, target, features, model, params=None, evaluation=None, preprocessing=None,
+                    sample=False, folds=None):
+    """(run, result) of `train`'s k-fold cross-validation alone, for a learner with a target: the same
+    plan, folds and out-of-fold predictions, its final model not fitted. What a comparison of learners
+    scores (a compared row opens with Train, which fits it), a sixth of the work under 5 folds spared.
+    result: its "label", "warnings", "evaluation", "sample", "cv" and "timing", as `train` gives them."""
+    with _warnings.catch_warnings(record=True) as caught:
+        _warnings.simplefilter("always")
+        run, _, warnings = plan_run(table, target, features, model, params, evaluation, False, preprocessing,
+                                    sample)
+        if run.setup["evaluation"]["method"] != "kfold" or run.task not in SUPERVISED:
+            raise DataError("Cross-validation alone is for k-fold cross-validation of a learner with a target.",
+                            field="evaluation.method")
+        try:
+            cv, run.out_of_fold = _cross_validate(run, _fold_pipeline(run), folds)
+        except DataError as exc:  # a class too small for stratified folds, or a fold that failed
+            explain_stratify(exc, run.table, run.target, run.label)
+            raise
+    warnings += [text for text in dict.fromkeys(str(w.message) for w in caught) if text not in warnings]
+    result = {"label": run.label, "warnings": warnings, "evaluation": run.setup["evaluation"],
+              "sample": run.setup["sample"], "cv": cv, "timing": _timing(cv, None, None, None, None)}
+    return run, result
+
+
 def plan_run(table, target, features, model, params=None, evaluation=None, include_trace=False,
              preprocessing=None, sample=False):
     """(run, dropped, warnings): everything a training decides before it fits anything, checked: the
