@@ -5,7 +5,7 @@ compiled code allocates outside Python, so tracemalloc would miss it, and the pe
 "k-NN predict ..., fitted first" fits before the resident size is noted and resets the peak there
 (Linux's /proc/self/clear_refs), so it measures the prediction alone, the fitted model counted as data.
 
-Usage: python3 -m benchmarks.peak_memory [--rows 1000000] [--features 20]
+Usage: python3 -m benchmarks.peak_memory [--rows 1000000] [--features 20] [--only SUBSTRING ...]
 """
 
 import argparse
@@ -67,12 +67,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--features", type=int, default=20)
+    parser.add_argument("--only", nargs="*", help="run only workloads whose name contains one of these")
     args = parser.parse_args()
     print(f"Peak resident memory above the data ({args.rows:,} x {args.features}, "
           f"{args.rows * args.features * 8 / 1e6:.0f} MB), fresh process each\n")
     print("| workload | pellucid MB | scikit-learn MB | ratio |")
     print("|---|---|---|---|")
-    for workload in WORKLOADS:
+    for workload in [w for w in WORKLOADS if not args.only or any(part in w for part in args.only)]:
         ours = measure("pellucid", workload, args.rows, args.features)["above_data_mb"]
         theirs = measure("sklearn", workload, args.rows, args.features)["above_data_mb"]
         print(f"| {workload} | {ours:,.0f} | {theirs:,.0f} | {ours / max(theirs, 1):.2f} |", flush=True)
