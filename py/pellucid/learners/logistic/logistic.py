@@ -8,9 +8,10 @@ from ...core.base import ClassifierMixin, Estimator
 from ...core.errors import ConvergenceWarning, DataError
 from ...core.file_fields import Array, Bool, Curve, Int, Labels, Optional, Real, Text, Texts, damaged
 from ...core.sample_weight import check_sample_weight
-from ...tabular.features import NUMERIC_STATE, bias_rows, fit_classes, numeric, with_bias
+from ...tabular.features import NUMERIC_STATE, fit_classes, numeric, with_bias
 from ..shared.class_weights import CLASS_WEIGHT_RULE, check_saved_weights, class_weights
 from . import logistic_fast
+from .row_blocks import RowBlocks
 from .sample_start import sample_start
 from .newton_kept_hessian import newton_keeping_hessian
 from ..shared.optim import as_list, gradient_descent, iteration_trace, lbfgs, newton
@@ -56,7 +57,8 @@ class LogisticRegression(ClassifierMixin, Estimator):
     Newton, 1000 for L-BFGS and gradient ascent). On tens of thousands of rows, Newton fits without a
     trace start instead from the fit on a sample of the rows (sample_start.py) and keep a Hessian
     while the gradient falls fast (newton_kept_hessian.py): the same stopping test on all rows, fewer
-    passes over all of them; `n_iter_` counts the steps over all rows.
+    passes over all of them; `n_iter_` counts the steps over all rows. On large tables fits without a trace
+    read X a block of rows at a time (row_blocks.py) and keep no copy of it.
 
     Softmax weights are only defined up to adding the same vector to every class (the probabilities do
     not change), so with l2 = 0 compare probabilities rather than coefficients; the reported weights are
@@ -129,10 +131,10 @@ class LogisticRegression(ClassifierMixin, Estimator):
             objective = (binary_log_loss(Xb, y_index, self.l2_, row_weights) if n_classes == 2
                          else softmax_log_loss(Xb, y_index, n_classes, self.l2_, row_weights))
         else:  # the same numbers, fewer passes over the rows, and on many rows a nearer start
-            XbT = bias_rows(X)  # (D, n) made directly: no (n, D) copy besides it
+            rows = RowBlocks.of(X)  # [1, x]^T (D, n): kept when small, else a block at a time from X
             make_loss = self._fast_loss(n_classes)
-            objective = make_loss(XbT, y_index, row_weights)
-            start = lambda: sample_start(make_loss, XbT, y_index, n_classes, row_weights,  # noqa: E731
+            objective = make_loss(rows, y_index, row_weights)
+            start = lambda: sample_start(make_loss, rows, y_index, n_classes, row_weights,  # noqa: E731
                                          objective[0], n_params, self.tol)
         solution = self._solve(objective, n_params, start)
         W = solution.w.reshape(-1, D)  # (1 or K, d + 1)
@@ -142,7 +144,7 @@ class LogisticRegression(ClassifierMixin, Estimator):
         self.n_iter_ = solution.n_iter
         self.loss_curve_ = [float(v) for v in solution.loss_curve]
         counted = slice(None) if weights is None else weights > 0  # rows of weight 0 say nothing of separation
-        scores = Xb @ W.T if self.trace else (W @ XbT).T  # (n, 1 or K)
+        scores = Xb @ W.T if self.trace else rows.times(W).T  # (n, 1 or K)
         self._report_convergence(solution, scores[counted], y_index[counted])
         if self.trace:
             shape = (-1, D)
@@ -160,7 +162,8 @@ class LogisticRegression(ClassifierMixin, Estimator):
         return 0.0 if self.C == float("inf") else 1.0 / (n * float(self.C))
 
     def _fast_loss(self, n_classes):
-        """make_loss(XbT, y_index, row_weights) -> logistic_fast's (value_grad, hessian) on those rows."""
+        """make_loss(rows, y_index, row_weights) -> logistic_fast's (value_grad, hessian) on those rows (their
+        (D, n) array or RowBlocks)."""
         if n_classes == 2:
             return lambda XbT, y_index, weights: logistic_fast.binary_log_loss(XbT, y_index, self.l2_, weights)
         return lambda XbT, y_index, weights: logistic_fast.softmax_log_loss(XbT, y_index, n_classes, self.l2_,

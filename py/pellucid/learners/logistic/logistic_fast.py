@@ -7,14 +7,17 @@ logistic.py writes the losses, their gradients and Hessians as the formulas; fit
 Pyodide under Node a softmax fit on 100,000 x 10 with 3 classes went from 187 to 88 ms this way, a
 binary one from 90 to 56 ms. One-hot columns' Hessian blocks are sums per category
 (indicator_gram.py). A decision boundary scores its grid with `held_scores`, the held columns'
-part of theta^T x worked out once. tests/unit/test_fast_paths.py and tests/unit/test_logistic_newton_fast.py check
-that they give what the formulas give.
+part of theta^T x worked out once. The losses read the rows transposed, [1, x]^T, through RowBlocks
+(row_blocks.py): kept whole on moderate tables, a block of rows at a time from X on large ones, so a fit
+on 10^6 x 20 needs no copy of X. tests/unit/test_fast_paths.py, tests/unit/test_logistic_newton_fast.py
+and tests/unit/test_logistic_row_blocks.py check that they give what the formulas give.
 """
 
 import numpy as np
 
 from ..shared.gram_fast import HAS_BLAS
 from .indicator_gram import IndicatorGram, indicator_groups
+from .row_blocks import RowBlocks
 
 MAX_PRODUCTS = 4_000_000  # most feature products (rows x D(D+1)/2) in one table for the Hessian
 GRAM_BLOCK_CELLS = 1 << 22  # values of a weighted block of rows the BLAS Gram forms at once (32 MB)
@@ -22,42 +25,51 @@ GRAM_BLOCK_CELLS = 1 << 22  # values of a weighted block of rows the BLAS Gram f
 
 def binary_log_loss(XbT, y01, l2, row_weights=None):
     """(value_grad, hessian) of logistic.binary_log_loss, the same numbers in fewer passes over the rows.
-    XbT is (D, n), the rows with the bias feature first, one contiguous row per feature. The gradient's
-    target part sum_i s_i y_i x_i is worked out once, and the Hessian's Gram matrix comes from
-    `gram_maker` (without BLAS its upper half only, from the feature products kept between iterations)."""
-    D, n = XbT.shape
-    y = y01.astype(float)  # (n,)
-    s = np.ones(n) if row_weights is None else row_weights  # (n,)
-    target_part = rows_times_rows((s * y)[None], XbT)[0]  # (D,)
+    XbT is (D, n), the rows with the bias feature first, one contiguous row per feature, or their
+    RowBlocks (row_blocks.py: made a block at a time on many rows). The gradient's target part
+    sum_i s_i y_i x_i is worked out once, and the Hessian's Gram matrix comes from `gram_maker` (without
+    BLAS its upper half only, from the feature products kept between iterations)."""
+    rows = RowBlocks.wrap(XbT)
+    D, n = rows.D, rows.n
+    target_part = np.zeros(D)
+    for part, XT in rows.blocks():
+        target_part += rows_times_rows((_weights(row_weights, part) * y01[part])[None], XT)[0]  # (D,)
     mask = np.ones(D)
     mask[0] = 0.0  # the bias is not penalised
-    gram = gram_maker(XbT)
+    gram = _gram_of(rows)
+    p = np.empty(n)  # sigma(z) of every row at the last weights, for the Hessian
     cache = {}
 
     def value_grad(w):
         if _same_point(cache, w):  # asked again where it was last asked (a fit's start, checked first)
             return cache["value"]
-        z = scores(w[None], XbT)[0]  # (n,)
-        e = np.exp(-np.abs(z))  # (n,) in (0, 1]: no overflow either way
-        softplus = np.where(z > 0.0, z, 0.0) + np.log1p(e)  # log(1 + e^z); np.where is np.maximum, faster
-        p = np.where(z >= 0, 1.0, e) / (1.0 + e)  # (n,) sigma(z)
-        loss = (softplus - y * z) @ s / n + 0.5 * l2 * np.sum((mask * w) ** 2)
-        grad = (rows_times_rows((s * p)[None], XbT)[0] - target_part) / n
-        cache["w"], cache["p"], cache["value"] = w.copy(), p, (float(loss), grad + l2 * mask * w)
+        loss, grad = 0.0, np.zeros(D)
+        for part, XT in rows.blocks():  # one pass: the scores, then the loss and gradient terms
+            s = _weights(row_weights, part)  # (b,)
+            z = scores(w[None], XT)[0]  # (b,)
+            e = np.exp(-np.abs(z))  # (b,) in (0, 1]: no overflow either way
+            softplus = np.where(z > 0.0, z, 0.0) + np.log1p(e)  # log(1 + e^z); np.where is np.maximum, faster
+            np.divide(np.where(z >= 0, 1.0, e), 1.0 + e, out=p[part])  # (b,) sigma(z)
+            loss += (softplus - y01[part] * z) @ s
+            grad += rows_times_rows((s * p[part])[None], XT)[0]
+        loss = loss / n + 0.5 * l2 * np.sum((mask * w) ** 2)
+        grad = (grad - target_part) / n
+        cache["w"], cache["value"] = w.copy(), (float(loss), grad + l2 * mask * w)
         return cache["value"]  # (loss, (D,) gradient)
 
     def hessian(w):
         if not _same_point(cache, w):
             value_grad(w)
-        p = cache["p"]  # (n,) from the last evaluation at w
-        return gram((s * p * (1.0 - p))[None])[0] + l2 * np.diag(mask)  # (D, D)
+        irls = p * (1.0 - p) if row_weights is None else row_weights * p * (1.0 - p)  # (n,) from w's pass
+        return gram(irls[None])[0] + l2 * np.diag(mask)  # (D, D)
 
     return value_grad, hessian
 
 
 def softmax_log_loss(XbT, y_index, n_classes, l2, row_weights=None):
     """(value_grad, hessian) of logistic.softmax_log_loss, the same numbers in fewer passes over the rows.
-    XbT is (D, n), the rows with the bias feature first, one contiguous row per feature.
+    XbT is (D, n), the rows with the bias feature first, one contiguous row per feature, or their
+    RowBlocks (row_blocks.py: made a block at a time on many rows).
 
     - The targets enter the loss and the gradient linearly, through M = sum_i s_i e_(y_i) x_i^T (K, D),
       worked out once: the own-class scores add up to sum(W * M) and the gradient's target part is M / n,
@@ -69,58 +81,76 @@ def softmax_log_loss(XbT, y_index, n_classes, l2, row_weights=None):
       of the K(K+1)/2 products for three classes).
     - Where the weights are all zero but the biases (Newton's start), every row has the same
       probabilities p and every block is p_k (delta_kl - p_l) times one Gram matrix."""
-    D, n = XbT.shape
+    rows = RowBlocks.wrap(XbT)
+    D, n = rows.D, rows.n
     K = n_classes
-    s = np.ones(n) if row_weights is None else row_weights  # (n,)
-    targets = np.zeros((K, n))
-    targets[y_index, np.arange(n)] = s  # (K, n) s_i where y_i = k
-    M = rows_times_rows(targets, XbT)  # (K, D)
+    M = np.zeros((K, D))
+    for part, XT in rows.blocks():
+        targets = np.zeros((K, part.stop - part.start))
+        targets[y_index[part], np.arange(part.stop - part.start)] = _weights(row_weights, part)  # s_i at y_i
+        M += rows_times_rows(targets, XT)  # (K, D)
     del targets
     mask = np.ones((K, D))
     mask[:, 0] = 0.0  # biases are not penalised
     mask = mask.ravel()  # (K * D,)
     pairs = [(k, c) for k in range(K) for c in range(k + 1, K)]
-    gram = gram_maker(XbT)
+    gram = _gram_of(rows)
+    P = np.empty((K, n))  # the softmax probabilities at the last weights, for the Hessian
     cache = {}
 
     def value_grad(w):
         if _same_point(cache, w):  # asked again where it was last asked (a fit's start, checked first)
             return cache["value"]
         W = w.reshape(K, D)
-        Z = scores(W, XbT)  # (K, n)
-        top = Z[0]
-        for k in range(1, K):
-            top = np.where(Z[k] > top, Z[k], top)  # (n,) each row's largest score: exp cannot overflow
-        P = Z - top
-        np.exp(P, out=P)
-        total = P[0].copy()
-        for k in range(1, K):
-            total += P[k]  # (n,) sum_k exp(z_k - top)
-        P /= total  # (K, n) softmax probabilities
-        log_norm = np.log(total)
-        log_norm += top  # (n,) log sum_k exp(z_k)
-        loss = (log_norm @ s - np.sum(W * M)) / n + 0.5 * l2 * np.sum((mask * w) ** 2)
-        G = (rows_times_rows(P if row_weights is None else P * s, XbT) - M) / n  # (K, D)
-        cache["w"], cache["P"], cache["value"] = w.copy(), P, (float(loss), G.ravel() + l2 * mask * w)
+        log_norms, G = 0.0, np.zeros((K, D))
+        for part, XT in rows.blocks():  # one pass: the scores, then the loss and gradient terms
+            Pb = P[:, part]  # (K, b) filled below
+            log_norms += _softmax_block(scores(W, XT), Pb) @ _weights(row_weights, part)
+            G += rows_times_rows(Pb if row_weights is None else Pb * row_weights[part], XT)
+        loss = (log_norms - np.sum(W * M)) / n + 0.5 * l2 * np.sum((mask * w) ** 2)
+        G = (G - M) / n  # (K, D)
+        cache["w"], cache["value"] = w.copy(), (float(loss), G.ravel() + l2 * mask * w)
         return cache["value"]  # (loss, (K * D,) gradient)
 
     def hessian(w):
         if not _same_point(cache, w):
             value_grad(w)
-        P = cache["P"]  # (K, n) from the last evaluation at w
         if not w.reshape(K, D)[:, 1:].any():
             p = P[:, 0]  # (K,) the probabilities of every row
+            s = np.ones(n) if row_weights is None else row_weights  # (n,)
             H = np.kron(np.diag(p) - np.outer(p, p), gram(s[None])[0])
         else:
             C = np.empty((len(pairs), n))
             for j, (k, c) in enumerate(pairs):
                 np.multiply(P[k], P[c], out=C[j])
                 if row_weights is not None:
-                    C[j] *= s
+                    C[j] *= row_weights
             H = _blocks_from_pairs(gram(C), pairs, K, D)
         return H + l2 * np.diag(mask)  # (K * D, K * D)
 
     return value_grad, hessian
+
+
+def _softmax_block(Z, P):
+    """Fill P (K, b) with the softmax probabilities of the scores Z (K, b); return each row's log sum_k
+    exp(z_k) (b,)."""
+    top = Z[0]
+    for k in range(1, len(Z)):
+        top = np.where(Z[k] > top, Z[k], top)  # (b,) each row's largest score: exp cannot overflow
+    np.subtract(Z, top, out=P)
+    np.exp(P, out=P)
+    total = P[0].copy()
+    for k in range(1, len(Z)):
+        total += P[k]  # (b,) sum_k exp(z_k - top)
+    P /= total
+    log_norm = np.log(total)
+    log_norm += top
+    return log_norm
+
+
+def _weights(row_weights, part):
+    """The rows' weights s_i of the rows `part` (all 1 when None)."""
+    return np.ones(part.stop - part.start) if row_weights is None else row_weights[part]
 
 
 def _same_point(cache, w):
@@ -156,6 +186,20 @@ def rows_times_rows(A, B):
     return A @ B.T if HAS_BLAS else np.einsum("mn,pn->pm", A, B).T
 
 
+def _gram_of(rows):
+    """`gram_maker`'s Gram matrices of RowBlocks: of the kept copy, or summed over the streamed blocks of
+    many rows (their one-hot groups not told apart: the IndicatorGram sorts a copy of every row)."""
+    if rows.kept:
+        return gram_maker(rows.XT)
+
+    def gram(C):
+        total = 0.0
+        for part, XT in rows.blocks():
+            total = total + dense_gram_sums(XT, C[:, part])
+        return total / rows.n
+    return gram
+
+
 def gram_maker(XT):
     """What makes the Hessian's weighted Gram matrices of XT (D, n): where some rows are one-hot groups
     (a categorical column encoded), an `IndicatorGram` summing their blocks per category, otherwise
@@ -171,8 +215,16 @@ def dense_gram_maker(XT):
     formed again on every call)."""
     D, n = XT.shape
     if HAS_BLAS and n * D * (D + 1) // 2 > MAX_PRODUCTS:
-        return lambda C: np.stack([_blas_gram(XT, c) for c in C]) / n
+        return lambda C: dense_gram_sums(XT, C) / n
     return WeightedGram(XT)
+
+
+def dense_gram_sums(XT, C):
+    """(m, D, D) sums sum_i c_i x_i x_i^T of XT (D, n), one per row of C (m, n): by BLAS, or without it
+    from the rows' feature products (WeightedGram's, formed for this call)."""
+    if HAS_BLAS:
+        return np.stack([_blas_gram(XT, c) for c in C])
+    return WeightedGram(XT).sums(C)
 
 
 def _blas_gram(XT, c):
@@ -217,6 +269,10 @@ class WeightedGram:
 
     def __call__(self, C):
         """(m, D, D) Gram matrices, one per row of C (m, n)."""
+        return self.sums(C) / self.n
+
+    def sums(self, C):
+        """(m, D, D) sums sum_i c_i x_i x_i^T, one per row of C (m, n), not yet divided by n."""
         if self.products is None:
             self.products = self.feature_products(0, min(self.chunk, self.n))
         kept = self.products.shape[1]
@@ -224,7 +280,6 @@ class WeightedGram:
         for start in range(kept, self.n, self.chunk):
             stop = min(start + self.chunk, self.n)
             upper += rows_times_rows(C[:, start:stop], self.feature_products(start, stop))
-        upper /= self.n
         grams = np.empty((len(C), self.D, self.D))
         grams[:, self.upper[0], self.upper[1]] = upper
         grams[:, self.upper[1], self.upper[0]] = upper

@@ -21,6 +21,7 @@ would otherwise hand over large, wrong weights). Otherwise Newton starts at zero
 import numpy as np
 
 from ..shared.optim import newton
+from .row_blocks import RowBlocks
 
 SAMPLE_EVERY = 16  # one row in this many goes into the sample
 MIN_SAMPLE_ROWS = 1000  # fewer rows than this fit too roughly to save full steps
@@ -41,13 +42,14 @@ def sample_start(make_loss, XbT, y_index, n_classes, row_weights, full_value_gra
     """The weights (n_params,) to start the full Newton fit from, or None to start from zero.
 
     make_loss(XT, y_index, row_weights) makes the (value_grad, hessian) pair of the loss on rows XT (D, m);
-    full_value_grad is the loss on all rows XbT (D, n), used to check the sample's weights are an
-    improvement on zero."""
-    rows = sample_rows(XbT.shape[1], n_params)
+    full_value_grad is the loss on all rows XbT (D, n, or their RowBlocks), used to check the sample's
+    weights are an improvement on zero."""
+    all_rows = RowBlocks.wrap(XbT)
+    rows = sample_rows(all_rows.n, n_params)
     if rows is None or len(np.unique(y_index[rows])) < n_classes:
         return None
     weights = None if row_weights is None else row_weights[rows]
-    value_grad, hessian = make_loss(np.ascontiguousarray(XbT[:, rows]), y_index[rows], weights)
+    value_grad, hessian = make_loss(all_rows.take(rows), y_index[rows], weights)
     fit = newton(value_grad, hessian, np.zeros(n_params), tol=tol, max_iter=SAMPLE_MAX_ITER)
     if not fit.converged:
         return None
