@@ -1,5 +1,5 @@
-"""On many rows logistic_fast's losses read [1, x]^T a block of rows at a time from X (row_blocks.py)
-instead of a kept transposed copy: the losses, their Hessians and the fits are the formulas' all the same,
+"""On many rows logistic_fast's losses read X's rows in place a block at a time (row_blocks.py) instead of
+a kept transposed copy of [1, x]: the losses, their Hessians and the fits are the formulas' all the same,
 with numpy's BLAS and without it, and the fit's memory beyond X stays a fraction of X's own."""
 
 import tracemalloc
@@ -15,7 +15,9 @@ SEEDS = range(4)
 
 @pytest.fixture(params=[True, False], ids=["blas", "no-blas"])
 def blas(request, monkeypatch):
+    """With BLAS (natively) and without it (Pyodide): streamed blocks' sums and Gram matrices differ."""
     monkeypatch.setattr(logistic_fast, "HAS_BLAS", request.param)
+    monkeypatch.setattr(row_blocks, "HAS_BLAS", request.param)
     return request.param
 
 
@@ -28,15 +30,36 @@ def small_blocks(monkeypatch):
 
 def test_blocks_cover_every_row_once_in_order(small_blocks):
     X = np.arange(3 * 101, dtype=float).reshape(101, 3)
+    XbT = np.vstack([np.ones(101), X.T])  # (4, 101)
     rows = RowBlocks.of(X)
     assert not rows.kept and rows.D == 4
-    seen = [(part, XT.copy()) for part, XT in rows.blocks()]
-    assert len(seen) == 3 and all(XT.flags.c_contiguous for _, XT in rows.blocks())  # 50, 50 and 1 rows
-    np.testing.assert_array_equal(np.hstack([XT for _, XT in seen]), np.vstack([np.ones(101), X.T]))
-    assert [part.start for part, _ in seen] == [0, 50, 100]
+    seen = list(rows.blocks())
+    assert [part.start for part, _ in seen] == [0, 50, 100]  # 50, 50 and 1 rows
+    assert all(np.shares_memory(block.X, X) for _, block in seen)  # views of X, no copy
+    np.testing.assert_array_equal(np.vstack([block.X for _, block in seen]), X)
+    buffer = np.empty(4 * 50)
+    for part, block in seen:  # each transposed block contiguous, the last one too
+        XT = block.transposed(buffer)
+        assert XT.flags.c_contiguous and np.shares_memory(XT, buffer)
+        np.testing.assert_array_equal(XT, XbT[:, part])
     W = np.arange(8.0).reshape(2, 4)
-    np.testing.assert_array_equal(rows.times(W), W @ np.vstack([np.ones(101), X.T]))
-    np.testing.assert_array_equal(rows.take([3, 70]), np.vstack([np.ones(2), X[[3, 70]].T]))
+    np.testing.assert_array_equal(rows.times(W), W @ XbT)
+    np.testing.assert_array_equal(rows.take([3, 70]), XbT[:, [3, 70]])
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_rows_in_place_give_the_transposed_products(seed, blas):
+    rng = np.random.default_rng(seed + 40)
+    n, d, m = int(rng.integers(1, 60)), int(rng.integers(1, 6)), int(rng.integers(1, 4))
+    X = rng.normal(size=(n, d))
+    XbT = np.vstack([np.ones(n), X.T])
+    rows = row_blocks.Rows(X)
+    W, A = rng.normal(size=(m, d + 1)), rng.normal(size=(m, n))
+    np.testing.assert_allclose(rows.scores(W), W @ XbT, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(rows.sums(A), A @ XbT.T, rtol=1e-12, atol=1e-12)
+    for C in (A, np.abs(A)):  # any weights; the Hessian's, never negative, by a symmetric product
+        np.testing.assert_allclose(rows.gram_sums(C), logistic.weighted_gram(XbT, C) * n, rtol=1e-12,
+                                   atol=1e-12)
 
 
 def test_a_small_table_is_one_kept_block():

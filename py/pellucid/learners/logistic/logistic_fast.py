@@ -17,7 +17,7 @@ import numpy as np
 
 from ..shared.gram_fast import HAS_BLAS
 from .indicator_gram import IndicatorGram, indicator_groups
-from .row_blocks import RowBlocks
+from .row_blocks import RowBlocks, Rows
 
 MAX_PRODUCTS = 4_000_000  # most feature products (rows x D(D+1)/2) in one table for the Hessian
 GRAM_BLOCK_CELLS = 1 << 22  # values of a weighted block of rows the BLAS Gram forms at once (32 MB)
@@ -172,7 +172,10 @@ def _blocks_from_pairs(grams, pairs, K, D):
 
 
 def scores(W, XT):
-    """W @ XT for W (K, D) and XT (D, n): every row's score per class, (K, n)."""
+    """W @ XT for W (K, D) and XT (D, n) (or X's rows in place, row_blocks.Rows): every row's score per
+    class, (K, n)."""
+    if isinstance(XT, Rows):
+        return XT.scores(W)
     return W @ XT if HAS_BLAS else np.einsum("kd,dn->kn", W, XT)
 
 
@@ -182,22 +185,45 @@ def rows_times_rows(A, B):
     asked for the transpose: einsum then reads each row of B once for every row of A while it is in the
     cache, instead of reading all of B once per row of A (the same sums, bit for bit). Pyodide under
     Node, (3, 35000) by (231, 35000), the Hessian's products table for 20 features: 14.5 ms as A B^T,
-    6.8 as (B A^T)^T, 15.7 by numpy's matrix product."""
+    6.8 as (B A^T)^T, 15.7 by numpy's matrix product. B may be X's rows in place (row_blocks.Rows)."""
+    if isinstance(B, Rows):
+        return B.sums(A)
     return A @ B.T if HAS_BLAS else np.einsum("mn,pn->pm", A, B).T
 
 
 def _gram_of(rows):
     """`gram_maker`'s Gram matrices of RowBlocks: of the kept copy, or summed over the streamed blocks of
     many rows (their one-hot groups not told apart: the IndicatorGram sorts a copy of every row)."""
-    if rows.kept:
-        return gram_maker(rows.XT)
+    return gram_maker(rows.XT) if rows.kept else StreamedGram(rows)
 
-    def gram(C):
+
+class StreamedGram:
+    """sum_i c_i x_i x_i^T / n over RowBlocks streamed from many rows: each block's sums, added up. With
+    BLAS from X's rows in place; without it from the block's feature products, for which the block is
+    transposed into one reused buffer and one products table serves every chunk of every block and call
+    (a fresh 32 MB table each cost as much again as its sums: 300,000 x 20, natively without BLAS, 197
+    ms a Hessian, 114 with the table reused, 97 with the whole transposed copy and its first table kept)."""
+
+    def __init__(self, rows):
+        self.rows = rows
+        self.buffer = self.table = None  # made on the first call without BLAS
+
+    def __call__(self, C):
+        """(m, D, D) Gram matrices, one per row of C (m, n)."""
         total = 0.0
-        for part, XT in rows.blocks():
-            total = total + dense_gram_sums(XT, C[:, part])
-        return total / rows.n
-    return gram
+        for part, rows in self.rows.blocks():
+            total = total + self._sums(rows, C[:, part])
+        return total / self.rows.n
+
+    def _sums(self, rows, C):
+        if HAS_BLAS:
+            return rows.gram_sums(C)
+        if self.buffer is None:
+            self.buffer = np.empty(self.rows.D * self.rows.step)
+        gram = WeightedGram(rows.transposed(self.buffer))
+        if self.table is None:
+            self.table = np.empty((len(gram.upper[0]), gram.chunk))
+        return gram.sums(C, table=self.table)
 
 
 def gram_maker(XT):
@@ -257,10 +283,12 @@ class WeightedGram:
         self.products = None  # kept for every call once formed, on the first (L-BFGS and gradient
         # descent never make one)
 
-    def feature_products(self, start, stop):
-        """(D(D+1)/2, stop - start) rows x_a * x_b, a <= b in np.triu_indices order, of rows start:stop."""
+    def feature_products(self, start, stop, table=None):
+        """(D(D+1)/2, stop - start) rows x_a * x_b, a <= b in np.triu_indices order, of rows start:stop
+        (in the first columns of `table` where one is given)."""
         XT = self.XT[:, start:stop]  # (D, b)
-        products = np.empty((len(self.upper[0]), stop - start))  # (D(D+1)/2, b)
+        size = (len(self.upper[0]), stop - start)  # (D(D+1)/2, b)
+        products = np.empty(size) if table is None else table[:, :size[1]]
         row = 0
         for a in range(self.D):
             np.multiply(XT[a], XT[a:], out=products[row:row + self.D - a])
@@ -271,15 +299,16 @@ class WeightedGram:
         """(m, D, D) Gram matrices, one per row of C (m, n)."""
         return self.sums(C) / self.n
 
-    def sums(self, C):
-        """(m, D, D) sums sum_i c_i x_i x_i^T, one per row of C (m, n), not yet divided by n."""
-        if self.products is None:
+    def sums(self, C, table=None):
+        """(m, D, D) sums sum_i c_i x_i x_i^T, one per row of C (m, n), not yet divided by n. With `table`
+        ((D(D+1)/2, chunk) or wider) every chunk's products are formed in it, and none kept."""
+        if self.products is None and table is None:
             self.products = self.feature_products(0, min(self.chunk, self.n))
-        kept = self.products.shape[1]
-        upper = rows_times_rows(C[:, :kept], self.products)  # (m, D(D+1)/2)
+        kept = 0 if table is not None else self.products.shape[1]
+        upper = rows_times_rows(C[:, :kept], self.products) if kept else 0.0  # (m, D(D+1)/2)
         for start in range(kept, self.n, self.chunk):
             stop = min(start + self.chunk, self.n)
-            upper += rows_times_rows(C[:, start:stop], self.feature_products(start, stop))
+            upper = upper + rows_times_rows(C[:, start:stop], self.feature_products(start, stop, table))
         grams = np.empty((len(C), self.D, self.D))
         grams[:, self.upper[0], self.upper[1]] = upper
         grams[:, self.upper[1], self.upper[0]] = upper

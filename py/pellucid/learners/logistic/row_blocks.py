@@ -1,26 +1,33 @@
 """The rows [1, x] as logistic_fast's losses read them: transposed, (D, n), one contiguous row per feature
 with the bias feature first, taken a block of rows at a time.
 
-Where that transposed copy is small (at most KEEP_CELLS values) it is made once and kept for the whole
-fit, one block: the layout the losses were tuned on, in Pyodide above all, where numpy has no BLAS and
-einsum's loops want long contiguous rows. On more rows a copy would double the data's memory (10^6 x 20:
-168 MB beside X's 160), so each pass over the rows transposes one block of them at a time into a buffer
-of BLOCK_CELLS values instead (8 MB), and the fit keeps no copy of X. Natively that costs about what the
-one whole copy did on 10^6 x 20 (a pass transposes in about 40 ms, the copy took 200-600 ms to fault in).
+Where that transposed copy is small (at most KEEP_CELLS values: every table of the speed suite) it is
+made once and kept for the whole fit, one block: the layout the losses were tuned on. On more rows a
+copy would double the data's memory (10^6 x 20: 168 MB beside X's 160), so the fit keeps none and reads
+X's own rows in place, BLOCK_CELLS values at a time (`Rows`): the scores and the gradient's sums are
+matrix products with X or its transpose as an operand, which BLAS reads as fast, and which without BLAS
+(Pyodide) cost about what they cost on transposed rows (matmul for the scores, einsum for the sums),
+the bias's part summed apart. Only the Hessian without BLAS wants transposed rows (its products table
+multiplies whole feature rows): StreamedGram transposes each block into one reused buffer.
+
+10^6 x 20, natively, one thread, CPU time of a fit: 0.59 s with the kept copy, 0.45 s in place; numpy's
+own loops standing in for Pyodide's (no BLAS), 0.90 s either way. In Pyodide under Node, 300,000 x 20:
+0.51 s kept, 0.52 s in place (binary), 0.91 and 0.85 s (3 classes).
 """
 
 import numpy as np
 
 from ...tabular.features import bias_rows
+from ..shared.gram_fast import HAS_BLAS
 
 KEEP_CELLS = 1 << 22  # most values of a transposed copy kept for the whole fit (32 MB)
-BLOCK_CELLS = 1 << 20  # values of one block transposed at a time beyond that (8 MB)
+BLOCK_CELLS = 1 << 20  # values of X read as one block beyond that (8 MB; its temporaries scale with it)
 
 
 class RowBlocks:
-    """[1, x]^T of X (n, d) in blocks of rows: `blocks()` yields (part, XT), XT (D, b) the transposed
-    rows `part` (a slice), D = d + 1. A kept copy is one block; streamed blocks share one buffer, so a
-    block is read before the next is asked for and never kept."""
+    """[1, x]^T of X (n, d) in blocks of rows: `blocks()` yields (part, XT) for the rows `part` (a slice),
+    XT their (D, b) transposed rows, D = d + 1, where the copy is kept (one block), else `Rows` of X in
+    place."""
 
     def __init__(self, X=None, XT=None):
         self.X, self.XT = X, XT  # X (n, d) read only, or the kept XT (D, n)
@@ -47,13 +54,8 @@ class RowBlocks:
         if self.kept:
             yield slice(0, self.n), self.XT
             return
-        buffer = np.empty(self.D * min(self.step, self.n))
         for start in range(0, self.n, self.step):
-            stop = min(start + self.step, self.n)
-            XT = buffer[:self.D * (stop - start)].reshape(self.D, stop - start)  # contiguous, last one too
-            XT[0] = 1.0
-            XT[1:] = self.X[start:stop].T
-            yield slice(start, stop), XT
+            yield slice(start, min(start + self.step, self.n)), Rows(self.X[start:start + self.step])
 
     def take(self, rows):
         """(D, m) kept copy of the rows numbered `rows`."""
@@ -64,6 +66,48 @@ class RowBlocks:
         if self.kept:
             return W @ self.XT
         out = np.empty((len(W), self.n))
-        for part, XT in self.blocks():
-            out[:, part] = W @ XT
+        for part, rows in self.blocks():
+            out[:, part] = rows.scores(W)
         return out
+
+
+class Rows:
+    """A block of X's rows (b, d) as they are, standing for [1, x]^T (D, b): the losses' products over
+    the rows, with the bias feature's part summed apart."""
+
+    def __init__(self, X):
+        self.X = X  # (b, d), read only
+
+    def scores(self, W):
+        """W @ [1, x]^T for W (K, D): (K, b)."""
+        return W[:, 1:] @ self.X.T + W[:, :1]
+
+    def sums(self, A):
+        """A @ [1, x] for A (m, b): sums of the rows weighted by each row of A, (m, D). Without BLAS
+        einsum's loop, twice as fast as numpy's own matrix product in Pyodide."""
+        out = np.empty((len(A), self.X.shape[1] + 1))
+        out[:, 0] = A.sum(axis=1)
+        out[:, 1:] = A @ self.X if HAS_BLAS else np.einsum("mn,nd->md", A, self.X)
+        return out
+
+    def gram_sums(self, C):
+        """(m, D, D) sums sum_i c_i [1, x_i][1, x_i]^T, one per row of C (m, b), by BLAS: X^T diag(c) X
+        as B^T B with B = diag(sqrt(c)) X where no weight is negative (the Hessian's never are)."""
+        grams = np.empty((len(C), self.X.shape[1] + 1, self.X.shape[1] + 1))
+        for G, c in zip(grams, C):
+            if np.all(c >= 0.0):
+                B = self.X * np.sqrt(c)[:, None]  # (b, d)
+                G[1:, 1:] = B.T @ B
+            else:
+                G[1:, 1:] = (self.X * c[:, None]).T @ self.X
+            G[0, 0] = c.sum()
+            G[0, 1:] = G[1:, 0] = c @ self.X
+        return grams
+
+    def transposed(self, buffer):
+        """[1, x]^T (D, b), contiguous, in the first D b values of `buffer` (flat)."""
+        b, d = self.X.shape
+        XT = buffer[:(d + 1) * b].reshape(d + 1, b)
+        XT[0] = 1.0
+        XT[1:] = self.X.T
+        return XT
