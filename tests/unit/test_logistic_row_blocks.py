@@ -68,6 +68,15 @@ def test_a_small_table_is_one_kept_block():
     assert rows.kept and len(list(rows.blocks())) == 1 and RowBlocks.wrap(rows) is rows
 
 
+def test_without_blas_one_hot_columns_keep_the_copy(small_blocks, blas):
+    # Their Hessian blocks are sums per category (indicator_gram.py), which read the kept rows; with BLAS
+    # the streamed dense products are as fast, and the copy is not made.
+    rng = np.random.default_rng(1)
+    X = np.hstack([rng.normal(size=(90, 2)), np.eye(3)[rng.integers(0, 3, 90)]])
+    assert RowBlocks.of(X).kept != blas
+    assert not RowBlocks.of(X[:, :2]).kept
+
+
 def _problem(seed, weighted, K):
     rng = np.random.default_rng(seed)
     n, d = int(rng.integers(60, 300)), int(rng.integers(1, 6))

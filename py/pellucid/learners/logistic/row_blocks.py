@@ -8,7 +8,8 @@ X's own rows in place, BLOCK_CELLS values at a time (`Rows`): the scores and the
 matrix products with X or its transpose as an operand, which BLAS reads as fast, and which without BLAS
 (Pyodide) cost about what they cost on transposed rows (matmul for the scores, einsum for the sums),
 the bias's part summed apart. Only the Hessian without BLAS wants transposed rows (its products table
-multiplies whole feature rows): StreamedGram transposes each block into one reused buffer.
+multiplies whole feature rows): StreamedGram transposes each block into one reused buffer. Without BLAS
+a table with one-hot columns keeps its copy at any size, for the per-category sums of its Hessian.
 
 10^6 x 20, natively, one thread, CPU time of a fit: 0.59 s with the kept copy, 0.45 s in place; numpy's
 own loops standing in for Pyodide's (no BLAS), 0.90 s either way. In Pyodide under Node, 300,000 x 20:
@@ -19,6 +20,7 @@ import numpy as np
 
 from ...tabular.features import bias_rows
 from ..shared.gram_fast import HAS_BLAS
+from .indicator_gram import indicator_groups
 
 KEEP_CELLS = 1 << 22  # most values of a transposed copy kept for the whole fit (32 MB)
 BLOCK_CELLS = 1 << 20  # values of X read as one block beyond that (8 MB; its temporaries scale with it)
@@ -36,8 +38,11 @@ class RowBlocks:
 
     @classmethod
     def of(cls, X):
-        """The blocks of X (n, d): kept whole when small, else streamed from X itself."""
-        if (X.shape[1] + 1) * X.shape[0] <= KEEP_CELLS:
+        """The blocks of X (n, d): kept whole when small, or without BLAS where some columns are one-hot
+        groups (their Hessian blocks are summed per category from the kept rows, indicator_gram.py: in
+        Pyodide, 200,000 x 45 with 25 one-hot columns, 1.3 s a fit against 2.3 streamed); else streamed
+        from X itself."""
+        if (X.shape[1] + 1) * X.shape[0] <= KEEP_CELLS or (not HAS_BLAS and indicator_groups(X.T)):
             return cls(XT=bias_rows(X))
         return cls(X=X)
 
