@@ -91,25 +91,26 @@ def ranking(page):
     return [[row.locator("th").inner_text()] + row.locator("td").all_inner_texts()[:-2] for row in rows.all()]
 
 
-def compare(page, workers):
+def timed_click(page, workers, button, what):
+    """Seconds from clicking `button` with `workers` workers to the status line settling; an error ends the
+    benchmark, naming `what` ended on it."""
     page.fill("#leaderboard-workers", str(workers))
     clicked_at = page.evaluate("() => performance.now()")
-    page.click("#leaderboard-run")
+    page.click(button)
     seconds = settled(page, clicked_at)
     if page.locator("#message").is_visible():
-        raise SystemExit(f"the comparison ended on an error: {page.locator('#message').inner_text()}")
-    return seconds, ranking(page)
+        raise SystemExit(f"the {what} ended on an error: {page.locator('#message').inner_text()}")
+    return seconds
+
+
+def compare(page, workers):
+    return timed_click(page, workers, "#leaderboard-run", "comparison"), ranking(page)
 
 
 def train(page, workers):
     """Seconds of Train with `workers` (under k-fold: the folds in the pool when more than one) and the
     Metrics tab's text."""
-    page.fill("#leaderboard-workers", str(workers))
-    clicked_at = page.evaluate("() => performance.now()")
-    page.click("#train")
-    seconds = settled(page, clicked_at)
-    if page.locator("#message").is_visible():
-        raise SystemExit(f"the training ended on an error: {page.locator('#message').inner_text()}")
+    seconds = timed_click(page, workers, "#train", "training")
     page.click("#tab-metrics")
     return seconds, page.locator("#metrics-body").inner_text()
 
@@ -140,28 +141,26 @@ def importance(page, workers):
     text twin. The training is not timed."""
     if page.get_by_role("tab", name="Metrics").is_visible():
         page.get_by_role("tab", name="Metrics").click()
-    page.fill("#leaderboard-workers", str(workers))
     page.select_option("#model", "KNeighborsClassifier")
-    clicked_at = page.evaluate("() => performance.now()")
-    page.click("#train")
-    settled(page, clicked_at)
+    timed_click(page, workers, "#train", "training")
     page.evaluate("() => document.getElementById('importance-text').replaceChildren()")
-    clicked_at = page.evaluate("() => performance.now()")
-    page.get_by_role("tab", name="Importance").click()
-    seconds = settled(page, clicked_at)
-    if page.locator("#message").is_visible():
-        raise SystemExit(f"the importance ended on an error: {page.locator('#message').inner_text()}")
+    seconds = timed_click(page, workers, "#tab-importance", "importance")
     page.wait_for_function("() => document.querySelector('#importance-text table')")
     return seconds, page.locator("#importance-text").text_content()
 
 
+def one_cold_warm(page, timed, what):
+    """`timed(page, workers)` with 1 worker, then 2 (cold: started for it), then 2 again (warm: kept), each
+    said as it ends: [(seconds, what it showed)] in that order."""
+    runs = []
+    for workers, run in ((1, "1 worker"), (2, "2 workers, cold"), (2, "2 workers, warm")):
+        runs.append(timed(page, workers))
+        say(f"{what}, {run}: {runs[-1][0]:.1f} s")
+    return runs
+
+
 def importance_workload(page, args):
-    one, one_text = importance(page, 1)
-    say(f"importance, 1 worker: {one:.1f} s")
-    cold, cold_text = importance(page, 2)
-    say(f"importance, 2 workers, cold: {cold:.1f} s")
-    warm, warm_text = importance(page, 2)
-    say(f"importance, 2 workers, warm: {warm:.1f} s")
+    (one, one_text), (cold, cold_text), (warm, warm_text) = one_cold_warm(page, importance, "importance")
     same = one_text == cold_text == warm_text
     print(f"\nPermutation importance of k-NN, {args.rows:,} x 20, {args.folds} folds ({platform.machine()}, "
           f"{__import__('os').cpu_count()} CPUs), importances identical: {same}\n")
@@ -228,9 +227,7 @@ def main(argv=None):
 def train_workload(page, args):
     """Train of args.train under the k folds with 1 worker, then 2 (cold, warm): [(seconds, metrics text)]."""
     page.select_option("#model", args.train)
-    trained = [train(page, 1), train(page, 2), train(page, 2)]
-    say("Train, 1 and 2 workers (cold, warm): " + ", ".join(f"{t:.1f}" for t, _ in trained) + " s")
-    return trained
+    return one_cold_warm(page, train, "Train")
 
 
 def compare_workload(page, args, csv_name, starts):
@@ -238,12 +235,7 @@ def compare_workload(page, args, csv_name, starts):
     load = page.evaluate(NEW_WORKER, csv_name)
     say(f"the table loaded in another worker in {load['loaded']:.2f} s, its heap {load['heap'] / MB:.0f} MB")
     choose_learners(page, args.learners)
-    one, one_rows = compare(page, 1)
-    say(f"1 worker: {one:.1f} s")
-    cold, cold_rows = compare(page, 2)
-    say(f"2 workers, cold: {cold:.1f} s")
-    warm, warm_rows = compare(page, 2)
-    say(f"2 workers, warm: {warm:.1f} s")
+    (one, one_rows), (cold, cold_rows), (warm, warm_rows) = one_cold_warm(page, compare, "Compare")
     pool_heap = page.evaluate(POOL_HEAP)
     cancelled, press = cancel_latency(page)
     same = one_rows == cold_rows == warm_rows

@@ -30,6 +30,18 @@ def error(cmd, **args):
     return reply["error"]["message"]
 
 
+def reply_in(worker, cmd, **args):
+    """The whole reply of `worker` (a Session of its own, as one of the page's workers), through JSON."""
+    return json.loads(worker.handle_json(cmd, json.dumps(args)))
+
+
+def ok_in(worker, cmd, **args):
+    """The result of a command that must succeed in `worker`."""
+    reply = reply_in(worker, cmd, **args)
+    assert reply["ok"], reply
+    return reply["result"]
+
+
 def session_with_csv(folder, text, name="data.csv"):
     """A new Session with `text` loaded as the CSV `name` (written into `folder`), its table's id kept
     as `session.table_id`."""

@@ -28,6 +28,26 @@ def wide_csv(rows=5_000, columns=20, seed=0):
     return header + "\n" + "\n".join(lines) + "\n"
 
 
+def open_wide_kfold(page, site_url, model="GaussianNB", rows=5_000):
+    """The page on wide_csv(rows) uploaded, its label the target, k-fold chosen and `model` in the menu."""
+    page.goto(site_url)
+    wait_until_ready(page)
+    upload_csv(page, "wide.csv", wide_csv(rows=rows))
+    page.get_by_label("Target").select_option("label")
+    page.locator('input[name="eval-method"][value="kfold"]').check()
+    page.get_by_label("Model", exact=True).select_option(model)
+
+
+def cancel_pooled(page, started, closed, cancelled):
+    """Cancel pressed while 2 pool workers work: the status says `cancelled`, every pool worker is
+    terminated, and the data stays loaded with no error shown."""
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.get_by_role("status")).to_have_text(cancelled)
+    assert len(started) == 2 and all_closed(page, closed, started)  # every pool worker terminated
+    expect(page.locator("#data-summary")).to_contain_text("wide.csv")
+    expect(page.get_by_role("alert")).to_be_hidden()
+
+
 def start_compare(page, learners, workers):
     box = page.locator("#leaderboard-box")
     for label in learners:
@@ -104,24 +124,15 @@ def test_two_workers_rank_and_export_exactly_as_one(page, site_url):
 
 
 def test_cancel_stops_every_pool_worker_and_keeps_the_last_ranking(page, site_url):
-    page.goto(site_url)
-    wait_until_ready(page)
-    upload_csv(page, "wide.csv", wide_csv())
-    page.get_by_label("Target").select_option("label")
-    page.locator('input[name="eval-method"][value="kfold"]').check()
-    page.get_by_label("Model", exact=True).select_option("GaussianNB")
+    open_wide_kfold(page, site_url)
     started, closed = pool_workers(page)
     before, _ = compare(page, (), 2)
     start_compare(page, ("k-nearest neighbours", "Random forest", "Neural network (MLP)"), 2)
     expect(page.get_by_role("status")).to_contain_text("folds of 4 learners in 2 workers")
-    page.get_by_role("button", name="Cancel").click()
-    expect(page.get_by_role("status")).to_have_text("Comparing 4 learners cancelled")
+    cancel_pooled(page, started, closed, "Comparing 4 learners cancelled")
     expect(page.locator("#leaderboard-table tbody tr")).to_have_count(len(before))
     assert shown_ranking(page) == before  # the last ranking is still shown
-    assert len(started) == 2 and all_closed(page, closed, started)  # every pool worker terminated
-    expect(page.locator("#data-summary")).to_contain_text("wide.csv")
     expect(page.get_by_label("Workers")).to_have_value("2")
-    expect(page.get_by_role("alert")).to_be_hidden()
 
     # A number of workers the page cannot start is refused, pointing at the box; the ranking stays.
     start_compare(page, (), 0)

@@ -7,8 +7,8 @@ and the model shown, whose importance the page's worker then computes."""
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import open_example, show, train, upload_csv, wait_until_ready
-from test_compare_pool_page import all_closed, pool_workers, wide_csv
+from pagekit import open_example, show, train
+from test_compare_pool_page import cancel_pooled, open_wide_kfold, pool_workers
 
 pytestmark = pytest.mark.e2e
 
@@ -56,11 +56,7 @@ def test_two_workers_give_the_importance_of_one(page, site_url, method, model, t
 
 
 def test_cancel_stops_every_pool_worker_and_keeps_the_data_and_the_model(page, site_url):
-    page.goto(site_url)
-    wait_until_ready(page)
-    upload_csv(page, "wide.csv", wide_csv(rows=8_000))
-    page.get_by_label("Target").select_option("label")
-    page.locator('input[name="eval-method"][value="kfold"]').check()
+    open_wide_kfold(page, site_url, rows=8_000)
     train(page, "KNeighborsClassifier")
     show(page, "Metrics")
     metrics = page.locator("#metrics-body").text_content()
@@ -69,11 +65,7 @@ def test_cancel_stops_every_pool_worker_and_keeps_the_data_and_the_model(page, s
     set_workers(page, 2)
     page.get_by_role("tab", name="Importance").click()
     expect(page.get_by_role("status")).to_contain_text("pieces of the features in 2 workers")
-    page.get_by_role("button", name="Cancel").click()
-    expect(page.get_by_role("status")).to_have_text("Computing feature importance cancelled")
-    assert len(started) == 2 and all_closed(page, closed, started)  # every pool worker terminated
-    expect(page.locator("#data-summary")).to_contain_text("wide.csv")
-    expect(page.get_by_role("alert")).to_be_hidden()
+    cancel_pooled(page, started, closed, "Computing feature importance cancelled")
 
     # The model shown is the one trained before, still kept by the page's worker, which computes its importance.
     page.get_by_role("tab", name="Metrics").click()

@@ -7,8 +7,8 @@ import pathlib
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import open_example, upload_csv, wait_until_ready
-from test_compare_pool_page import all_closed, pool_workers, wide_csv
+from pagekit import open_example
+from test_compare_pool_page import cancel_pooled, open_wide_kfold, pool_workers
 
 pytestmark = pytest.mark.e2e
 
@@ -51,12 +51,7 @@ def test_two_workers_train_the_folds_exactly_as_one(page, site_url):
 
 
 def test_cancel_stops_the_pool_and_keeps_the_data_and_the_last_result(page, site_url):
-    page.goto(site_url)
-    wait_until_ready(page)
-    upload_csv(page, "wide.csv", wide_csv())
-    page.get_by_label("Target").select_option("label")
-    page.locator('input[name="eval-method"][value="kfold"]').check()
-    page.get_by_label("Model", exact=True).select_option("GaussianNB")
+    open_wide_kfold(page, site_url)
     started, closed = pool_workers(page)
     before, _ = trained(page, 1)
 
@@ -64,11 +59,7 @@ def test_cancel_stops_the_pool_and_keeps_the_data_and_the_last_result(page, site
     page.locator("#leaderboard-box").get_by_label("Workers").fill("2")
     page.get_by_role("button", name="Train", exact=True).click()
     expect(page.get_by_role("status")).to_contain_text("folds in 2 workers")
-    page.get_by_role("button", name="Cancel").click()
-    expect(page.get_by_role("status")).to_have_text("Training cancelled")
-    assert len(started) == 2 and all_closed(page, closed, started)  # every pool worker terminated
-    expect(page.locator("#data-summary")).to_contain_text("wide.csv")
-    expect(page.get_by_role("alert")).to_be_hidden()
+    cancel_pooled(page, started, closed, "Training cancelled")
     page.get_by_role("tab", name="Metrics").click()
     assert page.locator("#view-metrics").inner_text() == before  # the last result is still shown
 

@@ -9,16 +9,11 @@ import json
 import numpy as np
 import pytest
 
+from bridgekit import ok_in as call
 from pellucid import bridge
 from pellucid.workbench import fold_pieces
 
 TIMES = ("fit_seconds", "predict_seconds", "fit_times", "predict_times", "timing")
-
-
-def call(session, cmd, **args):
-    reply = json.loads(session.handle_json(cmd, json.dumps(args)))
-    assert reply["ok"], reply
-    return reply["result"]
 
 
 def refused(session, cmd, **args):

@@ -9,6 +9,7 @@ import pytest
 
 from pellucid.learners.logistic import logistic, logistic_fast, row_blocks
 from pellucid.learners.logistic.row_blocks import RowBlocks
+from test_logistic_newton_fast import assert_fast_fit_is_the_traced_fit
 
 SEEDS = range(4)
 
@@ -114,12 +115,7 @@ def test_streamed_losses_equal_the_formulas(seed, weighted, K, blas, small_block
 @pytest.mark.parametrize("K", [2, 3])
 def test_streamed_fit_equals_the_traced_fit(seed, K, blas, small_blocks):
     _, X, y, _ = _problem(seed + 10, False, K)
-    class_weight = "balanced" if seed % 2 else None
-    fast = logistic.LogisticRegression(l2=0.02, class_weight=class_weight).fit(X, y)
-    readable = logistic.LogisticRegression(l2=0.02, class_weight=class_weight, trace=True).fit(X, y)
-    assert fast.n_iter_ == readable.n_iter_ and fast.converged_
-    np.testing.assert_allclose(fast.coef_, readable.coef_, rtol=1e-9, atol=1e-10)
-    np.testing.assert_allclose(fast.intercept_, readable.intercept_, rtol=1e-9, atol=1e-10)
+    assert_fast_fit_is_the_traced_fit(X, y, "balanced" if seed % 2 else None)
 
 
 def test_a_fit_on_many_rows_keeps_no_copy_of_them(monkeypatch):

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from bridgekit import ok_in as call
 from pellucid import bridge
 
 TIMES = ("fit_seconds", "predict_seconds")
@@ -15,12 +16,6 @@ TIMES = ("fit_seconds", "predict_seconds")
 CLASSIFIERS = ["GaussianNB", "DecisionTreeClassifier", "KNeighborsClassifier", "LogisticRegression",
                "MultinomialNB", "KernelPerceptron"]
 REGRESSORS = ["LinearRegression", "DecisionTreeRegressor", "KNeighborsRegressor", "KernelRegression"]
-
-
-def call(session, cmd, **args):
-    reply = json.loads(session.handle_json(cmd, json.dumps(args)))
-    assert reply["ok"], reply
-    return reply["result"]
 
 
 def loaded(name, **generator):

@@ -3,27 +3,16 @@ at most KEPT_RUNS and, before the newest, no more bytes than the loaded table (o
 the history let go of what they can rebuild. An evicted id gets a DataError that says so, and `show_run`
 gives back what `train` replied."""
 
-import json
 
 import numpy as np
 import pytest
 
+from bridgekit import ok_in as ok, reply_in as reply
 from pellucid import bridge
 from pellucid.workbench import runs as runs_module
 
 IRIS_FEATURES = ["sepal length (cm)", "sepal width (cm)", "petal length (cm)", "petal width (cm)"]
 HOLD_OUT = {"method": "split", "train": 70, "validation": 0, "test": 30, "stratify": True, "seed": 0}
-
-
-def reply(session, cmd, **args):
-    """The reply as the page receives it: through JSON, strictly."""
-    return json.loads(session.handle_json(cmd, json.dumps(args)))
-
-
-def ok(session, cmd, **args):
-    answer = reply(session, cmd, **args)
-    assert answer["ok"], answer
-    return answer["result"]
 
 
 @pytest.fixture

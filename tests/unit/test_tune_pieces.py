@@ -9,17 +9,8 @@ import random
 
 import pytest
 
+from bridgekit import ok_in as call, reply_in as reply
 from pellucid import bridge
-
-
-def reply(session, cmd, **args):
-    return json.loads(session.handle_json(cmd, json.dumps(args)))
-
-
-def call(session, cmd, **args):
-    answer = reply(session, cmd, **args)
-    assert answer["ok"], answer
-    return answer["result"]
 
 
 def loaded(name, **generator):
