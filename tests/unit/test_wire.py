@@ -87,3 +87,40 @@ def test_an_exported_file_of_a_large_table_revives_to_the_json_reply():
     plain_reply, revived, bulk = both_paths(session, "export_predictions", model_id=train["model_id"])
     assert revived == plain_reply
     assert any(a.dtype == np.uint8 for a in bulk)  # the CSV's bytes
+
+
+def test_lists_of_plain_numbers_skip_the_walk_and_every_other_list_is_walked(monkeypatch):
+    """A long list of Python ints and finite floats (or of such rows), as tolist() writes a fold's
+    predictions and probabilities, goes out as it is; a NaN, a numpy scalar or text anywhere in it, even
+    far down, sends it through the walk, which writes what `plain` writes."""
+    n = BULK_MIN + 50
+    rng = np.random.default_rng(1)
+    rows = rng.random((n, 3)).tolist()
+    numbers = [1, 2.5] * (n // 2)
+    walked = []
+    original = wire.plain
+    monkeypatch.setattr(wire, "plain", lambda value: walked.append(value) or original(value))
+    for value in (rows, numbers):
+        walked.clear()
+        assert pack(value, []) is value and walked == []
+    late_nan, late_numpy, late_text = list(numbers), list(numbers), rng.random((n, 2)).tolist()
+    late_nan[-1], late_numpy[-1], late_text[-1][1] = float("nan"), np.int64(7), "seven"
+    for value in (late_nan, late_numpy, late_text):
+        packed = pack(value, [])
+        assert packed is not value
+        assert json.dumps(packed, allow_nan=False) == json.dumps(original(value), allow_nan=False)
+    assert pack(late_nan, [])[-1] is None and pack(late_numpy, [])[-1] == 7
+
+
+def test_numeric_arrays_convert_in_one_step_as_the_walk_would():
+    """plain and tagged read a finite numeric array with one tolist(); with a NaN or infinity they walk
+    it, writing null (plain) or the tag (tagged)."""
+    from pellucid.core.jsonable import plain, tagged
+    rng = np.random.default_rng(2)
+    for array in (rng.normal(size=(40, 3)), np.arange(9, dtype=np.int8), np.array([True, False]),
+                  rng.normal(size=7).astype(np.float32)):
+        assert plain(array) == tagged(array) == array.tolist()
+        assert all(type(v) in (int, float, bool) for v in np.ravel(np.array(plain(array), dtype=object)))
+    gaps = np.array([[1.0, np.nan], [np.inf, -np.inf]])
+    assert plain(gaps) == [[1.0, None], [None, None]]
+    assert tagged(gaps) == [[1.0, "nan"], ["inf", "-inf"]]

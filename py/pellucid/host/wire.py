@@ -20,6 +20,8 @@ JSON it would be escaped there, parsed back into a string in the worker, copied 
 UTF-8 again for the download, which only needs the bytes.
 """
 
+import math
+
 import numpy as np
 
 from ..core.jsonable import plain
@@ -34,6 +36,8 @@ def pack(value, bulk):
     if isinstance(value, dict):
         return {str(k): pack(v, bulk) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
+        if len(value) >= BULK_MIN and _plain_numbers(value):
+            return value  # already JSON data: no walk of every number in Python
         return [pack(v, bulk) for v in value]
     if isinstance(value, str) and len(value) >= TEXT_MIN:
         bulk.append(np.frombuffer(value.encode("utf-8"), dtype=np.uint8))
@@ -43,6 +47,25 @@ def pack(value, bulk):
         if marker is not None:
             return marker
     return plain(value)
+
+
+def _plain_numbers(values):
+    """True for a list of Python ints and finite floats, or a list of such lists (as tolist() writes a
+    table of probabilities): `plain` would give it back as it is, so it is not walked number by number.
+    The types and the finiteness are checked in C (map, set); anything else is walked."""
+    kinds = set(map(type, values))
+    if kinds == {list}:
+        return all(_flat_numbers(row, set(map(type, row))) for row in values)
+    return _flat_numbers(values, kinds)
+
+
+def _flat_numbers(values, kinds):
+    if not kinds <= {int, float}:
+        return False
+    try:
+        return float not in kinds or all(map(math.isfinite, values))
+    except OverflowError:  # an int too large for a float beside floats: let the walk decide
+        return False
 
 
 def _numbers(values, bulk):

@@ -164,11 +164,11 @@ def _labels_received(sent_labels):
         out = np.empty(len(values), dtype=object)
         out[:] = [untag(cell["float"]) if isinstance(cell, dict) else cell for cell in values]
         return out
-    if dtype.kind in "fc":
+    if dtype.kind == "c":
         values = [untag(value) for value in values]
-    return np.array(values, dtype=dtype).reshape(len(values))
+    return np.array(values, dtype=dtype).reshape(len(values))  # floats read the tags as float() does
 
 
 def _floats(rows):
-    array = np.array([[untag(value) for value in row] for row in rows], dtype=float)
+    array = np.array(rows, dtype=float)  # a tag ("nan", "inf", "-inf") reads back as float() reads it
     return array.reshape(len(rows), -1) if len(rows) else array.reshape(0, 0)

@@ -284,12 +284,14 @@ def baseline_row(run, task, repeats=1):
     scikit-learn's DummyClassifier(strategy="most_frequent") and DummyRegressor(). A learner ranked below
     it has learned nothing that helps on these rows."""
     y = run.table.column(run.target)
+    if task == "classification":  # each class as its place in sorted order: every metric the same, faster
+        classes, y = np.unique(y, return_inverse=True)
+        n_classes, y = len(classes), y.ravel()
     per_metric = {m["name"]: [] for m in metrics_for(task)}
     groups = _scored_groups(run, repeats)
     for train, scored in groups:
         if task == "classification":
-            classes, counts = np.unique(y[train], return_counts=True)
-            guess = classes[np.argmax(counts)]
+            guess = int(np.argmax(np.bincount(y[train], minlength=n_classes)))  # the first on a tie
         else:
             guess = float(np.mean(y[train].astype(float)))
         predicted = np.full(len(scored), guess, dtype=y.dtype if task == "classification" else float)
