@@ -32,6 +32,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .activations import ACTIVATION, DERIVATIVE, LOSS
+from .flat import views
 
 
 class Pass(NamedTuple):
@@ -83,3 +84,23 @@ def backward(X, Y, coefs, intercepts, activation, out_activation, loss, alpha, s
         coef_grads[layer] = (a[layer].T @ deltas[layer] + alpha * coefs[layer]) / n  # (fan in, fan out)
         intercept_grads[layer] = np.sum(deltas[layer], axis=0) / n  # (fan out,)
     return Pass(value, z, a, deltas, coef_grads, intercept_grads)
+
+
+class ReadableNet:
+    """forward_backward's pass over a batch, on the per-layer views of the flat parameter vector; its
+    gradient is packed into one flat vector for the solver. `last` keeps the batch's Pass for a trace."""
+
+    def __init__(self, flat, spans, activation, out_activation, loss, alpha):
+        self.params, self.spans = [flat], spans
+        parts = views(flat, spans)
+        L = len(parts) // 2
+        self.coefs, self.intercepts = parts[:L], parts[L:]
+        self.settings = (activation, out_activation, loss, alpha)
+
+    def gradient(self, X, Y, sample_weight, rows=None):
+        activation, out, loss, alpha = self.settings
+        self.last = backward(X, Y, self.coefs, self.intercepts, activation, out, loss, alpha,
+                                              sample_weight)
+        self.last_target = Y
+        grads = self.last.coef_grads + self.last.intercept_grads
+        return self.last.loss, [np.concatenate([g.ravel() for g in grads])]

@@ -1,14 +1,13 @@
 """Multi-layer perceptrons: MLPClassifier and MLPRegressor, trained by stochastic gradient descent or Adam
 with scikit-learn's parameters, meanings and fitted attributes."""
 
-import numbers
 import warnings
 
 import numpy as np
 
 from ...core.base import ClassifierMixin, Estimator, RegressorMixin
 from ...core.errors import ConvergenceWarning, DataError
-from ...core.params import Choice, Flag, Integer, Number, Vector
+from ...core.params import Choice, Flag, Integer, Number
 from ...core.sample_weight import check_sample_weight
 from ...core.targets import check_classes, check_target
 from ...tabular.features import fit_numeric, numeric
@@ -17,39 +16,10 @@ from . import forward_backward, forward_backward_fast
 from .flat import layout, views
 from .activations import ACTIVATION, HIDDEN
 from .epochs import batch_size_for, run_epochs, validation_size, validation_split
+from .layer_sizes import LayerSizes, hidden_sizes
 from .model_file import CLASSIFIER_STATE, REGRESSOR_STATE, check_network
 from .solvers import SGD, Adam
 from .trace import Recorder
-
-MAX_HIDDEN_LAYERS = 3
-
-
-class LayerSizes(Vector):
-    """hidden_layer_sizes: one to three whole numbers >= 1, each the units of one hidden layer. Its kind
-    "sizes" and its description (`max_layers`, `low`) let the page offer a text box ("32" or "32, 16") and
-    check it by this same rule before anything is sent."""
-
-    kind = "sizes"
-
-    def _check_value(self, name, value):
-        sizes = [value] if isinstance(value, numbers.Real) and not isinstance(value, bool) else value
-        ok = isinstance(sizes, (list, tuple, np.ndarray)) and 1 <= len(sizes) <= MAX_HIDDEN_LAYERS and all(
-            isinstance(v, numbers.Real) and not isinstance(v, bool) and v == v and v >= 1 and float(v).is_integer()
-            for v in sizes)
-        if not ok:
-            raise DataError(f"Parameter {name!r} must be {self.expectation()}; got {value!r}.", field=f"params.{name}")
-
-    def expectation(self):
-        return f"1 to {MAX_HIDDEN_LAYERS} whole numbers >= 1 (the units of each hidden layer)"
-
-    def describe(self):
-        return {**super().describe(), "low": 1, "max_layers": MAX_HIDDEN_LAYERS}
-
-
-def hidden_sizes(value):
-    """The hidden layers' sizes as a list of ints (a single number is one layer)."""
-    return [int(value)] if isinstance(value, numbers.Real) else [int(v) for v in value]
-
 
 class _MLP(Estimator):
     """What the classifier and the regressor share: the parameters, the weights' start, the training."""
@@ -238,7 +208,7 @@ class _MLP(Estimator):
         out, loss = self.out_activation_, self._loss_name
         if not self.trace:
             return forward_backward_fast.FastNet(flat, spans, self.activation, out, loss, self.alpha, batch), None
-        net = _ReadableNet(flat, spans, self.activation, out, loss, self.alpha)
+        net = forward_backward.ReadableNet(flat, spans, self.activation, out, loss, self.alpha)
         return net, Recorder(traced, len(flat), spans)
 
     def _report(self, stop, incremental):
@@ -271,26 +241,6 @@ class _MLP(Estimator):
 
     def _check_state(self):
         check_network(self)
-
-
-class _ReadableNet:
-    """forward_backward's pass over a batch, on the per-layer views of the flat parameter vector; its
-    gradient is packed into one flat vector for the solver. `last` keeps the batch's Pass for a trace."""
-
-    def __init__(self, flat, spans, activation, out_activation, loss, alpha):
-        self.params, self.spans = [flat], spans
-        parts = views(flat, spans)
-        L = len(parts) // 2
-        self.coefs, self.intercepts = parts[:L], parts[L:]
-        self.settings = (activation, out_activation, loss, alpha)
-
-    def gradient(self, X, Y, sample_weight, rows=None):
-        activation, out, loss, alpha = self.settings
-        self.last = forward_backward.backward(X, Y, self.coefs, self.intercepts, activation, out, loss, alpha,
-                                              sample_weight)
-        self.last_target = Y
-        grads = self.last.coef_grads + self.last.intercept_grads
-        return self.last.loss, [np.concatenate([g.ravel() for g in grads])]
 
 
 class MLPClassifier(ClassifierMixin, _MLP):
