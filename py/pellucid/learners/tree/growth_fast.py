@@ -21,6 +21,7 @@ Missing numbers (NaN) are scored on both sides of every threshold (gaps_fast.py)
 
 import numpy as np
 
+from .category_costs_fast import binary_cost, multiway_cost, one_vs_rest_cost, value_table
 from .criteria import heavy_enough
 from .criteria_fast import for_target
 from .feature_draw import number_level, offered_mask
@@ -102,84 +103,6 @@ def _best_thresholds(criterion, XT, orders, sizes, totals, min_leaf=1, min_weigh
         left_mass[group] = running.ravel()[chosen] - before.ravel()[group]
         left_mass = left_mass.reshape(F, A)
     return best.reshape(F, A), threshold.reshape(F, A), left_mass
-
-
-def _value_table(criterion, codes, n_values, rows, node, n_nodes):
-    """(s, A, V) statistics of each open node's rows taking each value of a categorical column."""
-    table = criterion.group_stats(rows, node * n_values + codes[rows], n_nodes * n_values)  # (s, A * V)
-    return table.reshape(-1, n_nodes, n_values)
-
-
-def _multiway_cost(criterion, table, min_leaf, min_weight=0.0):
-    """(A,) cost after a multiway split on the column of `table` (inf where a non-empty branch would
-    hold fewer than min_leaf rows, or weigh less than min_weight)."""
-    n_value = criterion.samples(table)  # (A, V)
-    cost = criterion.cost(table).sum(axis=1)
-    small = n_value < min_leaf
-    if min_weight > 0:
-        small |= ~heavy_enough(criterion.mass(table), min_weight)
-    return np.where(((n_value > 0) & small).any(axis=1), np.inf, cost)
-
-
-def _binary_cost(criterion, table, totals, min_leaf, min_weight=0.0):
-    """Best test "A in S" on one categorical column at every open node: (cost (A,), inf where no test
-    is valid; what its left set weighs (A,); order (A, V); count (A,)), the left set of node a being
-    order[a, :count[a]].
-
-    The candidates are growth.candidate_subsets': prefixes of the values ordered by P(second class) or
-    mean target, or (three or more classes) each value alone (a one_vs_rest column: _one_vs_rest_cost).
-    Ties go to the earliest candidate."""
-    s, A, V = table.shape
-    n_value = criterion.samples(table)  # (A, V)
-    one_vs_rest = criterion.task == "classification" and criterion.k > 2
-    if one_vs_rest:
-        order = np.broadcast_to(np.arange(V), (A, V))
-        left = table  # (s, A, V) each value alone
-    else:
-        key = criterion.order_key(table, n_value)  # (A, V) absent values last
-        order = np.argsort(key, axis=1, kind="stable")  # (A, V)
-        left = np.cumsum(np.take_along_axis(table, order[None], axis=2), axis=2)  # (s, A, V) prefixes
-    n_left = criterion.samples(left)  # (A, V)
-    n_node = criterion.samples(totals)[:, None]  # (A, 1)
-    cost = criterion.cost(left) + criterion.cost(totals[:, :, None] - left)  # (A, V)
-    cost = np.where((n_left >= min_leaf) & (n_node - n_left >= min_leaf), cost, np.inf)
-    if min_weight > 0:
-        mass_left = criterion.mass(left)  # (A, V)
-        mass_right = criterion.mass(totals)[:, None] - mass_left
-        heavy = heavy_enough(mass_left, min_weight) & heavy_enough(mass_right, min_weight)
-        cost = np.where(heavy, cost, np.inf)
-    best = cost.min(axis=1)  # (A,)
-    first = np.argmax(cost <= (best + criterion.tol * criterion.mass(totals))[:, None], axis=1)  # (A,)
-    left_mass = criterion.mass(left)[np.arange(A), first]  # (A,) what the chosen left set weighs
-    if one_vs_rest:
-        return best, left_mass, first[:, None], np.ones(A, dtype=np.intp)
-    return best, left_mass, order, first + 1
-
-
-def _one_vs_rest_cost(criterion, codes, n_values, rows, node, totals, min_leaf, min_weight=0.0):
-    """_binary_cost's answer for a one_vs_rest column, from the (node, value) pairs present only: a
-    column of hundreds of values meets a few of them at each deep node, so the dense (s, A, V) table
-    would be nearly all zeros. Candidates in value order within a node; ties go to the lowest value."""
-    A = totals.shape[1]
-    pair, inverse = np.unique(node * n_values + codes[rows], return_inverse=True)  # (P,) sorted by node
-    left = criterion.group_stats(rows, inverse.ravel(), len(pair))  # (s, P) each value alone
-    at = pair // n_values  # (P,) the node of each pair
-    n_left = criterion.samples(left)  # (P,)
-    n_node = criterion.samples(totals)[at]  # (P,)
-    cost = criterion.cost(left) + criterion.cost(totals[:, at] - left)  # (P,)
-    cost = np.where((n_left >= min_leaf) & (n_node - n_left >= min_leaf), cost, np.inf)
-    if min_weight > 0:
-        mass_left = criterion.mass(left)  # (P,)
-        heavy = heavy_enough(mass_left, min_weight) & heavy_enough(criterion.mass(totals)[at] - mass_left, min_weight)
-        cost = np.where(heavy, cost, np.inf)
-    first = np.searchsorted(at, np.arange(A))  # (A,) each node's first pair (every open node has rows)
-    best = np.minimum.reduceat(cost, first)  # (A,)
-    near = cost <= (best + criterion.tol * criterion.mass(totals))[at]  # (P,) costs that tie the best
-    chosen = np.minimum(np.minimum.reduceat(np.where(near, np.arange(len(pair)), len(pair)), first),
-                        len(pair) - 1)  # (A,)
-    value = pair[chosen] % n_values  # (A,) the left set's one value
-    return best, criterion.mass(left)[chosen], value[:, None], np.ones(A, dtype=np.intp)
-
 
 
 class _Grower:
@@ -267,18 +190,18 @@ class _Grower:
         node = np.repeat(np.arange(A), sizes)  # (m,)
         for j in np.flatnonzero(self.is_cat):
             if self.single[j]:
-                cost, left, *self.subsets[j] = _one_vs_rest_cost(self.criterion, self.codes[j], self.n_values[j],
+                cost, left, *self.subsets[j] = one_vs_rest_cost(self.criterion, self.codes[j], self.n_values[j],
                                                                  orders[0], node, stats, self.min_leaf,
                                                                  self.min_weight)
                 branches = np.stack([left, masses - left], axis=-1)  # (A, 2) what each side weighs
             elif self.binary[j]:
-                table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
-                cost, left, *self.subsets[j] = _binary_cost(self.criterion, table, stats, self.min_leaf,
+                table = value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
+                cost, left, *self.subsets[j] = binary_cost(self.criterion, table, stats, self.min_leaf,
                                                             self.min_weight)
                 branches = np.stack([left, masses - left], axis=-1)
             else:
-                table = _value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
-                cost = _multiway_cost(self.criterion, table, self.min_leaf, self.min_weight)
+                table = value_table(self.criterion, self.codes[j], self.n_values[j], orders[0], node, A)
+                cost = multiway_cost(self.criterion, table, self.min_leaf, self.min_weight)
                 branches = self.criterion.mass(table) if self.criterion.by_ratio else None  # (A, V)
             gain = np.where(np.isfinite(cost), parent_cost - cost, 0.0) / masses
             if self.criterion.by_ratio:
