@@ -1,7 +1,8 @@
 """End to end: Compare learners in a pool of Python workers ranks exactly as the page's one worker does (the
 table and the exported CSV, the measured times aside); Cancel stops every pool worker and keeps the ranking
 shown before; a pool worker that dies is replaced and its learner compared again, and one that dies twice on
-the same learner is reported by that learner's name."""
+the same learner is reported by that learner's name; one the browser refuses memory is not replaced: the pool
+shrinks and the others take its work."""
 
 import csv
 import io
@@ -102,6 +103,11 @@ def killer(worker):
     worker.evaluate("setTimeout(() => { throw new Error('a pool worker killed by the test'); })")
 
 
+def refuse_memory(worker):
+    """Makes `worker` fail as one the browser refuses memory does: WebAssembly's error, uncaught."""
+    worker.evaluate("setTimeout(() => { throw new RangeError('WebAssembly.Memory(): could not allocate memory'); })")
+
+
 def test_two_workers_rank_and_export_exactly_as_one(page, site_url):
     open_example(page, site_url, "wine", "178 rows")
     started, _ = pool_workers(page)
@@ -174,3 +180,36 @@ def test_a_dead_pool_worker_is_replaced_and_a_second_death_is_named(page, site_u
     expect(page.get_by_role("alert")).to_be_hidden()
     assert shown_ranking(page) == expected
     assert len(started) == 3  # the dead worker's slot and the other (new), and the dead one's replacement
+
+
+def test_a_worker_refused_memory_shrinks_the_pool_and_the_others_finish(page, site_url):
+    open_example(page, site_url, "wine", "178 rows")
+    page.locator('input[name="eval-method"][value="kfold"]').check()
+    page.get_by_label("Model", exact=True).select_option("GaussianNB")
+    expected, _ = compare(page, QUICK, 1)
+    started, closed = pool_workers(page)
+    # Two workers start for the learners' folds; the browser refuses the first memory as it starts.
+    with page.expect_event("worker") as first:
+        start_compare(page, (), 2)
+    refuse_memory(first.value)
+    expect(page.get_by_role("status")).to_have_text("Ready", timeout=180_000)
+    expect(page.get_by_role("alert")).to_be_hidden()
+    assert shown_ranking(page) == expected  # every fold fitted, by the worker left
+    assert len(started) == 2 and all_closed(page, closed, [first.value])  # stopped, and not replaced
+    expect(page.locator("#note")).to_contain_text("refused memory for another Python worker")
+    expect(page.get_by_label("Workers")).to_have_value("1")  # the pool's size now
+
+
+def test_a_lone_worker_refused_memory_stops_the_comparison_and_says_why(page, site_url):
+    """One learner on a split is one piece for one worker: refused memory with no other worker to take it
+    over, the comparison stops, says why, and the ranking shown stays."""
+    open_example(page, site_url, "wine", "178 rows")
+    page.get_by_label("Model", exact=True).select_option("GaussianNB")
+    expected, _ = compare(page, QUICK[:1], 1)
+    with page.expect_event("worker") as lone:
+        start_compare(page, (), 2)
+    refuse_memory(lone.value)
+    expect(page.get_by_role("alert")).to_contain_text("stopped while working on Gaussian naive Bayes")
+    expect(page.get_by_role("alert")).to_contain_text("The browser refused it memory")
+    expect(page.get_by_role("status")).to_have_text("Ready")
+    assert shown_ranking(page) == expected

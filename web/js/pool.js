@@ -4,7 +4,8 @@
 // the page's session (the menus, the saved data, the model shown) stays with the page's worker. A pool
 // worker is given the page's data once per table (the same load replayed: data-source.js) and holds
 // nothing the page needs afterwards, so stopping one loses no work of the user's.
-// Workers start on the first pooled job and are kept for the next; Cancel terminates them all.
+// Workers start on the first pooled job and are kept for the next; Cancel terminates them all. A worker the
+// browser refuses memory is not replaced: the pool shrinks to the workers it has, which take over its piece.
 import { PyClient, PythonError } from "./pyclient.js";
 import { loadSource } from "./data-source.js";
 
@@ -37,6 +38,7 @@ class PoolWorker {
     // A worker that raised an error nothing caught may be gone: replaced before its next piece (a call it
     // was answering is failed as "crashed", and its piece run again: see runPiece).
     this.dead = false;
+    this.retired = false;  // refused memory: stopped for good, its slot dropped after the job (Pool.retire)
     this.client = new PyClient(WORKER_URL, { onCrash: () => { this.dead = true; } });
     this.source = null;
     this.tableId = null;
@@ -57,10 +59,23 @@ class PoolWorker {
   }
 }
 
+// Whether `error` says the browser refused a worker memory: Python's MemoryError, or a worker that died of it
+// (WebAssembly's "could not allocate memory", an out-of-memory abort).
+export function refusedMemory(error) {
+  return error.type === "MemoryError" || (error.code === "crashed" && /memory|\bOOM\b/i.test(error.message));
+}
+
 class Pool {
   constructor() {
     this.workers = [];
     this.jobs = 0;  // pooled calls under way: Cancel stops the pool while there are any
+    this.cap = Infinity;  // the most workers the browser gave memory to, once it has refused one
+    this.onShrink = () => {};  // told the pool's new size when it shrinks (workers-box.js says so on the page)
+  }
+
+  // Lifts the cap a refusal of memory set: the next job may start as many workers as it asks for again.
+  uncap() {
+    this.cap = Infinity;
   }
 
   get busy() {
@@ -70,8 +85,9 @@ class Pool {
   // Grows the pool to `size` workers (started now, booting while the first pieces wait), never shrinks it
   // while the workers may still be used: a smaller job uses the first `size` of them.
   ensure(size) {
-    while (this.workers.length < size) this.workers.push(new PoolWorker());
-    return this.workers.slice(0, size);
+    const wanted = Math.min(size, this.cap);
+    while (this.workers.length < wanted) this.workers.push(new PoolWorker());
+    return this.workers.slice(0, wanted);
   }
 
   // Runs every piece ({label, cmd, args}) on `size` workers, each piece's args given the worker's
@@ -84,23 +100,42 @@ class Pool {
       const results = new Array(pieces.length);
       const queue = pieces.map((piece, index) => ({ ...piece, index, tries: 0 }));
       let done = 0;
+      const slots = this.ensure(Math.min(size, pieces.length));
+      let live = slots.length;  // lanes still taking pieces
       const drain = async (slot) => {
-        try {
-          for (let piece = queue.shift(); piece; piece = queue.shift()) {
+        for (let piece = queue.shift(); piece; piece = queue.shift()) {
+          try {
             results[piece.index] = await this.runPiece(slot, piece, source, limits);
-            onDone(++done, pieces.length);
+          } catch (error) {
+            if (refusedMemory(error) && live > 1) {  // the others go on without this worker, its piece first
+              queue.unshift(piece);
+              this.retire(slot, --live);
+              return;
+            }
+            queue.length = 0;  // the job has failed: the other workers take no more of its pieces
+            throw refusedMemory(error) ? stoppedWhile(piece.label, error, "The browser refused it memory: try "
+              + "fewer workers or fewer rows.") : error;
           }
-        } catch (error) {
-          queue.length = 0;  // the job has failed: the other workers take no more of its pieces
-          throw error;
+          onDone(++done, pieces.length);
         }
+        live--;
       };
-      const lanes = this.ensure(Math.min(size, pieces.length)).map((_, slot) => drain(slot));
-      await Promise.all(lanes);
+      await Promise.all(slots.map((_, slot) => drain(slot)));
       return results;
     } finally {
+      this.workers = this.workers.filter((worker) => !worker.retired);
       this.jobs--;
     }
+  }
+
+  // Stops the worker of `slot`, which the browser refused memory, for good: the pool keeps `left` workers
+  // from now on (its slot is dropped once the job is over, so the other lanes keep their slots meanwhile).
+  retire(slot, left) {
+    const worker = this.workers[slot];
+    worker.stop("Refused memory.");
+    worker.retired = true;
+    this.cap = Math.min(this.cap, left);
+    this.onShrink(this.cap);
   }
 
   // One call on the first worker (a merge that needs no table); `label` names the work should it die.
@@ -125,7 +160,7 @@ class Pool {
       const tableId = await worker.tableFor(source, limits);
       return await worker.client.call(piece.cmd, { ...piece.args, table_id: tableId });
     } catch (error) {
-      if (error.code !== "crashed" || this.workers[slot] !== worker) throw error;
+      if (error.code !== "crashed" || this.workers[slot] !== worker || refusedMemory(error)) throw error;
       worker.stop("Stopped unexpectedly.");
       worker.dead = true;  // replaced when its slot is next used: now, to run the piece again, or by the next job
       if (++piece.tries > 1) {
