@@ -110,9 +110,10 @@ class Tree:
         self._missing_left = np.asarray(value, dtype=bool)
 
     def more_rows_left(self):
-        """(N,) True at the inner nodes whose first child holds more training rows than the second:
-        where a missing value goes when the node's training rows had none in its column."""
-        inner = self.feature != LEAF
+        """(N,) True at the numeric tests whose first child holds more training rows than the second:
+        where a missing value goes when the node's training rows had none in its column (as the growers
+        set it; a categorical test reads no missing_left)."""
+        inner = (self.feature != LEAF) & ~np.isnan(self.threshold)
         first = np.where(inner, self.child_start, 0)
         second = np.minimum(first + 1, self.node_count - 1)
         return inner & (self.samples[first] > self.samples[second])
