@@ -23,7 +23,7 @@ from ..shared.class_weights import CLASS_WEIGHT_RULE
 from ..tree.columns import encode
 from ..tree.feature_draw import MaxFeaturesRule
 from . import model_file
-from .draws import generator, tree_draw
+from .draws import draws, fit_seed
 from .growers import forget_candidates, make_tree
 from .routes import routed
 from .size import check_projected, check_size
@@ -60,7 +60,51 @@ class _Ensemble:
     takes_missing_values = True  # its trees send a missing number down the side that gained more
 
     def fit(self, X, y, feature_names=None, sample_weight=None):
-        """Grow n_estimators trees, each on its bootstrap sample; sample_weight (n,) multiplies the counts."""
+        """Grow n_estimators trees, each on its bootstrap sample; sample_weight (n,) multiplies the counts.
+        The very steps of growing the trees in ranges elsewhere (grow_trees) and assembling them here
+        (fit_from_trees), so either way makes the same ensemble."""
+        y, weights = self._begin_fit(X, y, feature_names, sample_weight)
+        seed = fit_seed(self.random_state)
+        trees = self._grow(X, y, feature_names, weights, seed, 0, self.n_estimators)
+        return self._assemble(X, y, trees, seed)
+
+    def grow_trees(self, X, y, start, stop, feature_names=None, sample_weight=None):
+        """Trees start .. stop - 1 of the ensemble `fit` grows on the same X, y and sample_weight, grown as
+        fit grows them: the draws of the trees before `start` are replayed, not their trees. A list of
+        fitted trees for fit_from_trees; the ensemble itself is left unfitted."""
+        self._check_seeded()
+        if not all(isinstance(i, int) and not isinstance(i, bool) for i in (start, stop)) \
+                or not 0 <= start < stop <= self.n_estimators:
+            raise DataError(f"A range of trees must be within 0 to {self.n_estimators} (n_estimators), its start "
+                            f"below its stop; got {start!r} to {stop!r}.", field="params.n_estimators")
+        y, weights = self._begin_fit(X, y, feature_names, sample_weight)
+        trees = self._grow(X, y, feature_names, weights, self.random_state, start, stop)
+        for name in self.fitted_attributes():
+            delattr(self, name)
+        return trees
+
+    def fit_from_trees(self, X, y, trees, feature_names=None, sample_weight=None):
+        """The ensemble `fit` makes of X, y and sample_weight, its trees given (`trees`: all n_estimators,
+        in order, as grow_trees grew them) rather than grown: each must have the seed its place draws."""
+        self._check_seeded()
+        y, _ = self._begin_fit(X, y, feature_names, sample_weight)
+        seeds = [seed for seed, _ in draws(self.random_state, len(y), self.bootstrap, self.n_estimators)]
+        if [int(tree.random_state) for tree in trees] != seeds:
+            raise DataError(f"The trees must be the {self.n_estimators} this ensemble's seed "
+                            f"({self.random_state}) draws, in order; {len(trees)} trees of other seeds or in "
+                            "another order were given.", field="params.random_state")
+        for tree in trees:
+            tree._feature_names_from = self._feature_names_from  # as fit read X: warns alike at predict time
+        return self._assemble(X, y, trees, self.random_state)
+
+    def _check_seeded(self):
+        if self.random_state is None:
+            raise DataError("An unseeded ensemble (random_state None) draws other trees each time, so trees "
+                            "grown apart would not make one ensemble: give it a seed.", field="params.random_state")
+
+    def _begin_fit(self, X, y, feature_names, sample_weight):
+        """(y, weights): the parameters, X and y checked and read (the names and kinds of the columns, the
+        classes) and the size of the largest trees checked, any earlier fit forgotten."""
         self._check_params()
         if self.oob_score and not self.bootstrap:
             raise DataError("oob_score needs bootstrap: without it every tree draws every row, so no row is "
@@ -73,19 +117,31 @@ class _Ensemble:
             self.classes_ = check_classes(y)
         check_size(self.n_estimators, len(y), len(getattr(self, "classes_", [0])), self.max_depth,
                    self.min_samples_leaf, self.max_leaf_nodes)
-        rng = generator(self.random_state)
-        trees, in_bag, first_sample = [], [], None
-        for i in range(self.n_estimators):
-            seed, counts = tree_draw(rng, len(y), self.bootstrap)
-            first_sample = counts if i == 0 else first_sample
+        return y, weights
+
+    def _grow(self, X, y, feature_names, weights, seed, start, stop):
+        """Trees start .. stop - 1, each on its sample of the draws from `seed`; the first tree of all keeps
+        the gains its nodes weighed (the steps read them) and tells whether all of them would fit."""
+        trees = []
+        for i, (tree_seed, counts) in enumerate(draws(seed, len(y), self.bootstrap, stop)):
+            if i < start:
+                continue
             tree_weights = counts if weights is None else weights if counts is None else counts * weights
-            tree = make_tree(self, seed).fit(X, y, feature_names=feature_names, sample_weight=tree_weights)
+            tree = make_tree(self, tree_seed).fit(X, y, feature_names=feature_names, sample_weight=tree_weights)
             if i == 0:
                 check_projected(self.n_estimators, tree)  # before the others are grown
             trees.append(tree if i == 0 else forget_candidates(tree))
+            report((i + 1 - start) / (stop - start), f"tree {i + 1} of {self.n_estimators}")  # the page's bar
+        return trees
+
+    def _assemble(self, X, y, trees, seed):
+        """The fitted ensemble of `trees`, all n_estimators of them: its trace and out-of-bag score from
+        the rows each tree drew, the draws from `seed` replayed."""
+        self.estimators_ = list(trees)
+        in_bag, first_sample = [], None
+        for i, (_, counts) in enumerate(draws(seed, len(y), self.bootstrap, self.n_estimators)):
+            first_sample = counts if i == 0 else first_sample
             in_bag.append(counts > 0 if counts is not None else np.ones(len(y), dtype=bool))
-            report((i + 1) / self.n_estimators, f"tree {i + 1} of {self.n_estimators}")  # the page's bar
-        self.estimators_ = trees
         if self.trace:
             self.trace_ = [_tree_step(i, tree, drawn) for i, (tree, drawn) in enumerate(zip(trees, in_bag))]
             self.trace_[0]["sample_counts"] = (first_sample if first_sample is not None
@@ -139,7 +195,7 @@ class _Ensemble:
         if not scored.all():
             warnings.warn(f"{int((~scored).sum())} rows were drawn by every tree and have no out-of-bag answer "
                           "(NaN); oob_score_ is of the other rows. More trees leave fewer such rows.", UserWarning,
-                          stacklevel=3)
+                          stacklevel=4)
         self._set_out_of_bag(mean, y, scored)
 
     # --- what the fitted ensemble tells ----------------------------------------------------------------

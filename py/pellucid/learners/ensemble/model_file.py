@@ -11,7 +11,7 @@ from .growers import make_tree
 
 def write(model):
     """The "trees" and "oob_score" parts of the model's file."""
-    trees = [{"seed": int(tree.random_state), **tree._state_to_dict(packed=True)} for tree in model.estimators_]
+    trees = [tree_entry(tree) for tree in model.estimators_]
     state = {"trees": trees}
     if hasattr(model, "oob_score_"):
         state["oob_score"] = model.oob_score_
@@ -21,7 +21,7 @@ def write(model):
 def read(model, d):
     """Set the ensemble's fitted state from its file `d`, every tree checked by the tree's own reader."""
     entries = require_list(require_key(d, "trees", ""), "trees", model.n_estimators)
-    trees = [_tree(model, entry, i) for i, entry in enumerate(entries)]
+    trees = [read_tree(model, entry, i) for i, entry in enumerate(entries)]
     first = trees[0]
     for i, tree in enumerate(trees[1:], start=1):
         for name in ("feature_names_in_", "feature_kinds_", "categories_", "classes_"):
@@ -36,7 +36,13 @@ def read(model, d):
         model.oob_score_ = require_number(d["oob_score"], "oob_score", finite=False)
 
 
-def _tree(model, entry, i):
+def tree_entry(tree, candidates=False):
+    """A tree's entry in the file: its seed and its state, packed; with the gains its nodes weighed when
+    `candidates` (the first tree of an ensemble crossing to another worker keeps them, as fit keeps them)."""
+    return {"seed": int(tree.random_state), **tree._state_to_dict(packed=True, candidates=candidates)}
+
+
+def read_tree(model, entry, i):
     """Tree i of the file, rebuilt with its seed and read by the tree's own checks."""
     entry = require_dict(entry, f"trees[{i}]")
     tree = make_tree(model, require_int(require_key(entry, "seed", f"trees[{i}]"), f"trees[{i}].seed", 0, SEED_LIMIT))

@@ -159,9 +159,10 @@ class _TreeModel:
         self._check_fitted()
         return {**self._header(), **self._state_to_dict(max_nodes)}
 
-    def _state_to_dict(self, max_nodes=None, packed=None):
+    def _state_to_dict(self, max_nodes=None, packed=None, candidates=False):
         """The tree's state (see to_dict); `packed` True writes the nodes packed whatever their number and
-        without the gains of every candidate (an ensemble's many trees are read for their answers)."""
+        without the gains of every candidate (an ensemble's many trees are read for their answers) unless
+        `candidates` (an ensemble's first tree, sent to the worker that assembles the ensemble)."""
         state = {"feature_names": list(self.feature_names_in_), "feature_kinds": list(self.feature_kinds_),
                  "categories": [None if c is None else list(c) for c in self.categories_],
                  "n_nodes": int(self.tree_.node_count), "depth": self.get_depth(),
@@ -170,7 +171,7 @@ class _TreeModel:
         if self.tree_.weighted is not None:  # fitted with sample_weight: every node says what its rows weigh
             state["sample_weighted"] = True
         if packed or (packed is None and max_nodes is None and self.tree_.node_count > PACK_NODES_ABOVE):
-            state["nodes"] = to_packed(self.tree_, self._node_values(), candidates=not packed)
+            state["nodes"] = to_packed(self.tree_, self._node_values(), candidates=not packed or candidates)
             return state
         state["tree"], omitted = to_nested(self.tree_, self.feature_names_in_, self.categories_,
                                            lambda i: self._node_payload(i), max_nodes)
