@@ -47,7 +47,7 @@ class Session(Keeping):
                 "explain_row", "exercise", "check_exercise", "estimation_lab", "check_twin", "export_sklearn",
                 "curves", "importance", "importance_piece", "importance_merge", "show_run", "tune", "tune_piece",
                 "tune_merge", "rank_learners", "rank_piece", "rank_merge", "rank_fold_piece", "train_fold",
-                "apply_model", "grow_yourself", "forest",
+                "train_trees", "apply_model", "grow_yourself", "forest",
                 "forest_votes", "forest_tree", "staged", "network")
 
     def handle(self, cmd, args=None, convert=plain):
@@ -116,18 +116,20 @@ class Session(Keeping):
     # --- models -------------------------------------------------------------------------------------------
 
     def train(self, table_id, target, features, model, params=None, evaluation=None, include_trace=False,
-              preprocessing=None, sample=False, live=False, folds=None):
+              preprocessing=None, sample=False, live=False, folds=None, trees=None):
         """Fit with an honest evaluation (split, k-fold or none) and the preprocessing step ({standardize,
         impute}; defaults from the learner's descriptor), fitted on the training rows; the TrainResult
         (docs/bridge.md). `sample`: a learner with a row limit works on a seeded sample of that many rows.
         `live`: a small network's progress reports carry frames of it as it learns (workbench.network_live).
         `folds`: under k-fold, the `train_fold` replies of every fold (the page's pool made them): only the
-        final model is fitted here."""
+        final model is fitted here. `trees`: a forest's `train_trees` replies, every tree once: its final
+        model is assembled from them, not grown here."""
         table = self.table(table_id)
         pieces = None if folds is None else workbench.fold_pieces.received(folds)
+        grown = None if trees is None else workbench.tree_pieces.received(trees)
         self._bound_runs(whole=0)  # what is kept waits as history from now: the training's peak comes on top
         run, result = workbench.training.train(table, target, features, model, params, evaluation, include_trace,
-                                                 preprocessing, sample, live, pieces)
+                                                 preprocessing, sample, live, pieces, grown)
         run.setup["table_id"] = table_id
         run.reply = result  # kept, so the page can show this run again (history, comparisons)
         return {"model_id": self.keep_run(run), **result}
@@ -140,6 +142,14 @@ class Session(Keeping):
         piece = workbench.training.train_fold(self.table(table_id), target, features, model, index, params,
                                               evaluation, preprocessing, sample)
         return workbench.fold_pieces.sent(piece)
+
+    def train_trees(self, table_id, target, features, model, start, stop, params=None, evaluation=None,
+                    preprocessing=None, sample=False):
+        """Trees `start` .. `stop` - 1 of the forest a `train` with the same arguments fits as its final
+        model (docs/bridge.md). Nothing is kept: the page's pool grows the ranges side by side and hands
+        them to the page's worker's `train` as `trees`."""
+        return workbench.training.train_trees(self.table(table_id), target, features, model, start, stop, params,
+                                              evaluation, preprocessing, sample)
 
     def rank_learners(self, table_id, target, features, learners, evaluation=None, preprocessing=None,
                          params=None, metric=None, sample=False):

@@ -28,7 +28,7 @@ from . import readouts
 from ..host.progress import part, report
 from . import prepare, showing
 from .judging import _fold_pipeline, fold_pairs
-from . import fold_pieces
+from . import fold_pieces, tree_pieces
 from . import network_live, network_replay
 from .network_view import network_view
 from .runs import SUPERVISED, Run, check_not_empty, check_two_classes, choose_columns, make_estimator
@@ -121,18 +121,19 @@ def _stratify_by(estimator, evaluation, table, target):
 
 
 def train(table, target, features, model, params=None, evaluation=None, include_trace=False, preprocessing=None,
-          sample=False, live=False, folds=None):
+          sample=False, live=False, folds=None, trees=None):
     """Fit `model` with the chosen evaluation and preprocessing ({standardize, impute}: workbench.prepare);
     (Run, TrainResult dict). Warnings raised while fitting (e.g. a solver that did not converge) are
     listed in the result's "warnings". A learner with a row limit refuses a larger table unless `sample`,
     which trains it on a sample of that many rows drawn with the evaluation's seed (result "sample"). `live`:
     a small network's epochs carry frames of it as it learns (workbench.network_live). `folds`: under k-fold,
     the folds' pieces made elsewhere (train_fold, one for each fold, in any order): they are checked against
-    this training's folds and only the final model is fitted here."""
+    this training's folds and only the final model is fitted here. `trees`: a forest's trees grown elsewhere
+    (train_trees, ranges covering every tree once, in any order): its final model is assembled from them."""
     with _warnings.catch_warnings(record=True) as caught:
         _warnings.simplefilter("always")
         run, result = _train(table, target, features, model, params, evaluation, include_trace, preprocessing,
-                             sample, live, folds)
+                             sample, live, folds, trees)
     for text in dict.fromkeys(str(w.message) for w in caught):
         if text not in result["warnings"]:
             result["warnings"].append(text)
@@ -213,7 +214,7 @@ def _splits(table, target, estimator, learner, evaluation):
 
 
 def _train(table, target, features, model, params, evaluation, include_trace, preprocessing, sample=False,
-           live=False, folds=None):
+           live=False, folds=None, trees=None):
     run, dropped, warnings = plan_run(table, target, features, model, params, evaluation, include_trace,
                                       preprocessing, sample)
     estimator, table, features, target, splits = run.estimator, run.table, run.features, run.target, run.splits
@@ -238,15 +239,18 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
                             "a projection has none, so it was fitted on all rows without folds.")
     report(0.8 if cv else 0.1, "Training")
     train_rows = splits["train"]
-    started = time.perf_counter()
-    preprocessor = prepare.unfitted(raw, choices, learner).fit(raw.take(train_rows))
-    X = preprocessor.transform(raw)
+    started, grown_seconds = time.perf_counter(), 0.0
+    preprocessor, X = _prepared(run)
     run.preprocessor = preprocessor  # the live view draws through it while the network trains
     watching = network_live.live_view(run, estimator) if live and run.learner.can("network") else None
     recording = network_replay.watch(run, estimator, len(train_rows), watching)  # a small network's epochs, kept
     with part(0.8 if cv else 0.1, 0.95, "Training"):  # a learner's own reports (a forest's trees) fill it
-        estimator.fit(X.take(train_rows), None if y_raw is None else y_raw[train_rows])
-    fit_seconds = time.perf_counter() - started
+        X_train, y_train = X.take(train_rows), None if y_raw is None else y_raw[train_rows]
+        if trees is None:
+            estimator.fit(X_train, y_train)
+        else:  # the trees' time, spent in other workers, counts as this fit's
+            grown_seconds = tree_pieces.fit_from_pieces(run, X_train, y_train, trees)
+    fit_seconds = time.perf_counter() - started + grown_seconds
     shown = prepare.steps(preprocessor, raw, choices, dropped)
     run.preprocessor, run.preprocessing = preprocessor, shown
     result = {"label": run.label, "task": estimator.task, "capabilities": sorted(run.learner.capabilities),
@@ -270,6 +274,13 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
         result["network"]["replay"] = network_replay.keep(run, recording, len(train_rows))
     report(1.0, "Training")
     return run, result
+
+
+def _prepared(run):
+    """(preprocessor, X): the run's preprocessing fitted on its training rows, and every row prepared by it."""
+    raw = run.table.select(run.features)
+    preprocessor = prepare.unfitted(raw, run.setup["preprocessing"], run.learner).fit(raw.take(run.splits["train"]))
+    return preprocessor, preprocessor.transform(raw)
 
 
 def within_row_limit(table, learner, sample, seed):
@@ -339,6 +350,18 @@ def train_fold(table, target, features, model, index, params=None, evaluation=No
     except DataError as exc:  # as train explains it: a class too small for stratified folds
         explain_stratify(exc, run.table, run.target, run.label)
         raise
+
+
+def train_trees(table, target, features, model, start, stop, params=None, evaluation=None, preprocessing=None,
+                sample=False):
+    """Trees start .. stop - 1 of the forest `train` fits with the same arguments (workbench.tree_pieces),
+    planned the same way and grown on its final model's training rows, prepared as that fit prepares them.
+    The page's pool grows the ranges side by side and gives them to `train` as `trees`."""
+    run, _, _ = plan_run(table, target, features, model, params, evaluation, False, preprocessing, sample)
+    tree_pieces.check_poolable(run)
+    _, X = _prepared(run)
+    rows = run.splits["train"]
+    return tree_pieces.tree_piece(run, X.take(rows), run.table.column(run.target)[rows], start, stop)
 
 
 def _readouts(run, X, y_raw, warnings, out_of_fold=None):
