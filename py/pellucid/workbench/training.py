@@ -237,14 +237,15 @@ def _train(table, target, features, model, params, evaluation, include_trace, pr
         else:
             warnings.append("k-fold cross-validation scores predictions of a target; a clustering or "
                             "a projection has none, so it was fitted on all rows without folds.")
-    report(0.8 if cv else 0.1, "Training")
+    begun = 0.8 if cv or trees is not None else 0.1  # the bar from here on; below, the folds' or the pool's
+    report(begun, "Training")
     train_rows = splits["train"]
     started, grown_seconds = time.perf_counter(), 0.0
     preprocessor, X = _prepared(run)
     run.preprocessor = preprocessor  # the live view draws through it while the network trains
     watching = network_live.live_view(run, estimator) if live and run.learner.can("network") else None
     recording = network_replay.watch(run, estimator, len(train_rows), watching)  # a small network's epochs, kept
-    with part(0.8 if cv else 0.1, 0.95, "Training"):  # a learner's own reports (a forest's trees) fill it
+    with part(begun, 0.95, "Training"):  # a learner's own reports (a forest's trees) fill it
         X_train, y_train = X.take(train_rows), None if y_raw is None else y_raw[train_rows]
         if trees is None:
             estimator.fit(X_train, y_train)
