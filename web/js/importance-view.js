@@ -9,7 +9,7 @@ import { python } from "./python.js";
 import { run, showProgress } from "./work.js";
 import { renderer, sizeFor } from "./view-draw.js";
 import { workerCount } from "./workers-box.js";
-import { pool } from "./pool.js";
+import { mapOnPageData } from "./pool.js";
 import { changedParts, trainingSettings } from "./result-standing.js";
 
 const e = byId;
@@ -58,15 +58,13 @@ const MAX_BLOCKS = 64;  // judging.MAX_BLOCKS
 // The reply `importance` makes, made by the pool: every piece in whichever worker is free, the bar counting
 // the pieces done, then merged by the page's worker, where the model is (a tree's impurity importance).
 async function pooledImportance(modelId, args, size) {
-  const { source, shared } = store.get();
   const blocks = blocksFor(args.evaluation, size);
   const count = (args.evaluation?.method === "kfold" ? args.evaluation.k : 1) * blocks;
   const pieces = Array.from({ length: count }, (_, index) => ({ label: `piece ${index + 1} of ${count} of the importance`,
     cmd: "importance_piece", args: { ...args, index, blocks } }));
   const counted = (done, total) => showProgress({ event: "progress", fraction: done / total,
     label: `Shuffled ${done} of ${total} pieces of the features in ${size} workers…` });
-  counted(0, count);
-  const done = await pool.map(pieces, { size, source, limits: shared.limits, onDone: counted });
+  const done = await mapOnPageData(pieces, size, counted);
   return python.call("importance_merge", { model_id: modelId, pieces: done });
 }
 

@@ -11,7 +11,7 @@ import { comparisonEvaluation } from "./eval-panel.js";
 import { csvColumns, foldsPhrase, significanceNote, versusCell } from "./leaderboard-significance.js";
 import { trainAndRecord } from "./result-actions.js";
 import { downloadText } from "./export-panel.js";
-import { pool, defaultPoolSize, largestPool } from "./pool.js";
+import { pool, mapOnPageData, defaultPoolSize, largestPool } from "./pool.js";
 import { workerCount } from "./workers-box.js";
 
 const els = { box: byId("leaderboard-box"), learners: byId("leaderboard-learners"), all: byId("leaderboard-all"),
@@ -192,7 +192,7 @@ async function compare() {
 // folds are shared out, so the workers keep busy to the end. Under a split a piece is a learner, and the
 // slowest bounds the time (benchmarks/pool.py). The bar counts the folds, then the learners, done.
 async function pooledRanking(request, size) {
-  const { source, shared, models } = store.get();
+  const { models } = store.get();
   const labelOf = (name) => models.find((m) => m.name === name)?.label || name;
   const folds = request.evaluation.method === "kfold" ? await pooledFolds(request, size, labelOf) : null;
   const pieces = request.learners.map((name, index) => ({ label: labelOf(name), cmd: "rank_piece",
@@ -200,8 +200,7 @@ async function pooledRanking(request, size) {
   const [start, share] = folds ? [FOLDS_SHARE, 1 - FOLDS_SHARE] : [0, 1];
   const counted = (done, total) => showProgress({ event: "progress", fraction: start + share * done / total,
     label: `Compared ${done} of ${total} learners in ${size} workers…` });
-  counted(0, pieces.length);
-  const done = await pool.map(pieces, { size, source, limits: shared.limits, onDone: counted });
+  const done = await mapOnPageData(pieces, size, counted);
   const { learners, evaluation, metric } = request;
   return pool.call("rank_merge", { learners, pieces: done, evaluation, metric }, "the ranking of the learners");
 }
@@ -211,14 +210,12 @@ const FOLDS_SHARE = 0.95;
 
 // Every learner's fold pieces (of every repeat), [learner][fold]; the bar counts the folds done.
 async function pooledFolds(request, size, labelOf) {
-  const { source, shared } = store.get();
   const count = request.evaluation.k * (request.evaluation.repeats || 1);
   const pieces = request.learners.flatMap((name, index) => Array.from({ length: count }, (_, fold) => ({
     label: `${labelOf(name)}, fold ${fold + 1} of ${count}`, cmd: "rank_fold_piece", args: { ...request, index, fold } })));
   const counted = (done, total) => showProgress({ event: "progress", fraction: FOLDS_SHARE * done / total,
     label: `Fitted ${done} of ${total} folds of ${request.learners.length} learners in ${size} workers…` });
-  counted(0, pieces.length);
-  const done = await pool.map(pieces, { size, source, limits: shared.limits, onDone: counted });
+  const done = await mapOnPageData(pieces, size, counted);
   return request.learners.map((_, index) => done.slice(index * count, (index + 1) * count));
 }
 

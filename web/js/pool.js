@@ -8,6 +8,7 @@
 // browser refuses memory is not replaced: the pool shrinks to the workers it has, which take over its piece.
 import { PyClient, PythonError } from "./pyclient.js";
 import { loadSource } from "./data-source.js";
+import { store } from "./store.js";
 
 const WORKER_URL = new URL("./worker.js", import.meta.url);
 
@@ -92,8 +93,8 @@ class Pool {
 
   // Runs every piece ({label, cmd, args}) on `size` workers, each piece's args given the worker's
   // `table_id` for the page's data (`source`, within `limits`); resolves to their results in the pieces'
-  // order. `onDone(done, total)` after each piece. A worker that dies is replaced and its piece run
-  // again, once; a second death, or any failure, rejects with the first error.
+  // order. `onDone(done, total, piece)` after each piece (the piece just done). A worker that dies is
+  // replaced and its piece run again, once; a second death, or any failure, rejects with the first error.
   async map(pieces, { size, source, limits, onDone = () => {} }) {
     this.jobs++;
     try {
@@ -116,7 +117,7 @@ class Pool {
             throw refusedMemory(error) ? stoppedWhile(piece.label, error, "The browser refused it memory: try "
               + "fewer workers or fewer rows.") : error;
           }
-          onDone(++done, pieces.length);
+          onDone(++done, pieces.length, pieces[piece.index]);
         }
         live--;
       };
@@ -191,3 +192,11 @@ function stoppedWhile(what, error, advice = "Try fewer workers or fewer rows.") 
 }
 
 export const pool = new Pool();
+
+// What every pooled job does: `pieces` run on `size` workers given the page's data (the loaded source, within
+// the page's limits); `counted(done, total, piece)` now, for the bar to start, and after each piece.
+export function mapOnPageData(pieces, size, counted) {
+  const { source, shared } = store.get();
+  counted(0, pieces.length, null);
+  return pool.map(pieces, { size, source, limits: shared.limits, onDone: counted });
+}
