@@ -2,7 +2,7 @@
 worker, and what a pool worker costs.
 
 Usage: python3 -m benchmarks.pool [--rows 50000] [--folds 5] [--workload compare|importance|both|none]
-                                  [--learners NAME ...] [--train NAME]
+                                  [--learners NAME ...] [--train NAME] [--evaluation kfold|split]
 
 The site is built into a temporary folder and served from there; headless Chromium opens it, a table of
 `rows` x 20 numeric columns and a 3-class target is uploaded, and "Compare learners" ranks every
@@ -12,9 +12,11 @@ the page leaves it out) on k folds: with 1 worker (the page's own), then with 2 
 from the click to the status line settling on "Ready" (benchmarks/workflows_page.py's clock); the rankings
 must agree, the times aside.
 
-With --train NAME, Train of that learner under the same k folds is timed too, with 1 worker and with 2 (warm):
-with more than one, the folds are fitted in the pool and the final model in the page's worker; the Metrics
-tab's text must agree.
+With --train NAME, Train of that learner under the same k folds (or, with --evaluation split, the page's
+default held-out split) is timed too, with 1 worker and with 2 (cold, warm): with more than one, the folds
+are fitted in the pool, and so are a seeded forest's or bagging ensemble's trees (its final model's; a
+random forest has 100 by default), the page's worker assembling them; the Metrics tab's text must agree.
+`--train RandomForestClassifier --evaluation split --workload none` times the trees alone.
 
 Then what one more worker costs: the seconds until a new worker (web/js/worker.js, from the same snapshot)
 answers its first command, the first one the page starts after its own (cold) and two more (warm: the
@@ -28,6 +30,7 @@ each time is from opening the view to "Ready". The importances' text twins must 
 """
 
 import argparse
+import os
 import pathlib
 import platform
 import sys
@@ -190,7 +193,9 @@ def main(argv=None):
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--learners", nargs="*", default=[], help="these learners (names) instead of every one")
     parser.add_argument("--workload", choices=("compare", "importance", "both", "none"), default="both")
-    parser.add_argument("--train", help="also time Train of this learner (name) under k-fold, 1 and 2 workers")
+    parser.add_argument("--train", help="also time Train of this learner (name), 1 and 2 workers")
+    parser.add_argument("--evaluation", choices=("kfold", "split"), default="kfold",
+                        help="how Train and the other workloads evaluate (split: the page's held-out rows)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -212,8 +217,11 @@ def main(argv=None):
             page.set_input_files("#csv-file", str(csv_path))
             page.wait_for_function(f"() => document.getElementById('data-summary').textContent.includes('{csv_name}')")
             page.select_option("#target", "label")
-            page.check('input[name="eval-method"][value="kfold"]')
-            page.fill("#cv-k", str(args.folds))
+            if args.evaluation == "kfold":
+                page.check('input[name="eval-method"][value="kfold"]')
+                page.fill("#cv-k", str(args.folds))
+            else:
+                page.check('input[name="eval-method"][value="split"]')
             trained = train_workload(page, args) if args.train else None
             if comparing:
                 compare_workload(page, args, csv_name, starts)
@@ -225,7 +233,7 @@ def main(argv=None):
 
 
 def train_workload(page, args):
-    """Train of args.train under the k folds with 1 worker, then 2 (cold, warm): [(seconds, metrics text)]."""
+    """Train of args.train with 1 worker, then 2 (cold, warm): [(seconds, metrics text)]."""
     page.select_option("#model", args.train)
     return one_cold_warm(page, train, "Train")
 
@@ -261,11 +269,13 @@ def say_train(args, trained):
     if not trained:
         return
     same = len({text for _, text in trained}) == 1
-    print(f"\nTrain {args.train} under {args.folds}-fold, {args.rows:,} x 20, metrics identical: {same}\n")
-    print("| run | seconds |\n|---|---|")
+    evaluated = f"under {args.folds}-fold" if args.evaluation == "kfold" else "with rows held out"
+    print(f"\nTrain {args.train} {evaluated}, {args.rows:,} x 20, metrics identical: {same} (load average "
+          f"{', '.join(f'{load:.2f}' for load in os.getloadavg())})\n")
+    print("| run | seconds | ratio to 1 worker |\n|---|---|---|")
     runs = ("1 worker (the page's own)", "2 pool workers, cold", "2 pool workers, warm")
     for (seconds, _), run in zip(trained, runs):
-        print(f"| {run} | {seconds:.1f} |")
+        print(f"| {run} | {seconds:.1f} | {seconds / trained[0][0]:.2f} |")
     if not same:
         raise SystemExit("the metrics differ between 1 and 2 workers")
 
