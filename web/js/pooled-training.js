@@ -14,8 +14,6 @@ import { workerCount } from "./workers-box.js";
 
 // What the bar gives the pool's pieces: the page's worker reports from here on (training.py).
 const POOL_SHARE = 0.8;
-// The learners whose trees grow apart (workbench/tree_pieces.py).
-const ENSEMBLES = new Set(["RandomForestClassifier", "RandomForestRegressor", "BaggingClassifier", "BaggingRegressor"]);
 // Ranges of trees per worker: a few, so the bar moves and a worker done early takes another.
 const TREE_PIECES_PER_WORKER = 3;
 
@@ -37,7 +35,8 @@ function common({ target, features, model, params, evaluation, preprocessing, sa
   return { target, features, model, params, evaluation, preprocessing, sample };
 }
 
-const labelOf = (model) => store.get().models.find((m) => m.name === model)?.label || model;
+const descriptorOf = (model) => store.get().models.find((m) => m.name === model);
+const labelOf = (model) => descriptorOf(model)?.label || model;
 
 // A piece a fold under k-fold (a clustering or a projection has none), weighing a fit on k - 1 folds' rows.
 function foldPieces(args) {
@@ -49,7 +48,9 @@ function foldPieces(args) {
 
 // A seeded ensemble's trees in about TREE_PIECES_PER_WORKER ranges a worker, each weighing its share of a fit.
 function treePieces(args, size) {
-  if (!ENSEMBLES.has(args.model) || paramOf(args, "random_state") === null) return [];
+  if (!descriptorOf(args.model)?.capabilities.includes("trees_apart") || paramOf(args, "random_state") === null) {
+    return [];  // the learners whose trees grow apart (workbench/tree_pieces.py), seeded
+  }
   const n = paramOf(args, "n_estimators");
   const count = Math.min(n, size * TREE_PIECES_PER_WORKER);
   const cut = (i) => Math.round((i * n) / count);
@@ -60,7 +61,7 @@ function treePieces(args, size) {
 // A hyperparameter as the training sets it: the form's value, else the learner's default (null is a value).
 function paramOf(args, name) {
   if (args.params && name in args.params) return args.params[name];
-  return store.get().models.find((m) => m.name === args.model)?.params.find((p) => p.name === name)?.default;
+  return descriptorOf(args.model)?.params.find((p) => p.name === name)?.default;
 }
 
 // The bar for the pool's pieces: the share of the work done, and the folds fitted, then the trees grown.

@@ -41,6 +41,8 @@ CAPABILITIES = {
     "regression_fit": "its fitted line or curve along one feature is drawn in the Regression view",
     "forest": "it is an ensemble of trees (`estimators_`, each answering predict), drawn in the Forest view",
     "staged": "`staged_predict` gives its predictions after each stage, drawn as the Staged score view",
+    "trees_apart": "its trees grow independently of one another (`grow_trees`, `fit_from_trees`): the pool of "
+                   "workers grows ranges of them side by side",
     "network": "it is a network of units (`coefs_`, `intercepts_`, `loss_curve_`) drawn in the Network view",
     "steps": "trace=True records steps the workbench replays as frames (family key: `steps`)",
     "exercises": "the workbench makes seeded exercises from it (kind: `exercise`)",

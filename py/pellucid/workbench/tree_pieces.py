@@ -23,14 +23,14 @@ from ..learners.ensemble import model_file
 _FIELD = "params.n_estimators"
 
 
-def can_pool(estimator):
-    """Whether the estimator's trees can be grown in pieces: a seeded forest or bagging ensemble."""
-    return hasattr(estimator, "grow_trees") and estimator.random_state is not None
+def can_pool(run):
+    """Whether the run's trees can be grown in pieces: a seeded ensemble whose trees grow apart."""
+    return run.learner.can("trees_apart") and run.estimator.random_state is not None
 
 
 def check_poolable(run):
-    if not can_pool(run.estimator):
-        seeded = hasattr(run.estimator, "grow_trees")
+    if not can_pool(run):
+        seeded = run.learner.can("trees_apart")
         raise DataError(f"{run.label} cannot be trained from trees grown apart: "
                         + ("without a seed (random_state) its trees would be of different forests."
                            if seeded else "only a random forest's or a bagging ensemble's trees can."),

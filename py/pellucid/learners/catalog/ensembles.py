@@ -62,9 +62,9 @@ _TUNE = (("n_estimators", (10, 25, 50, 100)), ("max_depth", (None, 3, 6, 10)))
 # the probabilities once and take their argmax, rather than reading every tree twice.
 _SHARED = dict(group="Ensembles", needs="categories", steps="ensemble", tune=_TUNE, summary="forest")
 _CLASSIFIER = dict(_SHARED, task=Task.CLASSIFICATION, predict_is_argmax_proba=True,
-                   capabilities={"probabilities", "boundary", "steps", "forest", "staged"})
+                   capabilities={"probabilities", "boundary", "steps", "forest", "staged", "trees_apart"})
 _REGRESSOR = dict(_SHARED, task=Task.REGRESSION,
-                  capabilities={"boundary", "regression_fit", "steps", "forest", "staged"})
+                  capabilities={"boundary", "regression_fit", "steps", "forest", "staged", "trees_apart"})
 
 LEARNERS = (
     Learner(RandomForestClassifier, "Random forest", sklearn=SklearnTwin(_forest_classifier, _notes), **_CLASSIFIER),
