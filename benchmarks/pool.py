@@ -1,7 +1,7 @@
 """Compare learners, and a model's permutation importance, in the page's pool of workers against the page's one
 worker, and what a pool worker costs.
 
-Usage: python3 -m benchmarks.pool [--rows 50000] [--folds 5] [--workload compare|importance|both|none]
+Usage: python3 -m benchmarks.pool [--rows 50000] [--folds 5] [--workload compare|importance|tune|both|none]
                                   [--learners NAME ...] [--train NAME] [--evaluation kfold|split]
 
 The site is built into a temporary folder and served from there; headless Chromium opens it, a table of
@@ -22,6 +22,10 @@ Then what one more worker costs: the seconds until a new worker (web/js/worker.j
 answers its first command, the first one the page starts after its own (cold) and two more (warm: the
 browser has its files and compiled code by then); the seconds it takes to load the table; and Pyodide's heap
 in it after the load and in a pool worker after the comparison (the budget web/js/pool.js sizes the pool by).
+
+The tune workload (--workload tune): Tune of a decision tree over max_depth 2, 4, 6, 8, 10 against
+min_samples_leaf 1, 5, 10, 20, 50 (25 cells) in k folds, with 1 worker, then 2 pool workers cold and warm; each
+time is from pressing Tune to "Ready", and the heatmap's table twins must agree.
 
 The importance workload: k-NN trained on the same table in k folds, then its Importance view opened (permutation
 importance of the 20 features, each fold's model refitted and its held-out rows shuffled) with 1 worker, then 2
@@ -152,6 +156,29 @@ def importance(page, workers):
     return seconds, page.locator("#importance-text").text_content()
 
 
+TUNE_GRID = ("max_depth", "2, 4, 6, 8, 10", "min_samples_leaf", "1, 5, 10, 20, 50")
+
+
+def tune(page, workers):
+    """Seconds of Tune over TUNE_GRID with `workers` workers, and the heatmap's table twin as text."""
+    page.evaluate("() => document.getElementById('tune-text').replaceChildren()")
+    first, values, second, second_values = TUNE_GRID
+    page.select_option("#tune-param-1", first)
+    page.fill("#tune-values-1", values)
+    page.select_option("#tune-param-2", second)
+    page.fill("#tune-values-2", second_values)
+    seconds = timed_click(page, workers, "#tune", "tuning")
+    page.wait_for_function("() => document.querySelector('#tune-text table')")
+    return seconds, page.locator("#tune-text").text_content()
+
+
+def tune_workload(page, args):
+    page.select_option("#model", "DecisionTreeClassifier")
+    page.fill("#tune-k", str(args.folds))
+    runs = one_cold_warm(page, tune, "Tune")
+    report_runs(f"Tune of a decision tree, 25 cells x {args.folds} folds, {args.rows:,} x 20", runs, "heatmaps")
+
+
 def one_cold_warm(page, timed, what):
     """`timed(page, workers)` with 1 worker, then 2 (cold: started for it), then 2 again (warm: kept), each
     said as it ends: [(seconds, what it showed)] in that order."""
@@ -163,16 +190,23 @@ def one_cold_warm(page, timed, what):
 
 
 def importance_workload(page, args):
-    (one, one_text), (cold, cold_text), (warm, warm_text) = one_cold_warm(page, importance, "importance")
+    runs = one_cold_warm(page, importance, "importance")
+    report_runs(f"Permutation importance of k-NN, {args.rows:,} x 20, {args.folds} folds", runs, "importances")
+
+
+def report_runs(title, runs, what):
+    """The table of one_cold_warm's `runs` (1 worker, 2 cold, 2 warm) with their ratios to 1 worker; the
+    benchmark ends if what they showed (`what`) differs."""
+    (one, one_text), (cold, cold_text), (warm, warm_text) = runs
     same = one_text == cold_text == warm_text
-    print(f"\nPermutation importance of k-NN, {args.rows:,} x 20, {args.folds} folds ({platform.machine()}, "
-          f"{__import__('os').cpu_count()} CPUs), importances identical: {same}\n")
+    print(f"\n{title} ({platform.machine()}, {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}), "
+          f"{what} identical: {same}\n")
     print("| run | seconds | ratio to 1 worker |\n|---|---|---|")
     print(f"| 1 worker (the page's own) | {one:.1f} | 1 |")
     print(f"| 2 pool workers, cold (started, table loaded) | {cold:.1f} | {cold / one:.2f} |")
     print(f"| 2 pool workers, warm (kept) | {warm:.1f} | {warm / one:.2f} |\n")
     if not same:
-        raise SystemExit("the importances differ between 1 and 2 workers")
+        raise SystemExit(f"the {what} differ between 1 and 2 workers")
 
 
 def say(text):
@@ -192,7 +226,7 @@ def main(argv=None):
     parser.add_argument("--rows", type=int, default=50_000)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--learners", nargs="*", default=[], help="these learners (names) instead of every one")
-    parser.add_argument("--workload", choices=("compare", "importance", "both", "none"), default="both")
+    parser.add_argument("--workload", choices=("compare", "importance", "tune", "both", "none"), default="both")
     parser.add_argument("--train", help="also time Train of this learner (name), 1 and 2 workers")
     parser.add_argument("--evaluation", choices=("kfold", "split"), default="kfold",
                         help="how Train and the other workloads evaluate (split: the page's held-out rows)")
@@ -227,6 +261,8 @@ def main(argv=None):
                 compare_workload(page, args, csv_name, starts)
             if args.workload in ("importance", "both"):
                 importance_workload(page, args)
+            if args.workload == "tune":
+                tune_workload(page, args)
             browser.close()
         server.shutdown()
     say_train(args, trained)
@@ -249,7 +285,7 @@ def compare_workload(page, args, csv_name, starts):
     same = one_rows == cold_rows == warm_rows
     learners = len([row for row in one_rows if not row[0].startswith("Baseline")])
     print(f"\nCompare learners, {args.rows:,} x 20, {learners} classification learners x {args.folds} folds "
-          f"({platform.machine()}, {__import__('os').cpu_count()} CPUs), rankings identical: {same}\n")
+          f"({platform.machine()}, {os.cpu_count()} CPUs), rankings identical: {same}\n")
     print("| run | seconds |\n|---|---|")
     print(f"| 1 worker (the page's own) | {one:.1f} |")
     print(f"| 2 pool workers, cold (started, table loaded) | {cold:.1f} |")

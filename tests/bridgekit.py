@@ -52,3 +52,13 @@ def session_with_csv(folder, text, name="data.csv"):
     assert info["ok"], info
     fresh.table_id = info["result"]["table_id"]
     return fresh
+
+
+def without(value, keys):
+    """A reply with `keys` left out at every depth: what differs between two workers' replies of the same
+    work (the measured times, a model's id), so that the rest can be compared whole."""
+    if isinstance(value, dict):
+        return {key: without(v, keys) for key, v in value.items() if key not in keys}
+    if isinstance(value, list):
+        return [without(v, keys) for v in value]
+    return value

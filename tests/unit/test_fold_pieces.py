@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from bridgekit import ok_in as call
+from bridgekit import without
 from pellucid import bridge
 from pellucid.workbench import fold_pieces
 
@@ -77,11 +78,7 @@ CASES = {
 
 
 def without_times(value):
-    if isinstance(value, dict):
-        return {key: without_times(v) for key, v in value.items() if key not in TIMES + ("model_id",)}
-    if isinstance(value, list):
-        return [without_times(v) for v in value]
-    return value
+    return without(value, TIMES + ("model_id",))
 
 
 def request_for(source, request):

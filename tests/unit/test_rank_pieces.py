@@ -9,6 +9,7 @@ import json
 import pytest
 
 from bridgekit import ok_in as call
+from bridgekit import without
 from pellucid import bridge
 
 TIMES = ("fit_seconds", "predict_seconds")
@@ -26,11 +27,7 @@ def loaded(name, **generator):
 
 
 def without_times(value):
-    if isinstance(value, dict):
-        return {key: without_times(v) for key, v in value.items() if key not in TIMES}
-    if isinstance(value, list):
-        return [without_times(v) for v in value]
-    return value
+    return without(value, TIMES)
 
 
 CASES = {

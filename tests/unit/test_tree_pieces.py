@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from bridgekit import ok_in as call
+from bridgekit import without
 from pellucid import DataError, bridge
 from pellucid.learners.ensemble import RandomForestClassifier
 
@@ -71,11 +72,7 @@ def pieces_of(source, request, ranges):
 
 
 def without_times(value):
-    if isinstance(value, dict):
-        return {key: without_times(v) for key, v in value.items() if key not in TIMES}
-    if isinstance(value, list):
-        return [without_times(v) for v in value]
-    return value
+    return without(value, TIMES)
 
 
 def shuffled_ranges(n, seed):
