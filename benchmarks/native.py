@@ -1,9 +1,12 @@
 """Run the benchmark suite natively (CPython), single-threaded, and print the Markdown tables.
 
 Usage: python3 -m benchmarks.native [--repeats 5] [--only SUBSTRING ...] [--profile SUBSTRING]
+       python3 -m benchmarks.native --grid [--quick] [--memory] [--only LEARNER ...]
 
 The thread variables are set before numpy is imported, so BLAS runs on one thread, as in Pyodide.
 --profile runs cProfile over pellucid's call of the first matching workload and prints the top functions.
+--grid runs issue 31's grid instead of the suite (grid.py: every learner with a twin, by rows, features and
+settings); --quick makes its cells tiny, --memory adds each learner's peak memory.
 """
 
 import os
@@ -71,7 +74,16 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=5, help="timed runs of each side at least (default 5)")
     parser.add_argument("--only", nargs="*", help="run only workloads whose name contains one of these")
     parser.add_argument("--profile", help="profile pellucid on the first workload whose name contains this")
+    parser.add_argument("--grid", action="store_true", help="run the grid of sizes and settings (grid.py)")
+    parser.add_argument("--quick", action="store_true", help="with --grid: tiny cells, a smoke run")
+    parser.add_argument("--memory", action="store_true", help="with --grid: each learner's peak memory too")
     args = parser.parse_args(argv)
+    if args.grid:
+        from benchmarks import grid_run
+        print(f"Machine: {machine()}\n", flush=True)
+        grid_run.run(quick=args.quick, memory=args.memory, only=args.only,
+                     out=lambda text: print(text, flush=True))
+        return 0
     if args.profile:
         profile(args.profile)
         return 0

@@ -16,12 +16,26 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
+# A fresh process runs `setup`, which defines X (the data) and whatever the work needs, notes its resident
+# size, runs `work`, then reads its peak resident size.
 CHILD = r"""
 import json, os, resource, sys
 os.environ.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
-sys.path.insert(0, {py!r})
+sys.path[:0] = [{py!r}, {root!r}]
 import numpy as np
-n, d, library, workload = {n}, {d}, {library!r}, {workload!r}
+page = os.sysconf("SC_PAGE_SIZE")
+{setup}
+before = int(open("/proc/self/statm").read().split()[1]) * page
+{work}
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({{"above_data_mb": (peak - before) / 1e6, "data_mb": X.nbytes / 1e6}}))
+"""
+
+# Forgets the peak so far (Linux): what comes after is measured alone.
+RESET_PEAK = 'open("/proc/self/clear_refs", "w").write("5")'
+
+SETUP = r"""
+n, d, library = {n}, {d}, {library!r}
 rng = np.random.default_rng(0)
 X = rng.normal(size=(n, d))
 y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(size=n) > 0).astype(int)
@@ -32,35 +46,33 @@ else:
     from sklearn.neighbors import KNeighborsClassifier
     from sklearn.linear_model import LogisticRegression
     from sklearn.decomposition import PCA
-page = os.sysconf("SC_PAGE_SIZE")
-if workload == "k-NN predict 1,000 rows, fitted first":  # the fit's own peak is forgotten before measuring
-    model = KNeighborsClassifier().fit(X, y)
-    open("/proc/self/clear_refs", "w").write("5")
-before = int(open("/proc/self/statm").read().split()[1]) * page
-if workload == "tree fit + predict":
-    DecisionTreeClassifier(random_state=0).fit(X, y).predict(X)
-elif workload == "logistic regression fit":
-    LogisticRegression().fit(X, y)
-elif workload == "PCA(10) fit + transform":
-    PCA(n_components=10).fit(X).transform(X)
-elif workload == "k-NN fit + predict 1,000 rows":
-    KNeighborsClassifier().fit(X, y).predict(X[:1000])
-elif workload == "k-NN fit":
-    KNeighborsClassifier().fit(X, y)
-elif workload == "k-NN predict 1,000 rows, fitted first":
-    model.predict(X[:1000])
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-print(json.dumps({{"above_data_mb": (peak - before) / 1e6, "data_mb": X.nbytes / 1e6}}))
 """
 
-WORKLOADS = ("tree fit + predict", "logistic regression fit", "PCA(10) fit + transform",
-             "k-NN fit + predict 1,000 rows", "k-NN fit", "k-NN predict 1,000 rows, fitted first")
+WORK = {
+    "tree fit + predict": "DecisionTreeClassifier(random_state=0).fit(X, y).predict(X)",
+    "logistic regression fit": "LogisticRegression().fit(X, y)",
+    "PCA(10) fit + transform": "PCA(n_components=10).fit(X).transform(X)",
+    "k-NN fit + predict 1,000 rows": "KNeighborsClassifier().fit(X, y).predict(X[:1000])",
+    "k-NN fit": "KNeighborsClassifier().fit(X, y)",
+    "k-NN predict 1,000 rows, fitted first": "model.predict(X[:1000])",
+}
+# The fit's own peak is forgotten before measuring the prediction.
+FIRST = {"k-NN predict 1,000 rows, fitted first": "model = KNeighborsClassifier().fit(X, y)\n" + RESET_PEAK}
+
+WORKLOADS = tuple(WORK)
+
+
+def peak_above(setup, work):
+    """{"above_data_mb", "data_mb"}: the peak resident size of a fresh process running `work` (Python
+    source) above its size after `setup` (source that defines X, the data, and what `work` uses)."""
+    code = CHILD.format(py=str(ROOT / "py"), root=str(ROOT), setup=setup, work=work)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def measure(library, workload, n, d):
-    code = CHILD.format(py=str(ROOT / "py"), n=n, d=d, library=library, workload=workload)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    setup = SETUP.format(n=n, d=d, library=library) + FIRST.get(workload, "")
+    return peak_above(setup, WORK[workload])
 
 
 def main():

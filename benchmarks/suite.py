@@ -51,14 +51,15 @@ def _timed(call, calls=1):
         gc.enable()
 
 
-def measure(workload, repeats=5):
+def measure(workload, repeats=5, min_time=MIN_TIME):
     """{"name", "group", "pellucid_ms", "sklearn_ms", "ratio", "met", "repeats", "calls", "check"} for one
-    workload: the best time per call of each side, over `repeats` samples of `calls` calls each."""
+    workload: the best time per call of each side, over `repeats` samples of `calls` calls each (more
+    while less than `min_time` seconds have been spent)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # convergence chatter is reported by `check`, not as warnings
         p_call, s_call, check = workload.prepare()
         calls, p_times, s_times, spent = 1, [], [], 0.0
-        while len(p_times) < repeats or (spent < MIN_TIME and len(p_times) < MAX_REPEATS):
+        while len(p_times) < repeats or (spent < min_time and len(p_times) < MAX_REPEATS):
             tp, p_result = _timed(p_call, calls)
             ts, s_result = _timed(s_call, calls)
             spent += (tp + ts) * calls

@@ -1,0 +1,138 @@
+"""The grid (issue 31): every learner that has a scikit-learn twin, at the sizes and settings people use.
+
+For each learner an Entry says which data it reads (grid_data's kinds), which row counts it is timed at
+with 20 features, at how many rows the feature counts 5 and 200 are tried, the wide table (fewer rows
+than features), the settings people change, and how the two libraries' answers are compared. `cells`
+turns an entry into its cells. Both libraries get the same settings: pellucid's estimator is made with
+them and scikit-learn's through the learner's own descriptor (`SklearnTwin.build`, what "Compare with
+scikit-learn" uses), so the twin is the one the product stands behind.
+
+Row counts are 10^3 to 10^6 where the learner's cost allows the whole grid to finish in 15 minutes on a
+2-CPU machine; `skipped` says which are left out and why.
+"""
+
+import dataclasses
+
+ROWS = (1_000, 10_000, 100_000, 1_000_000)
+FEATURES = (5, 200)  # beside the 20 of the row cells
+WIDE = (200, 1_000)  # rows < features
+BASE_FEATURES = 20
+QUICK = dict(rows=(300,), features=(5,), feature_rows=300, wide=(30, 60), settings_rows=300)
+
+# The agreement checks (grid_cells.AGREE): "score" compares accuracy or R^2 on the predicted rows,
+# "inertia" k-means' sum of squared distances, "labels" two clusterings (adjusted Rand index),
+# "variance" PCA's explained variance ratios.
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    name: str  # pellucid's class name, as the registry knows it
+    data: str  # grid_data kind
+    agree: str = "score"
+    tol: float = 0.02  # how far the two answers may differ (see grid_cells.AGREE)
+    rows: tuple = ROWS
+    feature_rows: int = 10_000  # the rows of the 5- and 200-feature cells
+    wide: tuple = WIDE
+    settings: tuple = ()  # each a dict of changed settings, timed at settings_rows x 20
+    settings_rows: int = 10_000
+    base: dict = dataclasses.field(default_factory=dict)  # settings of every cell (say why in `skipped`)
+    call: str = "predict"  # what is timed after fit: "predict", "transform" or None
+    queries: bool = False  # predict new rows (grid_data.queries) rather than the training rows
+    memory: tuple = (1_000_000, 20)  # the cell whose peak memory is measured
+    skipped: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    entry: Entry
+    rows: int
+    features: int
+    settings: dict
+    label: str
+
+    @property
+    def params(self):
+        return {**self.entry.base, **self.settings}
+
+
+_FOREST = "100 trees grown in full on 10^5 rows take minutes a side; 10^5 and 10^6 are left out"
+_BOOSTED = "each tree is grown on every row; at 10^5 rows"
+
+ENTRIES = (
+    Entry("DecisionTreeClassifier", "classes", rows=ROWS[:3], settings=({"max_depth": 5}, {"criterion": "gini"}),
+          memory=(100_000, 20), skipped="10^6: a full-depth tree on 10^6 noisy rows takes minutes a side"),
+    Entry("DecisionTreeRegressor", "values", rows=ROWS[:3], settings=({"max_depth": 5},), memory=(100_000, 20),
+          skipped="10^6: a full-depth tree on 10^6 noisy rows takes minutes a side"),
+    Entry("RandomForestClassifier", "classes", rows=ROWS[:2], feature_rows=1_000, settings_rows=1_000,
+          settings=({"n_estimators": 10}, {"max_depth": 6}), memory=(10_000, 20), skipped=_FOREST),
+    Entry("RandomForestRegressor", "values", rows=ROWS[:2], feature_rows=1_000, settings_rows=1_000,
+          settings=({"n_estimators": 10}, {"max_depth": 6}), memory=(10_000, 20), skipped=_FOREST),
+    Entry("BaggingClassifier", "classes", rows=ROWS[:3], settings=({"n_estimators": 30},), memory=(100_000, 20),
+          tol=0.03, skipped="10^6: ten full-depth trees on 10^6 rows take minutes a side"),
+    Entry("BaggingRegressor", "values", rows=ROWS[:3], settings=({"n_estimators": 30},), memory=(100_000, 20),
+          tol=0.03, skipped="10^6: ten full-depth trees on 10^6 rows take minutes a side"),
+    Entry("AdaBoostClassifier", "classes", rows=ROWS[:3], settings=({"n_estimators": 200}, {"max_depth": 3}),
+          settings_rows=1_000, memory=(100_000, 20), tol=0.03,
+          skipped="10^6: 50 rounds over 10^6 rows take minutes a side"),
+    Entry("GradientBoostingClassifier", "classes", rows=ROWS[:2], feature_rows=1_000, settings_rows=1_000,
+          settings=({"n_estimators": 20}, {"max_depth": 5}), memory=(10_000, 20), tol=0.03,
+          skipped=f"{_BOOSTED} 3 classes x 100 trees take minutes a side; 10^5 and 10^6 are left out"),
+    Entry("GradientBoostingRegressor", "values", rows=ROWS[:2], settings=({"n_estimators": 20}, {"max_depth": 5}),
+          memory=(10_000, 20), skipped=f"{_BOOSTED} 100 trees take minutes a side; 10^5 and 10^6 are left out"),
+    Entry("LinearRegression", "values", agree="score", tol=1e-6, settings=({"l2": 1e-3},)),
+    Entry("LogisticRegression", "classes", settings=({"l2": 1e-3},), tol=0.005),
+    Entry("Perceptron", "classes", rows=ROWS[:3], settings=({"max_iter": 5}, {"tol": 1e-3}), tol=0.1,
+          memory=(100_000, 20),
+          skipped="10^6: 100 epochs over 10^6 noisy rows take minutes a side (both run every epoch)"),
+    Entry("GaussianNB", "classes", settings=({"var_smoothing": 1e-3},), tol=1e-6),
+    Entry("BernoulliNB", "classes", settings=({"alpha": 0.1},), tol=1e-6),
+    Entry("MultinomialNB", "counts", settings=({"alpha": 0.1},), tol=1e-6),
+    Entry("CategoricalNB", "categories", settings=({"alpha": 0.1},), tol=1e-6),
+    Entry("KNeighborsClassifier", "classes", queries=True, settings=({"n_neighbors": 1}, {"n_neighbors": 25})),
+    Entry("KNeighborsRegressor", "values", queries=True, tol=1e-6,
+          settings=({"n_neighbors": 25}, {"weights": "distance"})),
+    Entry("KernelRegression", "values", rows=(1_000, 2_000), feature_rows=2_000, settings_rows=2_000,
+          base={"gamma": 0.05}, settings=({"l2": 1e-3}, {"kernel": "poly"}), queries=True, tol=0.5,
+          memory=(2_000, 20),
+          skipped="fit keeps at most 2,000 rows (its n x n kernel matrix); gamma is set (0.05) so both use "
+                  "the same; pellucid descends the gradient, scikit-learn solves exactly, so R^2 differs"),
+    Entry("MLPClassifier", "classes", rows=ROWS[:2], feature_rows=1_000, settings_rows=1_000, tol=0.05,
+          settings=({"max_iter": 20}, {"hidden_layer_sizes": (32,)}), memory=(10_000, 20),
+          skipped="10^5 and more: 200 epochs of adam take minutes a side"),
+    Entry("MLPRegressor", "values", rows=ROWS[:2], feature_rows=1_000, settings_rows=1_000, tol=0.05,
+          settings=({"max_iter": 20}, {"hidden_layer_sizes": (32,)}), memory=(10_000, 20),
+          skipped="10^5 and more: 200 epochs of adam take minutes a side"),
+    Entry("KMeans", "clusters", agree="inertia", tol=0.1, settings=({"n_clusters": 8}, {"n_clusters": 5})),
+    Entry("AgglomerativeClustering", "clusters", agree="labels", tol=0.01, rows=(1_000, 5_000), feature_rows=1_000,
+          settings_rows=1_000, call=None, settings=({"linkage": "complete"}, {"n_clusters": 5}), memory=(5_000, 20),
+          skipped="fit keeps at most 5,000 rows (memory and time grow with the square of the rows)"),
+    Entry("PCA", "values", agree="variance", tol=1e-6, call="transform", settings=({"n_components": 5},)),
+)
+
+
+def _size(rows, features):
+    return f"{rows:,} x {features:,}"
+
+
+def _setting(settings):
+    return ", ".join(f"{k}={v!r}" for k, v in settings.items())
+
+
+def cells(entry, quick=False):
+    """The entry's cells, in order: row counts at 20 features, the other feature counts, the wide table,
+    the changed settings. `quick`: one tiny cell of each sort, for a smoke run."""
+    shape = QUICK if quick else dict(rows=entry.rows, features=FEATURES, feature_rows=entry.feature_rows,
+                                     wide=entry.wide, settings_rows=entry.settings_rows)
+    out = [Cell(entry, n, BASE_FEATURES, {}, _size(n, BASE_FEATURES)) for n in shape["rows"]]
+    out += [Cell(entry, shape["feature_rows"], d, {}, _size(shape["feature_rows"], d)) for d in shape["features"]]
+    if shape["wide"]:
+        out.append(Cell(entry, *shape["wide"], {}, _size(*shape["wide"]) + " (wide)"))
+    for settings in entry.settings:
+        rows = shape["settings_rows"]
+        out.append(Cell(entry, rows, BASE_FEATURES, settings, f"{_size(rows, BASE_FEATURES)}, {_setting(settings)}"))
+    return out
+
+
+def entries(only=None):
+    """The entries whose name contains one of `only` (all if None)."""
+    return [e for e in ENTRIES if not only or any(part in e.name for part in only)]
