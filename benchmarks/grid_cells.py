@@ -4,7 +4,8 @@ fitted models the same way, and the two answers compared.
 
 Repeats: a cell of up to 200,000 values takes at least 3 samples a side, a larger one at least 1 (a
 10^6-row fit can take tens of seconds); every call is repeated until about MIN_TIME seconds have gone to
-it, so fast calls get many samples (and are batched when under 10 ms, as in the suite).
+it, so fast calls get many samples (and are batched when under 10 ms, as in the suite). A smoke run
+(min_time 0) takes one sample a side.
 """
 
 import importlib
@@ -14,7 +15,7 @@ import numpy as np
 
 from benchmarks import grid_data, suite
 
-MIN_TIME = 0.4
+MIN_TIME = 0.25
 SMALL_CELL = 200_000  # values (rows x features) up to which a cell takes at least 3 samples
 _SK_MODULES = ("cluster", "decomposition", "ensemble", "kernel_ridge", "linear_model", "naive_bayes", "neighbors",
                "neural_network", "tree")
@@ -74,12 +75,12 @@ def fit_args(cell, X, y):
     return (X,) if cell.entry.data == "clusters" or cell.entry.name == "PCA" else (X, y)
 
 
-def _timed(name, call_p, call_s, repeats, kept):
+def _timed(name, call_p, call_s, repeats, min_time, kept):
     """suite.measure of two calls, keeping their last results in `kept` (the fitted models or answers)."""
     def check(p, s):
         kept[:] = [p, s]
         return ""
-    return suite.measure(suite.Workload(name, "grid", lambda: (call_p, call_s, check)), repeats, MIN_TIME)
+    return suite.measure(suite.Workload(name, "grid", lambda: (call_p, call_s, check)), repeats, min_time)
 
 
 def _row(cell, call, timing):
@@ -87,22 +88,23 @@ def _row(cell, call, timing):
             "sklearn_s": timing["sklearn_ms"] / 1e3, "ratio": timing["ratio"], "samples": timing["repeats"]}
 
 
-def run(cell):
+def run(cell, min_time=MIN_TIME):
     """[row, ...]: fit, and predict or transform if the learner has one, each {"learner", "cell", "call",
     "pellucid_s", "sklearn_s", "ratio", "samples", "agree", "ok"}; the agreement is on the last row."""
     X, y = grid_data.table(cell.entry.data, cell.rows, cell.features)
     ours, theirs = models(cell)
-    repeats = 3 if cell.rows * cell.features <= SMALL_CELL else 1
+    repeats = 3 if cell.rows * cell.features <= SMALL_CELL and min_time else 1
     fitted, answers = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # convergence chatter: the agreement column says what each reached
         args = fit_args(cell, X, y)
         rows = [_row(cell, "fit", _timed(cell.label, lambda: ours.fit(*args), lambda: theirs.fit(*args),
-                                         repeats, fitted))]
+                                         repeats, min_time, fitted))]
         if cell.entry.call:
             Q, yq = grid_data.queries(cell.entry.data, cell.features) if cell.entry.queries else (X, y)
             p, s = (getattr(m, cell.entry.call) for m in fitted)
-            rows.append(_row(cell, cell.entry.call, _timed(cell.label, lambda: p(Q), lambda: s(Q), repeats, answers)))
+            rows.append(_row(cell, cell.entry.call, _timed(cell.label, lambda: p(Q), lambda: s(Q), repeats, min_time,
+                                                            answers)))
     if cell.entry.agree == "score":
         ok, text = _score(cell, yq, *answers)
     else:
