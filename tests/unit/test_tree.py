@@ -296,6 +296,14 @@ def test_routing_many_features_follows_every_test():
     np.testing.assert_array_equal(model.apply(Q), _one_test_at_a_time(model.tree_, Q))
 
 
+def test_routing_more_features_than_numpy_has_axes_follows_every_test():
+    X, y = _noise(1000, 200, seed=4)  # a tree on 200 features splits on features beyond numpy's 64 axes
+    model = DecisionTreeClassifier().fit(X, y)
+    assert model.tree_.feature.max() >= 64
+    Q = _queries(model, X)
+    np.testing.assert_array_equal(model.apply(Q), _one_test_at_a_time(model.tree_, Q))
+
+
 def test_routing_after_pruning_uses_the_pruned_tree():
     X, y = _noise(3000, 2, seed=3)
     model = DecisionTreeClassifier(prune="reduced_error").fit(X, y)

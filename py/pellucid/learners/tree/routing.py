@@ -189,12 +189,20 @@ def box_table(tree):
             break
         if k - sum(len(c) > 0 for c in more) > saved:
             cuts, saved = more, k - sum(len(c) > 0 for c in more)
-    table = np.empty([len(c) + 1 for c in cuts], dtype=np.intp)
-    _fill_boxes(tree, cuts, table)
+    # Only the features with cuts are axes of the table (one without is a single interval, and numpy allows
+    # at most 64 axes, fewer than a wide table's features); the flat order is _boxes' all the same.
+    axes = [f for f, c in enumerate(cuts) if len(c)]
+    table = np.empty([len(cuts[f]) + 1 for f in axes], dtype=np.intp)
+    _fill_boxes(tree, cuts, table, axes)
     return cuts, table.ravel()
 
 
-def _fill_boxes(tree, cuts, table):
+def _cells(box, axes):
+    """The table's cells of a box ((lo, hi) per feature), on the table's axes (the features with cuts)."""
+    return tuple(slice(*box[f]) for f in axes)
+
+
+def _fill_boxes(tree, cuts, table, axes):
     """Write into every cell the deepest node whose region holds the whole cell. From the root down, a
     test x_f <= t sends the cells whose x_f range lies at or below t to the left child and those above it
     to the right; the one cell t cuts through (if any) stays at the node, its rows testing on from there.
@@ -211,18 +219,18 @@ def _fill_boxes(tree, cuts, table):
         below = c[np.maximum(split[on_f] - 1, 0)] if len(c) else np.full(len(on_f), -np.inf)
         through[on_f] = (split[on_f] == 0) | (below != t)
     split, through = split.tolist(), through.tolist()
-    stack = [(0, [(0, s) for s in table.shape])]  # (node, its box: (lo, hi) cell range per feature)
+    stack = [(0, [(0, len(c) + 1) for c in cuts])]  # (node, its box: (lo, hi) cell range per feature)
     while stack:
         node, box = stack.pop()
         f = feature[node]
         if f < 0:  # a leaf
-            table[tuple(slice(lo, hi) for lo, hi in box)] = node
+            table[_cells(box, axes)] = node
             continue
         lo, hi = box[f]
         at = min(max(split[node], lo), hi)  # cells [lo, at) go left
         after = at + 1 if through[node] and lo <= split[node] < hi else at  # cells [after, hi) go right
         if after > at:  # the cell the threshold cuts through: its rows go on from this node
-            table[tuple(slice(at, after) if g == f else slice(low, high) for g, (low, high) in enumerate(box))] = node
+            table[_cells(box[:f] + [(at, after)] + box[f + 1:], axes)] = node
         if at > lo:
             stack.append((child[node], box[:f] + [(lo, at)] + box[f + 1:]))
         if hi > after:
