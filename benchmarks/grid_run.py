@@ -17,10 +17,24 @@ def _progress(row):
           file=sys.stderr, flush=True)
 
 
+def _failed(cell, exc):
+    """The row of a cell that raised: a fifteen-minute run reports it and goes on to the next cell."""
+    return {"learner": cell.entry.name, "cell": cell.label, "call": "fit", "pellucid_s": float("nan"),
+            "sklearn_s": float("nan"), "ratio": float("nan"), "samples": 0, "agree": f"{type(exc).__name__}: {exc}",
+            "ok": False}
+
+
+def _cell_rows(cell, quick):
+    try:
+        return grid_cells.run(cell, 0.0 if quick else grid_cells.MIN_TIME)
+    except Exception as exc:  # noqa: BLE001 - any failure is reported in the table
+        return [_failed(cell, exc)]
+
+
 def run_entry(entry, quick=False, progress=None):
     rows = []
     for cell in grid.cells(entry, quick):
-        for row in grid_cells.run(cell, 0.0 if quick else grid_cells.MIN_TIME):
+        for row in _cell_rows(cell, quick):
             if progress:
                 progress(row)
             rows.append(row)
