@@ -1,7 +1,9 @@
 """Peak memory above the data's own, pellucid against scikit-learn: each (workload, library) in a fresh
 process, which makes its data, notes its resident size, runs the workload, then reads its peak resident
-size (getrusage's ru_maxrss). The difference is what the workload needed beyond the data; scikit-learn's
-compiled code allocates outside Python, so tracemalloc would miss it, and the peak resident size does not.
+size (VmHWM in /proc/self/status). The difference is what the workload needed beyond the data;
+scikit-learn's compiled code allocates outside Python, so tracemalloc would miss it, and the peak resident
+size does not. Not getrusage's ru_maxrss: Linux carries it over from the parent's size when the child
+starts, so from a parent holding large tables (the grid) every workload read the parent's size.
 "k-NN predict ..., fitted first" fits before the resident size is noted and resets the peak there
 (Linux's /proc/self/clear_refs), so it measures the prediction alone, the fitted model counted as data.
 
@@ -19,7 +21,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 # A fresh process runs `setup`, which defines X (the data) and whatever the work needs, notes its resident
 # size, runs `work`, then reads its peak resident size.
 CHILD = r"""
-import json, os, resource, sys
+import json, os, sys
 os.environ.update(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
 sys.path[:0] = [{py!r}, {root!r}]
 import numpy as np
@@ -27,7 +29,7 @@ page = os.sysconf("SC_PAGE_SIZE")
 {setup}
 before = int(open("/proc/self/statm").read().split()[1]) * page
 {work}
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+peak = int(next(line for line in open("/proc/self/status") if line.startswith("VmHWM")).split()[1]) * 1024
 print(json.dumps({{"above_data_mb": (peak - before) / 1e6, "data_mb": X.nbytes / 1e6}}))
 """
 
