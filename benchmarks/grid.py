@@ -39,6 +39,7 @@ class Entry:
     call: str = "predict"  # what is timed after fit: "predict", "transform" or None
     queries: bool = False  # predict new rows (grid_data.queries) rather than the training rows
     memory: tuple = (1_000_000, 20)  # the cell whose peak memory is measured
+    cost: int = 1  # passes over the data a fit makes (trees, epochs), roughly: big ones take fewer samples
     skipped: str = ""
 
 
@@ -55,34 +56,38 @@ class Cell:
         return {**self.entry.base, **self.settings}
 
 
-_FOREST = "100 trees grown in full on 10^5 rows take minutes a side; 10^5 and 10^6 are left out"
-_BOOSTED = "each tree is grown on every row; at 10^5 rows"
+# Ensembles grow a tree per round on every row: ten to a hundred trees grown in full on 10^5 rows take
+# one to several minutes a side (bagged trees on 100,000 x 20: 47 s against 44 s, one sample; a forest's
+# 10^4 rows already take 12 s in pellucid), so they stop at 10^4 rows to keep the grid within 15 minutes,
+# and try their feature counts, wide table and settings at 10^3.
+_ENSEMBLE = dict(rows=ROWS[:2], feature_rows=1_000, settings_rows=1_000, memory=(10_000, 20))
+_SKIPPED = "10^5 and 10^6: {} on every row take minutes a side; the grid's 15 minutes do not hold them"
 
 ENTRIES = (
     Entry("DecisionTreeClassifier", "classes", rows=ROWS[:3], settings=({"max_depth": 5}, {"criterion": "gini"}),
           memory=(100_000, 20), skipped="10^6: a full-depth tree on 10^6 noisy rows takes minutes a side"),
     Entry("DecisionTreeRegressor", "values", rows=ROWS[:3], settings=({"max_depth": 5},), memory=(100_000, 20),
           skipped="10^6: a full-depth tree on 10^6 noisy rows takes minutes a side"),
-    Entry("RandomForestClassifier", "classes", rows=ROWS[:2], feature_rows=1_000, settings_rows=1_000,
-          settings=({"n_estimators": 10}, {"max_depth": 6}), memory=(10_000, 20), skipped=_FOREST),
-    Entry("RandomForestRegressor", "values", rows=ROWS[:2], feature_rows=1_000, settings_rows=1_000,
-          settings=({"n_estimators": 10}, {"max_depth": 6}), memory=(10_000, 20), skipped=_FOREST),
-    Entry("BaggingClassifier", "classes", rows=ROWS[:3], settings=({"n_estimators": 30},), memory=(100_000, 20),
-          tol=0.03, skipped="10^6: ten full-depth trees on 10^6 rows take minutes a side"),
-    Entry("BaggingRegressor", "values", rows=ROWS[:3], settings=({"n_estimators": 30},), memory=(100_000, 20),
-          tol=0.03, skipped="10^6: ten full-depth trees on 10^6 rows take minutes a side"),
-    Entry("AdaBoostClassifier", "classes", rows=ROWS[:3], settings=({"n_estimators": 200}, {"max_depth": 3}),
-          settings_rows=1_000, memory=(100_000, 20), tol=0.03,
-          skipped="10^6: 50 rounds over 10^6 rows take minutes a side"),
-    Entry("GradientBoostingClassifier", "classes", rows=ROWS[:2], feature_rows=1_000, settings_rows=1_000,
-          settings=({"n_estimators": 20}, {"max_depth": 5}), memory=(10_000, 20), tol=0.03,
-          skipped=f"{_BOOSTED} 3 classes x 100 trees take minutes a side; 10^5 and 10^6 are left out"),
-    Entry("GradientBoostingRegressor", "values", rows=ROWS[:2], settings=({"n_estimators": 20}, {"max_depth": 5}),
-          memory=(10_000, 20), skipped=f"{_BOOSTED} 100 trees take minutes a side; 10^5 and 10^6 are left out"),
+    Entry("RandomForestClassifier", "classes", settings=({"n_estimators": 10}, {"max_depth": 6}), cost=100,
+          skipped=_SKIPPED.format("100 trees grown in full"), **_ENSEMBLE),
+    Entry("RandomForestRegressor", "values", settings=({"n_estimators": 10}, {"max_depth": 6}), cost=300,
+          **{**_ENSEMBLE, "rows": ROWS[:1], "feature_rows": 300, "memory": (3_000, 20)},
+          skipped="10^4 and more: 100 trees grown in full, each split weighing every feature (max_features=1.0), "
+                  "take minutes a side; the 5- and 200-feature cells have 300 rows"),
+    Entry("BaggingClassifier", "classes", settings=({"n_estimators": 30},), tol=0.03, cost=10,
+          skipped=_SKIPPED.format("ten trees grown in full"), **_ENSEMBLE),
+    Entry("BaggingRegressor", "values", settings=({"n_estimators": 30},), tol=0.03, cost=10,
+          skipped=_SKIPPED.format("ten trees grown in full"), **_ENSEMBLE),
+    Entry("AdaBoostClassifier", "classes", settings=({"n_estimators": 200}, {"max_depth": 3}), tol=0.03, cost=50,
+          skipped=_SKIPPED.format("50 rounds"), **_ENSEMBLE),
+    Entry("GradientBoostingClassifier", "classes", settings=({"n_estimators": 20}, {"max_depth": 5}), tol=0.03,
+          cost=300, skipped=_SKIPPED.format("3 classes x 100 trees"), **_ENSEMBLE),
+    Entry("GradientBoostingRegressor", "values", settings=({"n_estimators": 20}, {"max_depth": 5}), cost=100,
+          skipped=_SKIPPED.format("100 trees"), **_ENSEMBLE),
     Entry("LinearRegression", "values", agree="score", tol=1e-6, settings=({"l2": 1e-3},)),
     Entry("LogisticRegression", "classes", settings=({"l2": 1e-3},), tol=0.005),
     Entry("Perceptron", "classes", rows=ROWS[:2], settings=({"max_iter": 5}, {"tol": 1e-3}), tol=0.1,
-          memory=(100_000, 20),
+          memory=(100_000, 20), cost=100,
           skipped="10^5 and 10^6: pellucid visits the rows one at a time in Python (about 5 us a visit), so "
                   "its 100 epochs over 10^5 noisy rows take about a minute"),
     Entry("GaussianNB", "classes", settings=({"var_smoothing": 1e-3},), tol=1e-6),
@@ -94,20 +99,21 @@ ENTRIES = (
           settings=({"n_neighbors": 25}, {"weights": "distance"})),
     Entry("KernelRegression", "values", rows=(1_000, 2_000), feature_rows=2_000, settings_rows=2_000,
           base={"gamma": 0.05, "l2": 1e-3}, settings=({"l2": 0.1}, {"kernel": "poly"}), queries=True, tol=0.2,
-          memory=(2_000, 20),
+          memory=(2_000, 20), cost=1_000,
           skipped="fit keeps at most 2,000 rows (its n x n kernel matrix). Every cell sets gamma = 0.05 (both "
                   "then use the same) and l2 = 0.001: at l2 = 0 scikit-learn solves the interpolation exactly "
                   "and on new rows scores an R^2 of -164 (300 x 5), so nothing would be compared; pellucid "
                   "descends the gradient (1,000 steps) and scikit-learn solves, so R^2 differs a little"),
     Entry("MLPClassifier", "classes", rows=ROWS[:2], feature_rows=1_000, settings_rows=1_000, tol=0.1,
-          settings=({"max_iter": 20}, {"hidden_layer_sizes": (32,)}), memory=(10_000, 20),
+          settings=({"max_iter": 20}, {"hidden_layer_sizes": (32,)}), memory=(10_000, 20), cost=200,
           skipped="10^5 and more: 200 epochs of adam take minutes a side"),
     Entry("MLPRegressor", "values", rows=ROWS[:2], feature_rows=1_000, settings_rows=1_000, tol=0.1,
-          settings=({"max_iter": 20}, {"hidden_layer_sizes": (32,)}), memory=(10_000, 20),
+          settings=({"max_iter": 20}, {"hidden_layer_sizes": (32,)}), memory=(10_000, 20), cost=200,
           skipped="10^5 and more: 200 epochs of adam take minutes a side"),
     Entry("KMeans", "clusters", agree="inertia", tol=0.1, settings=({"n_clusters": 8}, {"n_clusters": 5})),
     Entry("AgglomerativeClustering", "clusters", agree="labels", tol=0.01, rows=(1_000, 5_000), feature_rows=1_000,
           settings_rows=1_000, call=None, settings=({"linkage": "complete"}, {"n_clusters": 5}), memory=(5_000, 20),
+          cost=100,
           skipped="fit keeps at most 5,000 rows (memory and time grow with the square of the rows)"),
     Entry("PCA", "values", agree="variance", tol=1e-6, call="transform", settings=({"n_components": 5},)),
 )

@@ -2,10 +2,10 @@
 scikit-learn interleaved (suite.measure: A, B, A, B, ..., best of each), then predict or transform on the
 fitted models the same way, and the two answers compared.
 
-Repeats: a cell of up to 200,000 values takes at least 3 samples a side, a larger one at least 1 (a
-10^6-row fit can take tens of seconds); every call is repeated until about MIN_TIME seconds have gone to
-it, so fast calls get many samples (and are batched when under 10 ms, as in the suite). A smoke run
-(min_time 0) takes one sample a side.
+Repeats: a cell of up to 200,000 values (times the entry's cost: trees, epochs) takes at least 3
+samples a side, a larger one at least 1 (a 10^6-row fit can take tens of seconds); every call is
+repeated until about MIN_TIME seconds have gone to it, so fast calls get many samples (and are batched
+when under 10 ms, as in the suite). A smoke run (min_time 0) takes one sample a side.
 """
 
 import importlib
@@ -93,7 +93,7 @@ def run(cell, min_time=MIN_TIME):
     "pellucid_s", "sklearn_s", "ratio", "samples", "agree", "ok"}; the agreement is on the last row."""
     X, y = grid_data.table(cell.entry.data, cell.rows, cell.features)
     ours, theirs = models(cell)
-    repeats = 3 if cell.rows * cell.features <= SMALL_CELL and min_time else 1
+    repeats = 3 if cell.rows * cell.features * cell.entry.cost <= SMALL_CELL and min_time else 1
     fitted, answers = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # convergence chatter: the agreement column says what each reached
