@@ -111,3 +111,13 @@ def mount_learn_panel(page):
     page.evaluate("() => window.mountLearn()")
     expect(page.locator(".learn-panel")).to_have_count(1)
     return page
+
+
+def metrics_text(page):
+    """The Metrics view's text once it is drawn whole: its scores, and the confusion matrix when the view has
+    one (drawn after the scores by a renderer loaded on first use, so read too soon the text lacks it)."""
+    page.wait_for_function("""() => {
+      const body = document.getElementById('metrics-body'), box = document.getElementById('confusion-box');
+      return body.textContent.trim() !== '' && (box.hidden || box.querySelector('table') !== null);
+    }""")
+    return page.locator("#view-metrics").inner_text()

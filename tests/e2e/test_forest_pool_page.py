@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import open_example
+from pagekit import metrics_text, open_example
 from test_compare_pool_page import cancel_pooled, open_wide_kfold, pool_workers
 
 pytestmark = pytest.mark.e2e
@@ -23,7 +23,7 @@ def trained(page, workers, timeout=120_000):
     expect(page.get_by_role("status")).to_have_text("Ready", timeout=timeout)
     expect(page.get_by_role("alert")).to_be_hidden()
     page.get_by_role("tab", name="Metrics").click()
-    shown = page.locator("#view-metrics").inner_text()
+    shown = metrics_text(page)
     exported = []
     for button in ("#export-predictions", "#export-model"):
         with page.expect_download() as download:
@@ -71,4 +71,4 @@ def test_cancel_stops_the_pooled_forest_within_a_second_and_keeps_the_last_resul
     cancel_pooled(page, started, closed, "Training cancelled")
     assert time.perf_counter() - pressed < 1.0
     page.get_by_role("tab", name="Metrics").click()
-    assert page.locator("#view-metrics").inner_text() == before  # the last result is still shown
+    assert metrics_text(page) == before  # the last result is still shown

@@ -7,7 +7,7 @@ import pathlib
 import pytest
 from playwright.sync_api import expect
 
-from pagekit import open_example
+from pagekit import metrics_text, open_example
 from test_compare_pool_page import cancel_pooled, open_wide_kfold, pool_workers
 
 pytestmark = pytest.mark.e2e
@@ -21,7 +21,7 @@ def trained(page, workers, timeout=120_000):
     expect(page.get_by_role("alert")).to_be_hidden()
     page.get_by_role("tab", name="Metrics").click()
     expect(page.locator("#metrics-body")).to_contain_text("Out-of-fold")
-    shown = page.locator("#view-metrics").inner_text()
+    shown = metrics_text(page)
     with page.expect_download() as download:
         page.locator("#export-predictions").click()
     return shown, pathlib.Path(download.value.path()).read_text(encoding="utf-8-sig")
@@ -61,7 +61,7 @@ def test_cancel_stops_the_pool_and_keeps_the_data_and_the_last_result(page, site
     expect(page.get_by_role("status")).to_contain_text("folds in 2 workers")
     cancel_pooled(page, started, closed, "Training cancelled")
     page.get_by_role("tab", name="Metrics").click()
-    assert page.locator("#view-metrics").inner_text() == before  # the last result is still shown
+    assert metrics_text(page) == before  # the last result is still shown
 
     # The page trains again, its folds on new pool workers.
     page.get_by_label("Model", exact=True).select_option("GaussianNB")
