@@ -1,10 +1,9 @@
 """End to end: Train of a forest or a bagging ensemble with two workers grows its trees on the page's pool and
 gives exactly the model the page's one worker gives (the metrics, the predictions export, the model file);
-Cancel while the pool grows the trees stops every pool worker within a second and keeps the data and the
-last result."""
+Cancel while the pool grows the trees stops every pool worker and keeps the data and the last result (how
+fast, benchmarks/pool.py measures: no test asserts a time)."""
 
 import pathlib
-import time
 
 import pytest
 from playwright.sync_api import expect
@@ -56,7 +55,7 @@ def test_two_workers_grow_the_trees_exactly_as_one(page, site_url):
     assert "Out-of-fold" in one[0] and two == one
 
 
-def test_cancel_stops_the_pooled_forest_within_a_second_and_keeps_the_last_result(page, site_url):
+def test_cancel_stops_the_pooled_forest_and_keeps_the_last_result(page, site_url):
     open_wide_kfold(page, site_url, rows=3_000)
     page.locator('input[name="eval-method"][value="split"]').check()
     started, closed = pool_workers(page)
@@ -67,8 +66,6 @@ def test_cancel_stops_the_pooled_forest_within_a_second_and_keeps_the_last_resul
     page.get_by_role("button", name="Train", exact=True).click()
     expect(page.get_by_role("status")).to_contain_text("trees in 2 workers")
     page.wait_for_timeout(1_500)  # the pool well into the trees
-    pressed = time.perf_counter()
-    cancel_pooled(page, started, closed, "Training cancelled")
-    assert time.perf_counter() - pressed < 1.0
+    cancel_pooled(page, started, closed, "Training cancelled")  # how fast: benchmarks/pool.py measures it
     page.get_by_role("tab", name="Metrics").click()
     assert metrics_text(page) == before  # the last result is still shown
