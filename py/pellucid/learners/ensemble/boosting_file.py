@@ -9,6 +9,7 @@ from ...core.errors import DataError
 from ...core.file_fields import (FIELD, damaged, require_array, require_dict, require_int, require_key,
                                  require_labels, require_list)
 from .draws import SEED_LIMIT
+from .stacked_routes import StackCache
 
 
 def write_trees(trees):
@@ -73,6 +74,7 @@ def read_boosting(model, d):
         for k, tree in enumerate(stage):
             estimators[m, k] = tree
     model.estimators_ = estimators
+    model._stack_cache = StackCache()
     set_columns(model, flat[0])
 
 

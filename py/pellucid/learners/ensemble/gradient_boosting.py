@@ -41,6 +41,7 @@ from .histogram_trees import binned_rows, histogram_tree
 from .leaf_steps import newton_steps
 from .losses import MultinomialLoss, SquaredError, loss_for
 from .size import check_size
+from .stacked_routes import StackCache, stacks
 from .traced_rows import first_rows, rows_traced
 
 _RULES = {
@@ -111,6 +112,7 @@ class _GradientBoosting:
             if self.trace:
                 steps.append(_round_step(m, self, r, leaves, trees[m], F, in_bag, scores[m]))
         self.estimators_, self.train_score_ = trees, scores
+        self._stack_cache = StackCache()
         if self.subsample < 1.0:
             self.oob_improvement_ = oob
         if self.trace:
@@ -170,6 +172,10 @@ class _GradientBoosting:
         """F_m (n, K) for m = 1..n_estimators (a generator): F_0 plus eta times each round's trees; with
         staged=False, F_M only."""
         X_encoded = self._encode(X)
+        trees = self.estimators_.ravel()
+        if not staged and stacks([tree.tree_ for tree in trees], X_encoded, trees[0]._is_categorical):
+            yield self._stacked_raw(np.ascontiguousarray(X_encoded, dtype=float))
+            return
         F = np.tile(self.init_, (X_encoded.shape[0], 1))
         for m, stage in enumerate(self.estimators_):
             for k, tree in enumerate(stage):
@@ -180,6 +186,21 @@ class _GradientBoosting:
     def _raw(self, X):
         """F_M (n, K), the model's raw answer."""
         return next(self._staged_raw(X, staged=False))
+
+    def _stacked_raw(self, X_encoded):
+        """F_M (n, K) with every tree routed together (stacked_routes.py), a block of rows at a time: the
+        same sums, added in the same order, as the rounds above."""
+        cache = self.__dict__.get("_stack_cache") or StackCache()  # a model made before caches existed
+        stacked, values = cache.of(self.estimators_)
+        n_rounds, K = self.estimators_.shape
+        F = np.tile(self.init_, (X_encoded.shape[0], 1))
+        for block in stacked.blocks(len(X_encoded)):
+            said = values[stacked.apply(X_encoded, np.arange(block.start, block.stop))]  # (T, b)
+            said = said.reshape(n_rounds, K, -1)
+            F_block = F[block]  # a view: the sums land in F
+            for m in range(n_rounds):
+                F_block += self.learning_rate * said[m].T
+        return F
 
     # --- what the fitted model tells -----------------------------------------------------------------
 
