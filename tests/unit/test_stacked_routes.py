@@ -4,6 +4,7 @@ of features, and the model's prediction must equal, to the last bit, the round-b
 answers make (which route tree by tree). Categorical tests and missing values take the trees' own routes."""
 
 import json
+import pickle
 
 import numpy as np
 import pytest
@@ -84,6 +85,14 @@ def test_a_model_read_from_its_file_routes_its_trees_together_alike():
     again = pellucid.from_dict(json.loads(json.dumps(model.to_dict())))
     np.testing.assert_array_equal(again.predict_proba(X), model.predict_proba(X))
     np.testing.assert_array_equal(again._raw(X), staged_last(again, X))
+
+
+def test_a_pickled_model_leaves_its_stacked_routes_out_and_makes_them_again():
+    model, X = make_boosted("binary")
+    answer = model.predict_proba(X)  # the cache is filled
+    again = pickle.loads(pickle.dumps(model))
+    assert again._stack_cache._stacked is None
+    np.testing.assert_array_equal(again.predict_proba(X), answer)
 
 
 def test_missing_values_and_categorical_tests_take_each_trees_own_route():

@@ -26,6 +26,7 @@ from . import model_file
 from .draws import draws, fit_seed
 from .growers import forget_candidates, make_tree
 from .routes import routed
+from .stacked_routes import StackCache
 from .size import check_projected, check_size
 from .votes import out_of_bag_mean, running_means
 
@@ -138,6 +139,7 @@ class _Ensemble:
         """The fitted ensemble of `trees`, all n_estimators of them: its trace and out-of-bag score from
         the rows each tree drew, the draws from `seed` replayed."""
         self.estimators_ = list(trees)
+        self._stack_cache = StackCache()
         in_bag, first_sample = [], None
         for i, (_, counts) in enumerate(draws(seed, len(y), self.bootstrap, self.n_estimators)):
             first_sample = counts if i == 0 else first_sample
@@ -163,7 +165,8 @@ class _Ensemble:
     def _routed(self, X_encoded):
         """Each tree with the node every row ends in, tree after tree (routes.py: what the trees share of
         X is learned once)."""
-        return routed(self.estimators_, X_encoded, self.estimators_[0]._is_categorical)  # the same columns
+        return routed(self.estimators_, X_encoded, self.estimators_[0]._is_categorical,  # the same columns
+                      self.__dict__.get("_stack_cache"))
 
     def _answers(self, X_encoded):
         """(T, n, ...) each tree's answer for every row: class probabilities, or predictions."""

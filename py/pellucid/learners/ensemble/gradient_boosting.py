@@ -191,7 +191,7 @@ class _GradientBoosting:
         """F_M (n, K) with every tree routed together (stacked_routes.py), a block of rows at a time: the
         same sums, added in the same order, as the rounds above."""
         cache = self.__dict__.get("_stack_cache") or StackCache()  # a model made before caches existed
-        stacked, values = cache.of(self.estimators_)
+        stacked, values = cache.with_values(self.estimators_.ravel())
         n_rounds, K = self.estimators_.shape
         F = np.tile(self.init_, (X_encoded.shape[0], 1))
         for block in stacked.blocks(len(X_encoded)):

@@ -7,6 +7,7 @@ from ...core.errors import DataError
 from ...core.file_fields import FIELD, damaged, require_dict, require_int, require_key, require_list, require_number
 from .draws import SEED_LIMIT
 from .growers import make_tree
+from .stacked_routes import StackCache
 
 
 def write(model):
@@ -28,6 +29,7 @@ def read(model, d):
             if hasattr(first, name) and _listed(getattr(tree, name)) != _listed(getattr(first, name)):
                 raise damaged(f"trees[{i}]", f"must have the {name.rstrip('_')} of the first tree")
     model.estimators_ = trees
+    model._stack_cache = StackCache()
     model.feature_names_in_, model.feature_kinds_ = list(first.feature_names_in_), list(first.feature_kinds_)
     model.n_features_in_ = first.n_features_in_
     if hasattr(first, "classes_"):

@@ -6,17 +6,25 @@ takes its fast route (tree/routing.py) without searching again; with some, the c
 others are split once, and each tree routes the first fast and the others level by level. Many rows
 that hold some columns at one value (a decision boundary's grid: two features vary, the rest are held)
 go through each tree's `FixedTree` (tree/held.py): the part of the tree those rows can reach, over the
-varying columns alone, whose table of boxes often holds all of it. Every row ends in the node that the
-tree's own `apply` gives it (tests/unit/test_forest_predict.py)."""
+varying columns alone, whose table of boxes often holds all of it. Up to STACKED_PAIRS (tree, row) pairs
+of numeric trees go through all the trees together (stacked_routes.py), which skips each tree's fixed cost
+per level. Every row ends in the node that the tree's own `apply` gives it
+(tests/unit/test_forest_predict.py)."""
 
 import numpy as np
 
 from ..tree.routing import BOX_MIN_ROWS
 from ..tree.structure import has_gaps
+from .stacked_routes import StackCache, stacks
+
+# Most (tree, row) pairs routed together: their (T, n) ends are kept at once (2^22 pairs: 32 MB). Beyond
+# that each tree's Router, with its table of boxes, is as fast per row and keeps one tree's ends at a time.
+STACKED_PAIRS = 1 << 22
 
 
-def routed(trees, X_encoded, is_categorical):
-    """Each tree (a fitted DecisionTree) with the node every row ends in, tree after tree (a generator)."""
+def routed(trees, X_encoded, is_categorical, cache=None):
+    """Each tree (a fitted DecisionTree) with the node every row ends in, tree after tree (a generator).
+    `cache`: the ensemble's StackCache (stacked_routes.py), if it has one."""
     X_encoded = np.ascontiguousarray(X_encoded, dtype=float)
     if has_gaps(X_encoded):
         yield from _routed_with_gaps(trees, X_encoded, is_categorical)
@@ -26,6 +34,10 @@ def routed(trees, X_encoded, is_categorical):
         varying = np.ascontiguousarray(X_encoded[:, [j for j in range(X_encoded.shape[1]) if j not in held]])
         for tree in trees:
             yield tree, tree.tree_.fixed(held, is_categorical).apply(varying)
+        return
+    if len(trees) * len(X_encoded) <= STACKED_PAIRS and stacks([tree.tree_ for tree in trees], X_encoded,
+                                                                 is_categorical):
+        yield from zip(trees, (cache or StackCache()).of(trees).ends(X_encoded))
         return
     for tree in trees:
         yield tree, tree.tree_.apply(X_encoded, is_categorical, gaps=False)
