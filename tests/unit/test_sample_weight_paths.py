@@ -147,3 +147,28 @@ def test_weighted_models_go_through_their_model_files():
                   KMeans(k=3).fit(X, sample_weight=w)):
         again = from_dict(model.to_dict())
         assert np.array_equal(again.predict(X), model.predict(X))
+
+
+@pytest.mark.parametrize("task", ["classes", "values", "classes, gini, class weights"])
+def test_weighted_split_costs_scored_a_few_features_at_a_time_grow_the_same_tree(task, monkeypatch):
+    """The weighted split costs are scored in blocks of features (criteria_fast.feature_blocks) to bound
+    their temporaries: one feature at a time must grow the very tree that all features at once grow."""
+    from pellucid import DecisionTreeClassifier, DecisionTreeRegressor
+    from pellucid.learners.tree import criteria_fast
+
+    rng = np.random.default_rng(7)
+    X = _tied_matrix(rng, 300, 6, 9)
+    w = _weights(rng, 300)
+    if task == "values":
+        make, y = DecisionTreeRegressor, X[:, 0] - X[:, 1] * X[:, 2] + rng.normal(size=300)
+    else:
+        extra = dict(criterion="gini", class_weight="balanced") if "gini" in task else {}
+        make = lambda: DecisionTreeClassifier(trace=False, **extra)  # noqa: E731
+        y = (X[:, 0] + X[:, 3] > 3).astype(int) + (X[:, 1] > 3)
+    trees = []
+    for cells in (1, 1 << 30):
+        monkeypatch.setattr(criteria_fast, "BLOCK_CELLS", cells)
+        trees.append(make().fit(X, y, sample_weight=w).tree_)
+    assert trees[0].node_count > 20
+    for name in ("feature", "threshold", "child_start", "gain", "stats"):
+        np.testing.assert_array_equal(getattr(trees[0], name), getattr(trees[1], name))

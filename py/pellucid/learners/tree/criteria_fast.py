@@ -13,6 +13,8 @@ import numpy as np
 
 from .criteria import Classes, gain_ratio
 
+BLOCK_CELLS = 1 << 16  # numbers the weighted split costs keep at once (512 kB), per block of features
+
 
 def for_target(target):
     """The fast criterion of a readable target (criteria.Classes or criteria.Values)."""
@@ -130,22 +132,29 @@ class ClassCriterion:
     def _weighted_split_costs(self, orders, valid, sizes, totals):
         """(F, m) cost of the two sides of every cut of every node's segment (inf where not valid), from
         running sums of each class's sample weights along the orders."""
-        sides = np.empty((2, self.k) + orders.shape)  # (2, k, F, m) left and right weighted counts
-        weight = self.sample_weight[orders]  # (F, m)
-        labels = self.y[orders]  # (F, m)
         totals = totals[self.k:].astype(float)  # (k, A) each class's weight at each node
-        before = np.cumsum(totals, axis=1) - totals  # (k, A) weight of the segments before each node's
+        before = np.repeat(np.cumsum(totals, axis=1) - totals, sizes, axis=1)  # (k, m) weight of the earlier segments
+        whole = np.repeat(totals, sizes, axis=1)  # (k, m) weight of the node's segment
+        cost = np.empty(orders.shape)
+        for part in feature_blocks(orders.shape, 2 * self.k):
+            cost[part] = self._weighted_part_costs(orders[part], before, whole)
+        cost[~valid] = np.inf
+        return cost
+
+    def _weighted_part_costs(self, orders, before, whole):
+        """The costs of `orders`' cuts (some features' rows of the node orders), valid or not."""
+        sides = np.empty((2, self.k) + orders.shape)  # (2, k, f, m) left and right weighted counts
+        weight = self.sample_weight[orders]  # (f, m)
+        labels = self.y[orders]  # (f, m)
         for c in range(self.k):
             np.cumsum(np.where(labels == c, weight, 0.0), axis=1, out=sides[0, c])
-            sides[0, c] -= np.repeat(before[c], sizes)
+            sides[0, c] -= before[c]
             np.maximum(sides[0, c], 0.0, out=sides[0, c])  # cancellation must not make a weight negative
-            sides[1, c] = np.repeat(totals[c], sizes) - sides[0, c]
+            np.subtract(whole[c], sides[0, c], out=sides[1, c])
             np.maximum(sides[1, c], 0.0, out=sides[1, c])
         if self.weights is not None:
             sides *= self.weights.reshape(1, self.k, 1, 1)
-        cost = self._weighted_cost(sides[0]) + self._weighted_cost(sides[1])  # (F, m)
-        cost[~valid] = np.inf
-        return cost
+        return self._weighted_cost(sides[0]) + self._weighted_cost(sides[1])  # (f, m)
 
     def group_stats(self, rows, groups, n_groups):
         """(k, n_groups) class counts of `rows` falling in each group (with sample weights (2k, n_groups):
@@ -197,6 +206,16 @@ class ClassCriterion:
     def impurity(self, stats):
         total = self.mass(stats)
         return np.where(total > 0, self.cost(stats) / np.where(total > 0, total, 1), 0.0)
+
+
+def feature_blocks(shape, arrays):
+    """Slices of the features (rows) of an (F, m) order, each block small enough that `arrays` float
+    arrays of its shape (the weighted path's running sums) take about BLOCK_CELLS numbers between them:
+    a forest's or a boosted stump's root reads every row of every offered feature, and its temporaries of
+    all features at once were many times the data's size."""
+    F, m = shape
+    step = max(1, BLOCK_CELLS // max(1, arrays * m))
+    return [slice(start, start + step) for start in range(0, F, step)]
 
 
 def _xlog2x(v):
@@ -268,17 +287,25 @@ class VarianceCriterion:
     def _weighted_split_costs(self, orders, valid, sizes, totals):
         """split_costs with sample weights: running sums of w and w y along the orders."""
         weight, total, squares = totals[1], totals[2], totals[3]  # each (A,)
-        w = self.sample_weight[orders]  # (F, m)
-        w_left = np.cumsum(w, axis=-1) - np.repeat(np.cumsum(weight) - weight, sizes)  # (F, m)
-        y_left = np.cumsum(w * self.y[orders], axis=-1) - np.repeat(np.cumsum(total) - total, sizes)
-        w_right = np.repeat(weight, sizes) - w_left
-        y_right = np.repeat(total, sizes) - y_left
+        segment = (np.repeat(np.cumsum(weight) - weight, sizes), np.repeat(np.cumsum(total) - total, sizes),
+                   np.repeat(weight, sizes), np.repeat(total, sizes), np.repeat(squares, sizes))  # each (m,)
+        cost = np.empty(orders.shape)
+        for part in feature_blocks(orders.shape, 6):
+            cost[part] = self._weighted_part_costs(orders[part], *segment)
+        cost[~valid] = np.inf
+        return cost
+
+    def _weighted_part_costs(self, orders, weight_before, total_before, weight, total, squares):
+        """The costs of `orders`' cuts (some features' rows of the node orders), valid or not."""
+        w = self.sample_weight[orders]  # (f, m)
+        w_left = np.cumsum(w, axis=-1) - weight_before  # (f, m)
+        y_left = np.cumsum(w * self.y[orders], axis=-1) - total_before
+        w_right = weight - w_left
+        y_right = total - y_left
         with np.errstate(divide="ignore", invalid="ignore"):
             explained = np.where(w_left > 0, y_left * y_left / w_left, 0.0) + \
                 np.where(w_right > 0, y_right * y_right / w_right, 0.0)
-        cost = np.maximum(np.repeat(squares, sizes) - explained, 0.0)  # (F, m)
-        cost[~valid] = np.inf
-        return cost
+        return np.maximum(squares - explained, 0.0)  # (f, m)
 
     def group_stats(self, rows, groups, n_groups):
         y = self.y[rows]
