@@ -12,7 +12,7 @@ import pytest
 import pellucid
 from pellucid import (DecisionTreeRegressor, GradientBoostingClassifier, GradientBoostingRegressor,
                       RandomForestRegressor)
-from pellucid.learners.ensemble import stacked_routes
+from pellucid.learners.ensemble import leaf_masks, stacked_routes
 from pellucid.learners.ensemble.stacked_routes import StackedTrees, stacks
 
 
@@ -41,7 +41,7 @@ def test_every_pair_ends_where_the_tree_alone_sends_the_row(depth):
     query = np.random.default_rng(5).normal(size=(500, X.shape[1])) * 2
     query[:40] = X[:40]  # values at the thresholds
     query[0, 0] = np.inf
-    ends = stacked.apply(query, np.arange(len(query)))
+    ends = stacked.apply(query, slice(0, len(query)))
     assert ends.shape == (3, 500)
     np.testing.assert_array_equal(ends, own_ends(trees, query))
 
@@ -52,7 +52,7 @@ def test_trees_testing_features_past_the_64th_are_routed_alike():
     target = X[:, 70] + X[:, 85]
     trees = [DecisionTreeRegressor(max_depth=4, trace=False).fit(X, target)]
     assert (trees[0].tree_.feature >= 64).any()
-    np.testing.assert_array_equal(StackedTrees([trees[0].tree_]).apply(X, np.arange(200)), own_ends(trees, X))
+    np.testing.assert_array_equal(StackedTrees([trees[0].tree_]).apply(X, slice(0, 200)), own_ends(trees, X))
 
 
 def make_boosted(kind, **settings):
@@ -74,6 +74,7 @@ def staged_last(model, X):
 @pytest.mark.parametrize("block_pairs", [1, 7, 1 << 17])
 def test_the_boosted_answer_is_the_staged_sums_bit_for_bit(kind, block_pairs, monkeypatch):
     monkeypatch.setattr(stacked_routes, "BLOCK_PAIRS", block_pairs)  # one row, a few rows, all rows a block
+    monkeypatch.setattr(leaf_masks, "BLOCK_BYTES", block_pairs)  # the same for the masks of leaves
     model, X = make_boosted(kind, max_depth=4, subsample=0.8)
     query = np.vstack([X, np.random.default_rng(3).normal(size=(77, X.shape[1]))])
     assert stacks([tree.tree_ for tree in model.estimators_.ravel()], query, np.zeros(X.shape[1], bool))
@@ -119,4 +120,4 @@ def test_a_forest_of_deep_trees_stacks_as_well():
     X, target, _ = table()
     forest = RandomForestRegressor(n_estimators=4, random_state=0).fit(X, target)
     stacked = StackedTrees([tree.tree_ for tree in forest.estimators_])
-    np.testing.assert_array_equal(stacked.apply(X, np.arange(len(X))), own_ends(forest.estimators_, X))
+    np.testing.assert_array_equal(stacked.apply(X, slice(0, len(X))), own_ends(forest.estimators_, X))

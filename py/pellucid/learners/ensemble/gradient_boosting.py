@@ -191,11 +191,11 @@ class _GradientBoosting:
         """F_M (n, K) with every tree routed together (stacked_routes.py), a block of rows at a time: the
         same sums, added in the same order, as the rounds above."""
         cache = self.__dict__.get("_stack_cache") or StackCache()  # a model made before caches existed
-        stacked, values = cache.with_values(self.estimators_.ravel())
+        router, values = cache.with_values(self.estimators_.ravel())
         n_rounds, K = self.estimators_.shape
         F = np.tile(self.init_, (X_encoded.shape[0], 1))
-        for block in stacked.blocks(len(X_encoded)):
-            said = values[stacked.apply(X_encoded, np.arange(block.start, block.stop))]  # (T, b)
+        for block in router.blocks(len(X_encoded)):
+            said = values[router.apply(X_encoded, block)]  # (T, b)
             said = said.reshape(n_rounds, K, -1)
             F_block = F[block]  # a view: the sums land in F
             for m in range(n_rounds):

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..tree.routing import BOX_MIN_ROWS
 from ..tree.structure import has_gaps
-from .stacked_routes import StackCache, stacks
+from .stacked_routes import StackCache, ends, stacks
 
 # Most (tree, row) pairs routed together: their (T, n) ends are kept at once (2^22 pairs: 32 MB). Beyond
 # that each tree's Router, with its table of boxes, is as fast per row and keeps one tree's ends at a time.
@@ -37,7 +37,7 @@ def routed(trees, X_encoded, is_categorical, cache=None):
         return
     if len(trees) * len(X_encoded) <= STACKED_PAIRS and stacks([tree.tree_ for tree in trees], X_encoded,
                                                                  is_categorical):
-        yield from zip(trees, (cache or StackCache()).of(trees).ends(X_encoded))
+        yield from zip(trees, ends((cache or StackCache()).of(trees), X_encoded))
         return
     for tree in trees:
         yield tree, tree.tree_.apply(X_encoded, is_categorical, gaps=False)

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..tree.routing import CHECK_EVERY
 from ..tree.structure import LEAF, has_gaps
+from .leaf_masks import LeafMasks, fits
 
 # (tree, row) pairs moved down together: a block's arrays stay in the processor's cache between levels.
 # On 10,000 rows, 300 trees of depth 3 and 100 trees grown in full, blocks of 2^15 to 2^17 pairs took
@@ -43,7 +44,9 @@ class StackedTrees:
         self.levels = max(tree.max_depth() for tree in trees)
 
     def apply(self, X, rows):
-        """(T, len(rows)) the node, in the whole array, where each of X's `rows` (C-ordered) ends in each tree."""
+        """(T, b) the node, in the whole array, where each of X's `rows` (a slice; X C-ordered) ends in each
+        tree."""
+        rows = np.arange(rows.start, rows.stop)
         d = X.shape[1]
         flat = X.ravel()  # x[r, f] is flat[r * d + f]
         node = np.repeat(self.starts, len(rows))  # (P,) every (tree, row) pair at its tree's root, tree-major
@@ -65,13 +68,15 @@ class StackedTrees:
         size = max(1, BLOCK_PAIRS // len(self.starts))
         return [slice(start, min(n, start + size)) for start in range(0, n, size)]
 
-    def ends(self, X):
-        """(T, n) the node, in each tree's own ids, where every row of X (C-ordered) ends in each tree."""
-        out = np.empty((len(self.starts), len(X)), dtype=np.intp)
-        for block in self.blocks(len(X)):
-            out[:, block] = self.apply(X, np.arange(block.start, block.stop))
-        out -= self.starts[:, None]
-        return out
+
+def ends(router, X):
+    """(T, n) the node, in each tree's own ids, where every row of X (C-ordered) ends in each tree, by a
+    StackedTrees or a LeafMasks (leaf_masks.py), a block of rows at a time."""
+    out = np.empty((len(router.starts), len(X)), dtype=np.intp)
+    for block in router.blocks(len(X)):
+        out[:, block] = router.apply(X, block)
+    out -= router.starts[:, None]
+    return out
 
 
 def stacks(trees, X_encoded, is_categorical):
@@ -95,14 +100,17 @@ class StackCache:
         return StackCache, ()  # a pickled ensemble leaves it out: it is remade from the trees on first use
 
     def of(self, trees):
-        """The StackedTrees of these fitted trees (DecisionTree estimators)."""
+        """How these fitted trees (DecisionTree estimators) are routed together: by masks of their leaves
+        when every tree has at most 64 (leaf_masks.py), else by their stacked nodes."""
         trees = list(trees)
         if len(trees) != len(self._trees) or any(a is not b for a, b in zip(trees, self._trees)):
-            self._trees, self._stacked, self._values = trees, StackedTrees([tree.tree_ for tree in trees]), None
+            structures = [tree.tree_ for tree in trees]
+            router = LeafMasks(structures) if fits(structures) else StackedTrees(structures)
+            self._trees, self._stacked, self._values = trees, router, None
         return self._stacked
 
     def with_values(self, trees):
-        """(StackedTrees, (all nodes,) each node's value) of these fitted regression trees."""
+        """(the router of `of`, (all nodes,) each node's value) of these fitted regression trees."""
         stacked = self.of(trees)
         if self._values is None:
             self._values = np.concatenate([tree.predict_at(np.arange(tree.tree_.node_count)) for tree in trees])
