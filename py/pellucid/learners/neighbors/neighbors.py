@@ -102,17 +102,28 @@ class _NeighborsBase(Estimator):
             raise DataError(f"k = {self.n_neighbors} (n_neighbors) is larger than the training set, which has "
                             f"{len(M)} rows (n_samples={len(M)}); choose k <= {len(M)}.", field="params.n_neighbors")
         self.X_fit_ = stored_rows(M)
-        self._cache = None
-        self._prepared()  # built here, so that predicting leaves the fitted model as it is
+        # Fit only stores, as scikit-learn's brute search does: the search structure (a KD-tree from
+        # 1,024 rows on, 2.5 s at 10^6 rows) is built by the first query and kept here. The holder is
+        # made now and filled in place, so predicting leaves the model's attributes as they are.
+        self._search = {}
 
     def _prepared(self):
-        """The search structure of the training rows, divided by `_scale()` as the queries will be."""
+        """The search structure of the training rows, divided by `_scale()` as the queries will be: built
+        at the first call (and again when the metric or the stored rows have changed), then kept."""
+        search = getattr(self, "_search", None)
+        if search is None:  # a model read from a file: its rows were set, not stored by fit
+            search = self._search = {}
         key = (self.metric, id(self.X_fit_))
-        cache = getattr(self, "_cache", None)
-        if cache is None or cache[0] != key:
+        if search.get("key") != key:
             scale = square_safe_scale(self.X_fit_)
-            self._cache = (key, prepare(_divided(self.X_fit_, scale), self.metric), scale)
-        return self._cache[1]
+            search.clear()
+            search.update(key=key, prepared=prepare(_divided(self.X_fit_, scale), self.metric), scale=scale)
+        return search["prepared"]
+
+    def release_prepared(self):
+        """Let go of the search structure (the next query builds it again), to hold less while the model
+        waits unused (workbench/runs.py)."""
+        getattr(self, "_search", {}).clear()
 
     def _scale(self):
         """Training rows and queries are searched divided by this power of two (1 for data of an
@@ -120,7 +131,7 @@ class _NeighborsBase(Estimator):
         found distances are multiplied back. Dividing by a power of two rounds nothing, so any such
         scale finds the same neighbours at the same distances."""
         self._prepared()
-        return self._cache[2]
+        return self._search["scale"]
 
     def _in_data_units(self, distances):
         """Distances found on the scaled rows, in the data's units (a cosine distance has none)."""
