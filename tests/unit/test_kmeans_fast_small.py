@@ -7,6 +7,7 @@ import pytest
 
 from pellucid import KMeans
 from pellucid.learners.kmeans import kmeans, kmeans_fast
+from pellucid.learners.shared.distances import unit_scale
 
 
 def _blobs(rng, n, d, k):
@@ -50,3 +51,30 @@ def test_moving_rows_updates_sums_and_counts_as_recounting_them():
     expected_sums, expected_counts = kmeans_fast.cluster_sums(MT, new, 4)
     np.testing.assert_allclose(moved_sums, expected_sums, rtol=1e-12, atol=1e-12)
     assert np.array_equal(moved_counts, expected_counts)
+
+
+def _scaled_assignment(M, centres):
+    """The readable assignment (kmeans.assign) on the rows and centres divided by the centres' scale, as
+    predict computed it before it read the rows in place."""
+    scale = unit_scale(centres)
+    return kmeans.assign(np.ascontiguousarray((M / scale).T), centres / scale)[0]
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("power", [-400, -100, 0, 100])
+def test_predict_reading_rows_in_place_equals_the_readable_assignment(seed, power, monkeypatch):
+    """In blocks (made tiny here, so that rows cross many block borders), on rows of any scale, C- or
+    Fortran-ordered, with constant columns and rows tied between two centres."""
+    monkeypatch.setattr(kmeans_fast, "_PREDICT_BLOCK_CELLS", 7 + seed)
+    rng = np.random.default_rng(seed)
+    n, d, k = int(rng.integers(1, 400)), int(rng.integers(1, 9)), int(rng.integers(1, 6))
+    X = np.ldexp(_blobs(rng, max(n, k), d, k), power)
+    X[:, 0] = np.ldexp(1.0, power)  # a constant column
+    model = KMeans(n_clusters=k, random_state=seed).fit(X)
+    centres = model.cluster_centers_
+    between = (centres[0] + centres[-1]) / 2  # equidistant from two centres (a tie: the lower index)
+    Q = np.vstack([X[:n], between[None, :], centres])
+    expected = _scaled_assignment(Q, centres)
+    assert np.array_equal(model.predict(Q), expected)
+    assert np.array_equal(model.predict(np.asfortranarray(Q)), expected)
+    assert np.array_equal(model.predict(Q[:1]), expected[:1])

@@ -187,9 +187,7 @@ class KMeans(ClusterMixin, Estimator):
     def predict(self, X):
         """The index of the closest centre for every row of X."""
         self._check_fitted()
-        scale = unit_scale(self.cluster_centers_)
-        M = numeric(self, X) / scale
-        return kmeans_fast.assign(np.ascontiguousarray(M.T), self.cluster_centers_ / scale)[0]
+        return kmeans_fast.nearest_centres(numeric(self, X), self.cluster_centers_)
 
     def transform(self, X):
         """(n, k) Euclidean distances from every row of X to every centre."""

@@ -8,9 +8,13 @@ tests/unit/test_fast_paths.py checks that both give the same clusters from the s
 
 import numpy as np
 
+from ..shared.distances import square_safe_scale
 from ..shared.gram_fast import HAS_BLAS
 
 _SMALL_ONEHOT_ROWS = 2000  # result(): up to here (natively) the one-hot product beats the per-feature loop
+# predict() reads the rows a block of about this many values at a time: each block's (k, rows) scores
+# stay in cache, and a block is divided by the scale (when it is not 1) without a copy of all the rows.
+_PREDICT_BLOCK_CELLS = 1 << 16
 
 
 def assign(MT, centres):
@@ -36,6 +40,22 @@ def assign(MT, centres):
         labels = np.where(closer, j, labels)
         np.minimum(best, part[j], out=best)
     return labels.astype(np.intp, copy=False), best
+
+
+def nearest_centres(M, centres):
+    """(n,) the closest of the `centres` (k, d) to every row of M (n, d): `assign`'s labels, reading M
+    as it is given, a block of rows at a time (no scaled or transposed copy of it: at 10^6 rows those
+    copies took half of predict). Each block's transpose is a view, which the product reads as it is.
+    The rows and centres are divided by a power of two only where squares would leave float64's
+    range; dividing by one rounds nothing, so the labels are those of any such scale."""
+    scale = square_safe_scale(centres)
+    centres = centres / scale
+    labels = np.empty(len(M), dtype=np.intp)
+    step = max(1, _PREDICT_BLOCK_CELLS // max(1, M.shape[1]))
+    for start in range(0, len(M), step):
+        block = M[start:start + step]  # (b, d) a view
+        labels[start:start + step] = assign((block if scale == 1.0 else block / scale).T, centres)[0]
+    return labels
 
 
 def cluster_sums(MT, labels, k, weights=None):
