@@ -1,0 +1,75 @@
+"""Naive Bayes' fast paths give the readable ones' numbers: categorical naive Bayes' log-likelihoods of
+all the columns at once (categorical_fast) equal the column-by-column sum to the last bit, on codes with
+gaps, values never seen, fractions, one row, constant columns and k = 0 (log 0 kept apart)."""
+
+import numpy as np
+import pytest
+
+from pellucid import CategoricalNB
+from pellucid.learners.naive_bayes import categorical_fast
+
+
+def _codes(rng, n, d, top):
+    X = rng.integers(0, top, size=(n, d)).astype(float)
+    X[:, 0] = 3.0  # a constant column
+    if d > 2:
+        X[:, 2] = 10 * rng.integers(0, 4, size=n)  # codes with gaps
+    return X
+
+
+def _both(model, Q):
+    """(fast, readable) joint log-likelihoods and predictions of Q."""
+    fast = model._joint_log_likelihood(Q), model.predict(Q)
+    model.trace = True  # the readable column-by-column sum
+    try:
+        readable = model._joint_log_likelihood(Q), model.predict(Q)
+    finally:
+        model.trace = False
+    return fast, readable
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("alpha", [1.0, 0.1, 0.0])
+def test_categorical_all_columns_at_once_equal_the_column_by_column_sum(seed, alpha, monkeypatch):
+    monkeypatch.setattr(categorical_fast, "_BLOCK_CELLS", 5 + seed)  # many blocks
+    rng = np.random.default_rng(seed)
+    n, d, top = int(rng.integers(1, 300)), int(rng.integers(1, 40)), int(rng.integers(2, 7))
+    X = _codes(rng, n, d, top)
+    y = rng.integers(0, 3, size=n)
+    model = CategoricalNB(alpha=alpha).fit(X, y)
+    Q = np.vstack([_codes(rng, 50, d, top + 2), X[:1]])  # values never seen (above the codes, in gaps) too
+    Q[0, -1] = 1.5  # a fraction: never a category
+    Q[1, -1] = -7.0  # below every code
+    for rows in (Q, Q[:1], np.asfortranarray(Q)):
+        (jll, pred), (jll_readable, pred_readable) = _both(model, rows)
+        assert np.array_equal(jll, jll_readable)
+        assert np.array_equal(pred, pred_readable)
+    assert np.array_equal(model.predict_proba(Q), CategoricalNB(alpha=alpha).fit(X, y).predict_proba(Q))
+
+
+def test_categorical_columns_of_other_categories_are_summed_column_by_column():
+    """Texts, fractions or wide ranges of codes: the fast path declines, and the answer is the readable one."""
+    rng = np.random.default_rng(1)
+    wide = np.column_stack([rng.integers(0, 3, 80), rng.choice([0.0, 1000.0], 80)]).astype(float)
+    fractions = np.column_stack([rng.integers(0, 3, 80), rng.choice([0.5, 1.5], 80)]).astype(float)
+    y = rng.integers(0, 2, size=80)
+    for X in (wide, fractions):
+        model = CategoricalNB().fit(X, y)
+        assert categorical_fast.log_likelihood(model._prepare(X), model.categories_, model.log_prob_,
+                                               model.class_count_, model.alpha) is None
+        (jll, _), (jll_readable, _) = _both(model, X)
+        assert np.array_equal(jll, jll_readable)
+    texts = np.array([["a", "b"], ["b", "c"], ["a", "c"]], dtype=object)
+    model = CategoricalNB().fit(texts, [0, 1, 0])
+    (jll, _), (jll_readable, _) = _both(model, texts)
+    assert np.array_equal(jll, jll_readable)
+
+
+@pytest.mark.parametrize("m, d", [(1, 300), (2, 300), (120, 500), (3000, 25)])
+def test_categorical_wide_and_long_tables_at_the_usual_block_size(m, d):
+    """m rows predicted: one or two rows of many columns (blocks of one or two rows), many of either."""
+    rng = np.random.default_rng(m + d)
+    X, y = _codes(rng, 60, d, 5), rng.integers(0, 4, size=60)
+    model = CategoricalNB(alpha=0.5).fit(X, y)
+    (jll, pred), (jll_readable, pred_readable) = _both(model, _codes(rng, m, d, 6))
+    assert np.array_equal(jll, jll_readable) and np.array_equal(pred, pred_readable)
