@@ -1,11 +1,12 @@
 """Naive Bayes' fast paths give the readable ones' numbers: categorical naive Bayes' log-likelihoods of
 all the columns at once (categorical_fast) equal the column-by-column sum to the last bit, on codes with
-gaps, values never seen, fractions, one row, constant columns and k = 0 (log 0 kept apart)."""
+gaps, values never seen, fractions, one row, constant columns and k = 0 (log 0 kept apart); multinomial's
+likelihoods count log 0 terms only where an estimate is 0."""
 
 import numpy as np
 import pytest
 
-from pellucid import CategoricalNB
+from pellucid import CategoricalNB, MultinomialNB
 from pellucid.learners.naive_bayes import categorical_fast
 
 
@@ -73,3 +74,21 @@ def test_categorical_wide_and_long_tables_at_the_usual_block_size(m, d):
     model = CategoricalNB(alpha=0.5).fit(X, y)
     (jll, pred), (jll_readable, pred_readable) = _both(model, _codes(rng, m, d, 6))
     assert np.array_equal(jll, jll_readable) and np.array_equal(pred, pred_readable)
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.0])
+def test_multinomial_log_likelihoods_count_log_zero_terms_only_where_an_estimate_is_zero(alpha):
+    rng = np.random.default_rng(2)
+    X = rng.poisson(1.5, size=(200, 8)).astype(float)
+    y = rng.integers(0, 3, size=200)
+    X[y == 0, 3] = 0.0  # a word class 0 never has: probability 0 there when alpha = 0
+    model = MultinomialNB(alpha=alpha).fit(X, y)
+    Q = np.vstack([rng.poisson(1.5, size=(30, 8)).astype(float), np.zeros((1, 8))])
+    finite, n_zero = model._log_likelihood(model._prepare(Q))
+    log_p = model.feature_log_prob_
+    assert np.array_equal(finite, Q @ np.where(np.isinf(log_p), 0.0, log_p).T)
+    if alpha > 0:
+        assert n_zero is None
+    else:
+        assert np.array_equal(n_zero, (Q > 0).astype(float) @ np.isinf(log_p).astype(float).T)
+        assert n_zero[:, 0].any() and not model.predict(Q[n_zero[:, 0] > 0]).tolist().count(0)

@@ -167,7 +167,7 @@ class MultinomialNB(_BaseNB):
     def _prepare(self, columns):
         X = _matrix(self, columns)  # (n, d), or sparse
         values = X.data if is_sparse(X) else X  # a sparse matrix's stored entries are all its non-zeros
-        if (values < 0).any():
+        if values.size and values.min() < 0:  # one pass, no (n, d) array of comparisons
             if is_sparse(X):
                 row, col = sparse_position(X, int(np.argmax(values < 0)))
             else:
@@ -193,8 +193,10 @@ class MultinomialNB(_BaseNB):
 
     def _log_likelihood(self, X):
         finite, zero = finite_and_zero(self.feature_log_prob_)  # (C, d)
+        if not zero.any():  # no estimate is 0 (k > 0, or every word seen in every class): no count of them
+            return np.asarray(X @ finite.T), None  # (n, C)
         present = (X > 0).astype(float)  # (n, d), sparse where X is
-        return np.asarray(X @ finite.T), (np.asarray(present @ zero.T) if zero.any() else None)  # (n, C), (n, C)
+        return np.asarray(X @ finite.T), np.asarray(present @ zero.T)  # (n, C), (n, C)
 
     def _row_terms(self, columns):
         x = self._prepare(columns)[0]  # (d,)
