@@ -1,13 +1,15 @@
 """Naive Bayes' fast paths give the readable ones' numbers: categorical naive Bayes' log-likelihoods of
 all the columns at once (categorical_fast) equal the column-by-column sum to the last bit, on codes with
-gaps, values never seen, fractions, one row, constant columns and k = 0 (log 0 kept apart); multinomial's
-likelihoods count log 0 terms only where an estimate is 0."""
+gaps, values never seen, fractions, one row, constant columns and k = 0 (log 0 kept apart); Gaussian
+naive Bayes' spreads summed a block of rows at a time are the per-class two-pass variances; Bernoulli's
+0/1 rows kept as bools count and predict as the float 0/1 rows; multinomial's likelihoods count log 0
+terms only where an estimate is 0."""
 
 import numpy as np
 import pytest
 
-from pellucid import CategoricalNB, MultinomialNB
-from pellucid.learners.naive_bayes import categorical_fast
+from pellucid import BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB
+from pellucid.learners.naive_bayes import categorical_fast, estimates
 
 
 def _codes(rng, n, d, top):
@@ -74,6 +76,56 @@ def test_categorical_wide_and_long_tables_at_the_usual_block_size(m, d):
     model = CategoricalNB(alpha=0.5).fit(X, y)
     (jll, pred), (jll_readable, pred_readable) = _both(model, _codes(rng, m, d, 6))
     assert np.array_equal(jll, jll_readable) and np.array_equal(pred, pred_readable)
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_gaussian_spreads_in_blocks_are_the_per_class_two_pass_variances(seed, weighted, monkeypatch):
+    monkeypatch.setattr(estimates, "_BLOCK_CELLS", 3 + 5 * seed)  # many blocks
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(3, 400)), int(rng.integers(2, 12))
+    X = rng.normal(size=(n, d)) * 10.0 ** rng.integers(-3, 4, size=d) + 1e3 * rng.normal(size=d)
+    X[:, 0] = 2.5  # a constant column
+    y = rng.integers(0, 3, size=n)
+    y[:3] = [0, 1, 2]
+    X = np.vstack([X, rng.normal(size=(1, d))])
+    y = np.append(y, 3)  # a class of one row
+    w = rng.random(len(y)) + 0.5 if weighted else np.ones(len(y))
+    model = GaussianNB().fit(X, y, sample_weight=w if weighted else None)
+    for c in range(4):
+        rows, wc = X[y == c], w[y == c]
+        mean = (wc[:, None] * rows).sum(axis=0) / wc.sum()
+        spread = (wc[:, None] * (rows - mean) ** 2).sum(axis=0) / wc.sum()
+        np.testing.assert_allclose(model.theta_[c], mean, rtol=1e-12, atol=1e-12 * np.abs(X).max())
+        np.testing.assert_allclose(model.var_[c] - model.epsilon_, spread, rtol=1e-12,
+                                   atol=1e-12 * model.var_.max())
+    half = len(y) // 2  # chunk by chunk: the same model
+    chunked = GaussianNB().partial_fit(X[:half], y[:half], classes=[0, 1, 2, 3], sample_weight=w[:half])
+    chunked.partial_fit(X[half:], y[half:], sample_weight=w[half:])
+    np.testing.assert_allclose(chunked.theta_, model.theta_, rtol=1e-12, atol=1e-12 * np.abs(X).max())
+    np.testing.assert_allclose(chunked.var_, model.var_, rtol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bernoulli_rows_kept_as_bools_count_and_predict_as_float_rows(seed, monkeypatch):
+    monkeypatch.setattr(estimates, "_BLOCK_CELLS", 7 + seed)
+    rng = np.random.default_rng(seed)
+    n, d = int(rng.integers(2, 300)), int(rng.integers(1, 15))
+    X = rng.normal(size=(n, d))
+    X[:, 0] = 0.0  # never present
+    y = rng.integers(0, 3, size=n)
+    y[:2] = [0, 1]
+    w = rng.random(n) + 0.1
+    for weights in (None, w):
+        as_bools = BernoulliNB(binarize=0.0).fit(X, y, sample_weight=weights)
+        as_floats = BernoulliNB(binarize=None).fit((X > 0).astype(float), y, sample_weight=weights)
+        if weights is None:
+            assert np.array_equal(as_bools.counts_, as_floats.counts_)
+        np.testing.assert_allclose(as_bools.counts_, as_floats.counts_, rtol=1e-12, atol=1e-12)
+        Q = rng.normal(size=(40, d))
+        np.testing.assert_allclose(as_bools.predict_log_proba(Q), as_floats.predict_log_proba((Q > 0).astype(float)),
+                                   rtol=1e-12, atol=1e-12)
+    assert np.array_equal(as_bools.predict(Q[:1]), as_floats.predict((Q[:1] > 0).astype(float)))
 
 
 @pytest.mark.parametrize("alpha", [1.0, 0.0])

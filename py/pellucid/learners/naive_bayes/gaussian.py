@@ -10,7 +10,7 @@ from ...core.params import Flag, Number
 from ...core.file_fields import Array, Real, damaged
 from . import gaussian_fast
 from .base import NB_STATE, _BaseNB, _matrix
-from .estimates import class_sums, jsonable
+from .estimates import class_square_sums, class_sums, jsonable
 
 
 class GaussianNB(_BaseNB):
@@ -62,9 +62,8 @@ class GaussianNB(_BaseNB):
         n_old, n_new = before[:, None], (self.class_count_ - before)[:, None]  # (C, 1) weights so far, in chunk
         with np.errstate(divide="ignore", invalid="ignore"):
             mean = np.where(n_new > 0, class_sums(X, codes, n_classes, weights) / n_new, 0.0)  # (C, d)
-            # two passes, as np.var does, for accuracy (np.take gathers rows faster than mean[codes])
-            residual = X - np.take(mean, codes, axis=0)  # (n, d)
-            spread = np.where(n_new > 0, class_sums(residual * residual, codes, n_classes, weights) / n_new, 0.0)
+            # two passes, as np.var does, for accuracy: the sums of squared residuals from the class means
+            spread = np.where(n_new > 0, class_square_sums(X, codes, mean, weights) / n_new, 0.0)
             old_spread = np.maximum(self.var_ - self.epsilon_, 0.0)  # (C, d) the MLE variances so far
             n = n_old + n_new
             merged_mean = (n_old * self.theta_ + n_new * mean) / n
