@@ -118,3 +118,28 @@ def test_rows_of_any_scale_find_the_neighbours_of_the_unit_rows(power):
     scaled = KNeighborsRegressor(n_neighbors=4).fit(np.ldexp(X, power), X[:, 0]).kneighbors(np.ldexp(Q, power))
     assert np.array_equal(scaled[1], unit[1])
     assert np.array_equal(scaled[0], np.ldexp(unit[0], power))
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("d, k", [(3, 1), (3, 40), (30, 7), (200, 3)])
+def test_every_sample_stride_finds_the_neighbours_of_the_definition(metric, d, k, monkeypatch):
+    """The brute search's threshold comes from a sample of every stride-th row (sample_stride); whatever
+    the stride, the same neighbours at the same distances."""
+    rng = np.random.default_rng(d + k)
+    X = _rows(rng, 2300, d)
+    Q = np.vstack([_rows(rng, 30, d), X[:5]])
+    prepared = neighbors_fast.prepare(X, metric, tree=False)
+    expected = neighbors.k_nearest(Q, X, k, metric)
+    for stride in (1, 2, 16, neighbors_fast.sample_stride(len(X), k, d)):
+        monkeypatch.setattr(neighbors_fast, "sample_stride", lambda n, k, p, stride=stride: stride)
+        found = neighbors_fast.nearest_neighbors(Q, prepared, metric, k, search="brute")
+        assert np.array_equal(found[1], expected[1])
+        assert np.array_equal(found[0], expected[0])
+
+
+def test_the_sample_stride_balances_partitioning_and_measuring():
+    assert neighbors_fast.sample_stride(2047, 5, 20) == 1  # below _SAMPLE_MIN_ROWS: every row
+    assert neighbors_fast.sample_stride(10_000, 25, 20) == 4
+    assert neighbors_fast.sample_stride(10_000, 5, 200) == 2
+    assert neighbors_fast.sample_stride(10 ** 6, 5, 20) == 16  # at most _SAMPLE_STRIDE
+    assert neighbors_fast.sample_stride(4096, 500, 1) == 2  # the sample holds at least 4 k rows
