@@ -22,6 +22,7 @@ from ..core.errors import DataError
 from ..core.file_fields import Custom, Int, Kinds, Names, damaged, require_names
 from ..core.sample_weight import check_sample_weight
 from ..core.validation import _names_for as names_for
+from ..core.values import finite_and_workable_at_once
 from ..core.validation import (CATEGORICAL, NUMERIC, Columns, check_classes, check_target, check_X, check_X_fitted,
                                names_at_predict, names_source, workable_scale)
 
@@ -32,6 +33,8 @@ def _plain_matrix(X):
     if not isinstance(X, np.ndarray) or X.ndim != 2 or X.size == 0 or X.dtype.kind not in "fiub":
         return None
     M = np.asarray(X, dtype=float)  # (n, d)
+    if finite_and_workable_at_once(M):  # the common case, in one pass
+        return M
     if not np.isfinite(np.sum(M)) and not np.isfinite(M).all():  # a finite sum is the cheap first check
         return None
     return M if workable_scale(M) else None
