@@ -9,7 +9,7 @@ import pytest
 
 import pellucid
 from pellucid import KNeighborsClassifier, KNeighborsRegressor
-from pellucid.learners.neighbors import neighbors
+from pellucid.learners.neighbors import neighbors, neighbors_fast
 
 METRICS = ["euclidean", "manhattan", "cosine"]
 
@@ -75,3 +75,35 @@ def test_a_changed_metric_or_refit_rows_rebuild_the_structure():
     model.fit(X[::-1].copy(), y[::-1])
     assert model._search == {}
     assert np.array_equal(model.kneighbors(Q)[1], _definition(model, Q)[1])
+
+
+@pytest.fixture
+def small_trials(monkeypatch):
+    """Trial trees of 1,024 rows from 4,096 rows on, so that small data take the trial."""
+    monkeypatch.setattr(neighbors_fast, "_TRIAL_ROWS", 1024)
+    monkeypatch.setattr(neighbors_fast, "_TRIAL_MIN_ROWS", 4096)
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_a_tree_is_left_out_where_a_trial_tree_prunes_nothing(metric, small_trials):
+    rng = np.random.default_rng(5)
+    scattered = rng.normal(size=(5000, 20))  # 20 dimensions: boxes prune nothing
+    flat = np.zeros((5000, 10))  # 10 features, 2 dimensions: boxes prune
+    flat[:, :2] = rng.normal(size=(5000, 2))
+    flat[:, 2:] = flat[:, :1] * np.arange(1, 9) + flat[:, 1:2]
+    for X, kept in ((scattered, False), (flat, True)):
+        Q = np.vstack([rng.normal(size=(40, X.shape[1])), X[:5]])
+        model = KNeighborsRegressor(n_neighbors=4, metric=metric).fit(X, rng.normal(size=len(X)))
+        found = model.kneighbors(Q)
+        assert ("order" in model._search["prepared"]) == kept  # built (its own probe may drop it later)
+        expected = _definition(model, Q)
+        assert np.array_equal(found[1], expected[1])
+        np.testing.assert_allclose(found[0], expected[0], rtol=1e-12, atol=1e-12)
+
+
+def test_no_tree_for_a_k_it_would_not_be_searched_for():
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(1600, 2))
+    assert "tree" not in neighbors_fast.prepare(X, "euclidean", k=101)  # more than 1/16 of the rows
+    assert "tree" in neighbors_fast.prepare(X, "euclidean", k=100)
+    assert "tree" in neighbors_fast.prepare(X, "euclidean")  # k not said: as before

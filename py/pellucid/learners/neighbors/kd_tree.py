@@ -224,13 +224,20 @@ def k_nearest(prepared, Q, k, metric, pruning_required=False):
 
 
 def _prunes(prepared, Q, k, metric, level):
-    """Whether at most _PRUNED_SHARE of the (query, node of `level`) pairs of the queries Q are in reach.
-    The queries go a few at a time: where boxes do not prune, a query reaches every node."""
+    """Whether at most _PRUNED_SHARE of the (query, node of `level`) pairs of the queries Q are in reach."""
+    return share_in_reach(prepared, Q, k, metric, level) <= _PRUNED_SHARE
+
+
+def share_in_reach(prepared, Q, k, metric, level=None):
+    """The share of (query, node of `level`) pairs of the queries Q (m, d) in reach: near 1 where boxes
+    do not prune. `level` defaults to the one the searches scan. The queries go a few at a time: where
+    boxes do not prune, a query reaches every node."""
+    level = _level_holding(prepared["tree"], _SCAN_ROWS) if level is None else level
     reached, step = 0, max(1, _PROBE_PAIRS >> level)
     for first in range(0, len(Q), step):
         side, bound = _bounded(prepared, Q[first:first + step], k, metric)
         reached += len(_nodes_in_reach(prepared["tree"], side["points"], bound, metric, level)[0])
-    return reached <= _PRUNED_SHARE * len(Q) * 2 ** level
+    return reached / max(1, len(Q) * 2 ** level)
 
 
 def _bounded(prepared, Q, k, metric):

@@ -117,7 +117,8 @@ class _NeighborsBase(Estimator):
         if search.get("key") != key:
             scale = square_safe_scale(self.X_fit_)
             search.clear()
-            search.update(key=key, prepared=prepare(_divided(self.X_fit_, scale), self.metric), scale=scale)
+            prepared = prepare(_divided(self.X_fit_, scale), self.metric, k=int(self.n_neighbors))
+            search.update(key=key, prepared=prepared, scale=scale)
         return search["prepared"]
 
     def release_prepared(self):

@@ -9,7 +9,7 @@ tests/unit/test_fast_paths.py checks that both find the same neighbours at the s
 import numpy as np
 
 from . import distance_scores, wasm_kernel
-from .kd_tree import build_tree, k_nearest
+from .kd_tree import build_tree, k_nearest, share_in_reach
 from .grid import nearest_on_lattice
 
 # A block of queries' scores of about 32 MB (about 120 queries against 35,000 rows): Pyodide's numpy,
@@ -41,24 +41,58 @@ _TREE_MIN_SHARE = 16  # ... when k is at most 1/16 of them
 # 8-D 0.11 vs 0.72 s; 4-D about even, 2- and 3-D the tree 1.3x faster).
 _KERNEL_TREE_MAX_FEATURES = 4
 
+## Whether to build the tree at all. In many dimensions its boxes do not prune, and the search gives up
+# on it at its first queries (kd_tree.k_nearest's probe), after building it for nothing (2.5 s at 10^6
+# rows in 20 features). So from _TRIAL_MIN_ROWS rows on, in _TRIAL_MIN_FEATURES features or more, a
+# trial tree over 16,384 evenly spaced rows is probed first with 256 rows between them, for the k the
+# model asks for; the tree is left out when the trial keeps in reach at least _TRIAL_HOPELESS of its
+# (query, node) pairs. A small tree prunes worse than a large one (Gaussian rows, k = 5: in 10 features
+# 66% of pairs in reach against 33% for a tree of 10^5 rows; 98.7% against 90% in 15; 100% in 20), so
+# only a trial that prunes almost nothing leaves the tree out, where the full probe would give up too.
+# Built or not, the search finds the same neighbours.
+_TRIAL_ROWS = 16384
+_TRIAL_MIN_ROWS = 4 * _TRIAL_ROWS  # (a full tree costs at least 4 trials)
+_TRIAL_MIN_FEATURES = 8
+_TRIAL_QUERIES = 256
+_TRIAL_HOPELESS = 0.95
 
-def prepare(X, metric, tree=None):
+
+def prepare(X, metric, tree=None, k=None):
     """What the searches need from the training matrix X (n, p), computed once per model (X itself is
     kept, not copied: the caller must not change it). tree: build a KD-tree (True), or not (False), or
-    from _TREE_MIN_ROWS rows on where it would be searched (None). With a tree the score arrays' columns
-    go in tree order (made so directly, no second copy of them), and "order" maps them back to rows."""
+    from _TREE_MIN_ROWS rows on where it would be searched (None): for k neighbours (when given) only
+    if k is small enough for the tree to be searched and a trial tree prunes (above). With a tree the
+    score arrays' columns go in tree order (made so directly, no second copy of them), and "order" maps
+    them back to rows."""
     points = distance_scores.points_of(X, metric)
-    if tree is None and wasm_kernel.available():  # the page: whether its kernel searches instead needs the scores
-        prepared = distance_scores.arrange(points, metric)
-        searched = X.shape[1] <= _KERNEL_TREE_MAX_FEATURES or not wasm_kernel.applies(prepared, metric)
-        if len(X) < _TREE_MIN_ROWS or not searched:
-            return prepared
-        built = build_tree(points)
-        return {**distance_scores.in_order(prepared, built["perm"]), "tree": built}
-    if tree or (tree is None and len(X) >= _TREE_MIN_ROWS):
+    if tree is None:
+        tree = len(X) >= _TREE_MIN_ROWS and (k is None or (k <= len(X) // _TREE_MIN_SHARE
+                                                              and not _tree_hopeless(points, metric, k)))
+        if tree and wasm_kernel.available():  # the page: whether its kernel searches instead needs the scores
+            prepared = distance_scores.arrange(points, metric)
+            if X.shape[1] > _KERNEL_TREE_MAX_FEATURES and wasm_kernel.applies(prepared, metric):
+                return prepared
+            built = build_tree(points)
+            return {**distance_scores.in_order(prepared, built["perm"]), "tree": built}
+    if tree:
         built = build_tree(points)
         return {**distance_scores.arrange(points, metric, built["perm"]), "tree": built}
     return distance_scores.arrange(points, metric)
+
+
+def _tree_hopeless(points, metric, k):
+    """Whether a trial tree over 16,384 of the rows keeps in reach _TRIAL_HOPELESS of the (query, node)
+    pairs of 256 other rows, for k neighbours (see above); False below _TRIAL_MIN_ROWS rows or
+    _TRIAL_MIN_FEATURES features, where the tree is built without a trial."""
+    n, p = points.shape
+    if n < _TRIAL_MIN_ROWS or p < _TRIAL_MIN_FEATURES:
+        return False
+    step = n // _TRIAL_ROWS
+    rows = points[::step][:_TRIAL_ROWS]  # (16384, p) evenly spaced
+    probes = points[step // 2::step][:_TRIAL_QUERIES]  # rows between them: queries the trial has not seen
+    built = build_tree(rows)
+    trial = {**distance_scores.arrange(rows, metric, built["perm"]), "tree": built}
+    return share_in_reach(trial, probes, min(k, _TRIAL_ROWS), metric) >= _TRIAL_HOPELESS
 
 
 def _candidates(scores, slack, k, stride):
