@@ -12,7 +12,9 @@ from 1,024 training rows on (and k at most 1/16 of them) a KD-tree compares each
 rows near it (kd_tree.py); otherwise, or when the tree's boxes cannot prune (many features), queries
 go in blocks against every training row (about 2 MB of scores each, never above 16 MB, so memory
 stays bounded and each block stays in cache). Both measure with distance_scores.exact and give the same
-answer to the last bit.
+answer to the last bit. Fit only stores the rows, as scikit-learn's brute search does; the first query
+builds what the search needs (the score arrays, and the tree unless a trial tree shows that its boxes
+would not prune) and the model keeps it.
 
 Votes. The classifier predicts the class with the largest (weighted) vote; a tied vote goes to the
 smallest label (the first in `classes_`), as scikit-learn does. With weights="distance" each
