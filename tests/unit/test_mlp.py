@@ -211,3 +211,40 @@ def test_probabilities_sum_to_one_and_predict_is_their_argmax():
     np.testing.assert_array_equal(model.predict(X), model.classes_[np.argmax(P, axis=1)])
     np.testing.assert_allclose(np.exp(model.predict_log_proba(X)), P)
     assert model.score(X, y) > 0.8
+
+
+def _output_by_the_readable_functions(model, X):
+    """The output layer as the readable ACTIVATION functions compute it, each a new array."""
+    from pellucid.learners.network.activations import ACTIVATION
+    a = X
+    for layer, (W, b) in enumerate(zip(model.coefs_, model.intercepts_)):
+        last = layer == len(model.coefs_) - 1
+        a = ACTIVATION[model.out_activation_ if last else model.activation](a @ W + b)
+    return a
+
+
+@pytest.mark.parametrize("activation", ["relu", "tanh", "logistic", "identity"])
+@pytest.mark.parametrize("task", ["binary", "three classes", "regression"])
+def test_prediction_in_place_gives_the_readable_functions_numbers(activation, task):
+    X, y = data(n=120, seed=4, classes=2 if task == "binary" else 3)
+    cls = MLPRegressor if task == "regression" else MLPClassifier
+    target = X[:, 0] - 2 * X[:, 1] if task == "regression" else y
+    model = quietly(cls(hidden_layer_sizes=(7, 5), activation=activation, max_iter=30, random_state=1), X, target)
+    # rows far out too, where a logistic unit saturates and a softmax's scores are far apart
+    Q = np.vstack([X, 40 * np.random.default_rng(5).normal(size=(20, 3)), np.zeros((1, 3))])
+    before = Q.copy()
+    expected = _output_by_the_readable_functions(model, Q)
+    np.testing.assert_array_equal(model._output(Q), expected)
+    np.testing.assert_array_equal(Q, before)  # the caller's rows are only read
+    if task == "regression":
+        np.testing.assert_array_equal(model.predict(Q), expected[:, 0])
+    else:
+        P = model.predict_proba(Q)
+        np.testing.assert_array_equal(P[:, -1], expected[:, -1])
+        np.testing.assert_array_equal(model.predict(Q), model.classes_[np.argmax(P, axis=1)])
+
+
+def test_in_place_activation_refuses_an_unknown_name():
+    from pellucid.learners.network.activations import activate_in_place
+    with pytest.raises(ValueError):
+        activate_in_place(np.zeros((2, 2)), "softplus")

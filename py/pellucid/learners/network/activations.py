@@ -30,6 +30,28 @@ ACTIVATION = {
     "softmax": softmax,
 }
 
+def activate_in_place(z, name):
+    """ACTIVATION[name](z) written over z itself, the same numbers operation for operation: prediction
+    allocates one (n, units) array per layer rather than three (the product, the bias added, the
+    activation), which at 10^4 rows x 100 units was a third of a prediction's time in fresh pages."""
+    if name == "relu":
+        np.maximum(z, 0.0, out=z)
+    elif name == "tanh":
+        np.tanh(z, out=z)
+    elif name == "logistic":  # exp(-logaddexp(0, -z)), as logistic()
+        np.negative(z, out=z)
+        np.logaddexp(0.0, z, out=z)
+        np.negative(z, out=z)
+        np.exp(z, out=z)
+    elif name == "softmax":  # as softmax(): shifted by the row's largest score, then normalised
+        z -= z.max(axis=1, keepdims=True)
+        np.exp(z, out=z)
+        z /= z.sum(axis=1, keepdims=True)
+    elif name != "identity":
+        raise ValueError(f"unknown activation {name!r}")
+    return z
+
+
 # dg/dz at a unit whose output is a = g(z): the chain rule's local factor for a hidden layer.
 DERIVATIVE = {
     "identity": lambda a: np.ones_like(a),

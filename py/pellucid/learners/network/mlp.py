@@ -14,7 +14,7 @@ from ...tabular.features import fit_numeric, numeric
 from ..shared.partial_fit import check_same_classes, class_codes, first_classes
 from . import forward_backward, forward_backward_fast
 from .flat import layout, views
-from .activations import ACTIVATION, HIDDEN
+from .activations import HIDDEN, activate_in_place
 from .epochs import batch_size_for, run_epochs, validation_size, validation_split
 from .layer_sizes import LayerSizes, hidden_sizes
 from .model_file import CLASSIFIER_STATE, REGRESSOR_STATE, check_network
@@ -235,8 +235,9 @@ class _MLP(Estimator):
         """The output layer's activations for encoded rows X (n, d): (n, outputs)."""
         a = X
         for layer, (W, b) in enumerate(zip(self.coefs_, self.intercepts_)):
-            z = a @ W + b
-            a = ACTIVATION[self.out_activation_ if layer == len(self.coefs_) - 1 else self.activation](z)
+            z = a @ W  # (n, units) the layer's one new array: the bias and the activation go into it
+            z += b
+            a = activate_in_place(z, self.out_activation_ if layer == len(self.coefs_) - 1 else self.activation)
         return a
 
     def _check_state(self):
