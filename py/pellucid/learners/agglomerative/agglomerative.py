@@ -93,9 +93,9 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         check_row_limit(self, n, MAX_ROWS, "Its distances between every pair of rows")
         check_k_within_rows(self.n_clusters, n)
         mean = M.mean(axis=0)
-        M = M - mean  # centring keeps the distance expansion accurate
+        M = M - mean  # centring keeps the distance expansion accurate (a new array: X is only read)
         scale = unit_scale(M)  # and dividing by a power of two keeps squares of tiny values from underflowing
-        M = M / scale
+        M /= scale  # in place, as every (n, d) step of fit: each copy is one more of the peak's few
         if n == 1:
             a, b, dist = np.empty(0, np.intp), np.empty(0, np.intp), np.empty(0)
         elif self.linkage == "single":
@@ -106,7 +106,8 @@ class AgglomerativeClustering(ClusterMixin, Estimator):
         self.children_, self.sizes_ = label_merges(a[order], b[order], n)
         self.distances_ = dist[order] * scale
         self.n_leaves_ = n
-        self.X_fit_ = M * scale + mean  # (n, d) the encoded rows, for predict
+        self.X_fit_ = M * scale  # (n, d) the encoded rows, for predict
+        self.X_fit_ += mean
         self.labels_ = self.labels_for(self.n_clusters)
         if self.trace:
             self.trace_ = [{"step": i, **merge} for i, merge in enumerate(self.merges_)]
@@ -172,7 +173,9 @@ def minimum_spanning_tree(M):
     x_sq = np.einsum("ij,ij->i", M, M)  # (n,)
     # ||y - x||^2 = [-2x, 1, ||x||^2] . [y, ||y||^2, 1]: one product per row of the distance matrix.
     WT = np.vstack([M.T, x_sq, np.ones(n)])  # (d+2, n) the working rows, one per column
-    Q = np.hstack([-2.0 * M, np.ones((n, 1)), x_sq[:, None]])  # (n, d+2)
+    Q = np.empty((n, d + 2))  # [-2x, 1, ||x||^2], filled in place (no (n, d) temporary for -2x)
+    np.multiply(M, -2.0, out=Q[:, :d])
+    Q[:, d], Q[:, d + 1] = 1.0, x_sq
     ids = np.arange(n)  # original index of each working column
     best, nearest = Q[0] @ WT, np.zeros(n, dtype=np.intp)  # row 0 starts the tree
     best[0] = WT[d, 0] = np.inf
@@ -181,7 +184,7 @@ def minimum_spanning_tree(M):
     for step in range(n - 1):
         if 4 * joined > len(ids):  # drop the joined rows from the working arrays
             keep = np.flatnonzero(best < np.inf)
-            WT, ids, best, nearest = WT[:, keep], ids[keep], best[keep], nearest[keep]
+            WT, ids, best, nearest = _keep_columns(WT, keep), ids[keep], best[keep], nearest[keep]
             joined, row, closer = 0, np.empty(len(keep)), np.empty(len(keep), dtype=bool)
         p = best.argmin()  # the outside row closest to the tree joins it
         new = ids[p]
@@ -192,8 +195,20 @@ def minimum_spanning_tree(M):
         np.less(row, best, out=closer)
         np.putmask(nearest, closer, new)
         np.minimum(best, row, out=best)
-    diff = M[a] - M[b]  # (n-1, d) the edges' lengths, exactly (the expansion is least exact when short)
+    del WT, Q  # the working arrays are done with before the edges' rows are gathered
+    diff = M[a]  # (n-1, d) the edges' lengths, exactly (the expansion is least exact when short)
+    diff -= M[b]
     return a, b, np.sqrt(np.einsum("ij,ij->i", diff, diff))
+
+
+def _keep_columns(WT, keep):
+    """WT[:, keep] written over WT's own first columns, a few rows at a time, and returned as a view: the
+    working rows shrink without a second (d+2, m) array beside them, which at the first compaction was
+    the largest allocation of a single-link fit (its peak was WT, Q and that copy)."""
+    k = len(keep)
+    for r in range(0, len(WT), 8):
+        WT[r:r + 8, :k] = WT[r:r + 8, keep]  # the right side is gathered before it is written
+    return WT[:, :k]
 
 
 def nearest_neighbour_chain(M, linkage):
