@@ -127,15 +127,18 @@ class Perceptron(ClassifierMixin, Estimator):
     def fit(self, X, y, feature_names=None, sample_weight=None):
         """Run perceptron passes over the data until one makes no mistake; returns self."""
         self._check_params()
-        F, y_index = fit_classes(self, X, y, feature_names)  # (n, d + 1) feature vectors f(x) = [1, x]
+        X, y_index = fit_classes(self, X, y, feature_names, add_bias=False)  # (n, d) the encoded rows
         self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_)
         rows = self._steps(y_index, sample_weight)
-        run = self._start_run(F.shape[1])
+        run = self._start_run(X.shape[1] + 1)
+        # The passes' feature vectors f(x) = [1, x] in visiting order, one buffer for every pass: the
+        # rows' only (n, d + 1) copy (fit kept [1, x] and made each pass's order of it as well)
+        ordered = None if self.trace else np.empty((len(rows.kept), X.shape[1] + 1))
         rng = np.random.default_rng(self.random_state)
         self.mistakes_, self.converged_ = [], False
         stopping = StoppingRule(self.tol, self.n_iter_no_change)
         for epoch in range(1, self.max_iter + 1):
-            mistakes, loss = self._pass(run, F, y_index, rows, rng, epoch)
+            mistakes, loss = self._pass(run, X, y_index, rows, rng, epoch, ordered)
             if mistakes == 0 or stopping.says_stop(loss):
                 self.converged_ = True
                 break
@@ -165,7 +168,7 @@ class Perceptron(ClassifierMixin, Estimator):
         y_index = class_codes(self.classes_, y)
         self.class_weights_ = class_weights(self.class_weight, y_index, self.classes_)
         rows = self._steps(y_index, sample_weight)
-        self.converged_ = self._pass(run, with_bias(X), y_index, rows, rng, len(self.mistakes_) + 1)[0] == 0
+        self.converged_ = self._pass(run, X, y_index, rows, rng, len(self.mistakes_) + 1)[0] == 0
         self._finish(run, rng)
         self.warnings_ = []
         return self
@@ -212,17 +215,19 @@ class Perceptron(ClassifierMixin, Estimator):
         self.mistakes_ = [int(m) for m in self.mistakes_]  # a file holds them as an array
         return Run(w, self._mode(), False, self.trace), np.random.default_rng(self.random_state)
 
-    def _pass(self, run, F, y_index, rows, rng, epoch):
-        """One pass over the rows that take part (in a fresh random order when shuffle=True); returns its
+    def _pass(self, run, X, y_index, rows, rng, epoch, ordered=None):
+        """One pass over the encoded rows X (n, d) that take part (in a fresh random order when
+        shuffle=True), their feature vectors [1, x] written into `ordered` (made when None); returns its
         mistakes and its mean perceptron loss per row."""
         binary = len(self.classes_) == 2
         targets = np.where(y_index == 1, 1, -1) if binary else y_index  # (n,) y* as +-1 or class number
         run.recorded = rows.recorded
         order = rows.kept[rng.permutation(len(rows.kept))] if self.shuffle else rows.kept
         if self.trace:
-            mistakes, loss = run.epoch(F, targets, rows.steps, order, epoch, self.classes_)
+            mistakes, loss = run.epoch(with_bias(X), targets, rows.steps, order, epoch, self.classes_)
         else:
-            mistakes, loss = perceptron_fast.epoch(run, F[order], targets[order], rows.steps[order])
+            F = bias_rows_in_order(X, order, ordered)  # with_bias(X)[order]
+            mistakes, loss = perceptron_fast.epoch(run, F, targets[order], rows.steps[order])
         self.mistakes_.append(mistakes)
         return mistakes, loss / len(order)
 
@@ -274,3 +279,15 @@ class Perceptron(ClassifierMixin, Estimator):
         scores = self.decision_function(X)
         index = (scores >= 0).astype(int) if len(self.classes_) == 2 else np.argmax(scores, axis=1)
         return self.classes_[index]
+
+
+def bias_rows_in_order(X, order, out=None):
+    """with_bias(X)[order], (m, d + 1), written into `out` (made when None) a block of rows at a time, so
+    no (n, d) gathered copy of X is made on the way (the blocks are about 256 KB)."""
+    m, d = len(order), X.shape[1]
+    out = np.empty((m, d + 1)) if out is None else out
+    out[:, 0] = 1.0
+    block = max(1, 32_768 // max(d, 1))
+    for start in range(0, m, block):
+        out[start:start + block, 1:] = X[order[start:start + block]]  # fancy indexing: Pyodide's fastest gather
+    return out

@@ -56,14 +56,14 @@ def epoch(run, F, targets, steps):
 
 def _one_vs_rest(run, F, targets, steps):
     """Each class's own binary pass: +step for its rows, -step for the others (steps (n,) or (n, K))."""
-    wrong, loss = set(), 0.0
+    wrong, loss = np.zeros(len(F), dtype=bool), 0.0  # a flag per row, not a set of Python ints (0.7 MB at 10^4)
     for c in range(len(run.w)):
         own = targets == c
         step = steps if steps.ndim == 1 else steps[:, c]
         positions, class_loss = _binary(run, run.w[c], run.weighted_updates[c], F, own, np.where(own, step, -step))
-        wrong.update(positions.tolist())
+        wrong[positions] = True
         loss += class_loss
-    return wrong, loss
+    return np.flatnonzero(wrong), loss
 
 
 def _binary(run, w, weighted, F, positive, scale):
