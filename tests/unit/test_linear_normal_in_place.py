@@ -4,7 +4,8 @@ with a second (n, d) array for the scaled columns: the same weights, bit for bit
 import numpy as np
 import pytest
 
-from pellucid.learners.linear.linear_regression import _lstsq, _solve_normal, _unit_scales, normal_equation
+from pellucid.learners.linear.linear_regression import (_column_extremes, _lstsq, _solve_normal, _unit_scales,
+                                                        normal_equation)
 
 
 
@@ -64,3 +65,12 @@ def test_in_place_normal_equation_gives_the_same_weights(name, X, y, l2, weighte
     expected = normal_equation_with_copies(X, y, l2, weights)
     np.testing.assert_array_equal(normal_equation(X, y, l2, weights), expected)
     np.testing.assert_array_equal(X, before)  # the caller's rows are only read
+
+
+@pytest.mark.parametrize("n,d", [(1, 1), (1, 20), (50, 20), (51, 20), (5000, 3), (3000, 7), (4, 2000)])
+def test_column_extremes_are_the_axis_reductions(n, d):
+    M = np.random.default_rng(n * d).normal(size=(n, d)) * np.geomspace(1e-9, 1e9, d)
+    for layout in (M, np.asfortranarray(M), M[::-1, ::2]):
+        top, bottom = _column_extremes(layout)
+        np.testing.assert_array_equal(top, layout.max(axis=0))
+        np.testing.assert_array_equal(bottom, layout.min(axis=0))

@@ -151,7 +151,8 @@ def normal_equation(X, y, l2=0.0, weights=None):
     n, d = X.shape
     x_mean, y_mean, Xc, yc, total = _centred(X, y, weights)
     alpha = total * float(l2)  # a float: a whole l2 such as 10**30 given as a Python int has no numpy sqrt
-    x_scale = _unit_scales(np.maximum(np.maximum(Xc.max(axis=0), -Xc.min(axis=0)), np.sqrt(alpha)))  # (d,)
+    top, bottom = _column_extremes(Xc)  # (d,), (d,)
+    x_scale = _unit_scales(np.maximum(np.maximum(top, -bottom), np.sqrt(alpha)))  # (d,)
     y_scale = float(_unit_scales(np.abs(yc).max()))
     t = yc / y_scale  # (n,)
     penalty = alpha / x_scale ** 2 if alpha > 0 else np.zeros(d)  # (d,) the penalty on v = w * x_scale / y_scale
@@ -188,6 +189,22 @@ def _centred(X, y, weights):
     x_mean, y_mean = weights @ X / total, weights @ y / total  # (d,), scalar: the weighted means
     root = np.sqrt(weights)  # (n,)
     return x_mean, y_mean, (X - x_mean) * root[:, None], (y - y_mean) * root, total
+
+
+def _column_extremes(M):
+    """(M.max(axis=0), M.min(axis=0)) of the (n, d) matrix M, the same numbers, faster on a narrow one.
+
+    numpy reduces a C-ordered matrix along axis 0 a row (d values) at a time, slowly when d is small
+    (10^6 x 20: 0.09 s a reduction). Its rows are contiguous, so k of them at a time are one row of k d
+    values: the reduction runs over about 1,000 columns, then over the k groups (0.04 s)."""
+    n, d = M.shape
+    k = max(1, 1024 // max(d, 1)) if M.flags.c_contiguous else 1
+    whole = n // k * k
+    extremes = []
+    for reduce, start in ((np.max, -np.inf), (np.min, np.inf)):
+        grouped = reduce(M[:whole].reshape(-1, k * d), axis=0, initial=start).reshape(k, d)
+        extremes.append(reduce(np.vstack([grouped, M[whole:]]), axis=0, initial=start))
+    return extremes
 
 
 def _divide_in_place(M, scales):
