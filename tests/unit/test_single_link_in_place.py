@@ -1,5 +1,6 @@
 """Single link's minimum spanning tree with its working rows compacted in place and without temporary
-copies (agglomerative.minimum_spanning_tree) against the way it was computed before: the same edges."""
+copies (agglomerative.minimum_spanning_tree), and the merges' labels without a tuple per merge
+(label_merges), against the way they were computed before: the same edges and labels."""
 
 import numpy as np
 import pytest
@@ -67,3 +68,46 @@ def test_fit_keeps_the_rows_and_labels_of_the_previous_steps():
     np.testing.assert_array_equal(model.X_fit_, (M / scale) * scale + mean)  # as `M * scale + mean` made it
     a, b, dist = minimum_spanning_tree_with_copies(M / scale)
     np.testing.assert_array_equal(model.distances_, np.sort(dist, kind="stable") * scale)
+
+
+def label_merges_with_tuples(a, b, n):
+    """The previous label_merges, kept word for word but its docstring."""
+    parent = np.arange(2 * n - 1).tolist()
+    size = [1] * n + [0] * (n - 1)
+
+    def find(i):
+        root = i
+        while parent[root] != root:
+            root = parent[root]
+        while parent[i] != root:  # path compression
+            parent[i], i = root, parent[i]
+        return root
+
+    children, sizes = [], []
+    for i, (x, y) in enumerate(zip(a.tolist(), b.tolist())):
+        rx, ry = find(x), find(y)
+        children.append((rx, ry) if rx < ry else (ry, rx))
+        parent[rx] = parent[ry] = n + i
+        size[n + i] = size[rx] + size[ry]
+        sizes.append(size[n + i])
+    return np.array(children, dtype=np.intp).reshape(-1, 2), np.array(sizes, dtype=np.intp)
+
+
+@pytest.mark.parametrize("linkage", ["single", "complete", "ward"])
+@pytest.mark.parametrize("n", [1, 2, 3, 1023, 1025, 2500])
+def test_merges_are_labelled_as_before(linkage, n):
+    from pellucid.learners.agglomerative.agglomerative import (label_merges, minimum_spanning_tree,
+                                                               nearest_neighbour_chain)
+    M = np.random.default_rng(n).normal(size=(n, 4))
+    if n == 1:
+        a, b = np.empty(0, np.intp), np.empty(0, np.intp)
+    else:
+        a, b, dist = minimum_spanning_tree(M) if linkage == "single" else nearest_neighbour_chain(M, linkage)
+        order = np.argsort(dist, kind="stable")
+        a, b = a[order], b[order]
+    children, sizes = label_merges(a, b, n)
+    expected_children, expected_sizes = label_merges_with_tuples(a, b, n)
+    np.testing.assert_array_equal(children, expected_children)
+    np.testing.assert_array_equal(sizes, expected_sizes)
+    assert children.dtype == expected_children.dtype and children.shape == (n - 1, 2)
+    assert sizes.dtype == expected_sizes.dtype
