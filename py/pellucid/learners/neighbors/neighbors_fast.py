@@ -41,7 +41,7 @@ _TREE_MIN_SHARE = 16  # ... when k is at most 1/16 of them
 # 8-D 0.11 vs 0.72 s; 4-D about even, 2- and 3-D the tree 1.3x faster).
 _KERNEL_TREE_MAX_FEATURES = 4
 
-## Whether to build the tree at all. In many dimensions its boxes do not prune, and the search gives up
+# Whether to build the tree at all. In many dimensions its boxes do not prune, and the search gives up
 # on it at its first queries (kd_tree.k_nearest's probe), after building it for nothing (2.5 s at 10^6
 # rows in 20 features). So from _TRIAL_MIN_ROWS rows on, in _TRIAL_MIN_FEATURES features or more, a
 # trial tree over 16,384 evenly spaced rows is probed first with 256 rows between them, for the k the
