@@ -70,12 +70,11 @@ class StackedTrees:
 
 
 def ends(router, X):
-    """(T, n) the node, in each tree's own ids, where every row of X (C-ordered) ends in each tree, by a
+    """(T, n) int32: the node, in each tree's own ids, where every row of X (C-ordered) ends in each tree, by a
     StackedTrees or a LeafMasks (leaf_masks.py), a block of rows at a time."""
-    out = np.empty((len(router.starts), len(X)), dtype=np.intp)
+    out = np.empty((len(router.starts), len(X)), dtype=np.int32)  # a tree's nodes are far fewer than 2^31
     for block in router.blocks(len(X)):
-        out[:, block] = router.apply(X, block)
-    out -= router.starts[:, None]
+        out[:, block] = router.apply(X, block) - router.starts[:, None]
     return out
 
 
