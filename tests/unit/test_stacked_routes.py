@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import pellucid
-from pellucid import (DecisionTreeRegressor, GradientBoostingClassifier, GradientBoostingRegressor,
+from pellucid import (AdaBoostClassifier, DecisionTreeRegressor, GradientBoostingClassifier, GradientBoostingRegressor,
                       RandomForestRegressor)
 from pellucid.learners.ensemble import leaf_masks, stacked_routes
 from pellucid.learners.ensemble.stacked_routes import StackedTrees, stacks
@@ -121,3 +121,18 @@ def test_a_forest_of_deep_trees_stacks_as_well():
     forest = RandomForestRegressor(n_estimators=4, random_state=0).fit(X, target)
     stacked = StackedTrees([tree.tree_ for tree in forest.estimators_])
     np.testing.assert_array_equal(stacked.apply(X, slice(0, len(X))), own_ends(forest.estimators_, X))
+
+
+@pytest.mark.parametrize("three_classes", [False, True])
+def test_adaboost_votes_from_routes_taken_together_as_from_each_tree(three_classes):
+    X, _, label = table()
+    y = label if three_classes else label > 0
+    model = AdaBoostClassifier(n_estimators=20, max_depth=2).fit(X, y)
+    query = np.vstack([X, np.random.default_rng(8).normal(size=(50, X.shape[1]))])
+    K = len(model.classes_)
+    votes = [np.where(tree.predict(query)[:, None] == model.classes_[None, :], alpha, -alpha / (K - 1))
+             for tree, alpha in zip(model.estimators_, model.estimator_weights_)]
+    expected = sum(votes) / model.estimator_weights_.sum()
+    expected = expected[:, 1] - expected[:, 0] if K == 2 else expected
+    np.testing.assert_array_equal(model.decision_function(query), expected)
+    assert isinstance(model._stack_cache._stacked, leaf_masks.LeafMasks)

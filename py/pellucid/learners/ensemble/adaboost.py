@@ -35,7 +35,9 @@ from ..tree import DecisionTreeClassifier
 from ..tree.columns import encode
 from . import boosting_file
 from .draws import SEED_LIMIT, generator
+from .routes import routed
 from .size import check_size
+from .stacked_routes import StackCache
 from .traced_rows import first_rows
 
 EPS = np.finfo(np.float64).eps  # the least weight a row keeps between rounds
@@ -117,6 +119,7 @@ class AdaBoostClassifier(ClassifierMixin, Estimator):
                     break
                 w = w / total
         self.estimators_, self.estimator_weights_, self.estimator_errors_ = trees, alphas, errors
+        self._stack_cache = StackCache()
         if self.trace:
             self.trace_ = steps
         return self
@@ -138,8 +141,10 @@ class AdaBoostClassifier(ClassifierMixin, Estimator):
         alpha_m (a generator)."""
         X_encoded = self._encode(X)
         K = self.n_classes_
-        for tree, alpha in zip(self.estimators_, self.estimator_weights_):
-            said = tree.predict_at(tree.tree_.apply(X_encoded, tree._is_categorical))
+        routes = routed(self.estimators_, X_encoded, self.estimators_[0]._is_categorical,  # the same columns
+                        self.__dict__.get("_stack_cache"))
+        for (tree, nodes), alpha in zip(routes, self.estimator_weights_):
+            said = tree.predict_at(nodes)
             yield np.where(said[:, None] == self.classes_[None, :], alpha, -alpha / (K - 1)), alpha
 
     def staged_decision_function(self, X):

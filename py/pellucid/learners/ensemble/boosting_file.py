@@ -122,4 +122,5 @@ def read_adaboost(model, d):
     if not (kept > 0).all() or (model.estimator_weights_[len(trees):] != 0).any():
         raise damaged("estimator_weights", f"must be above 0 for each of the {len(trees)} trees kept and 0 after")
     model.estimators_ = trees
+    model._stack_cache = StackCache()
     set_columns(model, trees[0])
