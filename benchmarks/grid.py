@@ -19,6 +19,17 @@ WIDE = (200, 1_000)  # rows < features
 BASE_FEATURES = 20
 QUICK = dict(rows=(300,), features=(5,), feature_rows=300, wide=(30, 60), settings_rows=300)
 
+# The grid in Pyodide (browser_grid.py) times the cells the page accepts: it reads files of up to 50 MB
+# (pellucid.core.settings.MAX_BYTES), and a number of this data written out takes about 20 bytes, so a
+# table of 2,000,000 values (10^5 x 20, 10^4 x 200) is about 40 MB and fits, and 10^6 x 20 (about
+# 400 MB) does not.
+PAGE_VALUES = 2_000_000
+# ... and, of those, not the 10^4 x 20 cell of the learners for which it took longest in Pyodide: seconds
+# for the cell (fit and predict, both libraries) in a run of every cell on a shared 2-CPU machine (load
+# 4), where the whole grid took 18 minutes; without these four it keeps within 15.
+PAGE_HEAVY = {"GradientBoostingClassifier": 90, "MLPClassifier": 71, "RandomForestClassifier": 66, "MLPRegressor": 66}
+PAGE_HEAVY_ROWS = 10_000
+
 # The agreement checks (grid_cells.AGREE): "score" compares accuracy or R^2 on the predicted rows,
 # "inertia" k-means' sum of squared distances, "labels" two clusterings (adjusted Rand index),
 # "variance" PCA's explained variance ratios.
@@ -129,9 +140,10 @@ def _setting(settings):
     return ", ".join(f"{k}={v!r}" for k, v in settings.items())
 
 
-def cells(entry, quick=False):
+def cells(entry, quick=False, values=None):
     """The entry's cells, in order: row counts at 20 features, the other feature counts, the wide table,
-    the changed settings. `quick`: one tiny cell of each sort, for a smoke run."""
+    the changed settings. `quick`: one tiny cell of each sort, for a smoke run. `values`: only the cells
+    of at most this many values (rows x features), as `page_cells`."""
     shape = QUICK if quick else dict(rows=entry.rows, features=FEATURES, feature_rows=entry.feature_rows,
                                      wide=entry.wide, settings_rows=entry.settings_rows)
     out = [Cell(entry, n, BASE_FEATURES, {}, _size(n, BASE_FEATURES)) for n in shape["rows"]]
@@ -141,7 +153,33 @@ def cells(entry, quick=False):
     for settings in entry.settings:
         rows = shape["settings_rows"]
         out.append(Cell(entry, rows, BASE_FEATURES, settings, f"{_size(rows, BASE_FEATURES)}, {_setting(settings)}"))
-    return out
+    return [c for c in out if values is None or c.rows * c.features <= values]
+
+
+def _heavy(cell):
+    return (cell.entry.name in PAGE_HEAVY and cell.rows == PAGE_HEAVY_ROWS and cell.features == BASE_FEATURES
+            and not cell.settings)
+
+
+def page_cells(entry, quick=False):
+    """The cells the grid in Pyodide times: the entry's cells the page accepts (PAGE_VALUES), but for the
+    heaviest there (PAGE_HEAVY)."""
+    return [c for c in cells(entry, quick, PAGE_VALUES) if not _heavy(c)]
+
+
+def page_left_out(entry):
+    """What the grid in Pyodide leaves out of the entry's cells, and why ("" if nothing)."""
+    every, kept = cells(entry), page_cells(entry)
+    large = [c.label for c in every if c.rows * c.features > PAGE_VALUES]
+    heavy = [c.label for c in every if c not in kept and c.label not in large]
+    out = []
+    if large:
+        out.append(f"{'; '.join(large)}: above the {PAGE_VALUES:,} values (about 40 MB written out) of a file "
+                   f"the page reads (50 MB)")
+    if heavy:
+        out.append(f"{'; '.join(heavy)}: {PAGE_HEAVY[entry.name]} s for the cell in Pyodide, which the grid's "
+                   f"15 minutes there do not hold")
+    return ". ".join(out)
 
 
 def entries(only=None):

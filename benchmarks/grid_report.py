@@ -17,13 +17,17 @@ def _agree(row):
 def _memory(memory):
     if memory is None:
         return "not measured (`--memory`)"
+    if isinstance(memory, str):
+        return memory
     ratio = memory["pellucid_mb"] / max(memory["sklearn_mb"], 1.0)
     mark = f"**{ratio:.2f}** (> 2)" if ratio > 2 else f"{ratio:.2f}"
     return (f"{memory['cell']}: pellucid {memory['pellucid_mb']:,.0f} MB, scikit-learn {memory['sklearn_mb']:,.0f} MB "
             f"above the data ({memory['data_mb']:,.0f} MB), ratio {mark}")
 
 
-def table(entry, rows, memory=None):
+def table(entry, rows, memory=None, left_out=""):
+    """`memory`: grid_memory's figures, None if not measured, or a sentence saying why not; `left_out`: the
+    cells this run leaves out beside the entry's own `skipped`, and why."""
     lines = [f"### {entry.name}\n", "| cell | call | pellucid s | scikit-learn s | ratio | samples | agreement |",
              "|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -32,6 +36,8 @@ def table(entry, rows, memory=None):
     lines.append(f"\nPeak memory above the data: {_memory(memory)}.")
     if entry.skipped:
         lines.append(f"Left out: {entry.skipped}.")
+    if left_out:
+        lines.append(f"Left out here: {left_out}.")
     return "\n".join(lines)
 
 
