@@ -9,7 +9,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.browser_startup import BARE_HTML, BARE_WORKER  # noqa: E402
-from benchmarks.browser_suite import BENCH_HTML, BENCH_WORKER, SUITE_FILES  # noqa: E402
+from benchmarks.browser_suite import BENCH_HTML, BENCH_LOADER, BENCH_WORKER, SUITE_FILES  # noqa: E402
 
 SUB_PATH = "pellucid"
 HERE = pathlib.Path(__file__).resolve().parent
@@ -24,6 +24,7 @@ def write_bench_files(site):
     bench = site / "bench"
     bench.mkdir()
     (bench / "index.html").write_text(BENCH_HTML)
+    (bench / "load.mjs").write_text(BENCH_LOADER)
     (bench / "worker.mjs").write_text(BENCH_WORKER)
     (bench / "bare.html").write_text(BARE_HTML)
     (bench / "bare-worker.mjs").write_text(BARE_WORKER)

@@ -42,11 +42,11 @@ worker.postMessage({ repeats: Number(params.get("repeats") || 5), only: params.g
 """
 
 
-# The benchmark's own worker (not the site's): Pyodide + numpy + scikit-learn + the pellucid wheel + the suite.
-BENCH_WORKER = """import { loadPyodide } from "../pyodide/pyodide.mjs";
+# What the benchmark's own workers (not the site's) share: Pyodide + numpy + scikit-learn + the pellucid
+# wheel, and the benchmark's modules written into /bench/benchmarks (the suite's, or the grid's too).
+BENCH_LOADER = """import { loadPyodide } from "../pyodide/pyodide.mjs";
 
 const siteRoot = new URL("../", import.meta.url);
-const SUITE_FILES = __SUITE_FILES__;
 
 async function text(url) {
   const response = await fetch(url, { cache: "no-cache" });
@@ -54,31 +54,45 @@ async function text(url) {
   return response;
 }
 
-self.onmessage = async ({ data }) => {
-  try {
-    const started = performance.now();
-    const info = await (await text(new URL("build-info.json", siteRoot))).json();
-    const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", siteRoot).href });
-    // k-NN's WebAssembly kernel, registered as the site's worker registers it (older builds have none).
-    await import("../wasm/knn.mjs").then(async ({ instantiateKnn, knnKernel }) => {
-      const kernel = await instantiateKnn(await fetch(new URL("wasm/knn.wasm", siteRoot)));
-      globalThis.pellucidKernels = { knn: knnKernel(kernel, () => pyodide._module.HEAPU8.buffer) };
-    }).catch(() => {});
-    await pyodide.loadPackage(["numpy", "scikit-learn"]);
-    const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-    const wheel = await (await text(new URL(info.wheel, siteRoot))).arrayBuffer();
-    pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
-    pyodide.FS.mkdirTree("/bench/benchmarks");
-    for (const file of SUITE_FILES) {
-      const source = await (await text(new URL(`benchmarks/${file}`, import.meta.url))).text();
-      pyodide.FS.writeFile(`/bench/benchmarks/${file}`, source);
-    }
-    pyodide.runPython("import sys; sys.path.insert(0, '/bench'); from benchmarks import suite");
-    const meta = JSON.parse(pyodide.runPython(`
+// { pyodide, meta }: Pyodide ready, with `files` importable as benchmarks.<name>.
+export async function loadBench(files) {
+  const started = performance.now();
+  const info = await (await text(new URL("build-info.json", siteRoot))).json();
+  const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", siteRoot).href });
+  // k-NN's WebAssembly kernel, registered as the site's worker registers it (older builds have none).
+  await import("../wasm/knn.mjs").then(async ({ instantiateKnn, knnKernel }) => {
+    const kernel = await instantiateKnn(await fetch(new URL("wasm/knn.wasm", siteRoot)));
+    globalThis.pellucidKernels = { knn: knnKernel(kernel, () => pyodide._module.HEAPU8.buffer) };
+  }).catch(() => {});
+  await pyodide.loadPackage(["numpy", "scikit-learn"]);
+  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+  const wheel = await (await text(new URL(info.wheel, siteRoot))).arrayBuffer();
+  pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
+  pyodide.FS.mkdirTree("/bench/benchmarks");
+  for (const file of files) {
+    const source = await (await text(new URL(`benchmarks/${file}`, import.meta.url))).text();
+    pyodide.FS.writeFile(`/bench/benchmarks/${file}`, source);
+  }
+  pyodide.runPython("import sys; sys.path.insert(0, '/bench')");
+  const meta = JSON.parse(pyodide.runPython(`
 import json, platform, numpy, sklearn, pellucid, pyodide
 json.dumps({"python": platform.python_version(), "numpy": numpy.__version__, "sklearn": sklearn.__version__,
             "pellucid": pellucid.__version__, "pyodide": pyodide.__version__})`));
-    meta.load_seconds = (performance.now() - started) / 1000;
+  meta.load_seconds = (performance.now() - started) / 1000;
+  return { pyodide, meta };
+}
+"""
+
+
+# The suite's worker: the loader, then every workload in turn.
+BENCH_WORKER = """import { loadBench } from "./load.mjs";
+
+const SUITE_FILES = __SUITE_FILES__;
+
+self.onmessage = async ({ data }) => {
+  try {
+    const { pyodide, meta } = await loadBench(SUITE_FILES);
+    pyodide.runPython("from benchmarks import suite");
     self.postMessage({ type: "meta", meta });
     const suite = pyodide.pyimport("benchmarks.suite");
     const names = suite.names().toJs();
