@@ -3,6 +3,7 @@
 Usage: python3 -m benchmarks.browser [--repeats 5] [--only SUBSTRING ...] [--startup-runs 5]
                                      [--skip-startup] [--skip-suite] [--baseline REV] [--trace DIR
                                      [--trace-runs N]] [--bandwidth MBIT_PER_S [--latency MS]]
+       python3 -m benchmarks.browser --grid [--quick] [--only LEARNER ...]
 
 What it does:
   1. Builds the site into a temporary folder (build.build), adds a benchmark page, its own Web Worker, a
@@ -25,13 +26,16 @@ What it does:
      start went (medians of the runs): busy time by thread between navigation
      and Ready, and the main thread's and the worker's time by kind (script by file, style and layout,
      paint, GC, WebAssembly compiling; startup_trace.py).
+  5. --grid, instead of 2-4: the grid (grid.py) in Pyodide, the cells the page accepts (grid.page_cells),
+     timed, checked and reported as `native --grid` does them (browser_grid); --quick: tiny cells.
 With --bandwidth the server sends every file through one shared link of that speed (and --latency before
 each response), so a start is also measured as a first visit over a network would see it, where what a page
 downloads counts as well as what it computes.
 Every request that does not go to the local server fails (and is reported).
 
 This module is the command line; the rest is in browser_build (the sites), browser_serve (serving them),
-browser_chromium (the browser), browser_startup (step 2 and 4) and browser_suite (step 3).
+browser_chromium (the browser), browser_startup (step 2 and 4), browser_suite (step 3) and browser_grid
+(step 5).
 """
 
 import argparse
@@ -41,6 +45,7 @@ import pathlib
 import sys
 import tempfile
 import threading
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -50,10 +55,22 @@ import build  # noqa: E402
 from benchmarks import startup_trace  # noqa: E402
 from benchmarks.browser_build import SUB_PATH, base_url, build_baseline, write_bench_files  # noqa: E402
 from benchmarks.browser_chromium import OFFLINE_FLAGS, Guard  # noqa: E402
+from benchmarks.browser_grid import run_grid  # noqa: E402
 from benchmarks.browser_serve import CountingHandler, Link, make_counting_server  # noqa: E402
 from benchmarks.browser_startup import phases_table, startup, startup_table, trace_startup, twice_line  # noqa: E402
 from benchmarks.browser_suite import boundary_table, run_suite  # noqa: E402
 from tests.e2e.conftest import CHROMIUM_FLAGS  # noqa: E402
+
+
+def _grid(browser, guard, base, args):
+    started = time.perf_counter()
+    bench = run_grid(browser, guard, base, args.quick, args.only, out=lambda text: print(text, flush=True))
+    meta = bench["meta"]
+    print(f"{bench['closing']}\n")
+    print(f"In the browser: Pyodide {meta['pyodide']}, Python {meta['python']}, numpy {meta['numpy']}, "
+          f"scikit-learn {meta['sklearn']}, pellucid {meta['pellucid']} (loaded in {meta['load_seconds']:.1f} s); "
+          f"the page open {time.perf_counter() - started:.0f} s; load average at the end "
+          f"{os.getloadavg()[0]:.2f}", flush=True)
 
 
 def main(argv=None):
@@ -78,7 +95,13 @@ def main(argv=None):
                         help="serve every file through one link of this many Mbit/s, as a visitor's network")
     parser.add_argument("--latency", type=float, default=0.0, metavar="MS",
                         help="with --bandwidth: wait this long before each response starts (default 0)")
+    parser.add_argument("--grid", action="store_true",
+                        help="run the grid (grid.py) in Pyodide instead, the sizes the page accepts; --only then "
+                             "names learners")
+    parser.add_argument("--quick", action="store_true", help="with --grid: tiny cells, a smoke run")
     args = parser.parse_args(argv)
+    if args.grid:
+        args.skip_startup, args.skip_suite, args.trace = True, True, None
     if args.bandwidth:
         CountingHandler.link = Link(args.bandwidth, args.latency)
 
@@ -126,6 +149,8 @@ def main(argv=None):
                     print(f"## Startup, traced ({args.trace_runs} cold load(s) each, medians; "
                           f"traces in {args.trace})\n\n"
                           f"{startup_trace.summary(traced)}\n", flush=True)
+                if args.grid:
+                    _grid(browser, guard, base, args)
                 if not args.skip_suite:
                     bench = run_suite(browser, guard, base, args.repeats, args.only)
                     meta = bench["meta"]

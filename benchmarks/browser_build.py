@@ -9,6 +9,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.browser_startup import BARE_HTML, BARE_WORKER  # noqa: E402
+from benchmarks.browser_grid import GRID_FILES, GRID_HTML, GRID_WORKER  # noqa: E402
 from benchmarks.browser_suite import BENCH_HTML, BENCH_LOADER, BENCH_WORKER, SUITE_FILES  # noqa: E402
 
 SUB_PATH = "pellucid"
@@ -26,10 +27,12 @@ def write_bench_files(site):
     (bench / "index.html").write_text(BENCH_HTML)
     (bench / "load.mjs").write_text(BENCH_LOADER)
     (bench / "worker.mjs").write_text(BENCH_WORKER)
+    (bench / "grid.html").write_text(GRID_HTML)
+    (bench / "grid-worker.mjs").write_text(GRID_WORKER)
     (bench / "bare.html").write_text(BARE_HTML)
     (bench / "bare-worker.mjs").write_text(BARE_WORKER)
     (bench / "benchmarks").mkdir()
-    for name in SUITE_FILES:
+    for name in SUITE_FILES + GRID_FILES:
         (bench / "benchmarks" / name).write_text((HERE / name).read_text())
 
 
