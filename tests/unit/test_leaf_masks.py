@@ -79,3 +79,12 @@ def test_the_cache_routes_shallow_trees_by_masks_and_deep_ones_by_nodes():
     assert isinstance(StackCache().of(deep.estimators_), StackedTrees)
     *_, last = shallow._staged_raw(X, staged=True)
     np.testing.assert_array_equal(shallow._raw(X), last)
+
+
+def test_trees_testing_many_features_keep_the_stacked_nodes_and_answer_alike():
+    rng = np.random.default_rng(6)
+    X = rng.normal(size=(300, 150))
+    model = GradientBoostingClassifier(n_estimators=40).fit(X, X[:, :60].sum(axis=1) > 0)
+    assert isinstance(StackCache().of(model.estimators_.ravel()), StackedTrees)  # ~100 features tested at depth 3
+    *_, last = model._staged_raw(X, staged=True)
+    np.testing.assert_array_equal(model._raw(X), last)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..tree.routing import CHECK_EVERY
 from ..tree.structure import LEAF, has_gaps
-from .leaf_masks import LeafMasks, fits
+from .leaf_masks import LeafMasks, pays
 
 # (tree, row) pairs moved down together: a block's arrays stay in the processor's cache between levels.
 # On 10,000 rows, 300 trees of depth 3 and 100 trees grown in full, blocks of 2^15 to 2^17 pairs took
@@ -100,11 +100,12 @@ class StackCache:
 
     def of(self, trees):
         """How these fitted trees (DecisionTree estimators) are routed together: by masks of their leaves
-        when every tree has at most 64 (leaf_masks.py), else by their stacked nodes."""
+        where those pay (leaf_masks.py: at most 64 leaves a tree, few features tested), else by their
+        stacked nodes."""
         trees = list(trees)
         if len(trees) != len(self._trees) or any(a is not b for a, b in zip(trees, self._trees)):
             structures = [tree.tree_ for tree in trees]
-            router = LeafMasks(structures) if fits(structures) else StackedTrees(structures)
+            router = LeafMasks(structures) if pays(structures) else StackedTrees(structures)
             self._trees, self._stacked, self._values = trees, router, None
         return self._stacked
 
