@@ -15,7 +15,7 @@ import numpy as np
 
 from ..tree.routing import BOX_MIN_ROWS
 from ..tree.structure import has_gaps
-from .stacked_routes import StackCache, ends, stacks
+from .stacked_routes import StackCache, ends, numeric_tests
 
 # Most (tree, row) pairs routed together: their (T, n) ends are kept at once, 4 bytes each (2^23 pairs:
 # 32 MB, a 100-tree forest's 83,000 rows). Beyond that each tree's Router, with its table of boxes, routes
@@ -37,8 +37,8 @@ def routed(trees, X_encoded, is_categorical, cache=None):
         for tree in trees:
             yield tree, tree.tree_.fixed(held, is_categorical).apply(varying)
         return
-    if len(trees) * len(X_encoded) <= STACKED_PAIRS and stacks([tree.tree_ for tree in trees], X_encoded,
-                                                                 is_categorical):
+    if len(trees) * len(X_encoded) <= STACKED_PAIRS and numeric_tests([tree.tree_ for tree in trees],
+                                                                        is_categorical):  # gaps: ruled out above
         yield from zip(trees, ends((cache or StackCache()).of(trees), X_encoded))
         return
     for tree in trees:

@@ -80,11 +80,16 @@ def ends(router, X):
 
 def stacks(trees, X_encoded, is_categorical):
     """Whether `trees` can be routed together on X_encoded: every test numeric and no value missing."""
+    return numeric_tests(trees, is_categorical) and not has_gaps(X_encoded)
+
+
+def numeric_tests(trees, is_categorical):
+    """Whether every test of `trees` is of a numeric column (is_categorical: the columns' kinds)."""
     is_categorical = np.asarray(is_categorical, dtype=bool)
     if not is_categorical.any():
-        return not has_gaps(X_encoded)
+        return True
     used = np.concatenate([tree.feature[tree.feature != LEAF] for tree in trees])
-    return not is_categorical[used].any() and not has_gaps(X_encoded)
+    return not is_categorical[used].any()
 
 
 class StackCache:
